@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import { EXIT_CODES_HELP, exitCodeFor } from './exit.js';
+import type { CliIO, CommandModule } from './io.js';
+import { processIO } from './io.js';
+import { registerEmulator } from './commands/emulator.js';
+import { registerValidate } from './commands/validate.js';
+import { registerSchema } from './commands/schema.js';
+import { registerReconcile } from './commands/reconcile.js';
+import { registerDemo } from './commands/demo.js';
+
+const COMMANDS: readonly CommandModule[] = [registerValidate, registerSchema, registerReconcile, registerEmulator, registerDemo];
+
+/**
+ * Runs the CLI. Returns the process exit code instead of exiting, so tests can call it.
+ * @param argv full argv as in `process.argv` (node, script, args...)
+ */
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('gwops')
+    .description('Declarative GitOps for the gateway configuration REST API: validate, plan, apply, drift')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .addHelpText('after', EXIT_CODES_HELP)
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+    })
+    .exitOverride();
+  for (const register of COMMANDS) register(program, io, (code) => (exitCode = code));
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    return exitCodeFor(error, io);
+  }
+  return exitCode;
+}

@@ -1,0 +1,23 @@
+import type { KindDefinition } from './kind.js';
+
+/**
+ * `acme-service`: an ACME certificate-authority account used by virtual hosts whose
+ * `tls.certificateMode` is ACME_SERVICE (latest variant only, gateway-config-api.md
+ * "Versioning").
+ */
+export const acmeService: KindDefinition = {
+  type: 'acme-service',
+  collection: 'acme-services',
+  level: 0,
+  identity: 'name',
+  variants: ['latest'],
+  relationships: {
+    'virtual-hosts': {
+      name: 'virtual-hosts',
+      target: 'virtual-host',
+      cardinality: 'many',
+      inverse: 'acme-service',
+      variants: ['latest'],
+    },
+  },
+};

@@ -1,0 +1,45 @@
+import { acmeService } from './acme-service.js';
+import { backEndGroup } from './back-end-group.js';
+import type { KindDefinition, ResourceType, Variant } from './kind.js';
+import { mapping } from './mapping.js';
+import { sslCertificate } from './ssl-certificate.js';
+import { virtualHost } from './virtual-host.js';
+
+export type { KindDefinition, RelationshipDefinition, ResourceType, Variant, IdentityRule } from './kind.js';
+export { VARIANTS } from './kind.js';
+
+/** Every kind gwops manages, in dependency order (the one explicit registry). */
+export const KINDS: readonly KindDefinition[] = [sslCertificate, acmeService, backEndGroup, mapping, virtualHost];
+
+const byType = new Map<string, KindDefinition>(KINDS.map((k) => [k.type, k]));
+const byCollection = new Map<string, KindDefinition>(KINDS.map((k) => [k.collection, k]));
+
+/** True when `value` is one of the managed resource types. */
+export function isResourceType(value: unknown): value is ResourceType {
+  return typeof value === 'string' && byType.has(value);
+}
+
+/**
+ * The kind module for a resource type.
+ * @throws Error when `type` is not a managed resource type (a programming error).
+ */
+export function kindOf(type: ResourceType): KindDefinition {
+  const kind = byType.get(type);
+  if (!kind) throw new Error(`unknown resource type ${type}`);
+  return kind;
+}
+
+/** The kind served under `/configuration/{collection}`, or undefined. */
+export function kindByCollection(collection: string): KindDefinition | undefined {
+  return byCollection.get(collection);
+}
+
+/** Relationships of `kind` that exist in `variant`. */
+export function relationshipsIn(kind: KindDefinition, variant: Variant): KindDefinition['relationships'][string][] {
+  return Object.values(kind.relationships).filter((r) => !r.variants || r.variants.includes(variant));
+}
+
+/** True when the kind exists in `variant`. */
+export function kindExistsIn(kind: KindDefinition, variant: Variant): boolean {
+  return kind.variants.includes(variant);
+}

@@ -1,0 +1,17 @@
+import type { KindDefinition } from './kind.js';
+
+/**
+ * `ssl-certificate`: real-clients.md "SSL certificate". Carries no `name` attribute, so it
+ * is matched by the fingerprint of its `certificate`; `privateKey` and `passphrase` are
+ * write-only.
+ */
+export const sslCertificate: KindDefinition = {
+  type: 'ssl-certificate',
+  collection: 'ssl-certificates',
+  level: 0,
+  identity: 'certificate-fingerprint',
+  variants: ['earliest', 'middle', 'latest'],
+  relationships: {
+    'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'ssl-certificate' },
+  },
+};

@@ -1,0 +1,21 @@
+import type { KindDefinition } from './kind.js';
+
+/** `virtual-host`: gateway-config-api.md "Resource: virtual-host". */
+export const virtualHost: KindDefinition = {
+  type: 'virtual-host',
+  collection: 'virtual-hosts',
+  level: 2,
+  identity: 'name',
+  variants: ['earliest', 'middle', 'latest'],
+  relationships: {
+    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'virtual-hosts' },
+    'ssl-certificate': { name: 'ssl-certificate', target: 'ssl-certificate', cardinality: 'one', inverse: 'virtual-hosts' },
+    'acme-service': {
+      name: 'acme-service',
+      target: 'acme-service',
+      cardinality: 'one',
+      inverse: 'virtual-hosts',
+      variants: ['latest'],
+    },
+  },
+};

@@ -1,0 +1,173 @@
+/**
+ * Access to the JSON Schemas in `schemas/`, the single source of truth for the attributes
+ * of every kind. Everything that needs to know an attribute (manifest validation, the
+ * emulator's request checks, secret masking, variant rules) derives it from here.
+ *
+ * Schema conventions (draft 2020-12):
+ * - `$defs.attributes` of `schemas/<type>.schema.json` is the attribute object of the API
+ *   resource, `additionalProperties: false` at every level.
+ * - `"x-gwops-variants": [...]` on a property: it exists only in those variants
+ *   (gateway-config-api.md "Versioning").
+ * - `"x-gwops-secret": true`: a secret; masked by every renderer. In manifests it may also
+ *   be a `{fromFile}` / `{fromEnv}` source (`anyOf` with `$defs.secretSource`).
+ * - `"writeOnly": true`: accepted on create and update, never returned by GET.
+ */
+import { readFileSync } from 'node:fs';
+import type { ResourceType, Variant } from '../kinds/index.js';
+
+/** A JSON Schema node (loosely typed: schemas are data). */
+export interface JsonSchema {
+  [keyword: string]: unknown;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  enum?: unknown[];
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
+  'x-gwops-variants'?: Variant[];
+  'x-gwops-secret'?: boolean;
+  writeOnly?: boolean;
+}
+
+/** Document kinds that have a schema file: the resource types plus `mapping-template`. */
+export type SchemaKind = ResourceType | 'mapping-template';
+
+export const SCHEMA_KINDS: readonly SchemaKind[] = [
+  'virtual-host',
+  'mapping',
+  'back-end-group',
+  'ssl-certificate',
+  'acme-service',
+  'mapping-template',
+];
+
+const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
+const cache = new Map<string, JsonSchema>();
+
+/** Absolute file URL of a schema file in `schemas/`. */
+export function schemaFileUrl(fileName: string): URL {
+  return new URL(fileName, SCHEMA_DIR);
+}
+
+/**
+ * The schema file `schemas/<fileName>`, parsed once and cached. Callers must not mutate it.
+ * @throws Error when the file is missing or not JSON (a packaging error).
+ */
+export function loadSchemaFile(fileName: string): JsonSchema {
+  let schema = cache.get(fileName);
+  if (!schema) {
+    schema = JSON.parse(readFileSync(schemaFileUrl(fileName), 'utf8')) as JsonSchema;
+    cache.set(fileName, schema);
+  }
+  return schema;
+}
+
+/** The manifest document schema of a kind (`schemas/<kind>.schema.json`). */
+export function documentSchema(kind: SchemaKind): JsonSchema {
+  return loadSchemaFile(`${kind}.schema.json`);
+}
+
+/** The attribute object schema of a resource type (`$defs.attributes`). */
+export function attributesSchema(type: ResourceType): JsonSchema {
+  const attrs = documentSchema(type).$defs?.attributes;
+  if (!attrs) throw new Error(`schemas/${type}.schema.json has no $defs.attributes`);
+  return attrs;
+}
+
+/** Resolves a local `#/$defs/...` reference inside `root`; other nodes are returned as they are. */
+export function deref(node: JsonSchema, root: JsonSchema): JsonSchema {
+  const ref = node.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/$defs/')) return node;
+  const target = root.$defs?.[ref.slice('#/$defs/'.length)];
+  return target ? deref(target, root) : node;
+}
+
+/** One attribute path found by walking a schema. */
+export interface AttributePath {
+  /** Dotted path; array items appear as `[]`, e.g. `backendHosts[].port`. */
+  readonly path: string;
+  /** JSON pointer segments relative to `attributes` (`*` stands for an array index). */
+  readonly segments: readonly string[];
+  readonly schema: JsonSchema;
+}
+
+/**
+ * Walks every property of a resource type's attributes (depth first), resolving `$ref`s.
+ * Variant-specific, secret and write-only marks are read off `schema`.
+ */
+export function walkAttributes(type: ResourceType): AttributePath[] {
+  const root = documentSchema(type);
+  const out: AttributePath[] = [];
+  const visit = (node: JsonSchema, segments: string[], path: string): void => {
+    const n = deref(node, root);
+    for (const [key, child] of Object.entries(n.properties ?? {})) {
+      const childPath = path ? `${path}.${key}` : key;
+      const childSegs = [...segments, key];
+      out.push({ path: childPath, segments: childSegs, schema: child });
+      visit(child, childSegs, childPath);
+    }
+    if (n.items) visit(n.items, [...segments, '*'], `${path}[]`);
+  };
+  visit(attributesSchema(type), [], '');
+  return out;
+}
+
+const secretCache = new Map<ResourceType, readonly AttributePath[]>();
+
+/** Attribute paths marked `x-gwops-secret` for a resource type. */
+export function secretAttributes(type: ResourceType): readonly AttributePath[] {
+  let found = secretCache.get(type);
+  if (!found) {
+    found = walkAttributes(type).filter((p) => p.schema['x-gwops-secret'] === true);
+    secretCache.set(type, found);
+  }
+  return found;
+}
+
+/** Attribute paths marked `writeOnly` (never returned by GET) for a resource type. */
+export function writeOnlyAttributes(type: ResourceType): readonly AttributePath[] {
+  return walkAttributes(type).filter((p) => p.schema.writeOnly === true);
+}
+
+/** True when a property schema exists in `variant` (no `x-gwops-variants` means all). */
+export function existsInVariant(schema: JsonSchema, variant: Variant): boolean {
+  const variants = schema['x-gwops-variants'];
+  return !Array.isArray(variants) || variants.includes(variant);
+}
+
+/** Options of {@link wireSchema}. */
+export interface WireSchemaOptions {
+  /** Keep `minimum`/`maximum`/`minLength` (the gateway itself reports ranges as validator messages). */
+  readonly keepRanges: boolean;
+}
+
+/**
+ * The attribute schema as the API sees it in one variant: properties of other variants
+ * removed, secrets plain strings (no `{fromFile}` sources), `$ref`s inlined. Used by the
+ * emulator to answer 400 `INVALID_VALUE` for unknown attributes and wrong types
+ * (gateway-config-api.md "Errors").
+ */
+export function wireSchema(type: ResourceType, variant: Variant, options: WireSchemaOptions): JsonSchema {
+  const root = documentSchema(type);
+  const convert = (node: JsonSchema): JsonSchema => {
+    const n = deref(node, root);
+    if (n['x-gwops-secret'] === true) return { type: 'string' };
+    const out: JsonSchema = {};
+    for (const [k, v] of Object.entries(n)) {
+      if (k === 'properties' || k === 'items' || k === 'description' || k.startsWith('x-gwops')) continue;
+      if (!options.keepRanges && (k === 'minimum' || k === 'maximum' || k === 'minLength')) continue;
+      out[k] = v;
+    }
+    if (n.properties) {
+      out.properties = {};
+      for (const [k, v] of Object.entries(n.properties)) {
+        if (existsInVariant(v, variant)) out.properties[k] = convert(v);
+      }
+    }
+    if (n.items) out.items = convert(n.items);
+    return out;
+  };
+  return convert(attributesSchema(type));
+}
