@@ -16,7 +16,7 @@ export const acmeService: KindDefinition = {
       name: 'virtual-hosts',
       target: 'virtual-host',
       cardinality: 'many',
-      inverse: 'acme-service',
+      inverse: 'acme-service', canonical: false,
       variants: ['latest'],
     },
   },

@@ -8,6 +8,6 @@ export const backEndGroup: KindDefinition = {
   identity: 'name',
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
-    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'back-end-groups' },
+    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'back-end-groups', canonical: false },
   },
 };

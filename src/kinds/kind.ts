@@ -28,6 +28,12 @@ export interface RelationshipDefinition {
   readonly inverse: string;
   /** Variants in which this relationship exists; all when absent. */
   readonly variants?: readonly Variant[];
+  /**
+   * True on the side from which gwops sends link and unlink calls for this pair (the
+   * endpoints real clients use: virtual host → mappings / ssl-certificate / acme-service,
+   * mapping → back-end-groups). Exactly one side of each pair is canonical.
+   */
+  readonly canonical: boolean;
 }
 
 /** How live objects of a kind are matched to manifest documents. */

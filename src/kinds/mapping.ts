@@ -8,7 +8,7 @@ export const mapping: KindDefinition = {
   identity: 'name',
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
-    'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'mappings' },
-    'back-end-groups': { name: 'back-end-groups', target: 'back-end-group', cardinality: 'many', inverse: 'mappings' },
+    'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'mappings', canonical: false },
+    'back-end-groups': { name: 'back-end-groups', target: 'back-end-group', cardinality: 'many', inverse: 'mappings', canonical: true },
   },
 };

@@ -12,6 +12,6 @@ export const sslCertificate: KindDefinition = {
   identity: 'certificate-fingerprint',
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
-    'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'ssl-certificate' },
+    'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'ssl-certificate', canonical: false },
   },
 };

@@ -8,13 +8,13 @@ export const virtualHost: KindDefinition = {
   identity: 'name',
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
-    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'virtual-hosts' },
-    'ssl-certificate': { name: 'ssl-certificate', target: 'ssl-certificate', cardinality: 'one', inverse: 'virtual-hosts' },
+    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'virtual-hosts', canonical: true },
+    'ssl-certificate': { name: 'ssl-certificate', target: 'ssl-certificate', cardinality: 'one', inverse: 'virtual-hosts', canonical: true },
     'acme-service': {
       name: 'acme-service',
       target: 'acme-service',
       cardinality: 'one',
-      inverse: 'virtual-hosts',
+      inverse: 'virtual-hosts', canonical: true,
       variants: ['latest'],
     },
   },
