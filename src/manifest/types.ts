@@ -1,0 +1,32 @@
+/**
+ * What the manifest loader hands to the reconciler: documents fully resolved (variables
+ * substituted, secrets read, templates merged, overlays applied) with their positions.
+ */
+import type { ResourceType } from '../kinds/index.js';
+
+/** A position in a manifest file (1-based line and column). */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A JSON object of attribute values. */
+export type AttributeObject = { [key: string]: unknown };
+
+/** One resolved manifest document of a resource kind (`mapping-template` documents are merged away). */
+export interface ManifestDocument {
+  readonly kind: ResourceType;
+  /** Identity: the object's `name` attribute (for `ssl-certificate`, a local handle). */
+  readonly name: string;
+  /**
+   * The declared attributes only, secrets resolved to their values (never print them:
+   * mask by the schema's `x-gwops-secret`). For kinds with a `name` attribute it is set
+   * to `name`.
+   */
+  readonly attributes: AttributeObject;
+  /** Declared links by the API's relationship name, each a list of target names (to-one: 0 or 1). */
+  readonly relationships: Readonly<Record<string, readonly string[]>>;
+  /** Where the document starts. */
+  readonly source: SourceLocation;
+}
