@@ -1,0 +1,85 @@
+/**
+ * The emulator's programmatic API: the types `startEmulator` (src/emulator/index.ts)
+ * takes and returns. Fixed: tests and other modules are written against them.
+ *
+ * `export function startEmulator(options?: EmulatorOptions): Promise<RunningEmulator>;`
+ *
+ * HTTP behaviour decisions, where the reference files are silent:
+ * HTTP behaviour summary (details in the reference files; where they are silent, this is the decision):
+ * - Base path `/airlock/rest`; double slashes in paths are collapsed. Responses are JSON:API envelopes `{meta:{type:'jsonapi.metadata.document', timestamp}, data}` with `Content-Type: application/json`; error documents `{meta:{type,timestamp,rid}, errors:[{code, status, title, detail}]}`.
+ * - `POST /session/create` with `Authorization: Bearer <key>` → 200, `Set-Cookie: JSESSIONID=<random>; Path=/; HttpOnly` (+ `; Secure` under TLS); wrong/missing key → 401. Every other call needs a valid `JSESSIONID` cookie (parsed tolerantly, also when a client echoes the whole Set-Cookie value; a Bearer header beside it is ignored) → else 401. A read-only key's session gets 403 on every modifying call (resource/relationship POST/PATCH/DELETE, maintenance, activate, save, configuration delete); GETs, session create/terminate and loads are allowed. `POST /session/terminate` → 200. Idle timeout → the cookie stops working (401).
+ * - `GET /system/status/node` → 200 `data: {type:'node-status', id:'node', attributes:{version, hostName, failoverState:'standalone'}}`; version per variant: earliest '7.8.2', middle '8.2.1', latest '8.6.0'. `GET /configuration/license` → 200 (keep-alive).
+ * - Before a load, every `/configuration/...` call except `GET /configuration/configurations` answers 400 `CONFIGURATION_LOAD_REQUIRED`.
+ * - Collections: `/configuration/virtual-hosts`, `/mappings`, `/back-end-groups`, `/ssl-certificates`, `/acme-services` (latest variant only; 404 otherwise). Create 201 with the full object; read 200/404 `ENTITY_NOT_FOUND`; PATCH 200 with the full object; DELETE 204. Ids are strings holding integers. Unknown attribute / wrong type / bad enum → 400 `INVALID_VALUE`; body not JSON → 400 `INVALID_REQUEST_FORMAT`; wrong `data.type`, empty attributes, id mismatch → 400 (`INVALID_REQUEST_FORMAT` for a missing/wrong `type`, `INVALID_VALUE` for empty attributes or id disagreeing with the path); a missing `data.id` on PATCH is tolerated; Content-Type other than application/json (ignoring parameters like charset; also `application/vnd.api+json`) on a request with a body → 415. Built-in entities with negative ids (the emulator ships none modifiable; mapping templates have negative ids) → 409 `DEFAULT_ENTITY_MODIFICATION` on modification.
+ * - Relationship endpoints `PATCH`/`DELETE /{collection}/{id}/relationships/{name}` → 204, bodies `{data:[{type,id}]}` or `{data:{type,id}}` (to-one); ids as strings or numbers. Both sides show the link in `relationships` (`{data:[{type,id}]}`, to-one `{data:{type,id}}` or `{data:null}`). Deleting an object removes its links. Linking a to-one relationship replaces the previous link.
+ * - Validator messages `GET /configuration/validator-messages[?filter=...]` → `data[]` of `{type:'validator-message', id, meta:{severity}, attributes:{code, title, detail, meta:{severity, model:{type,id}}}}`, recomputed from the session's working copy on each GET. Activation (`POST /configuration/configurations/activate`) is refused with 400 code `VALIDATION_FAILED` while any ERROR exists; after another session activated since this session's load → 409 `OUTDATED_CONFIGURATION` unless `options.ignoreOutdatedConfiguration` is true; success → 200.
+ *
+ * The pure model modules that the server imports (fixed signatures):
+ * ```ts
+ * // src/emulator/attributes.ts
+ * /** Coerces "true"/"false" strings where the schema says boolean, then checks against wireSchema(type, variant, {keepRanges:false}) compiled once per (type, variant) with ajv (draft 2020-12). *\/
+ * export function checkAttributes(type: ResourceType, variant: Variant, attributes: unknown):
+ *   { ok: true; value: JsonObject } | { ok: false; detail: string };   // detail e.g. "unknown attribute 'tls.fooBar'" / "'keepAliveTimeout' must be integer"
+ * /** Deep merge for PATCH (gateway-config-api.md "Rules for PATCH", real-clients.md "PATCH merges nested objects deeply"): objects merge recursively, arrays and scalars replace; unchanged subtrees of `base` are shared, not copied. *\/
+ * export function mergeAttributes(base: Readonly<JsonObject>, patch: Readonly<JsonObject>): JsonObject;
+ * /** The attributes as GET returns them: write-only attributes (schema `writeOnly`) removed. *\/
+ * export function readableAttributes(type: ResourceType, attributes: Readonly<JsonObject>): JsonObject;
+ *
+ * // src/emulator/defaults.ts
+ * /** Full attribute tree of a new object: the server defaults of server-defaults/<type>.yaml (filtered to the variant, with sensible defaults added for variant-only attributes and for ssl-certificate/acme-service) merged with `given`; list items get their item defaults (backendHosts[]: mode ENABLED, spare false, weight 100, protocol HTTP, port 80). Defaults subtrees are shared between objects (immutable). *\/
+ * export function newObjectAttributes(type: ResourceType, variant: Variant, given: Readonly<JsonObject>): JsonObject;
+ * /** Applies list-item defaults after a PATCH replaced a list (e.g. backendHosts). *\/
+ * export function fillItemDefaults(type: ResourceType, attributes: Readonly<JsonObject>): JsonObject;
+ *
+ * // src/emulator/filter.ts
+ * export class FilterSyntaxError extends Error {}
+ * /** Parses the `filter` query values (gateway-config-api.md "Filter syntax"): one condition is `property operator value`, operators `==` (exact) and `=@` (substring), case sensitive; several filter parameters AND; commas inside one value OR (a comma piece without an operator is another value for the previous property and operator). Values arrive raw or URL-encoded (decode before calling). @throws FilterSyntaxError *\/
+ * export function parseFilters(values: readonly string[]): Filter;
+ * /** True when the resource matches. `property` is a dotted path looked up first in `attributes`, then in the resource object itself (`type`, `id`, `meta.severity`); for arrays (e.g. `labels`), a match of any element counts; the mapping property `label` matches the `labels` list. Numbers and booleans compare by their string form. *\/
+ * export function matchesFilter(filter: Filter, resource: { type: string; id: string; attributes?: unknown; meta?: unknown }): boolean;
+ *
+ * // src/emulator/validator.ts
+ * /** Validator messages of a configuration, recomputed on each call (rules in issue 2, item 6). Sorted deterministically. *\/
+ * export function validatorMessages(content: ConfigContent, context: ModelContext): ValidatorMessage[];
+ * ```
+ * (`JsonObject`, `ConfigContent`, `ValidatorMessage`, `ModelContext` come from `src/emulator/model.ts`; `ResourceType`, `Variant` from `src/kinds/index.ts`.)
+ */
+export interface FaultRule {
+  method?: string;              // exact HTTP method; any when absent
+  path: string | RegExp;        // string: glob on the request path after the base path, '*' = any characters, e.g. '/configuration/mappings*'
+  latencyMs?: number;           // added delay before handling
+  status?: number;              // answer with this status and an error document (errors[0].code 'INJECTED_FAULT') instead of handling
+  nth?: number;                 // only the Nth matching call (1-based) triggers status/drop/expireSessions
+  fraction?: number;            // 0..1: this share of matching calls triggers (deterministic: seeded PRNG, option faultSeed)
+  drop?: boolean;               // destroy the connection without any response
+  expireSessions?: boolean;     // expire all sessions, then handle the call normally (it will get 401)
+}
+export interface RequestLogEntry { method: string; path: string; query: string; status: number; durationMs: number }  // never headers, cookies, keys or bodies
+export interface EmulatorOptions {
+  host?: string;                // default '127.0.0.1'
+  port?: number;                // default 8443; 0 = any free port
+  tls?: boolean | { cert: string; key: string };   // default true: self-signed certificate generated at start with `selfsigned`
+  basePath?: string;            // default '/airlock/rest'
+  apiKey?: string;              // administrator key; a random JWT-shaped key is generated when absent
+  readOnlyApiKey?: string;      // read-only key; generated when absent
+  variant?: 'earliest' | 'middle' | 'latest';     // default 'latest'
+  stateFile?: string;           // persist configurations across restarts (atomic writes)
+  latencyMs?: number;           // added to every call
+  sessionIdleTimeoutMs?: number;// default 600000 (10 minutes)
+  faults?: FaultRule[];
+  faultSeed?: number;
+}
+export interface RunningEmulator {
+  readonly url: string;                 // base URL including the base path, e.g. 'https://127.0.0.1:51234/airlock/rest'
+  readonly apiKey: string;
+  readonly readOnlyApiKey: string;
+  readonly variant: 'earliest' | 'middle' | 'latest';
+  readonly caCertificate: string | undefined;   // PEM of the server certificate when TLS is on (to trust it)
+  readonly requestLog: RequestLogEntry[];       // appended per request; tests may clear it with `requestLog.length = 0`
+  readonly faults: { add(rule: FaultRule): void; clear(): void };
+  expireSessions(): void;
+  openSessionCount(): number;
+  /** JSON snapshot of the currently active configuration (id, comment, objects with attributes and relationships), for asserting it did not change. */
+  activeSnapshot(): unknown;
+  close(): Promise<void>;
+}
