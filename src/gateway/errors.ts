@@ -1,0 +1,251 @@
+/**
+ * Typed errors of the gateway client. All map to exit code 1 except an interruption
+ * (130 for SIGINT, 143 for SIGTERM). Callers branch on the class and its fields
+ * (`status`, `code`), never on message text.
+ *
+ * Messages never contain the API key, the `JSESSIONID` cookie or request bodies: they
+ * name the call (method and path), the status, the gateway's error code and detail, and
+ * the object the call was about.
+ */
+import { GwopsError } from '../errors.js';
+
+/** The object a call is about, for error messages: e.g. `{ kind: 'mapping', name: 'shop-api' }`. */
+export interface ObjectLabel {
+  readonly kind: string;
+  readonly name: string;
+}
+
+/** One error object of a JSON:API error document (real-clients.md "Errors in practice"). */
+export interface ApiErrorObject {
+  readonly code?: string;
+  readonly status?: string;
+  readonly title?: string;
+  readonly detail?: string;
+}
+
+/** Fields of an {@link ApiError}. */
+export interface ApiErrorInit {
+  /** HTTP method, e.g. `PATCH`. */
+  readonly method: string;
+  /** Path relative to the API base URL, with the query string if any. */
+  readonly path: string;
+  readonly status: number;
+  /** `errors[0].code` of the error document, when the gateway sent one. */
+  readonly code?: string | undefined;
+  /** `errors[0].detail` (or `title`), already redacted. */
+  readonly detail?: string | undefined;
+  readonly object?: ObjectLabel | undefined;
+  /** `Retry-After` of the response, in milliseconds, when present and parseable. */
+  readonly retryAfterMs?: number | undefined;
+  /** How many times the call was sent in total (1 when it was not retried). */
+  readonly attempts?: number | undefined;
+}
+
+function callLabel(method: string, path: string, object: ObjectLabel | undefined): string {
+  return object ? `${method} ${path} (${object.kind} '${object.name}')` : `${method} ${path}`;
+}
+
+function attemptsNote(attempts: number | undefined): string {
+  return attempts !== undefined && attempts > 1 ? ` (after ${attempts} attempts)` : '';
+}
+
+/**
+ * The gateway answered a call with a non-success status.
+ * Message: `PATCH /configuration/mappings/12 (mapping 'shop-api') failed: 400 INVALID_VALUE: <detail>`.
+ */
+export class ApiError extends GwopsError {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly detail: string | undefined;
+  readonly object: ObjectLabel | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly attempts: number;
+
+  constructor(init: ApiErrorInit, message?: string) {
+    const code = init.code ? ` ${init.code}` : '';
+    const detail = init.detail ? `: ${init.detail}` : '';
+    super(
+      message ??
+        `${callLabel(init.method, init.path, init.object)} failed: ${init.status}${code}${detail}${attemptsNote(init.attempts)}`,
+    );
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.code = init.code;
+    this.detail = init.detail;
+    this.object = init.object;
+    this.retryAfterMs = init.retryAfterMs;
+    this.attempts = init.attempts ?? 1;
+  }
+
+  /** A copy of this error that records the total number of attempts. */
+  withAttempts(attempts: number): ApiError {
+    return new ApiError({ ...this.fields(), attempts });
+  }
+
+  protected fields(): ApiErrorInit {
+    return {
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      code: this.code,
+      detail: this.detail,
+      object: this.object,
+      retryAfterMs: this.retryAfterMs,
+      attempts: this.attempts,
+    };
+  }
+}
+
+/**
+ * Activation refused with 409 `OUTDATED_CONFIGURATION`: another session activated a
+ * configuration after this run loaded its copy (real-clients.md "Concurrent editing").
+ * gwops never overrides this with `ignoreOutdatedConfiguration`.
+ */
+export class OutdatedConfigurationError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(
+      init,
+      `${init.method} ${init.path} failed: 409 OUTDATED_CONFIGURATION: someone else activated a configuration ` +
+        'after this run loaded the active one; nothing was activated. Re-run plan to see the current state.',
+    );
+  }
+
+  override withAttempts(attempts: number): OutdatedConfigurationError {
+    return new OutdatedConfigurationError({ ...this.fields(), attempts });
+  }
+}
+
+/** Why a session-level failure happened. */
+export type SessionFailure =
+  /** `POST /session/create` answered 401/403: the API key was rejected. */
+  | 'key-rejected'
+  /** A call inside the session answered 401: the session expired or was terminated. */
+  | 'expired'
+  /** `POST /session/create` succeeded but set no `JSESSIONID` cookie. */
+  | 'no-cookie'
+  /** A call was made before `open()` or after `terminate()`. */
+  | 'not-open';
+
+/** The REST session could not be opened or is no longer valid. */
+export class SessionError extends GwopsError {
+  readonly reason: SessionFailure;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+
+  constructor(reason: SessionFailure, method: string, path: string, status?: number) {
+    super(`${method} ${path} failed: ${SessionError.explain(reason, status)}`);
+    this.reason = reason;
+    this.method = method;
+    this.path = path;
+    this.status = status;
+  }
+
+  private static explain(reason: SessionFailure, status: number | undefined): string {
+    switch (reason) {
+      case 'key-rejected':
+        return `${status ?? 401} the gateway rejected the API key (invalid, expired, revoked, or lacking rights)`;
+      case 'expired':
+        return `${status ?? 401} the REST session is no longer valid (idle timeout or terminated); nothing was activated`;
+      case 'no-cookie':
+        return 'the gateway created a session but set no JSESSIONID cookie';
+      case 'not-open':
+        return 'no open REST session (call open() first; the session may already be terminated)';
+    }
+  }
+}
+
+/** Where a transport fault happened. */
+export type ConnectionPhase =
+  /** Before the request was sent (refused, unreachable, connect timeout): it certainly did not arrive. */
+  | 'connect'
+  /** After sending started (reset, dropped, response timeout): the call may or may not have taken effect. */
+  | 'response';
+
+/** The gateway could not be reached, or the connection failed during a call. */
+export class ConnectionError extends GwopsError {
+  readonly method: string;
+  readonly path: string;
+  readonly phase: ConnectionPhase;
+  /** The low-level error code, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`. */
+  readonly causeCode: string;
+  readonly object: ObjectLabel | undefined;
+  readonly attempts: number;
+  /** `protocol://host:port` of the gateway. */
+  readonly origin: string;
+
+  constructor(
+    init: { method: string; path: string; phase: ConnectionPhase; causeCode: string; origin: string; object?: ObjectLabel | undefined; attempts?: number },
+    options?: ErrorOptions,
+  ) {
+    const what = init.phase === 'connect' ? `cannot connect to ${init.origin}` : `connection to ${init.origin} failed during the call`;
+    super(`${callLabel(init.method, init.path, init.object)} failed: ${what} (${init.causeCode})${attemptsNote(init.attempts)}`, options);
+    this.method = init.method;
+    this.path = init.path;
+    this.phase = init.phase;
+    this.causeCode = init.causeCode;
+    this.object = init.object;
+    this.attempts = init.attempts ?? 1;
+    this.origin = init.origin;
+  }
+
+  /** A copy of this error that records the total number of attempts. */
+  withAttempts(attempts: number): ConnectionError {
+    const { method, path, phase, causeCode, origin, object } = this;
+    return new ConnectionError({ method, path, phase, causeCode, origin, object, attempts }, { cause: this.cause });
+  }
+}
+
+/** The gateway's TLS certificate could not be verified. Never retried. */
+export class TlsVerificationError extends GwopsError {
+  readonly causeCode: string;
+  constructor(origin: string, causeCode: string, options?: ErrorOptions) {
+    super(
+      `cannot verify the TLS certificate of ${origin} (${causeCode}): add the issuing CA with --ca-file ` +
+        '(or the target\'s caFile), or, for a test gateway only, use --insecure',
+      options,
+    );
+    this.causeCode = causeCode;
+  }
+}
+
+/** The gateway answered with something that is not the expected JSON:API document. */
+export class UnexpectedResponseError extends GwopsError {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  constructor(method: string, path: string, status: number, what: string) {
+    super(`${method} ${path}: unexpected response (${status}): ${what}`);
+    this.method = method;
+    this.path = path;
+    this.status = status;
+  }
+}
+
+/** The run was interrupted by SIGINT (exit 130) or SIGTERM (exit 143); the session was terminated. */
+export class InterruptedError extends GwopsError {
+  override readonly exitCode: number;
+  readonly signal: 'SIGINT' | 'SIGTERM';
+  constructor(signal: 'SIGINT' | 'SIGTERM') {
+    super(`interrupted by ${signal}: the REST session was terminated (edits not yet activated are discarded)`);
+    this.signal = signal;
+    this.exitCode = signal === 'SIGINT' ? 130 : 143;
+  }
+}
+
+const PRIVATE_KEY_BLOCK = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g;
+
+/**
+ * Removes secrets from text that came from the gateway (error details): every literal
+ * occurrence of `secrets` (API key, session cookie) and any PEM private key block.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text.replace(PRIVATE_KEY_BLOCK, '[redacted private key]');
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}

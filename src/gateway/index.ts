@@ -1,0 +1,22 @@
+/** The gateway REST client: session lifecycle, retries, filters, typed API errors. */
+export { GatewaySession } from './session.js';
+export type { SessionOptions, CreateCheck, TerminateResult } from './session.js';
+export { withSession } from './lifecycle.js';
+export type { WithSessionOptions, SignalSource } from './lifecycle.js';
+export { resolveConnection, API_KEY_ENV } from './connection.js';
+export type { TargetConfig, ConnectionInput, ResolvedConnection } from './connection.js';
+export { checkBaseUrl, isLoopbackHost } from './http.js';
+export type { HttpTimeouts, TransportOptions } from './http.js';
+export { DEFAULT_RETRY_POLICY, parseRetryAfter, backoffDelay, isRetryableStatus, systemClock } from './retry.js';
+export type { RetryPolicy, RetryClock } from './retry.js';
+export type { ApiResource, NewResource, ResourceIdentifier, RelationshipData, ValidatorMessage, ValidatorSeverity } from './documents.js';
+export {
+  ApiError,
+  OutdatedConfigurationError,
+  SessionError,
+  ConnectionError,
+  TlsVerificationError,
+  UnexpectedResponseError,
+  InterruptedError,
+} from './errors.js';
+export type { ObjectLabel, SessionFailure, ConnectionPhase } from './errors.js';

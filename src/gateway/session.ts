@@ -1,0 +1,364 @@
+/**
+ * One REST session with the gateway (gateway-config-api.md "What the service does",
+ * "Authentication"; real-clients.md "Base URL, transport, headers"): `open()` creates it
+ * with the Bearer key, every later call carries only the `JSESSIONID` cookie, and
+ * `terminate()` ends it. Calls are strictly sequential (one connection).
+ *
+ * Idempotent calls (GET, PATCH, DELETE, relationship PATCH/DELETE, load-active before any
+ * edit, terminate) are retried on 429/502/503/504 and connection faults; a resource POST
+ * only through {@link GatewaySession.createChecked}; activation never.
+ */
+import type { ApiErrorInit, ObjectLabel } from './errors.js';
+import { ApiError, ConnectionError, OutdatedConfigurationError, SessionError, UnexpectedResponseError, redact } from './errors.js';
+import { DocumentShapeError, firstError, parseJson, resourceOf, resourcesOf, validatorMessagesOf } from './documents.js';
+import type { ApiResource, NewResource, ResourceIdentifier, ValidatorMessage } from './documents.js';
+import { HttpTransport } from './http.js';
+import type { RawResponse, TransportOptions } from './http.js';
+import { DEFAULT_RETRY_POLICY, abortReason, parseRetryAfter, retrying, systemClock } from './retry.js';
+import type { RetryClock, RetryPolicy } from './retry.js';
+
+/** Everything a session needs. The API key is used for `POST /session/create` only. */
+export interface SessionOptions extends TransportOptions {
+  readonly apiKey: string;
+  /** Overrides of {@link DEFAULT_RETRY_POLICY}. */
+  readonly retry?: Partial<RetryPolicy> | undefined;
+  /** Injected time (tests record waits instead of waiting). Default: the real clock. */
+  readonly clock?: RetryClock | undefined;
+  /** When aborted, running calls are cancelled and new ones refused with `signal.reason` (terminate still works). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** How {@link GatewaySession.createChecked} decides whether a failed create landed anyway. */
+export interface CreateCheck {
+  /** For kinds with a `name` attribute: looked up with `GET ?filter=name==<name>`. */
+  readonly name?: string;
+  /** For kinds without a name (ssl-certificate): the caller's own lookup. Wins over `name`. */
+  readonly find?: () => Promise<ApiResource | undefined>;
+  /** The object, for error messages; defaults to `{kind: resource.type, name}` when `name` is given. */
+  readonly object?: ObjectLabel;
+}
+
+/** The outcome of {@link GatewaySession.terminate}: it never throws. */
+export interface TerminateResult {
+  /** True when the gateway confirmed, or the session was already gone or never opened. */
+  readonly terminated: boolean;
+  /** Why terminating failed; already reported through `onWarning`. */
+  readonly error?: Error;
+}
+
+interface CallSpec {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly body?: unknown;
+  readonly object?: ObjectLabel | undefined;
+  /**
+   * When a failed send may be repeated: `transient` after any transient fault (idempotent
+   * calls); `unsent` only when the request certainly never reached the gateway (a POST).
+   */
+  readonly retry: 'transient' | 'unsent';
+  /** Send the Bearer key instead of the cookie (session create only). */
+  readonly bearer?: boolean;
+}
+
+const TERMINATE_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 1_000, maxTotalMs: 5_000 };
+
+function configurationPath(collection: string, ...rest: string[]): string {
+  return ['/configuration', collection, ...rest.map(encodeURIComponent)].join('/');
+}
+
+function filterQuery(filters: readonly string[]): string {
+  return filters.length === 0 ? '' : '?' + filters.map((f) => `filter=${encodeURIComponent(f)}`).join('&');
+}
+
+/** Extracts the JSESSIONID value from `Set-Cookie` header(s). */
+function sessionCookie(setCookie: string | string[] | undefined): string | undefined {
+  const values = typeof setCookie === 'string' ? [setCookie] : (setCookie ?? []);
+  for (const value of values) {
+    const match = /(?:^|[;,]\s*)JSESSIONID=([^;,\s]+)/.exec(value);
+    if (match?.[1]) return match[1];
+  }
+  return undefined;
+}
+
+/** A REST session. Create with `new GatewaySession(options)`, then `open()`. */
+export class GatewaySession {
+  private readonly transport: HttpTransport;
+  private readonly apiKey: string;
+  private readonly policy: RetryPolicy;
+  private readonly clock: RetryClock;
+  private readonly signal: AbortSignal | undefined;
+  private readonly onWarning: ((message: string) => void) | undefined;
+  private cookie: string | undefined;
+  private terminated = false;
+  private terminating: Promise<TerminateResult> | undefined;
+  private readonly counts = new Map<string, number>();
+
+  /** @throws ConfigError when the URL is refused (plain http to a non-loopback host); nothing is sent. */
+  constructor(options: SessionOptions) {
+    this.transport = new HttpTransport(options);
+    this.apiKey = options.apiKey;
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.clock = options.clock ?? systemClock;
+    this.signal = options.signal;
+    this.onWarning = options.onWarning;
+  }
+
+  /** True between a successful `open()` and `terminate()`. */
+  get isOpen(): boolean {
+    return this.cookie !== undefined && !this.terminated;
+  }
+
+  /** HTTP requests sent so far, per method (every attempt counts), e.g. `{ POST: 2, GET: 5 }`. */
+  requestCounts(): Readonly<Record<string, number>> {
+    return Object.fromEntries(this.counts);
+  }
+
+  /**
+   * `POST /session/create` with `Authorization: Bearer <key>`; keeps the `JSESSIONID`
+   * cookie. Retried like an idempotent call: it changes no configuration, and a session
+   * orphaned by a lost response idles out on the gateway.
+   * @throws SessionError (`key-rejected` on 401/403, `no-cookie`), ApiError, ConnectionError, TlsVerificationError
+   */
+  async open(): Promise<void> {
+    const res = await this.call({ method: 'POST', path: '/session/create', retry: 'transient', bearer: true });
+    const cookie = sessionCookie(res.headers['set-cookie']);
+    if (!cookie) throw new SessionError('no-cookie', 'POST', '/session/create');
+    this.cookie = cookie;
+  }
+
+  /**
+   * `POST /configuration/configurations/load-active`: loads the active configuration
+   * into the session. Retried: before any edit, loading again is harmless.
+   */
+  async loadActive(): Promise<void> {
+    await this.call({ method: 'POST', path: '/configuration/configurations/load-active', retry: 'transient' });
+  }
+
+  /**
+   * One `GET /configuration/{collection}` with one `filter` parameter per entry (AND;
+   * gateway-config-api.md "Filter syntax"), values URL-encoded. No pagination exists.
+   * @param collection path segment, e.g. `mappings`
+   * @param filters e.g. `['name=@shop-', 'label==team-shop']`
+   */
+  async list(collection: string, filters: readonly string[] = []): Promise<ApiResource[]> {
+    const path = configurationPath(collection) + filterQuery(filters);
+    const res = await this.call({ method: 'GET', path, retry: 'transient' });
+    return this.parse('GET', path, res, resourcesOf);
+  }
+
+  /** `GET /configuration/{collection}/{id}`. @throws ApiError (404 `ENTITY_NOT_FOUND`) */
+  async get(collection: string, id: string, object?: ObjectLabel): Promise<ApiResource> {
+    const path = configurationPath(collection, id);
+    const res = await this.call({ method: 'GET', path, retry: 'transient', object });
+    return this.parse('GET', path, res, resourceOf);
+  }
+
+  /**
+   * `POST /configuration/{collection}` with `{data:{type,attributes}}`. Sent again only
+   * when it certainly never reached the gateway (refused connection); use
+   * {@link createChecked} for retries after other faults. @returns the created resource (201).
+   * @throws ApiError, ConnectionError, UnexpectedResponseError
+   */
+  async create(collection: string, resource: NewResource, object?: ObjectLabel): Promise<ApiResource> {
+    const path = configurationPath(collection);
+    const res = await this.call({ method: 'POST', path, retry: 'unsent', object, body: { data: resource } });
+    return this.parse('POST', path, res, resourceOf);
+  }
+
+  /**
+   * A create that is retried safely: after a transient failure (429/502/503/504, a
+   * dropped connection) it first checks whether the object landed anyway (by name with
+   * `GET ?filter=name==<name>`, or `check.find` for kinds without a name) and returns it
+   * if so; only otherwise is the POST sent again. A fault before the request was sent
+   * (refused connection) is retried without the check.
+   * @throws ApiError, ConnectionError after the retry bounds; whatever the check throws
+   */
+  async createChecked(collection: string, resource: NewResource, check: CreateCheck): Promise<ApiResource> {
+    const object = check.object ?? (check.name !== undefined ? { kind: resource.type, name: check.name } : undefined);
+    const find =
+      check.find ??
+      (check.name !== undefined
+        ? async (): Promise<ApiResource | undefined> => {
+            const found = await this.list(collection, [`name==${check.name}`]);
+            return found.find((r) => r.attributes.name === check.name);
+          }
+        : undefined);
+    if (!find) throw new TypeError('createChecked needs check.name or check.find');
+    const path = configurationPath(collection);
+    return retrying(
+      async () => this.parse('POST', path, await this.send({ method: 'POST', path, retry: 'unsent', object, body: { data: resource } }), resourceOf),
+      {
+        policy: this.policy,
+        clock: this.clock,
+        signal: this.signal,
+        recover: async (error) => (isConnectPhase(error) ? undefined : find()),
+      },
+    );
+  }
+
+  /**
+   * `PATCH /configuration/{collection}/{id}` with `{data:{type,id,attributes}}` (always
+   * with `id`; gateway-config-api.md "Rules for PATCH": attributes merge, lists replace).
+   * @returns the updated resource, or undefined when the gateway answers 204
+   */
+  async update(collection: string, id: string, resource: NewResource, object?: ObjectLabel): Promise<ApiResource | undefined> {
+    const path = configurationPath(collection, id);
+    const body = { data: { type: resource.type, id, attributes: resource.attributes } };
+    const res = await this.call({ method: 'PATCH', path, retry: 'transient', object, body });
+    return res.text.trim() === '' ? undefined : this.parse('PATCH', path, res, resourceOf);
+  }
+
+  /** `DELETE /configuration/{collection}/{id}` (204). */
+  async remove(collection: string, id: string, object?: ObjectLabel): Promise<void> {
+    await this.call({ method: 'DELETE', path: configurationPath(collection, id), retry: 'transient', object });
+  }
+
+  /**
+   * `PATCH /configuration/{collection}/{id}/relationships/{relationship}`: adds links
+   * (real-clients.md "Relationship endpoints"). An array is sent as to-many
+   * `{data:[{type,id}]}`, a single identifier as to-one `{data:{type,id}}`.
+   */
+  async link(collection: string, id: string, relationship: string, targets: ResourceIdentifier | readonly ResourceIdentifier[], object?: ObjectLabel): Promise<void> {
+    await this.relationshipCall('PATCH', collection, id, relationship, targets, object);
+  }
+
+  /** `DELETE .../relationships/{relationship}` with the same body shapes as {@link link}: removes links. */
+  async unlink(collection: string, id: string, relationship: string, targets: ResourceIdentifier | readonly ResourceIdentifier[], object?: ObjectLabel): Promise<void> {
+    await this.relationshipCall('DELETE', collection, id, relationship, targets, object);
+  }
+
+  /**
+   * `GET /configuration/validator-messages`, normalised (see ValidatorMessage).
+   * @param filters e.g. `['meta.severity==ERROR']`
+   */
+  async validatorMessages(filters: readonly string[] = []): Promise<ValidatorMessage[]> {
+    const path = '/configuration/validator-messages' + filterQuery(filters);
+    const res = await this.call({ method: 'GET', path, retry: 'transient' });
+    return this.parse('GET', path, res, validatorMessagesOf);
+  }
+
+  /**
+   * `POST /configuration/configurations/activate` with `{comment}`. Never sets
+   * `options.ignoreOutdatedConfiguration` (ARCHITECTURE.md "One activation is one
+   * transaction") and is not repeated unless it certainly never reached the gateway.
+   * @throws OutdatedConfigurationError on 409 `OUTDATED_CONFIGURATION`; ApiError otherwise
+   *   (e.g. 400 `VALIDATION_FAILED`)
+   */
+  async activate(comment: string): Promise<void> {
+    await this.call({ method: 'POST', path: '/configuration/configurations/activate', retry: 'unsent', body: { comment } });
+  }
+
+  /**
+   * `POST /session/terminate`, then closes the connection. Idempotent; never throws:
+   * a failure is reported through `onWarning` and returned. Works after the signal aborted.
+   */
+  terminate(): Promise<TerminateResult> {
+    this.terminating ??= this.doTerminate();
+    return this.terminating;
+  }
+
+  private async doTerminate(): Promise<TerminateResult> {
+    const wasOpen = this.cookie !== undefined;
+    this.terminated = true;
+    try {
+      if (!wasOpen) return { terminated: true };
+      await retrying(() => this.send({ method: 'POST', path: '/session/terminate', retry: 'transient' }, false), {
+        policy: TERMINATE_POLICY,
+        clock: this.clock,
+      });
+      return { terminated: true };
+    } catch (error) {
+      if (error instanceof SessionError && error.reason === 'expired') return { terminated: true };
+      const err = error instanceof Error ? error : new Error(String(error));
+      this.onWarning?.(`could not terminate the REST session (it idles out on the gateway): ${err.message}`);
+      return { terminated: false, error: err };
+    } finally {
+      this.cookie = undefined;
+      await this.transport.close();
+    }
+  }
+
+  private async relationshipCall(
+    method: 'PATCH' | 'DELETE',
+    collection: string,
+    id: string,
+    relationship: string,
+    targets: ResourceIdentifier | readonly ResourceIdentifier[],
+    object: ObjectLabel | undefined,
+  ): Promise<void> {
+    const data = isIdentifierList(targets) ? targets.map((t) => ({ type: t.type, id: t.id })) : { type: targets.type, id: targets.id };
+    await this.call({ method, path: configurationPath(collection, id, 'relationships', relationship), retry: 'transient', object, body: { data } });
+  }
+
+  /** One logical call: retried when idempotent (or, for a POST, only if nothing was sent). */
+  private async call(spec: CallSpec): Promise<RawResponse> {
+    return retrying(() => this.send(spec), {
+      policy: this.policy,
+      clock: this.clock,
+      signal: this.signal,
+      retryable: spec.retry === 'transient' ? undefined : isConnectPhase,
+    });
+  }
+
+  /** One HTTP request; a non-2xx answer becomes a typed error. */
+  private async send(spec: CallSpec, observeSignal = true): Promise<RawResponse> {
+    if (observeSignal && this.signal?.aborted) throw abortReason(this.signal);
+    if (!spec.bearer && !this.isOpen && spec.path !== '/session/terminate') {
+      throw new SessionError('not-open', spec.method, spec.path);
+    }
+    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+    if (spec.bearer) headers.authorization = `Bearer ${this.apiKey}`;
+    else if (this.cookie) headers.cookie = `JSESSIONID=${this.cookie}`;
+    this.counts.set(spec.method, (this.counts.get(spec.method) ?? 0) + 1);
+    const res = await this.transport.send({
+      method: spec.method,
+      path: spec.path,
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      signal: observeSignal ? this.signal : undefined,
+      object: spec.object,
+    });
+    if (res.status >= 200 && res.status < 300) return res;
+    throw this.failure(spec, res);
+  }
+
+  private failure(spec: CallSpec, res: RawResponse): Error {
+    if (spec.bearer && (res.status === 401 || res.status === 403)) return new SessionError('key-rejected', spec.method, spec.path, res.status);
+    if (!spec.bearer && res.status === 401) return new SessionError('expired', spec.method, spec.path, res.status);
+    const error = firstError(res.text);
+    const detail = error?.detail ?? error?.title;
+    const init: ApiErrorInit = {
+      method: spec.method,
+      path: spec.path,
+      status: res.status,
+      code: error?.code,
+      detail: detail === undefined ? undefined : redact(detail, this.secrets()),
+      object: spec.object,
+      retryAfterMs: parseRetryAfter(res.headers['retry-after'], this.clock.now()),
+    };
+    if (res.status === 409 && error?.code === 'OUTDATED_CONFIGURATION') return new OutdatedConfigurationError(init);
+    return new ApiError(init);
+  }
+
+  private parse<T>(method: string, path: string, res: RawResponse, shape: (document: unknown) => T): T {
+    try {
+      return shape(parseJson(res.text));
+    } catch (error) {
+      if (error instanceof DocumentShapeError) throw new UnexpectedResponseError(method, path, res.status, error.message);
+      throw error;
+    }
+  }
+
+  private secrets(): string[] {
+    return this.cookie ? [this.apiKey, this.cookie] : [this.apiKey];
+  }
+}
+
+function isIdentifierList(targets: ResourceIdentifier | readonly ResourceIdentifier[]): targets is readonly ResourceIdentifier[] {
+  return Array.isArray(targets);
+}
+
+/** A transport fault before the request was sent: it certainly did not arrive. */
+function isConnectPhase(error: unknown): boolean {
+  return error instanceof ConnectionError && error.phase === 'connect';
+}
