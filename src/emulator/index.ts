@@ -1,0 +1,144 @@
+/**
+ * `startEmulator`: the local gateway (issue 2), over HTTPS (self-signed certificate
+ * generated at start) or plain HTTP. Types and HTTP decisions are fixed in `api.ts`.
+ */
+import { createServer as createHttpServer } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { hostname } from 'node:os';
+import { isIP } from 'node:net';
+import { generate } from 'selfsigned';
+import type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
+import { KeyRing, generateApiKey } from './api-keys.js';
+import { ConfigurationStore } from './configurations.js';
+import { FaultInjector } from './faults.js';
+import { configurationRoutes } from './routes-configurations.js';
+import { relationshipRoutes } from './routes-relationships.js';
+import { resourceObject, resourceRoutes } from './routes-resources.js';
+import type { EmulatorCore, Route } from './routing.js';
+import { createRequestHandler } from './server.js';
+import { SessionStore } from './sessions.js';
+import { templateRoutes } from './templates.js';
+
+export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
+
+/** Every route, most specific first (server.ts tries them in order). */
+export const ROUTES: readonly Route[] = [...configurationRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
+
+const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** A self-signed server certificate for `host` (plus localhost and the loopback addresses). */
+export async function selfSignedCertificate(host: string): Promise<{ cert: string; key: string }> {
+  const altNames: { type: 2 | 7; value?: string; ip?: string }[] = [
+    { type: 2, value: 'localhost' },
+    { type: 7, ip: '127.0.0.1' },
+    { type: 7, ip: '::1' },
+  ];
+  if (isIP(host) !== 0) {
+    if (host !== '127.0.0.1' && host !== '::1') altNames.push({ type: 7, ip: host });
+  } else if (host !== 'localhost') {
+    altNames.push({ type: 2, value: host });
+  }
+  const now = new Date();
+  const pems = await generate([{ name: 'commonName', value: 'gwops emulator' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now.getTime() - 60_000),
+    notAfterDate: new Date(now.getTime() + 365 * 24 * 3600 * 1000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
+/** The host part of a URL for a listen address (wildcards become loopback, IPv6 in brackets). */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
+/**
+ * Starts the emulator and resolves once it listens.
+ * @throws ConfigError when the state file is unusable; the listen error (e.g. EADDRINUSE)
+ * when the port cannot be bound.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? '127.0.0.1';
+  const variant = options.variant ?? 'latest';
+  const basePath = normalisedBase(options.basePath ?? '/airlock/rest');
+  const apiKey = options.apiKey ?? generateApiKey('admin');
+  const readOnlyApiKey = options.readOnlyApiKey ?? generateApiKey('read-only');
+  const keys = new KeyRing();
+  keys.add(apiKey, { user: 'admin', role: 'administrator' });
+  keys.add(readOnlyApiKey, { user: 'read-only', role: 'read-only' });
+
+  const sessions = new SessionStore(options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const configurations = ConfigurationStore.open(options.stateFile);
+  const core: EmulatorCore = { variant, model: { variant }, sessions, configurations, keys, hostName: hostname() };
+  const faults = new FaultInjector(options.faults ?? [], options.faultSeed ?? 1);
+  const requestLog: RequestLogEntry[] = [];
+
+  const tlsOption = options.tls ?? true;
+  const tls = tlsOption === false ? undefined : tlsOption === true ? await selfSignedCertificate(host) : tlsOption;
+  const handler = createRequestHandler({
+    core,
+    basePath,
+    routes: ROUTES,
+    faults,
+    latencyMs: options.latencyMs ?? 0,
+    secure: tls !== undefined,
+    log: (entry) => requestLog.push(entry),
+  });
+  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8443, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8443);
+  const url = `${tls ? 'https' : 'http'}://${urlHost(host)}:${port}${basePath}`;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    apiKey,
+    readOnlyApiKey,
+    variant,
+    caCertificate: tls?.cert,
+    requestLog,
+    faults: { add: (rule: FaultRule) => faults.add(rule), clear: () => faults.clear() },
+    expireSessions: () => sessions.expireAll(),
+    openSessionCount: () => sessions.openCount(),
+    activeSnapshot: () => {
+      const active = configurations.active();
+      const objects = [];
+      for (const map of Object.values(active.content.objects)) {
+        for (const obj of map.values()) objects.push(resourceObject(obj, variant));
+      }
+      return { id: active.id, comment: active.comment, objects };
+    },
+    close: () =>
+      (closed ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      })),
+  };
+}
+
+/** `/airlock/rest/` → `/airlock/rest`; `` and `/` → `` (served at the root). */
+function normalisedBase(basePath: string): string {
+  const trimmed = basePath.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}

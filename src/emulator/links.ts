@@ -1,0 +1,107 @@
+/**
+ * Links between objects of a working copy (real-clients.md "Relationship endpoints"): a link
+ * made from either side is the same link, so both sides are always stored (model.ts
+ * `StoredObject.relationships`). Linking a to-one relationship replaces its previous link,
+ * on whichever side the to-one end is.
+ *
+ * Objects are immutable: every change replaces the affected objects in the content's maps.
+ */
+import { kindOf } from '../kinds/index.js';
+import type { RelationshipDefinition, ResourceType, Variant } from '../kinds/index.js';
+import type { ConfigContent, StoredObject } from './model.js';
+
+/**
+ * The relationship `name` of `type` as it exists in `variant`, or undefined.
+ * Older gateways name the mapping's to-one link `back-end-group`; it is an alias of
+ * `back-end-groups` (real-clients.md).
+ */
+export function relationshipOf(type: ResourceType, name: string, variant: Variant): RelationshipDefinition | undefined {
+  const rels = kindOf(type).relationships;
+  const def = type === 'mapping' && name === 'back-end-group' ? rels['back-end-groups'] : rels[name];
+  if (!def) return undefined;
+  if (def.variants && !def.variants.includes(variant)) return undefined;
+  return def;
+}
+
+function inverseOf(def: RelationshipDefinition): RelationshipDefinition {
+  const inverse = kindOf(def.target).relationships[def.inverse];
+  if (!inverse) throw new Error(`relationship ${def.name} has no inverse ${def.inverse} on ${def.target}`);
+  return inverse;
+}
+
+function withIds(obj: StoredObject, rel: string, ids: readonly string[]): StoredObject {
+  return { ...obj, relationships: { ...obj.relationships, [rel]: ids } };
+}
+
+function setIds(content: ConfigContent, type: ResourceType, id: string, rel: string, change: (ids: readonly string[]) => readonly string[]): void {
+  const map = content.objects[type];
+  const obj = map.get(id);
+  if (!obj) return;
+  map.set(id, withIds(obj, rel, change(obj.relationships[rel] ?? [])));
+}
+
+/** Removes one link (both sides). */
+function removeLink(content: ConfigContent, type: ResourceType, id: string, def: RelationshipDefinition, targetId: string): void {
+  setIds(content, type, id, def.name, (ids) => ids.filter((x) => x !== targetId));
+  setIds(content, def.target, targetId, def.inverse, (ids) => ids.filter((x) => x !== id));
+}
+
+/**
+ * Links object `type`/`id` to `targetIds` through `def` (both sides). Objects that do not
+ * exist are skipped: callers check existence first.
+ */
+export function addLinks(content: ConfigContent, type: ResourceType, id: string, def: RelationshipDefinition, targetIds: readonly string[]): void {
+  const inverse = inverseOf(def);
+  for (const targetId of targetIds) {
+    if (!content.objects[type].has(id) || !content.objects[def.target].has(targetId)) continue;
+    const current = content.objects[type].get(id)?.relationships[def.name] ?? [];
+    if (current.includes(targetId)) continue;
+    if (def.cardinality === 'one') for (const old of current) removeLink(content, type, id, def, old);
+    if (inverse.cardinality === 'one') {
+      const held = content.objects[def.target].get(targetId)?.relationships[inverse.name] ?? [];
+      for (const old of held) removeLink(content, def.target, targetId, inverse, old);
+    }
+    setIds(content, type, id, def.name, (ids) => [...ids, targetId]);
+    setIds(content, def.target, targetId, def.inverse, (ids) => [...ids, id]);
+  }
+}
+
+/** Removes the links of `type`/`id` through `def` to `targetIds`, or all of them when undefined. */
+export function removeLinks(
+  content: ConfigContent,
+  type: ResourceType,
+  id: string,
+  def: RelationshipDefinition,
+  targetIds: readonly string[] | undefined,
+): void {
+  const current = content.objects[type].get(id)?.relationships[def.name] ?? [];
+  for (const targetId of targetIds ?? current) {
+    if (current.includes(targetId)) removeLink(content, type, id, def, targetId);
+  }
+}
+
+/** Removes every link of an object (before it is deleted). */
+export function removeAllLinks(content: ConfigContent, type: ResourceType, id: string): void {
+  const obj = content.objects[type].get(id);
+  if (!obj) return;
+  const rels = kindOf(type).relationships;
+  for (const name of Object.keys(obj.relationships)) {
+    const def = rels[name];
+    if (def) removeLinks(content, type, id, def, undefined);
+  }
+}
+
+/**
+ * The `relationships` member of a resource object: every relationship of the kind that exists
+ * in `variant`, to-many as `{data:[{type,id}]}`, to-one as `{data:{type,id}}` or `{data:null}`.
+ */
+export function relationshipsMember(obj: StoredObject, variant: Variant): Record<string, { data: unknown }> {
+  const out: Record<string, { data: unknown }> = {};
+  for (const def of Object.values(kindOf(obj.type).relationships)) {
+    if (def.variants && !def.variants.includes(variant)) continue;
+    const ids = obj.relationships[def.name] ?? [];
+    const idents = ids.map((id) => ({ type: def.target, id }));
+    out[def.name] = { data: def.cardinality === 'one' ? (idents[0] ?? null) : idents };
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+/**
+ * Response documents of the emulated API: JSON:API envelopes and error documents
+ * (gateway-config-api.md "Envelope", "Errors"; real-clients.md "Errors in practice").
+ */
+import { randomUUID } from 'node:crypto';
+
+/** `meta.type` of every document (gateway-config-api.md "Envelope"). */
+export const DOCUMENT_TYPE = 'jsonapi.metadata.document';
+
+/**
+ * Server time in the reference's format `yyyy-MM-dd'T'HH:mm:ss.SSSXXX` (UTC, so the zone is `Z`).
+ */
+export function timestamp(date: Date = new Date()): string {
+  return date.toISOString();
+}
+
+/** What a route handler answers: a status, an optional JSON body and extra headers. */
+export interface Reply {
+  readonly status: number;
+  /** JSON body; absent for 204 and body-less answers. */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A success envelope `{meta:{type,timestamp}, data}` with the given status (default 200). */
+export function dataReply(data: unknown, status = 200): Reply {
+  return { status, body: { meta: { type: DOCUMENT_TYPE, timestamp: timestamp() }, data } };
+}
+
+/** A success answer without a body (204 unless told otherwise). */
+export function emptyReply(status = 204): Reply {
+  return { status };
+}
+
+/** A success envelope carrying only `meta` (session create/terminate). */
+export function metaReply(status = 200): Reply {
+  return { status, body: { meta: { type: DOCUMENT_TYPE, timestamp: timestamp() } } };
+}
+
+/** Reason phrases used as error `title`s. */
+const TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/**
+ * An API error: thrown by route handlers, turned into an error document by the server.
+ * `detail` must never contain a secret (API keys, cookies, private keys).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** The API's error code, e.g. `ENTITY_NOT_FOUND` (gateway-config-api.md "Error codes"). */
+    readonly code: string,
+    readonly detail?: string,
+  ) {
+    super(`${status} ${code}${detail ? `: ${detail}` : ''}`);
+    this.name = 'ApiError';
+  }
+}
+
+/**
+ * An error document `{meta:{type,timestamp,rid}, errors:[{code,status,title,detail}]}`
+ * (gateway-config-api.md "Errors"; `rid` and the members beside `code` from real-clients.md).
+ */
+export function errorReply(status: number, code: string, detail?: string): Reply {
+  const error: Record<string, string> = { code, status: String(status), title: TITLES[status] ?? 'Error' };
+  if (detail !== undefined) error.detail = detail;
+  return {
+    status,
+    body: { meta: { type: DOCUMENT_TYPE, timestamp: timestamp(), rid: randomUUID() }, errors: [error] },
+  };
+}
+
+/** Shorthands for the errors the routes raise. */
+export const errors = {
+  notFound: (what: string): ApiError => new ApiError(404, 'ENTITY_NOT_FOUND', `${what} not found`),
+  invalidFormat: (detail: string): ApiError => new ApiError(400, 'INVALID_REQUEST_FORMAT', detail),
+  invalidValue: (detail: string): ApiError => new ApiError(400, 'INVALID_VALUE', detail),
+  loadRequired: (): ApiError =>
+    new ApiError(400, 'CONFIGURATION_LOAD_REQUIRED', 'load a configuration first (POST /configuration/configurations/load-active)'),
+  defaultEntity: (what: string): ApiError =>
+    new ApiError(409, 'DEFAULT_ENTITY_MODIFICATION', `${what} is a built-in entity and cannot be modified`),
+  forbidden: (): ApiError => new ApiError(403, 'FORBIDDEN', 'this call is not allowed for a read-only API key'),
+  unauthorized: (detail: string): ApiError => new ApiError(401, 'UNAUTHORIZED', detail),
+};

@@ -1,0 +1,102 @@
+/**
+ * Relationship endpoints `/configuration/{collection}/{id}/relationships/{name}`
+ * (real-clients.md "Relationship endpoints"; gateway-config-api.md "Endpoints"): PATCH (and
+ * POST) add links, DELETE removes them, both 204; GET answers the linkage.
+ */
+import type { RelationshipDefinition, Variant } from '../kinds/index.js';
+import type { ConfigContent, Json } from './model.js';
+import { addLinks, relationshipOf, removeLinks } from './links.js';
+import type { Reply } from './responses.js';
+import { dataReply, emptyReply, errors } from './responses.js';
+import type { Call, Route } from './routing.js';
+import { isJsonObject, kindAt, noEndpoint, param, requestData, show, workingCopy } from './routing.js';
+
+/**
+ * The ids named by a relationship body's `data`: one identifier or an array of them, ids as
+ * JSON strings or numbers (real-clients.md). `null` or `[]` name none.
+ * @throws ApiError 400 INVALID_REQUEST_FORMAT for a malformed identifier, 400 INVALID_VALUE
+ * when an identifier's `type` is not the relationship's target type.
+ */
+export function identifiersOf(data: Json, def: RelationshipDefinition): string[] {
+  if (data === null) return [];
+  const items = Array.isArray(data) ? data : [data];
+  return items.map((item) => {
+    if (!isJsonObject(item)) throw errors.invalidFormat('a resource identifier must be an object {type, id}');
+    const { type, id } = item;
+    if (typeof id !== 'string' && typeof id !== 'number') throw errors.invalidFormat('a resource identifier needs an id');
+    if (type !== undefined && type !== def.target) {
+      throw errors.invalidValue(`relationship '${def.name}' links objects of type '${def.target}', not ${show(type)}`);
+    }
+    return String(id);
+  });
+}
+
+/**
+ * Checks that every id names an object of the relationship's target type.
+ * @throws ApiError 404 ENTITY_NOT_FOUND naming the first missing one.
+ */
+export function requireTargets(content: ConfigContent, def: RelationshipDefinition, ids: readonly string[]): void {
+  for (const id of ids) {
+    if (!content.objects[def.target].has(id)) throw errors.notFound(`${def.target} ${id}`);
+  }
+}
+
+/** The relationship addressed by the path. @throws ApiError 404 for an unknown relationship or object. */
+function addressed(call: Call): { content: ConfigContent; def: RelationshipDefinition; id: string; variant: Variant } {
+  const kind = kindAt(call, param(call, 'collection'));
+  const variant = call.core.variant;
+  const def = relationshipOf(kind.type, param(call, 'relationship'), variant);
+  if (!def) throw noEndpoint(`/configuration/${kind.collection}/{id}/relationships/${param(call, 'relationship')}`);
+  const content = workingCopy(call);
+  const id = param(call, 'id');
+  if (!content.objects[kind.type].has(id)) throw errors.notFound(`${kind.type} ${id}`);
+  return { content, def, id, variant };
+}
+
+function linkage(call: Call): Reply {
+  const { content, def, id } = addressed(call);
+  const kind = kindAt(call, param(call, 'collection'));
+  const ids = content.objects[kind.type].get(id)?.relationships[def.name] ?? [];
+  const idents = ids.map((x) => ({ type: def.target, id: x }));
+  return dataReply(def.cardinality === 'one' ? (idents[0] ?? null) : idents);
+}
+
+function link(call: Call): Reply {
+  const { content, def, id } = addressed(call);
+  const kind = kindAt(call, param(call, 'collection'));
+  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`);
+  const ids = identifiersOf(requestData(call.json()), def);
+  if (def.cardinality === 'one' && ids.length > 1) throw errors.invalidValue(`relationship '${def.name}' is to-one`);
+  requireTargets(content, def, ids);
+  if (def.cardinality === 'one' && ids.length === 0) removeLinks(content, kind.type, id, def, undefined);
+  else addLinks(content, kind.type, id, def, ids);
+  return emptyReply();
+}
+
+function unlink(call: Call): Reply {
+  const { content, def, id } = addressed(call);
+  const kind = kindAt(call, param(call, 'collection'));
+  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`);
+  const body = call.json();
+  // A to-one link may be removed without naming it; a to-many removal names what it removes.
+  if (body === undefined || body === null || (isJsonObject(body) && body.data === null)) {
+    if (def.cardinality === 'many') throw errors.invalidFormat(`name the ${def.target} objects to unlink in 'data'`);
+    removeLinks(content, kind.type, id, def, undefined);
+    return emptyReply();
+  }
+  const ids = identifiersOf(requestData(body), def);
+  requireTargets(content, def, ids);
+  removeLinks(content, kind.type, id, def, ids);
+  return emptyReply();
+}
+
+const PATTERN = ['configuration', ':collection', ':id', 'relationships', ':relationship'] as const;
+
+/** The relationship routes. */
+export const relationshipRoutes: readonly Route[] = [
+  { method: 'GET', pattern: PATTERN, modifying: false, needsLoad: true, handle: linkage },
+  { method: 'PATCH', pattern: PATTERN, modifying: true, needsLoad: true, handle: link },
+  { method: 'POST', pattern: PATTERN, modifying: true, needsLoad: true, handle: link },
+  { method: 'DELETE', pattern: PATTERN, modifying: true, needsLoad: true, handle: unlink },
+];
+

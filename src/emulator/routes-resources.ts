@@ -1,0 +1,228 @@
+/**
+ * Resource endpoints `/configuration/{collection}[/{id}]` (real-clients.md "Resources";
+ * gateway-config-api.md "Endpoints", "Rules for PATCH") and the maintenance endpoints of
+ * virtual hosts.
+ */
+import { kindOf } from '../kinds/index.js';
+import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
+import { writeOnlyAttributes } from '../schema/index.js';
+import type { ConfigContent, Json, JsonObject, StoredObject } from './model.js';
+import { addLinks, relationshipOf, relationshipsMember, removeAllLinks, removeLinks } from './links.js';
+import {
+  FilterSyntaxError,
+  checkAttributes,
+  fillItemDefaults,
+  matchesFilter,
+  mergeAttributes,
+  newObjectAttributes,
+  parseFilters,
+  readableAttributes,
+} from './pure.js';
+import type { Filter } from './pure.js';
+import type { Reply } from './responses.js';
+import { dataReply, emptyReply, errors } from './responses.js';
+import { identifiersOf, requireTargets } from './routes-relationships.js';
+import type { Call, Route } from './routing.js';
+import { isJsonObject, kindAt, param, requestData, show, workingCopy } from './routing.js';
+
+/** A resource object as GET answers it: write-only attributes removed, every relationship shown. */
+export function resourceObject(obj: StoredObject, variant: Variant): { type: ResourceType; id: string; attributes: JsonObject; relationships: Record<string, { data: unknown }> } {
+  return {
+    type: obj.type,
+    id: obj.id,
+    attributes: readableAttributes(obj.type, obj.attributes),
+    relationships: relationshipsMember(obj, variant),
+  };
+}
+
+/**
+ * The filter of a list call, from its `filter` query parameters; undefined without any.
+ * @throws ApiError 400 INVALID_REQUEST_FORMAT when a filter cannot be parsed.
+ */
+export function filterOf(call: Call): Filter | undefined {
+  const values = call.query.get('filter');
+  if (!values || values.length === 0) return undefined;
+  try {
+    return parseFilters(values);
+  } catch (error) {
+    if (error instanceof FilterSyntaxError) throw errors.invalidFormat(error.message);
+    throw error;
+  }
+}
+
+const hasWriteOnly = new Map<ResourceType, boolean>();
+
+/** True when filtering must look at readable attributes only (the kind has write-only ones). */
+function filtersReadable(type: ResourceType): boolean {
+  let found = hasWriteOnly.get(type);
+  if (found === undefined) {
+    found = writeOnlyAttributes(type).length > 0;
+    hasWriteOnly.set(type, found);
+  }
+  return found;
+}
+
+function list(call: Call): Reply {
+  const kind = kindAt(call, param(call, 'collection'));
+  const content = workingCopy(call);
+  const filter = filterOf(call);
+  const variant = call.core.variant;
+  const out = [];
+  const readable = filtersReadable(kind.type);
+  for (const obj of content.objects[kind.type].values()) {
+    if (filter) {
+      const attributes = readable ? readableAttributes(obj.type, obj.attributes) : obj.attributes;
+      if (!matchesFilter(filter, { type: obj.type, id: obj.id, attributes })) continue;
+    }
+    out.push(resourceObject(obj, variant));
+  }
+  out.sort((a, b) => Number(a.id) - Number(b.id));
+  return dataReply(out);
+}
+
+/** The object addressed by the path. @throws ApiError 404 ENTITY_NOT_FOUND. */
+function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; obj: StoredObject } {
+  const kind = kindAt(call, param(call, 'collection'));
+  const content = workingCopy(call);
+  const id = param(call, 'id');
+  const obj = content.objects[kind.type].get(id);
+  if (!obj) throw errors.notFound(`${kind.type} ${id}`);
+  return { kind, content, obj };
+}
+
+/** Refuses modification of built-in entities (negative ids, real-clients.md). */
+function refuseBuiltIn(call: Call, kind: KindDefinition): void {
+  const id = param(call, 'id');
+  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`);
+}
+
+function read(call: Call): Reply {
+  const { obj } = addressed(call);
+  return dataReply(resourceObject(obj, call.core.variant));
+}
+
+/**
+ * The `data` of a create or PATCH body, checked: an object whose `type` is the kind's.
+ * @throws ApiError 400 INVALID_REQUEST_FORMAT otherwise.
+ */
+function resourceData(call: Call, kind: KindDefinition): JsonObject {
+  const data = requestData(call.json());
+  if (!isJsonObject(data)) throw errors.invalidFormat("'data' must be a resource object");
+  if (data.type !== kind.type) {
+    throw errors.invalidFormat(`'data.type' must be '${kind.type}'${data.type === undefined ? '' : `, not ${show(data.type)}`}`);
+  }
+  return data;
+}
+
+/** Checked attributes of a request. @throws ApiError 400 INVALID_VALUE. */
+function checked(kind: KindDefinition, variant: Variant, attributes: Json | undefined): JsonObject {
+  const result = checkAttributes(kind.type, variant, attributes ?? {});
+  if (!result.ok) throw errors.invalidValue(result.detail);
+  return result.value;
+}
+
+/**
+ * The links named in a body's `relationships` member, checked (relationship exists in the
+ * variant, identifiers well formed, targets exist).
+ */
+function requestedLinks(content: ConfigContent, kind: KindDefinition, variant: Variant, relationships: Json | undefined): { name: string; ids: string[] }[] {
+  if (relationships === undefined || relationships === null) return [];
+  if (!isJsonObject(relationships)) throw errors.invalidFormat("'data.relationships' must be an object");
+  const out: { name: string; ids: string[] }[] = [];
+  for (const [name, member] of Object.entries(relationships)) {
+    const def = relationshipOf(kind.type, name, variant);
+    if (!def) throw errors.invalidValue(`unknown relationship '${name}' of ${kind.type}`);
+    const ids = identifiersOf(requestData(member), def);
+    if (def.cardinality === 'one' && ids.length > 1) throw errors.invalidValue(`relationship '${name}' is to-one`);
+    requireTargets(content, def, ids);
+    out.push({ name: def.name, ids });
+  }
+  return out;
+}
+
+function applyLinks(content: ConfigContent, type: ResourceType, id: string, variant: Variant, links: readonly { name: string; ids: string[] }[]): void {
+  for (const { name, ids } of links) {
+    const def = relationshipOf(type, name, variant);
+    if (!def) continue;
+    removeLinks(content, type, id, def, undefined);
+    addLinks(content, type, id, def, ids);
+  }
+}
+
+function create(call: Call): Reply {
+  const kind = kindAt(call, param(call, 'collection'));
+  const content = workingCopy(call);
+  const variant = call.core.variant;
+  const data = resourceData(call, kind);
+  const attributes = checked(kind, variant, data.attributes);
+  const links = requestedLinks(content, kind, variant, data.relationships);
+  const id = String(content.nextId++);
+  const obj: StoredObject = { type: kind.type, id, attributes: newObjectAttributes(kind.type, variant, attributes), relationships: {} };
+  content.objects[kind.type].set(id, obj);
+  applyLinks(content, kind.type, id, variant, links);
+  return dataReply(resourceObject(content.objects[kind.type].get(id) ?? obj, variant), 201);
+}
+
+function patch(call: Call): Reply {
+  const kind = kindAt(call, param(call, 'collection'));
+  refuseBuiltIn(call, kind);
+  const variant = call.core.variant;
+  const data = resourceData(call, kind);
+  const id = param(call, 'id');
+  // PATCH rule 2; a missing id is tolerated (real-clients.md "Resources").
+  const givenId = data.id;
+  if (givenId !== undefined && givenId !== null && (typeof givenId === 'object' || String(givenId) !== id)) {
+    throw errors.invalidValue(`'data.id' (${show(givenId)}) differs from the id in the path (${id})`);
+  }
+  // PATCH rule 1: at least one attribute (or, tolerated, a relationships member).
+  const hasRelationships = isJsonObject(data.relationships);
+  if (data.attributes !== undefined && !isJsonObject(data.attributes)) throw errors.invalidValue("'data.attributes' must be an object");
+  if ((!isJsonObject(data.attributes) || Object.keys(data.attributes).length === 0) && !hasRelationships) {
+    throw errors.invalidValue("'data.attributes' must contain at least one attribute");
+  }
+  const { content, obj } = addressed(call);
+  const attributes = checked(kind, variant, data.attributes);
+  const links = requestedLinks(content, kind, variant, data.relationships);
+  const merged = fillItemDefaults(kind.type, mergeAttributes(obj.attributes, attributes));
+  content.objects[kind.type].set(id, { ...obj, attributes: merged });
+  applyLinks(content, kind.type, id, variant, links);
+  return dataReply(resourceObject(content.objects[kind.type].get(id) ?? obj, variant));
+}
+
+function remove(call: Call): Reply {
+  const kind = kindAt(call, param(call, 'collection'));
+  refuseBuiltIn(call, kind);
+  const { content, obj } = addressed(call);
+  removeAllLinks(content, kind.type, obj.id);
+  content.objects[kind.type].delete(obj.id);
+  return emptyReply();
+}
+
+/** `POST`/`DELETE .../virtual-hosts/{id}/maintenance` (gateway-config-api.md "Maintenance page"). */
+function maintenance(show: boolean): (call: Call) => Reply {
+  return (call) => {
+    const kind = kindOf('virtual-host');
+    refuseBuiltIn(call, kind);
+    const content = workingCopy(call);
+    const id = param(call, 'id');
+    const obj = content.objects['virtual-host'].get(id);
+    if (!obj) throw errors.notFound(`virtual-host ${id}`);
+    content.objects['virtual-host'].set(id, { ...obj, attributes: mergeAttributes(obj.attributes, { showMaintenancePage: show }) });
+    return emptyReply();
+  };
+}
+
+const COLLECTION = ['configuration', ':collection'] as const;
+const ITEM = ['configuration', ':collection', ':id'] as const;
+const MAINTENANCE = ['configuration', 'virtual-hosts', ':id', 'maintenance'] as const;
+
+/** The resource and maintenance routes. */
+export const resourceRoutes: readonly Route[] = [
+  { method: 'POST', pattern: MAINTENANCE, modifying: true, needsLoad: true, handle: maintenance(true) },
+  { method: 'DELETE', pattern: MAINTENANCE, modifying: true, needsLoad: true, handle: maintenance(false) },
+  { method: 'GET', pattern: COLLECTION, modifying: false, needsLoad: true, handle: list },
+  { method: 'POST', pattern: COLLECTION, modifying: true, needsLoad: true, handle: create },
+  { method: 'GET', pattern: ITEM, modifying: false, needsLoad: true, handle: read },
+  { method: 'PATCH', pattern: ITEM, modifying: true, needsLoad: true, handle: patch },
+  { method: 'DELETE', pattern: ITEM, modifying: true, needsLoad: true, handle: remove },
+];

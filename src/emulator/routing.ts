@@ -1,0 +1,98 @@
+/**
+ * The shapes route modules share: the emulator's state (`EmulatorCore`), one authenticated
+ * call (`Call`) and route definitions. Routing itself lives in `server.ts`.
+ */
+import type { Variant } from '../kinds/index.js';
+import { kindByCollection, kindExistsIn } from '../kinds/index.js';
+import type { KindDefinition } from '../kinds/index.js';
+import type { KeyRing } from './api-keys.js';
+import type { ConfigurationStore } from './configurations.js';
+import type { ConfigContent, Json, JsonObject, ModelContext } from './model.js';
+import type { Reply } from './responses.js';
+import { ApiError, errors } from './responses.js';
+import type { Session, SessionStore } from './sessions.js';
+
+/** Everything a route may read or change. */
+export interface EmulatorCore {
+  readonly variant: Variant;
+  readonly model: ModelContext;
+  readonly sessions: SessionStore;
+  readonly configurations: ConfigurationStore;
+  readonly keys: KeyRing;
+  /** `hostName` of `GET /system/status/node`. */
+  readonly hostName: string;
+}
+
+/** One authenticated call, as route handlers see it. */
+export interface Call {
+  readonly core: EmulatorCore;
+  readonly method: string;
+  /** Path segments after the base path, e.g. `['configuration', 'mappings', '4']`. */
+  readonly segments: readonly string[];
+  /** Path parameters named in the route pattern (`:id` → `params.id`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** Query parameters, decoded; repeated parameters keep every value in order. */
+  readonly query: ReadonlyMap<string, readonly string[]>;
+  readonly session: Session;
+  /**
+   * The JSON body; undefined when the request has none (no body, empty, or only whitespace).
+   * @throws ApiError 415 when a body comes with a Content-Type other than JSON, 400
+   * `INVALID_REQUEST_FORMAT` when it is not JSON.
+   */
+  json(): Json | undefined;
+}
+
+/** A route: method, path pattern (`:name` segments are parameters) and its rules. */
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  readonly pattern: readonly string[];
+  /** A modifying call: refused with 403 for read-only keys. */
+  readonly modifying: boolean;
+  /** Needs a loaded configuration (400 `CONFIGURATION_LOAD_REQUIRED` otherwise). */
+  readonly needsLoad: boolean;
+  handle(call: Call): Reply;
+}
+
+/** The session's working copy. @throws ApiError 400 CONFIGURATION_LOAD_REQUIRED when none is loaded. */
+export function workingCopy(call: Call): ConfigContent {
+  const working = call.session.working;
+  if (!working) throw errors.loadRequired();
+  return working;
+}
+
+/** The kind served at `/configuration/{collection}` in this variant. @throws ApiError 404 otherwise. */
+export function kindAt(call: Call, collection: string): KindDefinition {
+  const kind = kindByCollection(collection);
+  if (!kind || !kindExistsIn(kind, call.core.variant)) {
+    throw noEndpoint(`/configuration/${collection}`);
+  }
+  return kind;
+}
+
+/** 404 `NOT_FOUND` for a path that names no endpoint (a typo in the URL, gateway-config-api.md "Errors"). */
+export function noEndpoint(path: string): ApiError {
+  return new ApiError(404, 'NOT_FOUND', `no endpoint ${path}`);
+}
+
+/** A named path parameter. @throws Error when the route pattern lacks it (a programming error). */
+export function param(call: Call, name: string): string {
+  const value = call.params[name];
+  if (value === undefined) throw new Error(`route has no parameter ${name}`);
+  return value;
+}
+
+/** True when `value` is a plain JSON object. */
+export function isJsonObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `data` member of a JSON:API request body. @throws ApiError 400 INVALID_REQUEST_FORMAT when absent. */
+export function requestData(body: Json | undefined): Json {
+  if (!isJsonObject(body) || !('data' in body)) throw errors.invalidFormat("the body must be a JSON:API document with a 'data' member");
+  return body.data ?? null;
+}
+
+/** A JSON value as shown in an error detail. */
+export function show(value: Json | undefined): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value);
+}

@@ -1,0 +1,253 @@
+/**
+ * The HTTP side of the emulator: request parsing with the tolerance real clients need
+ * (real-clients.md "Base URL, transport, headers"), authentication, routing, fault
+ * injection, the request log, and writing replies.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RequestLogEntry } from './api.js';
+import type { FaultInjector } from './faults.js';
+import type { Json } from './model.js';
+import type { Reply } from './responses.js';
+import { ApiError, dataReply, errorReply, errors, metaReply } from './responses.js';
+import type { Call, EmulatorCore, Route } from './routing.js';
+import { noEndpoint } from './routing.js';
+import type { Session } from './sessions.js';
+import { SESSION_COOKIE, sessionIdsFromCookies } from './sessions.js';
+
+/** Largest request body accepted, in bytes (413 beyond). */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** `GET /system/status/node` versions per variant (api.ts). */
+export const VARIANT_VERSIONS = { earliest: '7.8.2', middle: '8.2.1', latest: '8.6.0' } as const;
+
+/** What the request handler needs. */
+export interface ServerDeps {
+  readonly core: EmulatorCore;
+  /** Base path without a trailing slash, e.g. `/airlock/rest`. */
+  readonly basePath: string;
+  readonly routes: readonly Route[];
+  readonly faults: FaultInjector;
+  /** Added to every call, in ms. */
+  readonly latencyMs: number;
+  /** True when served over TLS (the session cookie gets `Secure`). */
+  readonly secure: boolean;
+  /** Receives one entry per request (appended to the request log by the caller). */
+  readonly log: (entry: RequestLogEntry) => void;
+}
+
+/** Collapses repeated slashes and drops a trailing one (real-clients.md: double slashes are seen). */
+export function normalisePath(path: string): string {
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Query parameters, decoded like a servlet container does (`+` is a space, `%XX` escapes);
+ * a value that arrives raw (`filter=name==x`) keeps everything after the first `=`.
+ */
+export function parseQuery(query: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = decode(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : decode(part.slice(eq + 1));
+    const list = out.get(key);
+    if (list) list.push(value);
+    else out.set(key, [value]);
+  }
+  return out;
+}
+
+/** True for JSON media types (`application/json`, `application/vnd.api+json`, parameters ignored). */
+export function isJsonMediaType(contentType: string): boolean {
+  const media = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return media === 'application/json' || media.endsWith('+json');
+}
+
+/** Reads the whole body. @throws ApiError 413 beyond {@link MAX_BODY_BYTES}. */
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) tooLarge = true;
+    else chunks.push(buf);
+  }
+  if (tooLarge) throw new ApiError(413, 'INVALID_REQUEST_FORMAT', 'request body too large');
+  return Buffer.concat(chunks);
+}
+
+/** The parsed JSON of a body; undefined when empty. */
+function parseJsonBody(req: IncomingMessage, raw: Buffer): Json | undefined {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return undefined;
+  const contentType = req.headers['content-type'];
+  // A body without Content-Type is tolerated (some scripts omit it); any other type is not.
+  if (contentType !== undefined && !isJsonMediaType(contentType)) {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
+  }
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'content encodings are not supported');
+  }
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    throw errors.invalidFormat('the request body is not valid JSON');
+  }
+}
+
+function bearerKey(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** Matches a route pattern; returns the parameters or undefined. */
+function matchPattern(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i] ?? '';
+    const s = segments[i] ?? '';
+    if (p.startsWith(':')) params[p.slice(1)] = s;
+    else if (p !== s) return undefined;
+  }
+  return params;
+}
+
+/** Creates the request listener of the emulator's HTTP(S) server. */
+export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void handle(deps, req, res);
+  };
+}
+
+async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const method = (req.method ?? 'GET').toUpperCase();
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const query = q < 0 ? '' : rawUrl.slice(q + 1);
+  const path = normalisePath(q < 0 ? rawUrl : rawUrl.slice(0, q));
+  const base = deps.basePath;
+  const inBase = base === '' || path === base || path.startsWith(`${base}/`);
+  const rel = inBase ? path.slice(base.length) || '/' : path;
+  const log = (status: number): void => {
+    deps.log({ method, path: rel, query, status, durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
+  };
+
+  let reply: Reply;
+  try {
+    const fault = deps.faults.decide(method, rel);
+    const delay = deps.latencyMs + fault.latencyMs;
+    if (delay > 0) await sleep(delay);
+    if (fault.drop) {
+      req.socket.destroy();
+      log(0);
+      return;
+    }
+    if (fault.expireSessions) deps.core.sessions.expireAll();
+    const body = await readBody(req);
+    if (fault.status !== undefined) reply = errorReply(fault.status, 'INJECTED_FAULT', 'fault injected by the emulator');
+    else if (!inBase) reply = errorReply(404, 'NOT_FOUND', `no endpoint ${path}`);
+    else reply = dispatch(deps, req, method, rel, query, body);
+  } catch (error) {
+    reply = error instanceof ApiError ? errorReply(error.status, error.code, error.detail) : errorReply(500, 'INTERNAL_ERROR');
+  }
+  write(res, reply);
+  log(reply.status);
+}
+
+function write(res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  headers['Content-Type'] = 'application/json';
+  headers['Content-Length'] = String(Buffer.byteLength(text));
+  res.writeHead(reply.status, headers);
+  res.end(text);
+}
+
+function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: string, query: string, raw: Buffer): Reply {
+  const { core } = deps;
+  const segments = rel.split('/').filter((s) => s !== '').map(decode);
+  const route = segments.join('/');
+
+  if (route === 'session/create') {
+    if (method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+    const key = bearerKey(req);
+    const user = key === undefined ? undefined : core.keys.lookup(key);
+    if (!user) throw errors.unauthorized('a valid API key is required: Authorization: Bearer <key>');
+    const session = core.sessions.create(user);
+    const cookie = `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly${deps.secure ? '; Secure' : ''}`;
+    return { ...metaReply(200), headers: { 'Set-Cookie': cookie } };
+  }
+
+  const session = authenticate(core, req);
+  if (route === 'session/terminate') {
+    if (method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+    core.sessions.terminate(session.id);
+    return metaReply(200);
+  }
+  if (route === 'system/status/node' && method === 'GET') {
+    return dataReply({
+      type: 'node-status',
+      id: 'node',
+      attributes: { version: VARIANT_VERSIONS[core.variant], hostName: core.hostName, failoverState: 'standalone' },
+    });
+  }
+  if (route === 'configuration/license' && method === 'GET') {
+    return dataReply({ type: 'license', id: 'license', attributes: { valid: true, licenseType: 'EMULATOR' } });
+  }
+
+  let pathMatched = false;
+  for (const r of deps.routes) {
+    const params = matchPattern(r.pattern, segments);
+    if (!params) continue;
+    pathMatched = true;
+    if (r.method !== method) continue;
+    if (r.modifying && session.user.role === 'read-only') throw errors.forbidden();
+    if (r.needsLoad && !session.working) throw errors.loadRequired();
+    let parsed: { value: Json | undefined } | undefined;
+    const call: Call = {
+      core,
+      method,
+      segments,
+      params,
+      query: parseQuery(query),
+      session,
+      json: () => (parsed ??= { value: parseJsonBody(req, raw) }).value,
+    };
+    return r.handle(call);
+  }
+  if (pathMatched) throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${rel}`);
+  throw noEndpoint(rel);
+}
+
+/** The session of the request's `JSESSIONID` cookie. @throws ApiError 401 when there is none. */
+function authenticate(core: EmulatorCore, req: IncomingMessage): Session {
+  for (const id of sessionIdsFromCookies(req.headers.cookie)) {
+    const session = core.sessions.touch(id);
+    if (session) return session;
+  }
+  throw errors.unauthorized('no valid session: create one with POST /session/create');
+}
