@@ -1,0 +1,296 @@
+/**
+ * Resources: real-clients.md "Resources" (one test per cell of the collection table),
+ * gateway-config-api.md "Endpoints" and "Filter syntax", mapping templates.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COLLECTION, errorCode, many, one, PEM, PEM2, startHarness, uniqueName, VALID } from './client.js';
+import type { Client, Harness, Type } from './client.js';
+
+
+interface KindCase {
+  type: Type;
+  attributes: () => Record<string, unknown>;
+  /** One attribute to PATCH and the value to read back. */
+  patch: Record<string, unknown>;
+  check: (attributes: Record<string, unknown>) => void;
+}
+
+const kinds: KindCase[] = [
+  {
+    type: 'virtual-host',
+    attributes: () => VALID.virtualHost(uniqueName('vh')),
+    patch: { keepAliveTimeout: 33 },
+    check: (a) => expect(a.keepAliveTimeout).toBe(33),
+  },
+  {
+    type: 'mapping',
+    attributes: () => VALID.mapping(uniqueName('map')),
+    patch: { backendPath: '/app/' },
+    check: (a) => expect(a.backendPath).toBe('/app/'),
+  },
+  {
+    type: 'back-end-group',
+    attributes: () => VALID.backEndGroup(uniqueName('beg')),
+    patch: { tenant: 'team-a' },
+    check: (a) => expect(a.tenant).toBe('team-a'),
+  },
+  {
+    type: 'ssl-certificate',
+    attributes: () => ({ certType: 'SERVER_CERT', certificate: PEM }),
+    patch: { certificateChain: [PEM2] },
+    check: (a) => expect(a.certificateChain).toEqual([PEM2]),
+  },
+  {
+    type: 'acme-service',
+    attributes: () => ({ name: uniqueName('acme'), serverUrl: 'https://acme.example/directory', contactEmailAddress: 'ops@example.com' }),
+    patch: { contactEmailAddress: 'sec@example.com' },
+    check: (a) => expect(a.contactEmailAddress).toBe('sec@example.com'),
+  },
+];
+
+describe('resource collections (latest variant)', () => {
+  let h: Harness;
+  let c: Client;
+  beforeAll(async () => {
+    h = await startHarness();
+    c = await h.client().open(h.emulator.apiKey);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  describe.each(kinds)('$type', ({ type, attributes, patch, check }) => {
+    const path = `/configuration/${COLLECTION[type]}`;
+
+    it('POST creates: 201, generated string id holding an integer, full object', async () => {
+      const attrs = attributes();
+      const reply = await c.call('POST', path, { json: { data: { type, attributes: attrs } } });
+      expect(reply.status).toBe(201);
+      const created = one(reply);
+      expect(created.type).toBe(type);
+      expect(typeof created.id).toBe('string');
+      expect(created.id).toMatch(/^\d+$/);
+      expect(created.attributes).toMatchObject(attrs);
+      expect(reply.doc?.meta?.type).toBe('jsonapi.metadata.document');
+    });
+
+    it('ids are not reused between objects', async () => {
+      const a = await c.create(type, attributes());
+      const b = await c.create(type, attributes());
+      expect(a).not.toBe(b);
+    });
+
+    it('GET /{id} answers 200 with the object and its relationships', async () => {
+      const attrs = attributes();
+      const id = await c.create(type, attrs);
+      const reply = await c.call('GET', `${path}/${id}`);
+      expect(reply.status).toBe(200);
+      const read = one(reply);
+      expect(read).toMatchObject({ type, id });
+      expect(read.attributes).toMatchObject(attrs);
+      expect(typeof read.relationships).toBe('object');
+    });
+
+    it('GET /{id} of an unknown id answers 404 ENTITY_NOT_FOUND', async () => {
+      const reply = await c.call('GET', `${path}/999999`);
+      expect(reply.status).toBe(404);
+      expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
+    });
+
+    it('GET lists every object as data[] (no pagination)', async () => {
+      const ids = [await c.create(type, attributes()), await c.create(type, attributes())];
+      const reply = await c.call('GET', path);
+      expect(reply.status).toBe(200);
+      const listed = many(reply);
+      expect(listed.every((o) => o.type === type)).toBe(true);
+      expect(listed.map((o) => o.id)).toEqual(expect.arrayContaining(ids));
+    });
+
+    it('PATCH /{id} answers 200 with the full updated object, and GET shows the change', async () => {
+      const attrs = attributes();
+      const id = await c.create(type, attrs);
+      const reply = await c.patch(type, id, patch);
+      expect(reply.status).toBe(200);
+      const updated = one(reply);
+      expect(updated).toMatchObject({ type, id });
+      check(updated.attributes);
+      expect(typeof updated.relationships).toBe('object');
+      const read = await c.read(type, id);
+      check(read.attributes);
+      // the other attributes kept their value (PATCH rule 4)
+      const { ...kept } = attrs;
+      for (const key of Object.keys(patch)) delete kept[key];
+      expect(read.attributes).toMatchObject(kept);
+    });
+
+    it('PATCH /{id} of an unknown id answers 404 ENTITY_NOT_FOUND', async () => {
+      const reply = await c.patch(type, '999999', patch);
+      expect(reply.status).toBe(404);
+      expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
+    });
+
+    it('DELETE /{id} answers 204, then the object is gone', async () => {
+      const id = await c.create(type, attributes());
+      const reply = await c.call('DELETE', `${path}/${id}`);
+      expect(reply.status).toBe(204);
+      expect(reply.text).toBe('');
+      expect((await c.call('GET', `${path}/${id}`)).status).toBe(404);
+      expect((await c.list(type)).map((o) => o.id)).not.toContain(id);
+    });
+
+    it('DELETE /{id} of an unknown id answers 404 ENTITY_NOT_FOUND', async () => {
+      const reply = await c.call('DELETE', `${path}/999999`);
+      expect(reply.status).toBe(404);
+      expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
+    });
+  });
+});
+
+describe('acme-services outside the latest variant', () => {
+  it('the collection does not exist on earliest (404)', async () => {
+    const h = await startHarness({ variant: 'earliest' });
+    try {
+      const c = await h.client().open(h.emulator.apiKey);
+      expect((await c.call('GET', '/configuration/acme-services')).status).toBe(404);
+      const created = await c.call('POST', '/configuration/acme-services', {
+        json: { data: { type: 'acme-service', attributes: { name: 'x' } } },
+      });
+      expect(created.status).toBe(404);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('list filters (gateway-config-api.md "Filter syntax")', () => {
+  let h: Harness;
+  let c: Client;
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    h = await startHarness();
+    c = await h.client().open(h.emulator.apiKey);
+    ids.shopA = await c.create('mapping', { name: 'shop-a', labels: ['team-shop', 'public'], entryPath: { value: '/shop/a/' }, backendPath: '/a/' });
+    ids.shopB = await c.create('mapping', { name: 'shop-b', labels: ['team-shop'], entryPath: { value: '/shop/b/' }, backendPath: '/b/' });
+    ids.blog = await c.create('mapping', { name: 'blog', labels: ['team-blog'], entryPath: { value: '/blog/' }, backendPath: '/a/' });
+    ids.vh80 = await c.create('virtual-host', { name: 'vh80', networkInterface: { http: { port: 80 } } });
+    ids.vh8080 = await c.create('virtual-host', { name: 'vh8080', networkInterface: { http: { port: 8080 } } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const names = async (type: Type, query: string) => (await c.list(type, query)).map((o) => o.attributes.name).sort();
+
+  it('== is an exact match', async () => {
+    expect(await names('mapping', 'filter=name==shop-a')).toEqual(['shop-a']);
+    expect(await names('mapping', 'filter=name==shop')).toEqual([]);
+  });
+
+  it('=@ is a substring match', async () => {
+    expect(await names('mapping', 'filter=name=@shop-')).toEqual(['shop-a', 'shop-b']);
+  });
+
+  it('values are case sensitive', async () => {
+    expect(await names('mapping', 'filter=name==SHOP-A')).toEqual([]);
+    expect(await names('mapping', 'filter=name=@SHOP')).toEqual([]);
+  });
+
+  it('several filter parameters combine with AND', async () => {
+    expect(await names('mapping', 'filter=name=@shop-&filter=backendPath==/a/')).toEqual(['shop-a']);
+  });
+
+  it('commas inside one filter combine with OR', async () => {
+    expect(await names('mapping', 'filter=name==shop-a,name==blog')).toEqual(['blog', 'shop-a']);
+  });
+
+  it('a comma piece without an operator is another value for the same property', async () => {
+    expect(await names('mapping', 'filter=name==shop-b,blog')).toEqual(['blog', 'shop-b']);
+  });
+
+  it('dotted paths reach nested attributes (entryPath.value, networkInterface.http.port)', async () => {
+    expect(await names('mapping', 'filter=entryPath.value==/blog/')).toEqual(['blog']);
+    expect(await names('virtual-host', 'filter=networkInterface.http.port==8080')).toEqual(['vh8080']);
+  });
+
+  it('the mapping filter property label matches the labels list', async () => {
+    expect(await names('mapping', 'filter=label==team-shop')).toEqual(['shop-a', 'shop-b']);
+    expect(await names('mapping', 'filter=label==public')).toEqual(['shop-a']);
+    expect(await names('mapping', 'filter=labels==team-blog')).toEqual(['blog']);
+  });
+
+  it('the mapping filter properties entryPath and backendPath work as the reference lists them', async () => {
+    expect(await names('mapping', 'filter=backendPath==/a/')).toEqual(['blog', 'shop-a']);
+    expect(await names('mapping', 'filter=entryPath.value=@/shop/')).toEqual(['shop-a', 'shop-b']);
+  });
+
+  it('URL-encoded filters give the same answer as raw ones', async () => {
+    expect(await names('mapping', `filter=${encodeURIComponent('name=@shop-')}`)).toEqual(['shop-a', 'shop-b']);
+    expect(await names('mapping', 'filter=label%3D%3Dteam-shop')).toEqual(['shop-a', 'shop-b']);
+    expect(await names('mapping', `filter=${encodeURIComponent('name==shop-a,name==blog')}`)).toEqual(['blog', 'shop-a']);
+  });
+
+  it('a filter on an unknown property matches nothing', async () => {
+    expect(await names('mapping', 'filter=noSuchProperty==x')).toEqual([]);
+  });
+
+  it('a filter without an operator answers 400', async () => {
+    const reply = await c.call('GET', '/configuration/mappings?filter=nonsense');
+    expect(reply.status).toBe(400);
+    expect(reply.doc?.errors?.length).toBeGreaterThan(0);
+  });
+});
+
+describe('mapping templates (real-clients.md "Resources")', () => {
+  let h: Harness;
+  let c: Client;
+  beforeAll(async () => {
+    h = await startHarness();
+    c = await h.client().open(h.emulator.apiKey);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const templateId = async (): Promise<string> => {
+    const reply = await c.call('GET', '/configuration/templates/mappings');
+    expect(reply.status).toBe(200);
+    const template = many(reply).find((t) => t.attributes.name === 'New_Mapping');
+    if (template === undefined) throw new Error(`no New_Mapping template in ${reply.text}`);
+    return template.id;
+  };
+
+  it('GET /configuration/templates/mappings lists templates, New_Mapping always among them, with negative ids', async () => {
+    const id = await templateId();
+    expect(id).toMatch(/^-\d+$/);
+  });
+
+  it('POST /configuration/mappings/create-from-template answers 201 with the new mapping id', async () => {
+    const id = await templateId();
+    const reply = await c.call('POST', '/configuration/mappings/create-from-template', {
+      json: { data: { type: 'create-mapping-from-template', attributes: { id } } },
+    });
+    expect(reply.status).toBe(201);
+    const created = one(reply);
+    expect(created.id).toMatch(/^\d+$/);
+    const read = await c.read('mapping', created.id);
+    expect(read.type).toBe('mapping');
+    expect(typeof read.attributes.name).toBe('string');
+    expect(read.attributes).toHaveProperty('entryPath');
+  });
+
+  it('create-from-template with a numeric template id is accepted too', async () => {
+    const id = await templateId();
+    const reply = await c.call('POST', '/configuration/mappings/create-from-template', {
+      json: { data: { type: 'create-mapping-from-template', attributes: { id: Number(id) } } },
+    });
+    expect(reply.status).toBe(201);
+  });
+
+  it('create-from-template with an unknown template answers 404 ENTITY_NOT_FOUND', async () => {
+    const reply = await c.call('POST', '/configuration/mappings/create-from-template', {
+      json: { data: { type: 'create-mapping-from-template', attributes: { id: '-424242' } } },
+    });
+    expect(reply.status).toBe(404);
+    expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
+  });
+});
