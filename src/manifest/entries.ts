@@ -1,0 +1,61 @@
+/**
+ * Documents between parsing and resolution: one {@link Entry} per base document (resource
+ * kinds and `mapping-template`), with the overlays applied to it and what is needed to
+ * locate any JSON pointer of the result in the YAML it came from.
+ */
+import type { SchemaKind } from '../schema/index.js';
+import type { Diagnostic } from './diagnostics.js';
+import type { DiagnosticSpec, ParsedDocument } from './parse.js';
+import { hasNode, makeDiagnostic, toPointer } from './parse.js';
+
+/** A document that contributed to an entry: the base, or an overlay. */
+export interface Origin {
+  readonly parsed: ParsedDocument;
+  /** Where a pointer of the entry's value lives in this document's YAML, or undefined when it does not. */
+  readonly mapPointer: (segments: readonly string[]) => readonly string[] | undefined;
+  /** Pointers (segments joined with `/`, in this document's own terms) of strings that held `${...}` references. */
+  readonly substituted: ReadonlySet<string>;
+}
+
+/** One base document with its overlays applied. */
+export interface Entry {
+  readonly kind: SchemaKind;
+  readonly name: string;
+  readonly base: ParsedDocument;
+  /** The document value (apiVersion, kind, name, attributes, relationships, extends) after variables and overlays. */
+  value: Record<string, unknown>;
+  /** Overlays applied, latest first. */
+  readonly overlays: Origin[];
+  readonly baseOrigin: Origin;
+}
+
+/** `mapping 'shop-api'`: how an object is named in messages. */
+export function labelOf(kind: string, name: string | undefined): string {
+  return name === undefined ? `${kind} document` : `${kind} '${name}'`;
+}
+
+/** An origin whose pointers are the document's own (base documents and merge-patch overlays). */
+export function identityOrigin(parsed: ParsedDocument, substituted: ReadonlySet<string>): Origin {
+  return {
+    parsed,
+    substituted,
+    mapPointer: (segments) => (hasNode(parsed, segments) ? segments : undefined),
+  };
+}
+
+/** The origin that holds a pointer of the entry's value: the latest overlay that sets it, else the base. */
+export function originOf(entry: Entry, segments: readonly string[]): { origin: Origin; segments: readonly string[] } {
+  for (const origin of entry.overlays) {
+    const mapped = origin.mapPointer(segments);
+    if (mapped) return { origin, segments: mapped };
+  }
+  return { origin: entry.baseOrigin, segments };
+}
+
+/** A diagnostic about a pointer of an entry, located where that value was written. */
+export function entryDiagnostic(entry: Entry, spec: DiagnosticSpec): Diagnostic {
+  const { origin, segments } = originOf(entry, spec.pointer);
+  const located = makeDiagnostic(origin.parsed, { ...spec, pointer: segments });
+  // The pointer reported is always the one inside the resolved document.
+  return { ...located, pointer: toPointer(spec.pointer) };
+}

@@ -1,0 +1,188 @@
+/**
+ * The manifest loader (issue 3): files → YAML documents with positions → variables →
+ * envelope checks → overlays → schema validation → semantic rules → secrets and templates
+ * resolved → {@link ManifestDocument}s. Every problem is reported at once as a
+ * {@link Diagnostic}; nothing here contacts a gateway.
+ */
+import path from 'node:path';
+import { InputError } from '../errors.js';
+import { isResourceType } from '../kinds/index.js';
+import type { ResourceType, Variant } from '../kinds/index.js';
+import { attributesSchema } from '../schema/index.js';
+import { applyOverlays, applyVariables, collectEntries } from './collect.js';
+import type { Diagnostic } from './diagnostics.js';
+import { sortDiagnostics } from './diagnostics.js';
+import type { Entry } from './entries.js';
+import { entryDiagnostic, labelOf } from './entries.js';
+import type { ParsedDocument } from './parse.js';
+import { documentStart, makeDiagnostic, parseFile } from './parse.js';
+import { loadProject } from './project.js';
+import type { ProjectConfig, TargetConfig } from './project.js';
+import { mergeTemplates, resolveSecrets } from './resolve.js';
+import type { LiteralSecret } from './resolve.js';
+import type { Resolved } from './rules.js';
+import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant } from './rules.js';
+import { schemaDiagnostics, suggestion } from './schema-check.js';
+import { expandPaths, readSources } from './sources.js';
+import type { ManifestDocument, SourceLocation } from './types.js';
+
+export type { Diagnostic, DiagnosticCode, DiagnosticFormat } from './diagnostics.js';
+export { DIAGNOSTICS_FORMAT_VERSION, formatDiagnostics, hasErrors, sortDiagnostics } from './diagnostics.js';
+export type { ProjectConfig, TargetConfig } from './project.js';
+export { PROJECT_FILE, defaultProject, loadProject } from './project.js';
+export type { AttributeObject, ManifestDocument, SourceLocation } from './types.js';
+export { API_VERSION } from './collect.js';
+
+/** Options of {@link loadManifests}. */
+export interface LoadOptions {
+  /** Files, directories (recursive `*.yaml`/`*.yml`), or `-` for stdin; empty → the project file's `manifests`. Relative to `cwd`. */
+  paths: readonly string[];
+  cwd: string;
+  /** Environment for `${VAR}` and `{ fromEnv }` (never printed). */
+  env: Readonly<Record<string, string | undefined>>;
+  stdin?: NodeJS.ReadableStream;
+  /** `--config`; default `gwops.yaml` in `cwd` when it exists. */
+  configFile?: string;
+  /** A target of the project file: its variant and overlay directories apply. */
+  target?: string;
+  /** Overrides the target's variant; default `latest`. */
+  variant?: Variant;
+}
+
+/** Result of {@link loadManifests}. */
+export interface LoadResult {
+  /** Fully resolved documents; only meaningful when there is no error diagnostic. */
+  documents: ManifestDocument[];
+  /** Every problem found, sorted by file, line, column. */
+  diagnostics: Diagnostic[];
+  project: ProjectConfig;
+  variant: Variant;
+  /** Where an object is declared (for mapping the gateway's validator messages back to file:line). */
+  locate(kind: ResourceType, name: string): SourceLocation | undefined;
+}
+
+function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
+  if (name === undefined) return undefined;
+  const target = project.targets[name];
+  if (!target) {
+    const names = Object.keys(project.targets);
+    throw new InputError(
+      `unknown target '${name}'${suggestion(name, names)}${names.length ? ` (targets: ${names.join(', ')})` : ' (the project file defines no targets)'}`,
+    );
+  }
+  return target;
+}
+
+async function parseAll(
+  paths: readonly string[],
+  cwd: string,
+  stdin: NodeJS.ReadableStream | undefined,
+  exclude: ReadonlySet<string>,
+  out: Diagnostic[],
+): Promise<ParsedDocument[]> {
+  const inputs = await expandPaths(paths, cwd, exclude);
+  const sources = await readSources(inputs, cwd, stdin);
+  return sources.flatMap((source) => parseFile(source, out));
+}
+
+/**
+ * Loads, validates and resolves manifests. Never throws for bad manifest content: every
+ * problem becomes a diagnostic.
+ * @throws InputError for an unreadable path, an invalid or unreadable project file, an
+ *   unknown target, or when no manifest path is given at all
+ */
+export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
+  const { cwd, env } = options;
+  const project = loadProject(cwd, options.configFile);
+  const target = selectTarget(project, options.target);
+  const variant: Variant = options.variant ?? target?.variant ?? 'latest';
+  const overlayDirs = new Set(Object.values(project.targets).flatMap((t) => t.overlays ?? []));
+  const givenPaths = options.paths.length > 0 ? options.paths : project.manifests;
+  if (givenPaths.length === 0) {
+    throw new InputError(`no manifests given: pass files or directories, or list them under 'manifests' in gwops.yaml`);
+  }
+  const out: Diagnostic[] = [];
+  const parsed = await parseAll(givenPaths, cwd, options.stdin, overlayDirs, out);
+  const base = parsed.map((p) => ({ parsed: p, substituted: applyVariables(p, env, out) }));
+  const { index, unnamed } = collectEntries(base, out);
+  if (target?.overlays?.length) {
+    const overlayDocs = await parseAll(target.overlays, cwd, options.stdin, new Set(), out);
+    applyOverlays(
+      overlayDocs.map((p) => ({ parsed: p, substituted: applyVariables(p, env, out) })),
+      index,
+      out,
+    );
+  }
+
+  for (const { parsed: p, kind } of unnamed) {
+    for (const spec of schemaDiagnostics(kind, p.value, labelOf(kind, undefined))) out.push(makeDiagnostic(p, spec));
+  }
+  const entries: Entry[] = [...index.values()].flatMap((m) => [...m.values()]);
+  const literals: LiteralSecret[] = [];
+  for (const entry of entries) {
+    const label = labelOf(entry.kind, entry.name);
+    for (const spec of schemaDiagnostics(entry.kind, entry.value, label)) out.push(entryDiagnostic(entry, spec));
+    checkVariant(entry, variant, out);
+    checkNameAttribute(entry, out);
+    checkPatterns(entry, out);
+    literals.push(...resolveSecrets(entry, env, out));
+  }
+  const effective = mergeTemplates(index, out);
+
+  const resolved: Resolved[] = [];
+  for (const entry of entries) {
+    const kind = entry.kind;
+    if (!isResourceType(kind)) continue;
+    const own = entry.value.attributes;
+    let attributes = effective.get(entry) ?? (typeof own === 'object' && own !== null && !Array.isArray(own) ? (own as Record<string, unknown>) : {});
+    if (attributesSchema(kind).properties?.name) attributes = { ...attributes, name: entry.name };
+    const relationships: Record<string, string[]> = {};
+    const rels = entry.value.relationships;
+    if (typeof rels === 'object' && rels !== null) {
+      for (const [rel, targets] of Object.entries(rels)) {
+        if (typeof targets === 'string') relationships[rel] = [targets];
+        else if (Array.isArray(targets)) relationships[rel] = targets.filter((t): t is string => typeof t === 'string');
+      }
+    }
+    const start = documentStart(entry.base);
+    const doc: ManifestDocument = {
+      kind,
+      name: entry.name,
+      attributes,
+      relationships,
+      source: { file: entry.base.source.file, line: start.line, column: start.column },
+    };
+    resolved.push({ doc, entry });
+  }
+  checkDocuments(resolved, index, project.allowExternalLinks, out);
+  for (const { entry, at } of literals) {
+    const type = entry.kind === 'mapping-template' ? 'mapping' : entry.kind;
+    const attrs = effective.get(entry) ?? {};
+    if (type === 'mapping' && at.join('.') === 'access.tokenVerification.jwsKey') {
+      const tv = (attrs.access as { tokenVerification?: { jwsAlgorithm?: unknown } } | undefined)?.tokenVerification;
+      if (typeof tv?.jwsAlgorithm !== 'string' || !tv.jwsAlgorithm.startsWith('HS_')) continue;
+    }
+    out.push(
+      entryDiagnostic(entry, {
+        code: 'literal-secret',
+        severity: 'warning',
+        pointer: ['attributes', ...at],
+        message: `secret '${at.join('.')}' of ${labelOf(entry.kind, entry.name)} is written in the manifest: use { fromEnv: NAME } or { fromFile: path }`,
+      }),
+    );
+  }
+
+  const byKey = new Map<string, SourceLocation>(resolved.map((r) => [`${r.doc.kind}\0${r.doc.name}`, r.doc.source]));
+  return {
+    documents: resolved.map((r) => r.doc),
+    diagnostics: sortDiagnostics(out),
+    project,
+    variant,
+    locate: (kind, name) => byKey.get(`${kind}\0${name}`),
+  };
+}
+
+/** Display path of an absolute file relative to `cwd` (helper for callers printing locations). */
+export function displayPath(cwd: string, file: string): string {
+  return path.relative(cwd, file) || file;
+}

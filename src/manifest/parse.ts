@@ -1,0 +1,215 @@
+/**
+ * YAML → documents with positions. Uses the `yaml` package's Document API with a
+ * `LineCounter`; positions are computed only when a diagnostic needs one (lazy), so valid
+ * manifests pay nothing for them.
+ */
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import type { Document, Node } from 'yaml';
+import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
+
+/** One input file (or stdin) as read. */
+export interface SourceFile {
+  /** Display name: as given on the command line or relative to the working directory; `-` for stdin. */
+  readonly file: string;
+  /** Directory that `fromFile` secret sources resolve against (absolute). */
+  readonly dir: string;
+  readonly text: string;
+}
+
+/** One YAML document of a file, with its parsed value and what is needed to locate nodes in it. */
+export interface ParsedDocument {
+  readonly source: SourceFile;
+  /** 0-based index of the document in its file. */
+  readonly index: number;
+  readonly doc: Document.Parsed;
+  readonly lineCounter: LineCounter;
+  /** The plain JSON value (variables substituted later, in place). */
+  value: unknown;
+}
+
+/** A 1-based position. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Splits an RFC 6901 JSON pointer into unescaped segments (`''` → `[]`). */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Builds an RFC 6901 JSON pointer from segments. */
+export function toPointer(segments: readonly (string | number)[]): string {
+  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+function positionAt(lc: LineCounter, offset: number): Position {
+  const { line, col } = lc.linePos(offset);
+  return { line, column: col };
+}
+
+/** Where a document starts: its first content node, or 1:1 for an empty one. */
+export function documentStart(parsed: ParsedDocument): Position {
+  const contents = parsed.doc.contents;
+  const offset = contents?.range[0] ?? parsed.doc.range[0];
+  return positionAt(parsed.lineCounter, offset);
+}
+
+/**
+ * Finds the node a pointer names. Returns the deepest node reached and how many segments
+ * matched, plus the key node when the last matched segment is a map key.
+ */
+function walk(parsed: ParsedDocument, segments: readonly string[]): { node: Node | null; key: Node | null; matched: number } {
+  let node: Node | null = parsed.doc.contents;
+  let key: Node | null = null;
+  let matched = 0;
+  for (const segment of segments) {
+    if (node && isAlias(node)) node = node.resolve(parsed.doc) ?? null;
+    if (node && isMap(node)) {
+      let found: { key: Node | null; value: Node | null } | undefined;
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const k = pair.key;
+        const name = isScalar(k) ? String(k.value) : undefined;
+        if (name === segment) found = { key: isScalar(k) ? k : null, value: (pair.value as Node | null) ?? null };
+      }
+      if (!found) break;
+      key = found.key;
+      if (!found.value) {
+        matched++;
+        node = null;
+        break;
+      }
+      node = found.value;
+    } else if (node && isSeq(node)) {
+      const item = node.items[Number(segment)];
+      if (!/^\d+$/.test(segment) || item === undefined || item === null) break;
+      key = null;
+      node = item as Node;
+    } else {
+      break;
+    }
+    matched++;
+  }
+  return { node, key, matched };
+}
+
+/** True when the document's own YAML contains the node a pointer names. */
+export function hasNode(parsed: ParsedDocument, segments: readonly string[]): boolean {
+  return walk(parsed, segments).matched === segments.length;
+}
+
+/**
+ * The position of the node a pointer names: its key (`at: 'key'`) or its value. When the
+ * pointer leads outside the YAML (a value that came from a template or a default), the
+ * deepest enclosing node is used.
+ */
+export function positionOf(parsed: ParsedDocument, segments: readonly string[], at: 'key' | 'value'): Position {
+  const { node, key, matched } = walk(parsed, segments);
+  const complete = matched === segments.length;
+  if (key && (at === 'key' || !node || !complete) && matched > 0) {
+    if (key.range) return positionAt(parsed.lineCounter, key.range[0]);
+  }
+  if (node?.range) return positionAt(parsed.lineCounter, node.range[0]);
+  return documentStart(parsed);
+}
+
+/** Options of {@link makeDiagnostic}. */
+export interface DiagnosticSpec {
+  readonly code: DiagnosticCode;
+  readonly pointer: readonly string[];
+  readonly message: string;
+  /** Point at the key of the last segment (unknown keys) instead of its value. Default 'value'. */
+  readonly at?: 'key' | 'value';
+  readonly severity?: 'error' | 'warning';
+}
+
+/** A diagnostic located in a document (the position is computed here, only for reported problems). */
+export function makeDiagnostic(parsed: ParsedDocument, spec: DiagnosticSpec): Diagnostic {
+  const pos = positionOf(parsed, spec.pointer, spec.at ?? 'value');
+  return {
+    severity: spec.severity ?? 'error',
+    code: spec.code,
+    file: parsed.source.file,
+    line: pos.line,
+    column: pos.column,
+    pointer: toPointer(spec.pointer),
+    message: spec.message,
+  };
+}
+
+/**
+ * Parses every document of a file. YAML syntax errors and duplicate keys become
+ * diagnostics (pushed to `out`); documents with syntax errors are dropped, documents that
+ * are empty (only comments) are skipped. Merge keys (`<<`) are supported.
+ */
+export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument[] {
+  const lineCounter = new LineCounter();
+  const parsedDocs = parseAllDocuments(source.text, { lineCounter, uniqueKeys: false, merge: true, prettyErrors: false });
+  const docs = Array.isArray(parsedDocs) ? parsedDocs : [];
+  const result: ParsedDocument[] = [];
+  docs.forEach((doc, index) => {
+    const parsed: ParsedDocument = { source, index, doc, lineCounter, value: undefined };
+    if (doc.errors.length > 0) {
+      for (const error of doc.errors) {
+        const pos = positionAt(lineCounter, error.pos[0]);
+        // The library's message ends with " at line L, column C" and source context: keep only
+        // the sentence (context lines could hold a secret).
+        const sentence = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+        out.push({
+          severity: 'error',
+          code: 'yaml-syntax',
+          file: source.file,
+          line: pos.line,
+          column: pos.column,
+          pointer: '',
+          message: `YAML syntax error: ${sentence}`,
+        });
+      }
+      return;
+    }
+    if (doc.contents === null) return;
+    checkDuplicateKeys(parsed, doc.contents, [], out);
+    parsed.value = doc.toJS({ maxAliasCount: 1000 });
+    result.push(parsed);
+  });
+  return result;
+}
+
+function checkDuplicateKeys(parsed: ParsedDocument, node: Node, path: string[], out: Diagnostic[]): void {
+  if (isMap(node)) {
+    const seen = new Map<string, Node>();
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const k = pair.key;
+      if (isScalar(k)) {
+        const name = String(k.value);
+        const first = seen.get(name);
+        if (first && name !== '<<') {
+          const firstPos = first.range ? positionAt(parsed.lineCounter, first.range[0]) : undefined;
+          const pos = k.range ? positionAt(parsed.lineCounter, k.range[0]) : documentStart(parsed);
+          out.push({
+            severity: 'error',
+            code: 'duplicate-key',
+            file: parsed.source.file,
+            line: pos.line,
+            column: pos.column,
+            pointer: toPointer([...path, name]),
+            message: `duplicate key '${name}'${firstPos ? ` (first at line ${firstPos.line})` : ''}: a key may appear only once in a mapping`,
+          });
+        } else {
+          seen.set(name, k);
+        }
+        if (pair.value && typeof pair.value === 'object') checkDuplicateKeys(parsed, pair.value as Node, [...path, name], out);
+      }
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      if (item && typeof item === 'object') checkDuplicateKeys(parsed, item as Node, [...path, String(i)], out);
+    });
+  }
+}

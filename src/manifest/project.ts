@@ -1,0 +1,135 @@
+/**
+ * The project file `gwops.yaml` (issue 3 "The format"): manifest paths, targets with their
+ * variant and overlay directories, and the ownership scope as the API's own GET filters.
+ * Validated against `schemas/project.schema.json`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { InputError } from '../errors.js';
+import type { ResourceType, Variant } from '../kinds/index.js';
+import { loadSchemaFile } from '../schema/index.js';
+import type { Diagnostic } from './diagnostics.js';
+import { makeDiagnostic, parseFile } from './parse.js';
+import { schemaDiagnosticsWith } from './schema-check.js';
+
+/** One gateway a project is applied to. Paths are absolute (resolved against the project file's directory). */
+export interface TargetConfig {
+  /** Base URL of the configuration REST API. */
+  url: string;
+  /** Environment variable holding the API key. */
+  apiKeyEnv?: string;
+  apiKeyFile?: string;
+  caFile?: string;
+  variant?: Variant;
+  /** Overlay directories or files (absolute). */
+  overlays?: string[];
+}
+
+/** A parsed `gwops.yaml`, or the defaults when there is none. */
+export interface ProjectConfig {
+  /** Absolute path of the project file, undefined when there is none. */
+  file: string | undefined;
+  /** Manifest paths (absolute) used when no paths are given. */
+  manifests: string[];
+  targets: Record<string, TargetConfig>;
+  /** Per kind, the API's own GET filters, e.g. `['name=@shop-']`, `['labels==team-shop']`. */
+  ownership: Partial<Record<ResourceType, string[]>>;
+  /** Links to names no manifest defines are allowed (objects outside the project). */
+  allowExternalLinks: boolean;
+  /** Largest share of owned objects of a kind one plan may delete without --allow-mass-delete (0..1). */
+  massDeleteShare: number;
+}
+
+/** The project file name looked up in the working directory. */
+export const PROJECT_FILE = 'gwops.yaml';
+
+/** Defaults when there is no project file. */
+export function defaultProject(): ProjectConfig {
+  return { file: undefined, manifests: [], targets: {}, ownership: {}, allowExternalLinks: false, massDeleteShare: 0.5 };
+}
+
+let projectValidator: ValidateFunction | undefined;
+
+function validateProject(value: unknown): ValidateFunction {
+  if (!projectValidator) {
+    const ajv = new Ajv2020.default({ allErrors: true, strict: false, verbose: true });
+    projectValidator = ajv.compile(loadSchemaFile('project.schema.json'));
+  }
+  projectValidator(value);
+  return projectValidator;
+}
+
+const list = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.map(String) : []);
+
+/**
+ * Reads the project file: `configFile` when given (relative to `cwd`), else `gwops.yaml` in
+ * `cwd` when it exists, else the defaults.
+ * @throws InputError when the file given is unreadable, or the file is not valid YAML or
+ *   does not match `schemas/project.schema.json` (the message lists every problem with
+ *   file:line:column).
+ */
+export function loadProject(cwd: string, configFile?: string): ProjectConfig {
+  const file = configFile !== undefined ? path.resolve(cwd, configFile) : path.join(cwd, PROJECT_FILE);
+  if (configFile === undefined && !existsSync(file)) return defaultProject();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read project file '${configFile ?? PROJECT_FILE}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, {
+      cause: error,
+    });
+  }
+  const display = path.relative(cwd, file) || file;
+  const diagnostics: Diagnostic[] = [];
+  const docs = parseFile({ file: display, dir: path.dirname(file), text }, diagnostics);
+  const doc = docs[0];
+  const value: unknown = doc?.value ?? {};
+  if (doc && docs.length === 1) {
+    const validate = validateProject(value);
+    if (validate.errors) {
+      for (const spec of schemaDiagnosticsWith(validate.errors, undefined, `project file ${display}`)) {
+        diagnostics.push(makeDiagnostic(doc, spec));
+      }
+    }
+  } else if (docs.length > 1 && docs[1]) {
+    diagnostics.push(
+      makeDiagnostic(docs[1], { code: 'not-an-object', pointer: [], message: 'a project file holds exactly one YAML document' }),
+    );
+  }
+  if (diagnostics.length > 0) {
+    const lines = diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`);
+    throw new InputError(`invalid project file:\n  ${lines.join('\n  ')}`);
+  }
+  const dir = path.dirname(file);
+  const raw = value as {
+    manifests?: unknown;
+    targets?: Record<string, { url: string; apiKeyEnv?: string; apiKeyFile?: string; caFile?: string; variant?: Variant; overlays?: unknown }>;
+    ownership?: Partial<Record<ResourceType, unknown>>;
+    allowExternalLinks?: boolean;
+    massDeleteShare?: number;
+  };
+  const targets: Record<string, TargetConfig> = {};
+  for (const [name, t] of Object.entries(raw.targets ?? {})) {
+    const target: TargetConfig = { url: t.url };
+    if (t.apiKeyEnv !== undefined) target.apiKeyEnv = t.apiKeyEnv;
+    if (t.apiKeyFile !== undefined) target.apiKeyFile = path.resolve(dir, t.apiKeyFile);
+    if (t.caFile !== undefined) target.caFile = path.resolve(dir, t.caFile);
+    if (t.variant !== undefined) target.variant = t.variant;
+    if (t.overlays !== undefined) target.overlays = list(t.overlays).map((p) => path.resolve(dir, p));
+    targets[name] = target;
+  }
+  const ownership: Partial<Record<ResourceType, string[]>> = {};
+  for (const [kind, filters] of Object.entries(raw.ownership ?? {}) as [ResourceType, unknown][]) {
+    ownership[kind] = list(filters);
+  }
+  return {
+    file,
+    manifests: list(raw.manifests).map((p) => path.resolve(dir, p)),
+    targets,
+    ownership,
+    allowExternalLinks: raw.allowExternalLinks ?? false,
+    massDeleteShare: raw.massDeleteShare ?? 0.5,
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Resolution of entries into final attributes: secret sources (`{ fromFile }`,
+ * `{ fromEnv }`) read, and `extends` templates deep-merged (issue 3 "The format": lists
+ * replace, the mapping's own attributes win).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isResourceType } from '../kinds/index.js';
+import { secretAttributes } from '../schema/index.js';
+import type { Diagnostic } from './diagnostics.js';
+import type { EntryIndex } from './collect.js';
+import type { Entry } from './entries.js';
+import { entryDiagnostic, labelOf, originOf } from './entries.js';
+import { attributePath, suggestion } from './schema-check.js';
+import type { AttributeObject } from './types.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Deep merge for `extends`: objects merge key by key, everything else (lists included) is
+ * replaced by `own`. Returns a new object; inputs are not modified.
+ */
+export function deepMerge(base: AttributeObject, own: AttributeObject): AttributeObject {
+  const out: AttributeObject = { ...base };
+  for (const [key, value] of Object.entries(own)) {
+    const prev = out[key];
+    out[key] = isObject(prev) && isObject(value) ? deepMerge(prev, value) : value;
+  }
+  return out;
+}
+
+/** Calls `visit` for every value at `segments` (`*` = every array item) under `root`. */
+function forEachAt(
+  root: unknown,
+  segments: readonly string[],
+  visit: (at: string[], value: unknown, parent: Record<string, unknown>, key: string) => void,
+  at: string[] = [],
+): void {
+  const [head, ...rest] = segments;
+  if (head === undefined) return;
+  if (head === '*') {
+    if (Array.isArray(root)) root.forEach((item, i) => forEachAt(item, rest, visit, [...at, String(i)]));
+    return;
+  }
+  if (!isObject(root) || !(head in root)) return;
+  if (rest.length === 0) visit([...at, head], root[head], root, head);
+  else forEachAt(root[head], rest, visit, [...at, head]);
+}
+
+/** Secret attribute paths of an entry's kind (templates have the mapping's). */
+function secretsOf(entry: Entry): readonly { segments: readonly string[] }[] {
+  const type = entry.kind === 'mapping-template' ? 'mapping' : entry.kind;
+  return isResourceType(type) ? secretAttributes(type) : [];
+}
+
+/** A literal secret found in an entry, checked for the warning once templates are merged. */
+export interface LiteralSecret {
+  readonly entry: Entry;
+  /** Segments under `attributes`. */
+  readonly at: readonly string[];
+}
+
+/**
+ * Replaces every secret source in the entry's attributes with the secret it names:
+ * `fromEnv` from `env`, `fromFile` relative to the directory of the manifest (or overlay)
+ * that declares it, trailing line breaks removed. A missing variable or unreadable file is
+ * an error naming the attribute path (never a value). Returns the literal secrets, which
+ * are not resolved from variables, for the literal-secret warning.
+ */
+export function resolveSecrets(
+  entry: Entry,
+  env: Readonly<Record<string, string | undefined>>,
+  out: Diagnostic[],
+): LiteralSecret[] {
+  const attributes = entry.value.attributes;
+  if (!isObject(attributes)) return [];
+  const literals: LiteralSecret[] = [];
+  let copy: AttributeObject | undefined;
+  for (const secret of secretsOf(entry)) {
+    forEachAt(attributes, secret.segments, (at, value) => {
+      const pointer = ['attributes', ...at];
+      const label = `secret '${attributePath(at)}' of ${labelOf(entry.kind, entry.name)}`;
+      if (typeof value === 'string') {
+        const { origin, segments } = originOf(entry, pointer);
+        if (!origin.substituted.has(segments.join('/'))) literals.push({ entry, at });
+        return;
+      }
+      if (!isObject(value)) return;
+      let resolved: string | undefined;
+      if (typeof value.fromEnv === 'string') {
+        resolved = env[value.fromEnv];
+        if (resolved === undefined) {
+          out.push(entryDiagnostic(entry, { code: 'secret-unavailable', pointer, message: `${label}: environment variable '${value.fromEnv}' is not set` }));
+        }
+      } else if (typeof value.fromFile === 'string') {
+        const dir = originOf(entry, pointer).origin.parsed.source.dir;
+        const file = path.resolve(dir, value.fromFile);
+        try {
+          resolved = readFileSync(file, 'utf8').replace(/(\r?\n)+$/, '');
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable';
+          out.push(entryDiagnostic(entry, { code: 'secret-unavailable', pointer, message: `${label}: cannot read file '${value.fromFile}' (${code})` }));
+        }
+      }
+      if (resolved === undefined) return;
+      copy ??= structuredClone(attributes);
+      let node: unknown = copy;
+      for (const s of at.slice(0, -1)) node = Array.isArray(node) ? node[Number(s)] : isObject(node) ? node[s] : undefined;
+      const last = at[at.length - 1];
+      if (last !== undefined && isObject(node)) node[last] = resolved;
+    });
+  }
+  if (copy) entry.value = { ...entry.value, attributes: copy };
+  return literals;
+}
+
+/**
+ * Effective attributes of every mapping and mapping-template entry: the `extends` chain
+ * deep-merged under the entry's own attributes. Reports `extends` naming a missing
+ * template and cycles; the chain is cut at the problem.
+ */
+export function mergeTemplates(index: EntryIndex, out: Diagnostic[]): Map<Entry, AttributeObject> {
+  const templates = index.get('mapping-template') ?? new Map<string, Entry>();
+  const done = new Map<Entry, AttributeObject>();
+  const resolving: Entry[] = [];
+  const own = (e: Entry): AttributeObject => (isObject(e.value.attributes) ? e.value.attributes : {});
+  const effective = (entry: Entry): AttributeObject => {
+    const known = done.get(entry);
+    if (known) return known;
+    resolving.push(entry);
+    const ext = entry.value.extends;
+    let result = own(entry);
+    if (typeof ext === 'string') {
+      const template = templates.get(ext);
+      if (!template) {
+        out.push(
+          entryDiagnostic(entry, {
+            code: 'missing-template',
+            pointer: ['extends'],
+            message: `${labelOf(entry.kind, entry.name)} extends '${ext}', which no mapping-template document defines${suggestion(ext, [...templates.keys()])}`,
+          }),
+        );
+      } else if (resolving.includes(template)) {
+        const cycle = [...resolving.slice(resolving.indexOf(template)), template].map((e) => e.name).join(' → ');
+        out.push(
+          entryDiagnostic(entry, {
+            code: 'template-cycle',
+            pointer: ['extends'],
+            message: `mapping-template cycle ${cycle}: a template may not extend itself, directly or through others`,
+          }),
+        );
+      } else {
+        result = deepMerge(effective(template), result);
+      }
+    }
+    resolving.pop();
+    done.set(entry, result);
+    return result;
+  };
+  for (const kind of ['mapping-template', 'mapping'] as const) {
+    for (const entry of index.get(kind)?.values() ?? []) effective(entry);
+  }
+  return done;
+}

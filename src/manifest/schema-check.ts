@@ -1,0 +1,261 @@
+/**
+ * Schema validation of manifest documents with ajv (draft 2020-12), compiled once per
+ * process, and the translation of ajv's errors into diagnostics that say what would be
+ * right (did-you-mean for unknown keys and enum values, issue 3 "`gwops validate`").
+ */
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { closest, distance } from 'fastest-levenshtein';
+import { isResourceType, kindOf } from '../kinds/index.js';
+import { SCHEMA_KINDS, documentSchema } from '../schema/index.js';
+import type { JsonSchema, SchemaKind } from '../schema/index.js';
+import type { DiagnosticSpec } from './parse.js';
+import { pointerSegments } from './parse.js';
+
+let validators: Map<SchemaKind, ValidateFunction> | undefined;
+
+/** The compiled validator of a document kind (all kinds compiled on first use, then cached). */
+export function validatorFor(kind: SchemaKind): ValidateFunction {
+  if (!validators) {
+    const ajv = new Ajv2020.default({ allErrors: true, strict: false, verbose: true });
+    for (const k of SCHEMA_KINDS) ajv.addSchema(documentSchema(k));
+    validators = new Map();
+    for (const k of SCHEMA_KINDS) {
+      const fn = ajv.getSchema(`https://gwops.dev/schemas/${k}.schema.json`);
+      if (!fn) throw new Error(`schema of ${k} did not compile`);
+      validators.set(k, fn);
+    }
+  }
+  const fn = validators.get(kind);
+  if (!fn) throw new Error(`no schema for ${kind}`);
+  return fn;
+}
+
+/**
+ * The nearest of `candidates` to `word` when it is plausibly a typo (case-insensitive
+ * match, or an edit distance of at most a third of the word's length, minimum 2).
+ */
+export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
+  if (candidates.length === 0) return undefined;
+  const lower = word.toLowerCase();
+  const caseMatch = candidates.find((c) => c.toLowerCase() === lower);
+  if (caseMatch) return caseMatch;
+  const best = closest(word, [...candidates]);
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  return distance(word, best) <= limit ? best : undefined;
+}
+
+/** `: did you mean 'x'?` or `''`. */
+export function suggestion(word: string, candidates: readonly string[]): string {
+  const best = didYouMean(word, candidates);
+  return best === undefined ? '' : `: did you mean '${best}'?`;
+}
+
+/** Dotted display path of attribute segments: `allowRules[0].pathPattern.pattern`. */
+export function attributePath(segments: readonly string[]): string {
+  let out = '';
+  for (const s of segments) out += /^\d+$/.test(s) ? `[${s}]` : out === '' ? s : `.${s}`;
+  return out;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  switch (typeof value) {
+    case 'object':
+      return 'a mapping (object)';
+    case 'string':
+      return 'a string';
+    case 'number':
+      return Number.isInteger(value) ? 'an integer' : 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+    case 'undefined':
+      return typeof value;
+  }
+}
+
+function expectedType(type: unknown): string {
+  const one = (t: unknown): string => {
+    switch (t) {
+      case 'integer':
+        return 'an integer';
+      case 'array':
+        return 'a list';
+      case 'object':
+        return 'a mapping (object)';
+      case 'boolean':
+        return 'a boolean (true or false)';
+      default:
+        return `a ${String(t)}`;
+    }
+  };
+  return Array.isArray(type) ? type.map(one).join(' or ') : one(type);
+}
+
+/** What the subject of a diagnostic is called: `'entryPath.priority' in mapping 'shop-api'`. */
+function subject(segments: readonly string[], label: string): string {
+  if (segments[0] === 'attributes') return `attribute '${attributePath(segments.slice(1))}' of ${label}`;
+  if (segments[0] === 'relationships' && segments.length >= 2) return `relationship '${segments[1] ?? ''}' of ${label}`;
+  return `'${attributePath(segments)}' of ${label}`;
+}
+
+/** True when the JSON pointer segments name a secret-bearing node (its value must never be printed). */
+function isSecretSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as JsonSchema)['x-gwops-secret'] === true;
+}
+
+/**
+ * Validates one document against its kind's schema and returns diagnostic specs (pointer
+ * plus message; the caller locates them). Top-level `apiVersion`, `kind` and a missing
+ * `name` are checked by the caller and skipped here.
+ * @param label how the document is named in messages, e.g. `mapping 'shop-api'`
+ */
+export function schemaDiagnostics(kind: SchemaKind, value: unknown, label: string): DiagnosticSpec[] {
+  const validate = validatorFor(kind);
+  if (validate(value)) return [];
+  return schemaDiagnosticsWith(validate.errors ?? [], kind, label);
+}
+
+/**
+ * Translates ajv errors of any schema into diagnostic specs.
+ * @param kind the document kind when validating a manifest document (for relationship
+ *   cardinality), undefined for other files (the project file)
+ */
+export function schemaDiagnosticsWith(errors: readonly ErrorObject[], kind: SchemaKind | undefined, label: string): DiagnosticSpec[] {
+  const specs: DiagnosticSpec[] = [];
+  for (const error of errors) {
+    // Branch errors of a secret's `anyOf` are summarised by the anyOf error itself.
+    if (error.schemaPath.includes('/anyOf/') || error.schemaPath.includes('/oneOf/')) continue;
+    const segments = pointerSegments(error.instancePath);
+    const spec = translate(kind, error, segments, label);
+    if (spec) specs.push(spec);
+  }
+  return specs;
+}
+
+function translate(kind: SchemaKind | undefined, error: ErrorObject, segments: string[], label: string): DiagnosticSpec | undefined {
+  const top = segments.length === 0;
+  switch (error.keyword) {
+    case 'required':
+    case 'const':
+      if (top || (segments.length === 1 && (segments[0] === 'apiVersion' || segments[0] === 'kind'))) return undefined;
+      return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} ${error.message ?? 'is invalid'}` };
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty?: unknown }).additionalProperty);
+      const parent: JsonSchema | undefined = error.parentSchema;
+      const candidates = Object.keys(parent?.properties ?? {});
+      const pointer = [...segments, key];
+      if (top) {
+        return {
+          code: 'unknown-key',
+          pointer,
+          at: 'key',
+          message: `unknown key '${key}' in ${label}${suggestion(key, candidates) || `: allowed keys are ${candidates.join(', ')}`}`,
+        };
+      }
+      if (segments.length === 1 && segments[0] === 'relationships') {
+        const names = candidates.length ? candidates.join(', ') : 'none';
+        return {
+          code: 'unknown-relationship',
+          pointer,
+          at: 'key',
+          message: `unknown relationship '${key}' of ${label}${suggestion(key, candidates) || `: relationships of a ${kind ?? 'document'} are ${names}`}`,
+        };
+      }
+      if (segments[0] !== 'attributes') {
+        return {
+          code: 'unknown-key',
+          pointer,
+          at: 'key',
+          message: `unknown key '${attributePath(pointer)}' in ${label}${suggestion(key, candidates)}`,
+        };
+      }
+      return {
+        code: 'unknown-attribute',
+        pointer,
+        at: 'key',
+        message: `unknown attribute '${attributePath([...segments.slice(1), key])}' in ${label}${suggestion(key, candidates)}`,
+      };
+    }
+    case 'enum': {
+      const allowed = ((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String);
+      const data = error.data;
+      const shown = typeof data === 'string' ? `'${data}'` : JSON.stringify(data);
+      const hint = typeof data === 'string' ? suggestion(data, allowed) : '';
+      return {
+        code: 'invalid-value',
+        pointer: segments,
+        message: `invalid value ${shown} for ${subject(segments, label)}: expected one of ${allowed.join(', ')}${hint ? hint.replace(/^: /, '; ') : ''}`,
+      };
+    }
+    case 'type': {
+      const rel = segments[0] === 'relationships' && segments.length === 2 ? segments[1] : undefined;
+      if (rel !== undefined && kind !== undefined && isResourceType(kind)) {
+        const def = kindOf(kind).relationships[rel];
+        if (def?.cardinality === 'one' && Array.isArray(error.data)) {
+          return {
+            code: 'to-one-list',
+            pointer: segments,
+            message: `relationship '${rel}' of ${label} is to-one: give one ${def.target} name, not a list`,
+          };
+        }
+        if (def?.cardinality === 'many' && typeof error.data === 'string') {
+          return {
+            code: 'invalid-type',
+            pointer: segments,
+            message: `relationship '${rel}' of ${label} is a list: write [${error.data}]`,
+          };
+        }
+      }
+      const expected = expectedType((error.params as { type?: unknown }).type);
+      const what = top ? `a ${kind ?? 'project'} document` : subject(segments, label);
+      return {
+        code: top ? 'not-an-object' : 'invalid-type',
+        pointer: segments,
+        message: `${what} must be ${expected}, not ${describeType(error.data)}`,
+      };
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum': {
+      const p = error.params as { comparison?: string; limit?: number };
+      return {
+        code: 'out-of-range',
+        pointer: segments,
+        message: `${subject(segments, label)} must be ${p.comparison ?? ''} ${String(p.limit)}, not ${JSON.stringify(error.data)}`,
+      };
+    }
+    case 'minLength':
+      return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} must not be empty` };
+    case 'uniqueItems': {
+      const p = error.params as { i?: number; j?: number };
+      const isRel = segments[0] === 'relationships';
+      return {
+        code: isRel ? 'duplicate-link' : 'invalid-value',
+        pointer: [...segments, String(p.i ?? 0)],
+        message: `${subject(segments, label)} lists the same ${isRel ? 'name' : 'item'} twice (items ${String(p.j ?? 0)} and ${String(p.i ?? 0)})`,
+      };
+    }
+    case 'anyOf':
+    case 'oneOf':
+      if (isSecretSchema(error.parentSchema)) {
+        return {
+          code: 'invalid-secret',
+          pointer: segments,
+          message: `secret ${subject(segments, label)} must be a string, { fromEnv: NAME } or { fromFile: path }`,
+        };
+      }
+      return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} ${error.message ?? 'is invalid'}` };
+    default:
+      return {
+        code: 'invalid-value',
+        pointer: segments,
+        message: `${subject(segments, label)} ${error.message ?? 'is invalid'}`,
+      };
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Input files: paths given on the command line or in the project file, directories
+ * searched recursively for `*.yaml`/`*.yml` (issue 3 "The format"), `-` for stdin.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError } from '../errors.js';
+import type { SourceFile } from './parse.js';
+
+/** One path to read, with the name it is shown under. */
+export interface InputPath {
+  /** Absolute path, or `-` for stdin. */
+  readonly absolute: string;
+  /** Display name (as given, or relative to the working directory). */
+  readonly display: string;
+}
+
+const MANIFEST_FILE = /\.ya?ml$/i;
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function listDirectory(dir: string, display: string, exclude: ReadonlySet<string>, out: InputPath[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const absolute = path.join(dir, entry.name);
+    const shown = path.join(display, entry.name);
+    if (entry.isDirectory()) {
+      if (!exclude.has(absolute)) await listDirectory(absolute, shown, exclude, out);
+    } else if (MANIFEST_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink())) {
+      out.push({ absolute, display: shown });
+    }
+  }
+}
+
+/**
+ * Expands paths (relative to `cwd`) into the manifest files they name, in a stable order
+ * (as given; directory contents sorted by name), each file once.
+ * @param exclude absolute directories to skip inside directories (the targets' overlay
+ *   directories, which hold patches rather than documents)
+ * @throws InputError when a path does not exist or cannot be read
+ */
+export async function expandPaths(paths: readonly string[], cwd: string, exclude: ReadonlySet<string>): Promise<InputPath[]> {
+  const out: InputPath[] = [];
+  for (const given of paths) {
+    if (given === '-') {
+      out.push({ absolute: '-', display: '-' });
+      continue;
+    }
+    const absolute = path.resolve(cwd, given);
+    const display = path.isAbsolute(given) ? path.relative(cwd, absolute) || '.' : path.normalize(given);
+    let info;
+    try {
+      info = await stat(absolute);
+    } catch (error) {
+      throw new InputError(`cannot read '${given}': ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : 'unreadable'}`, {
+        cause: error,
+      });
+    }
+    if (info.isDirectory()) await listDirectory(absolute, display, exclude, out);
+    else out.push({ absolute, display });
+  }
+  const seen = new Set<string>();
+  return out.filter((p) => (p.absolute === '-' ? true : seen.has(p.absolute) ? false : (seen.add(p.absolute), true)));
+}
+
+/**
+ * Reads the files (stdin for `-`).
+ * @throws InputError when a file cannot be read, or `-` is given without a stdin stream
+ */
+export async function readSources(paths: readonly InputPath[], cwd: string, stdin: NodeJS.ReadableStream | undefined): Promise<SourceFile[]> {
+  return Promise.all(
+    paths.map(async (p): Promise<SourceFile> => {
+      if (p.absolute === '-') {
+        if (!stdin) throw new InputError("'-' given but there is no standard input");
+        return { file: '-', dir: cwd, text: await readStream(stdin) };
+      }
+      try {
+        return { file: p.display, dir: path.dirname(p.absolute), text: await readFile(p.absolute, 'utf8') };
+      } catch (error) {
+        throw new InputError(`cannot read '${p.display}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
+      }
+    }),
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * `${VAR}` and `${VAR:-default}` substitution in string values (issue 3, "The format").
+ * `$${` stands for a literal `${`. Keys are never substituted.
+ */
+
+/** A variable reference that could not be resolved. */
+export interface UnsetVariable {
+  readonly name: string;
+  /** Pointer segments of the string value that uses it. */
+  readonly path: readonly string[];
+}
+
+/** Result of {@link substituteVariables}. */
+export interface Substitution {
+  /** The value with every resolvable reference replaced (unset ones left as written). */
+  readonly value: unknown;
+  readonly unset: UnsetVariable[];
+  /** Pointers (joined with `/`) of strings that contained at least one reference. */
+  readonly substituted: Set<string>;
+}
+
+const REFERENCE = /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Replaces `${NAME}` (value of `env.NAME`; unset → reported) and `${NAME:-default}`
+ * (`default` when `NAME` is unset or empty) in every string of `value`. Returns a new value;
+ * the input is not modified. Strings without `${` are returned as they are (no copying).
+ */
+export function substituteVariables(
+  value: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): Substitution {
+  const unset: UnsetVariable[] = [];
+  const substituted = new Set<string>();
+  const visit = (node: unknown, path: string[]): unknown => {
+    if (typeof node === 'string') {
+      if (!node.includes('${')) return node;
+      substituted.add(path.join('/'));
+      return node.replace(REFERENCE, (_match, escaped: string | undefined, name: string, fallback: string | undefined) => {
+        if (escaped) return '${' + name + (fallback !== undefined ? `:-${fallback}` : '') + '}';
+        const v = env[name];
+        if (fallback !== undefined) return v === undefined || v === '' ? fallback : v;
+        if (v === undefined) {
+          unset.push({ name, path: [...path] });
+          return '';
+        }
+        return v;
+      });
+    }
+    if (Array.isArray(node)) {
+      const items: unknown[] = node;
+      let copy: unknown[] | undefined;
+      items.forEach((item, i) => {
+        const next = visit(item, [...path, String(i)]);
+        if (next !== item) {
+          copy ??= [...items];
+          copy[i] = next;
+        }
+      });
+      return copy ?? node;
+    }
+    if (node !== null && typeof node === 'object') {
+      let copy: Record<string, unknown> | undefined;
+      for (const [k, item] of Object.entries(node)) {
+        if (item === null || (typeof item !== 'object' && typeof item !== 'string')) continue;
+        path.push(k);
+        const next = visit(item, path);
+        path.pop();
+        if (next !== item) {
+          copy ??= { ...(node as Record<string, unknown>) };
+          copy[k] = next;
+        }
+      }
+      return copy ?? node;
+    }
+    return node;
+  };
+  const result = visit(value, []);
+  return { value: result, unset, substituted };
+}
