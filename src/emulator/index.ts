@@ -27,6 +27,14 @@ export const ROUTES: readonly Route[] = [...configurationRoutes, ...templateRout
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** Options beyond the fixed `EmulatorOptions`, for the `gwops emulator` command. */
+export interface ServeOptions extends EmulatorOptions {
+  /** Called once per request with its log entry (e.g. for `--verbose`). */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Keep at most this many request log entries (the oldest are dropped); unlimited when absent. */
+  requestLogLimit?: number;
+}
+
 /** A self-signed server certificate for `host` (plus localhost and the loopback addresses). */
 export async function selfSignedCertificate(host: string): Promise<{ cert: string; key: string }> {
   const altNames: { type: 2 | 7; value?: string; ip?: string }[] = [
@@ -68,7 +76,7 @@ function urlHost(host: string): string {
  * @throws ConfigError when the state file is unusable; the listen error (e.g. EADDRINUSE)
  * when the port cannot be bound.
  */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+export async function startEmulator(options: ServeOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   const variant = options.variant ?? 'latest';
   const basePath = normalisedBase(options.basePath ?? '/airlock/rest');
@@ -93,7 +101,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     latencyMs: options.latencyMs ?? 0,
     secure: tls !== undefined,
-    log: (entry) => requestLog.push(entry),
+    log: (entry) => {
+      requestLog.push(entry);
+      const limit = options.requestLogLimit;
+      if (limit !== undefined && requestLog.length > limit) requestLog.splice(0, requestLog.length - limit);
+      options.onRequest?.(entry);
+    },
   });
   const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
   server.keepAliveTimeout = 5000;

@@ -1,4 +1,167 @@
-import type { CommandModule } from '../io.js';
+/**
+ * `gwops emulator`: runs the local gateway (issue 2) until SIGINT/SIGTERM. Prints its base URL
+ * and where the API key files are, never a key.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError, UsageError } from '../../errors.js';
+import { VARIANTS } from '../../kinds/index.js';
+import type { Variant } from '../../kinds/index.js';
+import { readOrCreateKeyFile } from '../../emulator/api-keys.js';
+import { startEmulator } from '../../emulator/index.js';
+import type { RunningEmulator, ServeOptions } from '../../emulator/index.js';
+import type { CliIO, CommandModule } from '../io.js';
 
-/** Placeholder: registers `gwops emulator` once implemented. */
-export const registerEmulator: CommandModule = (_program, _io, _done) => {};
+/** Options as commander parses them. */
+export interface EmulatorCommandOptions {
+  host: string;
+  port: string;
+  tls?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  apiKeyFile: string;
+  readOnlyApiKeyFile: string;
+  stateFile?: string;
+  variant: string;
+  latencyMs: string;
+  sessionTimeoutSeconds: string;
+  basePath: string;
+  verbose?: boolean;
+}
+
+/** Default key files, relative to the working directory. */
+export const DEFAULT_API_KEY_FILE = '.gwops/emulator-api-key';
+export const DEFAULT_READ_ONLY_API_KEY_FILE = '.gwops/emulator-read-only-api-key';
+
+/** Kept request log entries of a long-running emulator. */
+const REQUEST_LOG_LIMIT = 10_000;
+
+function integer(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}, not '${text}'`);
+  }
+  return value;
+}
+
+function variantOf(text: string): Variant {
+  const found = VARIANTS.find((v) => v === text);
+  if (!found) throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, not '${text}'`);
+  return found;
+}
+
+async function readPem(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read ${what} ${file}`, { cause: error });
+  }
+}
+
+/**
+ * Resolves the command's options (paths against `io.cwd`), reading or creating the key files.
+ * @throws UsageError for invalid option values; ConfigError for unreadable files.
+ */
+export async function serveOptions(opts: EmulatorCommandOptions, io: CliIO): Promise<{ options: ServeOptions; keyFiles: { admin: string; readOnly: string; created: string[] } }> {
+  const port = integer('--port', opts.port, 0, 65535);
+  const latencyMs = integer('--latency-ms', opts.latencyMs, 0, 600_000);
+  const timeout = integer('--session-timeout-seconds', opts.sessionTimeoutSeconds, 1, 7 * 24 * 3600);
+  const variant = variantOf(opts.variant);
+  if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
+  if (opts.tls === false && opts.tlsCert !== undefined) throw new UsageError('--tls-cert and --tls-key need TLS; drop --no-tls');
+  let tls: ServeOptions['tls'] = opts.tls ?? true;
+  if (opts.tlsCert !== undefined && opts.tlsKey !== undefined) {
+    tls = {
+      cert: await readPem(resolve(io.cwd, opts.tlsCert), 'TLS certificate'),
+      key: await readPem(resolve(io.cwd, opts.tlsKey), 'TLS key'),
+    };
+  }
+  const adminFile = resolve(io.cwd, opts.apiKeyFile);
+  const readOnlyFile = resolve(io.cwd, opts.readOnlyApiKeyFile);
+  if (adminFile === readOnlyFile) throw new UsageError('--api-key-file and --read-only-api-key-file must differ');
+  const admin = await readOrCreateKeyFile(adminFile, 'admin');
+  const readOnly = await readOrCreateKeyFile(readOnlyFile, 'read-only');
+  if (admin.key === readOnly.key) throw new ConfigError('the administrator and read-only key files hold the same key');
+  const created = [...(admin.created ? [adminFile] : []), ...(readOnly.created ? [readOnlyFile] : [])];
+  const options: ServeOptions = {
+    host: opts.host,
+    port,
+    tls,
+    basePath: opts.basePath,
+    apiKey: admin.key,
+    readOnlyApiKey: readOnly.key,
+    variant,
+    latencyMs,
+    sessionIdleTimeoutMs: timeout * 1000,
+    requestLogLimit: REQUEST_LOG_LIMIT,
+    ...(opts.stateFile === undefined ? {} : { stateFile: resolve(io.cwd, opts.stateFile) }),
+    ...(opts.verbose === true
+      ? { onRequest: (e) => void io.stderr.write(`${e.method} ${e.path}${e.query ? `?${e.query}` : ''} ${e.status} ${e.durationMs.toFixed(1)}ms\n`) }
+      : {}),
+  };
+  return { options, keyFiles: { admin: adminFile, readOnly: readOnlyFile, created } };
+}
+
+/**
+ * Starts the emulator for the command, prints where it is, and waits for `stop` to settle;
+ * then closes it. Returns the exit code.
+ */
+export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CliIO, stop: Promise<unknown>, onStarted?: (emulator: RunningEmulator) => void): Promise<number> {
+  const { options, keyFiles } = await serveOptions(opts, io);
+  const emulator = await startEmulator(options);
+  const created = (file: string): string => (keyFiles.created.includes(file) ? ' (created)' : '');
+  io.stdout.write(
+    [
+      `gwops emulator (${emulator.variant} variant) listening on ${emulator.url}`,
+      `administrator API key file: ${keyFiles.admin}${created(keyFiles.admin)}`,
+      `read-only API key file:     ${keyFiles.readOnly}${created(keyFiles.readOnly)}`,
+      ...(options.stateFile === undefined ? [] : [`state file: ${options.stateFile}`]),
+      ...(emulator.caCertificate === undefined ? [] : ['TLS: self-signed or given certificate; clients must trust it or skip verification']),
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+  onStarted?.(emulator);
+  await stop;
+  await emulator.close();
+  io.stdout.write('gwops emulator stopped\n');
+  return 0;
+}
+
+/** A promise that settles on the first SIGINT or SIGTERM. */
+function signalled(): Promise<NodeJS.Signals> {
+  return new Promise((resolveSignal) => {
+    const on = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolveSignal(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/** Registers `gwops emulator`. */
+export const registerEmulator: CommandModule = (program: Command, io: CliIO, done: (exitCode: number) => void) => {
+  program
+    .command('emulator')
+    .description('Run a local gateway that speaks the configuration REST API (for demos, tests and CI)')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', '8443')
+    .option('--tls', 'serve HTTPS (default; self-signed certificate unless --tls-cert/--tls-key)')
+    .option('--no-tls', 'serve plain HTTP')
+    .option('--tls-cert <file>', 'PEM certificate to serve instead of a self-signed one')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
+    .option('--api-key-file <file>', 'administrator API key: read from the file, or generated into it (mode 0600)', DEFAULT_API_KEY_FILE)
+    .option('--read-only-api-key-file <file>', 'read-only API key: read from the file, or generated into it (mode 0600)', DEFAULT_READ_ONLY_API_KEY_FILE)
+    .option('--state-file <file>', 'keep configurations across restarts in this file')
+    .option('--variant <variant>', `gateway variant (${VARIANTS.join(', ')})`, 'latest')
+    .option('--latency-ms <ms>', 'delay added to every call', '0')
+    .option('--session-timeout-seconds <s>', 'idle timeout of REST sessions', '600')
+    .option('--base-path <path>', 'base path of the API', '/airlock/rest')
+    .option('--verbose', 'log one line per request to stderr')
+    .action(async (opts: EmulatorCommandOptions) => {
+      done(await runEmulatorCommand(opts, io, signalled()));
+    });
+};

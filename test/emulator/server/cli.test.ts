@@ -1,0 +1,95 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIO } from '../../../src/cli/io.js';
+import { runEmulatorCommand } from '../../../src/cli/commands/emulator.js';
+import type { EmulatorCommandOptions } from '../../../src/cli/commands/emulator.js';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import { UsageError } from '../../../src/errors.js';
+import { Client } from './helpers.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+function captureIO(cwd: string): CliIO & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: { write: (s: string) => out.push(s) },
+    stderr: { write: (s: string) => err.push(s) },
+    env: {},
+    cwd,
+    isTTY: false,
+    stdin: process.stdin,
+  };
+}
+
+function options(overrides: Partial<EmulatorCommandOptions> = {}): EmulatorCommandOptions {
+  return {
+    host: '127.0.0.1',
+    port: '0',
+    tls: false,
+    apiKeyFile: '.gwops/emulator-api-key',
+    readOnlyApiKeyFile: '.gwops/emulator-read-only-api-key',
+    variant: 'latest',
+    latencyMs: '0',
+    sessionTimeoutSeconds: '600',
+    basePath: '/airlock/rest',
+    ...overrides,
+  };
+}
+
+describe('gwops emulator', () => {
+  it('creates key files with mode 0600, prints where they are but never a key, logs with --verbose, and stops', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
+    dirs.push(cwd);
+    const io = captureIO(cwd);
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    let running: RunningEmulator | undefined;
+    const result = runEmulatorCommand(options({ verbose: true }), io, stopped, (e) => {
+      running = e;
+    });
+    while (!running) await new Promise((r) => setImmediate(r));
+    const keyFile = join(cwd, '.gwops/emulator-api-key');
+    const key = (await readFile(keyFile, 'utf8')).trim();
+    expect(key.split('.')).toHaveLength(3);
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+    expect(running.apiKey).toBe(key);
+
+    const client = new Client(running);
+    expect((await client.login()).status).toBe(200);
+    await client.close();
+
+    stop();
+    expect(await result).toBe(0);
+    const printed = io.out.join('') + io.err.join('');
+    expect(printed).toContain(running.url);
+    expect(printed).toContain(keyFile);
+    expect(printed).not.toContain(key);
+    expect(printed).not.toContain(running.readOnlyApiKey);
+    expect(io.err.join('')).toContain('POST /session/create 200');
+  });
+
+  it('reuses an existing key file', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
+    dirs.push(cwd);
+    await writeFile(join(cwd, 'admin.key'), 'my-own-key\n', { mode: 0o600 });
+    let running: RunningEmulator | undefined;
+    await runEmulatorCommand(options({ apiKeyFile: 'admin.key' }), captureIO(cwd), Promise.resolve(), (e) => (running = e));
+    expect(running?.apiKey).toBe('my-own-key');
+  });
+
+  it('rejects invalid option values as usage errors', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
+    dirs.push(cwd);
+    await expect(runEmulatorCommand(options({ variant: 'newest' }), captureIO(cwd), Promise.resolve())).rejects.toBeInstanceOf(UsageError);
+    await expect(runEmulatorCommand(options({ port: '70000' }), captureIO(cwd), Promise.resolve())).rejects.toBeInstanceOf(UsageError);
+    await expect(runEmulatorCommand(options({ tlsCert: 'c.pem' }), captureIO(cwd), Promise.resolve())).rejects.toBeInstanceOf(UsageError);
+  });
+});
