@@ -1,0 +1,457 @@
+/**
+ * Checks `examples/` (issue 3, "How it is checked"): every YAML document parses, every
+ * manifest document is valid against its kind's schema, the example is as large as
+ * promised, every relationship names a defined object, and the rules the gateway's
+ * validator enforces hold, also after the staging overlay is applied.
+ *
+ * Independent of `src/manifest` on purpose: it reads the examples with nothing but `yaml`,
+ * ajv and the schemas, so a bug in the loader cannot hide a broken example.
+ */
+import { X509Certificate } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
+import fastJsonPatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { KINDS } from '../../src/kinds/index.js';
+import { wireSchema } from '../../src/schema/index.js';
+import type { ResourceType } from '../../src/kinds/index.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const EXAMPLES = join(ROOT, 'examples');
+const SCHEMAS = join(ROOT, 'schemas');
+const EDITOR_SCHEMA = join(SCHEMAS, 'manifest.schema.json');
+const SCHEMA_LINE = /^# yaml-language-server: \$schema=(\S+)$/;
+
+/** A JSON value as text: strings as they are, anything else as JSON (never `[object Object]`). */
+function text(value: Json | undefined): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined';
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function walkFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...walkFiles(full));
+    else out.push(full);
+  }
+  return out;
+}
+
+const rel = (file: string): string => relative(ROOT, file).split(sep).join('/');
+
+/** One parsed YAML document with the file it came from. */
+interface Doc {
+  readonly file: string;
+  readonly index: number;
+  readonly value: JsonObject;
+}
+
+function parseFile(file: string): Doc[] {
+  const docs = parseAllDocuments(readFileSync(file, 'utf8'), { uniqueKeys: true });
+  if (!Array.isArray(docs)) throw new Error(`${rel(file)}: not a YAML stream`);
+  return docs.map((doc, index) => {
+    const problems = [...doc.errors, ...doc.warnings].map((e) => e.message);
+    if (problems.length > 0) throw new Error(`${rel(file)} document ${index + 1}: ${problems.join('; ')}`);
+    const value: unknown = doc.toJS();
+    if (!isObject(value)) throw new Error(`${rel(file)} document ${index + 1}: not a mapping`);
+    return { file, index, value };
+  });
+}
+
+const yamlFiles = walkFiles(EXAMPLES).filter((f) => /\.ya?ml$/.test(f));
+const manifestFiles = yamlFiles.filter((f) => rel(f).startsWith('examples/manifests/'));
+const overlayFiles = yamlFiles.filter((f) => rel(f).startsWith('examples/overlays/'));
+const manifestDocs = manifestFiles.flatMap(parseFile);
+const overlayDocs = overlayFiles.flatMap(parseFile);
+
+const str = (doc: Doc, key: string): string => {
+  const v = doc.value[key];
+  if (typeof v !== 'string') throw new Error(`${rel(doc.file)} document ${doc.index + 1}: '${key}' is not a string`);
+  return v;
+};
+const where = (doc: Doc): string => `${rel(doc.file)} document ${doc.index + 1} (${text(doc.value.name)})`;
+const attrs = (doc: { value: JsonObject }): JsonObject => (isObject(doc.value.attributes) ? doc.value.attributes : {});
+const ofKind = (kind: string): Doc[] => manifestDocs.filter((d) => d.value.kind === kind);
+
+/** Objects merge recursively, everything else (lists included) replaces: the `extends` rule. */
+function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
+  const out: JsonObject = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isObject(b) && isObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+/** RFC 7386 JSON merge patch. */
+function mergePatch(target: Json, patch: Json): Json {
+  if (!isObject(patch)) return patch;
+  const out: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k] ?? null, v);
+  }
+  return out;
+}
+
+/** Replaces `{fromEnv}` / `{fromFile}` secret sources by a placeholder string, as the loader resolves them. */
+function resolveSecrets(value: Json): Json {
+  if (Array.isArray(value)) return value.map(resolveSecrets);
+  if (!isObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && (keys[0] === 'fromEnv' || keys[0] === 'fromFile')) return 'resolved-secret';
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveSecrets(v)]));
+}
+
+const ajv = new Ajv2020.default({ strict: false, allErrors: true });
+for (const file of readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')).sort()) {
+  ajv.addSchema(JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8')) as object);
+}
+function validateDocument(doc: { value: JsonObject }, kind: string): string[] {
+  const validate = ajv.getSchema(`https://gwops.dev/schemas/${kind}.schema.json`);
+  if (!validate) return [`no schema for kind '${kind}'`];
+  if (validate(doc.value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+}
+
+const latestWire = new Map<ResourceType, ReturnType<typeof ajv.compile>>();
+/** Errors of the attributes as they would be sent to a `latest` gateway (other variants' attributes are unknown there). */
+function wireErrors(kind: ResourceType, attributes: JsonObject): string[] {
+  let validate = latestWire.get(kind);
+  if (!validate) {
+    validate = ajv.compile(wireSchema(kind, 'latest', { keepRanges: true }));
+    latestWire.set(kind, validate);
+  }
+  if (validate(resolveSecrets(attributes))) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+}
+
+/** The base documents with overlay documents applied (what a target with these overlays sees). */
+function applyOverlays(base: readonly Doc[], overlays: readonly Doc[]): Doc[] {
+  const out = base.map((d) => ({ ...d, value: structuredClone(d.value) }));
+  for (const o of overlays) {
+    const target = out.find((d) => d.value.kind === o.value.kind && d.value.name === o.value.name);
+    if (!target) throw new Error(`${where(o)}: overlay names no base object`);
+    const ops = o.value.patch;
+    if (Array.isArray(ops)) {
+      target.value = fastJsonPatch.applyPatch(target.value, ops as unknown as Operation[], true, false).newDocument;
+    } else {
+      const { apiVersion: _a, kind: _k, name: _n, ...patch } = o.value;
+      const merged = mergePatch(target.value, patch);
+      if (!isObject(merged)) throw new Error(`${where(o)}: merge patch did not give an object`);
+      target.value = merged;
+    }
+  }
+  return out;
+}
+
+/** Every link as `mapping -> virtual-host` / `mapping -> back-end-group` etc., declared from either side. */
+interface Link {
+  readonly fromKind: string;
+  readonly from: string;
+  readonly relationship: string;
+  readonly toKind: string;
+  readonly to: string;
+  readonly declaredIn: string;
+}
+function links(docs: readonly Doc[]): Link[] {
+  const out: Link[] = [];
+  for (const d of docs) {
+    const kind = KINDS.find((k) => k.type === d.value.kind);
+    const rels = d.value.relationships;
+    if (!kind || !isObject(rels)) continue;
+    for (const [name, value] of Object.entries(rels)) {
+      const def = kind.relationships[name];
+      if (!def) throw new Error(`${where(d)}: unknown relationship '${name}'`);
+      const targets = Array.isArray(value) ? value : [value];
+      for (const t of targets) {
+        out.push({ fromKind: kind.type, from: str(d, 'name'), relationship: name, toKind: def.target, to: text(t), declaredIn: where(d) });
+      }
+    }
+  }
+  return out;
+}
+/** Names of `toKind` objects linked with the `kind` object `name`, from either side. */
+function linked(all: readonly Link[], kind: string, name: string, toKind: string): Set<string> {
+  const out = new Set<string>();
+  for (const l of all) {
+    if (l.fromKind === kind && l.from === name && l.toKind === toKind) out.add(l.to);
+    if (l.toKind === kind && l.to === name && l.fromKind === toKind) out.add(l.from);
+  }
+  return out;
+}
+
+/** The gateway's rules (issue 2, validator messages of severity ERROR) over a set of resolved documents. */
+function gatewayErrors(docs: readonly Doc[]): string[] {
+  const errors: string[] = [];
+  const all = links(docs);
+  const templates = new Map(docs.filter((d) => d.value.kind === 'mapping-template').map((d) => [d.value.name, attrs(d)]));
+  const priorities = new Map<number, string>();
+  for (const d of docs) {
+    const kind = d.value.kind;
+    const name = str(d, 'name');
+    if (kind === 'mapping') {
+      const ext = d.value.extends;
+      const template = typeof ext === 'string' ? templates.get(ext) : undefined;
+      if (!template) errors.push(`${where(d)}: extends no template`);
+      const merged = deepMerge(template ?? {}, attrs(d));
+      errors.push(...wireErrors('mapping', merged).map((e) => `${where(d)}: ${e}`));
+      const entry = isObject(merged.entryPath) ? merged.entryPath : {};
+      if (entry.regexFormatEnforced === true) {
+        const prio = typeof entry.priority === 'number' ? entry.priority : 0;
+        const other = priorities.get(prio);
+        if (other) errors.push(`${where(d)}: regex priority ${prio} also used by ${other}`);
+        priorities.set(prio, name);
+        try {
+          new RegExp(text(entry.value));
+        } catch {
+          errors.push(`${where(d)}: invalid regular expression ${text(entry.value)}`);
+        }
+      }
+      if (linked(all, 'mapping', name, 'back-end-group').size !== 1) errors.push(`${where(d)}: not exactly one back-end group`);
+      if (linked(all, 'mapping', name, 'virtual-host').size === 0) errors.push(`${where(d)}: no virtual host`);
+    } else if (kind === 'virtual-host') {
+      const a = attrs(d);
+      errors.push(...wireErrors('virtual-host', a).map((e) => `${where(d)}: ${e}`));
+      const ni = isObject(a.networkInterface) ? a.networkInterface : {};
+      const https = isObject(ni.https) ? ni.https : {};
+      if (https.http2Allowed === true && https.enabled !== true) errors.push(`${where(d)}: http2Allowed without HTTPS`);
+      const tls = isObject(a.tls) ? a.tls : {};
+      const certs = linked(all, 'virtual-host', name, 'ssl-certificate');
+      if (tls.certificateMode === 'CERTIFICATE' && certs.size !== 1) errors.push(`${where(d)}: CERTIFICATE without one ssl-certificate`);
+      if (https.enabled === true && certs.size === 0 && linked(all, 'virtual-host', name, 'acme-service').size === 0) {
+        errors.push(`${where(d)}: HTTPS without certificate or ACME service`);
+      }
+    } else if (kind === 'back-end-group') {
+      const a = attrs(d);
+      errors.push(...wireErrors('back-end-group', a).map((e) => `${where(d)}: ${e}`));
+      if (!Array.isArray(a.backendHosts) || a.backendHosts.length === 0) errors.push(`${where(d)}: no backend hosts`);
+    } else if (kind === 'ssl-certificate') {
+      errors.push(...wireErrors('ssl-certificate', attrs(d)).map((e) => `${where(d)}: ${e}`));
+    }
+  }
+  return errors;
+}
+
+/** Reads a project file and the documents of its manifest paths. */
+function project(file: string): JsonObject {
+  const [doc, ...rest] = parseFile(file);
+  if (!doc || rest.length > 0) throw new Error(`${rel(file)}: expected one document`);
+  return doc.value;
+}
+
+/** `name=@example-` / `labels==managed-by-gwops` evaluated on a manifest document. */
+function matchesFilter(filter: string, doc: Doc): boolean {
+  const m = /^([\w.]+)(==|=@)(.*)$/.exec(filter);
+  if (!m) throw new Error(`bad filter ${filter}`);
+  const [, property = '', op, expected = ''] = m;
+  let value: Json | undefined = property === 'name' ? (doc.value.name ?? null) : attrs(doc);
+  if (property !== 'name') {
+    for (const seg of property.split('.')) value = isObject(value) ? value[seg] : undefined;
+  }
+  const candidates = Array.isArray(value) ? value : [value];
+  return candidates.some((c) => (op === '==' ? text(c) === expected : text(c).includes(expected)));
+}
+
+describe('examples', () => {
+  it('every YAML file in examples/ parses without errors or duplicate keys', () => {
+    expect(yamlFiles.length).toBeGreaterThan(10);
+    for (const file of yamlFiles) expect(() => parseFile(file), rel(file)).not.toThrow();
+  });
+
+  it('every manifest and merge-patch overlay file starts with the editor schema line pointing at schemas/', () => {
+    // A file of JSON Patch operations is not a manifest document: editors would flag it.
+    const patchFiles = new Set(overlayDocs.filter((o) => Array.isArray(o.value.patch)).map((o) => o.file));
+    for (const file of [...manifestFiles, ...overlayFiles.filter((f) => !patchFiles.has(f))]) {
+      const first = readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
+      const m = SCHEMA_LINE.exec(first);
+      expect(m, `${rel(file)}: first line`).not.toBeNull();
+      expect(resolve(dirname(file), m?.[1] ?? ''), rel(file)).toBe(EDITOR_SCHEMA);
+    }
+  });
+
+  it('every manifest document is valid against its kind schema', () => {
+    for (const doc of manifestDocs) {
+      expect(validateDocument(doc, text(doc.value.kind)), where(doc)).toEqual([]);
+    }
+  });
+
+  it('has the promised size', () => {
+    expect(ofKind('virtual-host').length).toBeGreaterThanOrEqual(3);
+    expect(ofKind('mapping').length).toBeGreaterThanOrEqual(25);
+    expect(ofKind('mapping-template').length).toBe(2);
+    expect(ofKind('back-end-group').length).toBeGreaterThanOrEqual(5);
+    expect(ofKind('ssl-certificate').length).toBeGreaterThanOrEqual(2);
+    const kinds = new Set(['virtual-host', 'mapping', 'mapping-template', 'back-end-group', 'ssl-certificate']);
+    for (const doc of manifestDocs) expect(kinds.has(text(doc.value.kind)), where(doc)).toBe(true);
+  });
+
+  it('names are unique per kind', () => {
+    const seen = new Set<string>();
+    for (const doc of manifestDocs) {
+      const key = `${text(doc.value.kind)}/${str(doc, 'name')}`;
+      expect(seen.has(key), `duplicate ${key}`).toBe(false);
+      seen.add(key);
+    }
+  });
+
+  it('every relationship names a defined object of the right kind', () => {
+    const defined = new Set(manifestDocs.map((d) => `${text(d.value.kind)}/${str(d, 'name')}`));
+    const all = links(manifestDocs);
+    expect(all.length).toBeGreaterThan(50);
+    for (const l of all) expect(defined.has(`${l.toKind}/${l.to}`), `${l.declaredIn}: ${l.relationship} -> ${l.to}`).toBe(true);
+  });
+
+  it('every mapping extends a template, carries managed-by-gwops, one back-end group and a virtual host', () => {
+    const templates = new Set(ofKind('mapping-template').map((d) => str(d, 'name')));
+    const all = links(manifestDocs);
+    const fromVirtualHost = all.filter((l) => l.fromKind === 'virtual-host' && l.toKind === 'mapping');
+    const fromMapping = all.filter((l) => l.fromKind === 'mapping' && l.toKind === 'virtual-host');
+    expect(fromVirtualHost.length, 'some links declared from the virtual host side').toBeGreaterThan(0);
+    expect(fromMapping.length, 'some links declared from the mapping side').toBeGreaterThan(0);
+    for (const m of ofKind('mapping')) {
+      expect(templates.has(text(m.value.extends)), where(m)).toBe(true);
+      const labels = attrs(m).labels;
+      expect(Array.isArray(labels) && labels.includes('managed-by-gwops'), where(m)).toBe(true);
+      expect(linked(all, 'mapping', str(m, 'name'), 'back-end-group').size, where(m)).toBe(1);
+      expect(linked(all, 'mapping', str(m, 'name'), 'virtual-host').size, where(m)).toBeGreaterThan(0);
+    }
+    for (const t of templates) {
+      expect(ofKind('mapping').some((m) => m.value.extends === t), `template ${t} is used`).toBe(true);
+    }
+  });
+
+  it('every virtual host is HTTPS with a linked certificate', () => {
+    const all = links(manifestDocs);
+    for (const vh of ofKind('virtual-host')) {
+      const a = attrs(vh);
+      expect(a.networkInterface, where(vh)).toMatchObject({ https: { enabled: true } });
+      expect(a.tls, where(vh)).toMatchObject({ certificateMode: 'CERTIFICATE' });
+      expect(typeof a.hostName === 'string' && a.hostName.endsWith('.example.com'), where(vh)).toBe(true);
+      expect(linked(all, 'virtual-host', str(vh, 'name'), 'ssl-certificate').size, where(vh)).toBe(1);
+    }
+  });
+
+  it('certificates are real PEM certificates whose private keys come from GWOPS_EXAMPLE_* variables', () => {
+    for (const c of ofKind('ssl-certificate')) {
+      const a = attrs(c);
+      expect(() => new X509Certificate(text(a.certificate)), where(c)).not.toThrow();
+      expect(a.privateKey, where(c)).toEqual({ fromEnv: expect.stringMatching(/^GWOPS_EXAMPLE_\w+_TLS_KEY$/) as unknown });
+    }
+    for (const file of walkFiles(EXAMPLES)) {
+      expect(readFileSync(file, 'utf8'), `${rel(file)} must not contain a private key`).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----/);
+    }
+  });
+
+  it('regex mappings have distinct priorities in -999..999', () => {
+    const prios = ofKind('mapping')
+      .map((m) => attrs(m).entryPath)
+      .filter((e): e is JsonObject => isObject(e) && e.regexFormatEnforced === true)
+      .map((e) => e.priority);
+    expect(prios.length).toBeGreaterThanOrEqual(3);
+    for (const p of prios) expect(typeof p === 'number' && p >= -999 && p <= 999).toBe(true);
+    expect(new Set(prios).size).toBe(prios.length);
+  });
+
+  it('the base configuration breaks none of the gateway validator rules, in the latest variant', () => {
+    expect(gatewayErrors(manifestDocs)).toEqual([]);
+  });
+
+  it('gwops.yaml names existing paths, both targets and an ownership scope that covers every object', () => {
+    const p = project(join(EXAMPLES, 'gwops.yaml'));
+    expect(p.manifests).toEqual(['manifests']);
+    expect(p.allowExternalLinks).toBe(false);
+    const targets = p.targets;
+    if (!isObject(targets)) throw new Error('targets is not a mapping');
+    expect(Object.keys(targets).sort()).toEqual(['production', 'staging']);
+    expect(targets.production).toMatchObject({ url: 'https://gateway.example.com/airlock/rest', apiKeyEnv: 'GWOPS_API_KEY', variant: 'latest' });
+    expect(targets.staging).toMatchObject({
+      url: 'https://gateway-staging.example.com/airlock/rest',
+      apiKeyEnv: 'GWOPS_API_KEY',
+      variant: 'latest',
+      overlays: ['overlays/staging'],
+    });
+    for (const dir of ['manifests', 'overlays/staging']) expect(existsSync(join(EXAMPLES, dir)), dir).toBe(true);
+    const ownership = p.ownership;
+    if (!isObject(ownership)) throw new Error('ownership is not a mapping');
+    for (const [kind, filters] of Object.entries(ownership)) {
+      expect(KINDS.some((k) => k.type === kind), kind).toBe(true);
+      if (!Array.isArray(filters)) throw new Error(`ownership.${kind} is not a list`);
+      for (const doc of ofKind(kind)) {
+        // Every filter must match (several GET filters combine with AND).
+        for (const f of filters) expect(matchesFilter(text(f), doc), `${where(doc)} is outside ${text(f)}`).toBe(true);
+      }
+    }
+    for (const kind of ['mapping', 'virtual-host', 'back-end-group']) expect(Object.keys(ownership)).toContain(kind);
+  });
+
+  it('both project files are valid against schemas/project.schema.json and carry its editor line', () => {
+    for (const file of [join(EXAMPLES, 'gwops.yaml'), join(EXAMPLES, 'demo', 'gwops.yaml')]) {
+      expect(validateDocument({ value: project(file) }, 'project'), rel(file)).toEqual([]);
+      const m = SCHEMA_LINE.exec(readFileSync(file, 'utf8').split('\n', 1)[0] ?? '');
+      expect(resolve(dirname(file), m?.[1] ?? ''), rel(file)).toBe(join(SCHEMAS, 'project.schema.json'));
+    }
+  });
+
+  it('demo/gwops.yaml is the same project with one demo target and no overlays', () => {
+    const base = project(join(EXAMPLES, 'gwops.yaml'));
+    const demo = project(join(EXAMPLES, 'demo', 'gwops.yaml'));
+    expect(demo.manifests).toEqual(['../manifests']);
+    expect(existsSync(join(EXAMPLES, 'demo', '../manifests'))).toBe(true);
+    expect(demo.targets).toEqual({
+      demo: { url: 'https://127.0.0.1:8443/airlock/rest', apiKeyFile: '../../.gwops/emulator-api-key', variant: 'latest' },
+    });
+    expect(resolve(EXAMPLES, 'demo', '../../.gwops/emulator-api-key')).toBe(join(ROOT, '.gwops', 'emulator-api-key'));
+    expect(demo.ownership).toEqual(base.ownership);
+    expect(demo.allowExternalLinks).toBe(false);
+  });
+
+  it('staging overlays patch existing objects and leave a configuration without validator errors', () => {
+    expect(overlayDocs.length).toBeGreaterThanOrEqual(4);
+    expect(overlayDocs.some((o) => Array.isArray(o.value.patch)), 'one overlay uses RFC 6902 ops').toBe(true);
+    for (const o of overlayDocs) {
+      expect(manifestDocs.some((d) => d.value.kind === o.value.kind && d.value.name === o.value.name), where(o)).toBe(true);
+      // Merge-patch overlays are partial documents of their kind; JSON Patch ones are ops lists.
+      if (!Array.isArray(o.value.patch)) expect(validateDocument(o, text(o.value.kind)), where(o)).toEqual([]);
+    }
+    const staged = applyOverlays(manifestDocs, overlayDocs);
+    expect(gatewayErrors(staged)).toEqual([]);
+    for (const vh of staged.filter((d) => d.value.kind === 'virtual-host')) {
+      expect(text(attrs(vh).hostName), where(vh)).toMatch(/-staging\.example\.com$/);
+    }
+    const hosts = staged
+      .filter((d) => d.value.kind === 'back-end-group')
+      .flatMap((d) => (Array.isArray(attrs(d).backendHosts) ? (attrs(d).backendHosts as Json[]) : []))
+      .map((h) => (isObject(h) ? text(h.hostName) : ''));
+    expect(hosts.every((h) => h.includes('.stg.')), `staging back-end hosts: ${hosts.join(', ')}`).toBe(true);
+  });
+
+  it('the CI recipes run the documented commands with the secrets in the right variables', () => {
+    const ci = (name: string): string => readFileSync(join(EXAMPLES, 'ci', name), 'utf8');
+    const plan = ci('plan-on-pull-request.yml');
+    expect(plan).toContain('npx gwops plan --target production --format markdown');
+    expect(plan).toContain('<!-- gwops-plan -->');
+    expect(ci('apply-on-merge.yml')).toContain('npx gwops apply --target production --yes');
+    const drift = ci('nightly-drift.yml');
+    expect(drift).toContain('npx gwops drift --target production');
+    for (const name of ['plan-on-pull-request.yml', 'apply-on-merge.yml', 'nightly-drift.yml']) {
+      const recipe = ci(name);
+      expect(recipe, name).toMatch(/GWOPS_API_KEY: \$\{\{ secrets\.\w+ \}\}/);
+      for (const c of ofKind('ssl-certificate')) {
+        const env = (attrs(c).privateKey as JsonObject).fromEnv;
+        expect(recipe, `${name} sets ${text(env)}`).toMatch(new RegExp(`${text(env)}: \\$\\{\\{ secrets\\.\\w+ \\}\\}`));
+      }
+    }
+  });
+});
