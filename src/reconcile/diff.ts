@@ -1,0 +1,261 @@
+/**
+ * The comparison rules of issue 4 "Diff and plan", as pure functions over the state model:
+ *
+ * - only attributes a manifest declares are compared, recursively (an object value compares
+ *   only its declared keys; array items that are objects too);
+ * - arrays compare whole (same length, item by item) and are replaced whole;
+ * - write-only attributes (schema `writeOnly`) cannot be read back and are never compared;
+ * - secrets (schema `x-gwops-secret`) are compared like any value but masked in every
+ *   change ({@link maskValue}).
+ *
+ * Links: desired links are the union of both sides' declarations; a live link is managed
+ * when either end's relationship key is declared (or, for a to-one relationship, when the
+ * desired state gives that key a target, since linking replaces it).
+ */
+import type { ResourceType } from '../kinds/index.js';
+import { kindOf } from '../kinds/index.js';
+import type { AttributeObject } from '../manifest/types.js';
+import { secretAttributes, writeOnlyAttributes } from '../schema/index.js';
+import type { Link, State } from './model.js';
+import { declaredKey, linkDefinition, linkKey } from './model.js';
+import type { AttributeChange } from './plan-types.js';
+import { SENSITIVE_MASK } from './plan-types.js';
+
+/** A plain JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is AttributeObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Pattern = readonly string[];
+const secretCache = new Map<ResourceType, readonly Pattern[]>();
+const writeOnlyCache = new Map<ResourceType, readonly Pattern[]>();
+
+function secretPatterns(type: ResourceType): readonly Pattern[] {
+  let found = secretCache.get(type);
+  if (!found) {
+    found = secretAttributes(type).map((p) => p.segments);
+    secretCache.set(type, found);
+  }
+  return found;
+}
+
+function writeOnlyPatterns(type: ResourceType): readonly Pattern[] {
+  let found = writeOnlyCache.get(type);
+  if (!found) {
+    found = writeOnlyAttributes(type).map((p) => p.segments);
+    writeOnlyCache.set(type, found);
+  }
+  return found;
+}
+
+/** True when `segments` matches the first `segments.length` segments of `pattern` (`*` = any array index). */
+function prefixMatches(pattern: Pattern, segments: readonly string[]): boolean {
+  if (segments.length > pattern.length) return false;
+  return segments.every((s, i) => pattern[i] === '*' || pattern[i] === s);
+}
+
+function matchesAny(patterns: readonly Pattern[], segments: readonly string[]): boolean {
+  return patterns.some((p) => p.length === segments.length && prefixMatches(p, segments));
+}
+
+/** True when the attribute at `segments` (array indexes as decimal strings) is a secret of `type`. */
+export function isSecretPath(type: ResourceType, segments: readonly string[]): boolean {
+  return matchesAny(secretPatterns(type), segments);
+}
+
+/** True when the attribute at `segments` is write-only for `type` (never returned by GET). */
+export function isWriteOnlyPath(type: ResourceType, segments: readonly string[]): boolean {
+  return matchesAny(writeOnlyPatterns(type), segments);
+}
+
+/**
+ * `value` (found at attribute path `segments` of a `type` object) with every secret inside
+ * it replaced by {@link SENSITIVE_MASK}; `masked` tells whether anything was replaced.
+ * `undefined` stays `undefined` (an absent value reveals nothing).
+ */
+export function maskValue(type: ResourceType, segments: readonly string[], value: unknown): { value: unknown; masked: boolean } {
+  if (value === undefined) return { value, masked: false };
+  if (isSecretPath(type, segments)) return { value: SENSITIVE_MASK, masked: true };
+  if (!secretPatterns(type).some((p) => p.length > segments.length && prefixMatches(p, segments))) return { value, masked: false };
+  let masked = false;
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown, i) => {
+      const m = maskValue(type, [...segments, String(i)], item);
+      masked ||= m.masked;
+      return m.value;
+    });
+    return { value: items, masked };
+  }
+  if (isPlainObject(value)) {
+    const out: AttributeObject = {};
+    for (const [key, child] of Object.entries(value)) {
+      const m = maskValue(type, [...segments, key], child);
+      masked ||= m.masked;
+      out[key] = m.value;
+    }
+    return { value: out, masked };
+  }
+  return { value, masked: false };
+}
+
+/** JSON pointer segment escaping (RFC 6901). */
+function pointerSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Masks the secrets of an attribute object for a request body.
+ * @param pointerPrefix JSON pointer of `attributes` inside the body, e.g. `/data/attributes`
+ * @returns the masked copy and the JSON pointers of the masked values
+ */
+export function redactAttributes(
+  type: ResourceType,
+  attributes: AttributeObject,
+  pointerPrefix: string,
+): { attributes: AttributeObject; secretPaths: string[] } {
+  const secretPaths: string[] = [];
+  const walk = (value: unknown, segments: readonly string[]): unknown => {
+    if (segments.length > 0 && isSecretPath(type, segments)) {
+      secretPaths.push(pointerPrefix + segments.map((s) => `/${pointerSegment(s)}`).join(''));
+      return SENSITIVE_MASK;
+    }
+    if (Array.isArray(value)) return value.map((item: unknown, i) => walk(item, [...segments, String(i)]));
+    if (isPlainObject(value)) {
+      const out: AttributeObject = {};
+      for (const [key, child] of Object.entries(value)) out[key] = walk(child, [...segments, key]);
+      return out;
+    }
+    return value;
+  };
+  return { attributes: walk(attributes, []) as AttributeObject, secretPaths };
+}
+
+/**
+ * True when `live` matches what is declared: objects compare only their declared keys,
+ * arrays compare item by item with the same rule and must have the same length, other
+ * values compare strictly. Write-only paths are skipped.
+ */
+export function matchesDeclared(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[] = []): boolean {
+  if (isPlainObject(declared)) {
+    if (!isPlainObject(live)) return false;
+    return Object.entries(declared).every(([key, child]) => {
+      const childSegments = [...segments, key];
+      return isWriteOnlyPath(type, childSegments) || matchesDeclared(type, child, live[key], childSegments);
+    });
+  }
+  if (Array.isArray(declared)) {
+    if (!Array.isArray(live) || live.length !== declared.length) return false;
+    return declared.every((item: unknown, i) => matchesDeclared(type, item, live[i], [...segments, String(i)]));
+  }
+  return declared === live;
+}
+
+/** Result of comparing one object's declared attributes with the live ones. */
+export interface AttributeDiff {
+  /** Changed leaf attributes (objects descended into, arrays whole), masked. */
+  readonly changes: AttributeChange[];
+  /** Top-level attribute names that hold a change (what a PATCH sends). */
+  readonly changedTopLevel: string[];
+  /** Declared leaf attributes that already match. */
+  readonly unchanged: number;
+}
+
+function change(type: ResourceType, segments: readonly string[], before: unknown, after: unknown): AttributeChange {
+  const b = maskValue(type, segments, before);
+  const a = maskValue(type, segments, after);
+  return {
+    path: segments.join('.'),
+    ...(b.value !== undefined ? { before: b.value } : {}),
+    ...(a.value !== undefined ? { after: a.value } : {}),
+    sensitive: b.masked || a.masked,
+  };
+}
+
+/**
+ * Compares the declared attributes of an object with its live attributes.
+ * @param ignore top-level attributes not compared (an `ssl-certificate`'s `certificate` is
+ *   its identity: a matched certificate is equal by definition)
+ */
+export function diffAttributes(
+  type: ResourceType,
+  declared: AttributeObject,
+  live: AttributeObject,
+  ignore: readonly string[] = [],
+): AttributeDiff {
+  const changes: AttributeChange[] = [];
+  const changedTopLevel = new Set<string>();
+  let unchanged = 0;
+  const walk = (d: AttributeObject, l: unknown, segments: readonly string[]): void => {
+    for (const key of Object.keys(d).sort()) {
+      const childSegments = [...segments, key];
+      const value = d[key];
+      if (isWriteOnlyPath(type, childSegments)) continue;
+      if (segments.length === 0 && ignore.includes(key)) continue;
+      const liveValue = isPlainObject(l) ? l[key] : undefined;
+      if (isPlainObject(value) && (isPlainObject(liveValue) || liveValue === undefined)) {
+        walk(value, liveValue, childSegments);
+      } else if (matchesDeclared(type, value, liveValue, childSegments)) {
+        unchanged += 1;
+      } else {
+        changes.push(change(type, childSegments, liveValue, value));
+        changedTopLevel.add(childSegments[0] ?? key);
+      }
+    }
+  };
+  walk(declared, live, []);
+  return { changes, changedTopLevel: [...changedTopLevel].sort(), unchanged };
+}
+
+/** Every declared leaf of a new object as a change from nothing (objects flattened, arrays whole), masked. */
+export function creationChanges(type: ResourceType, declared: AttributeObject): AttributeChange[] {
+  const changes: AttributeChange[] = [];
+  const walk = (d: AttributeObject, segments: readonly string[]): void => {
+    for (const key of Object.keys(d).sort()) {
+      const value = d[key];
+      const childSegments = [...segments, key];
+      if (isPlainObject(value) && Object.keys(value).length > 0 && !isSecretPath(type, childSegments)) walk(value, childSegments);
+      else changes.push(change(type, childSegments, undefined, value));
+    }
+  };
+  walk(declared, []);
+  return changes;
+}
+
+/** Links to add and to remove. */
+export interface LinkDiff {
+  readonly add: Link[];
+  readonly remove: Link[];
+}
+
+/**
+ * Compares links: desired links missing live are added; live links that are managed and
+ * not desired are removed. A live link is managed when the desired state declares the
+ * relationship key of either end, or when it sits on a to-one key the desired state gives
+ * another target (linking would replace it anyway; removing it explicitly makes the plan
+ * say so and lets a replaced certificate be seen as orphaned).
+ */
+export function diffLinks(desired: State, live: State): LinkDiff {
+  const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
+  const desiredKeys = new Set(desired.links.map(linkKey));
+  const toOneTargets = new Set(
+    desired.links.filter((l) => linkDefinition(l).cardinality === 'one').map((l) => declaredKey(l.from, l.relationship)),
+  );
+  const liveKeys = new Set(live.links.map(linkKey));
+  const add = desired.links.filter((l) => !liveKeys.has(linkKey(l)));
+  const remove = live.links.filter((l) => {
+    if (desiredKeys.has(linkKey(l))) return false;
+    const def = linkDefinition(l);
+    return (
+      declared.has(declaredKey(l.from, l.relationship)) ||
+      declared.has(declaredKey(l.to, def.inverse)) ||
+      (def.cardinality === 'one' && toOneTargets.has(declaredKey(l.from, l.relationship)))
+    );
+  });
+  return { add, remove };
+}
+
+/** The canonical relationship's inverse definition on the target kind, e.g. mapping `virtual-hosts` for virtual-host `mappings`. */
+export function inverseName(link: Link): string {
+  const def = kindOf(link.from.kind).relationships[link.relationship];
+  return def?.inverse ?? link.relationship;
+}

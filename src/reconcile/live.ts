@@ -1,0 +1,118 @@
+/**
+ * Live state: the JSON:API lists fetched from the gateway (one per kind) built into the
+ * same state model as desired state (model.ts; ARCHITECTURE.md "Build desired and live
+ * state into the same indexed model").
+ */
+import { KINDS, kindOf } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import type { AttributeObject } from '../manifest/types.js';
+import type { Link, ObjectRef, State, StateObject } from './model.js';
+import {
+  UNKNOWN_ID_PREFIX,
+  canonicalLink,
+  certificateFingerprint,
+  emptyObjectMaps,
+  linkKey,
+  relationshipDefinition,
+} from './model.js';
+import { createHash } from 'node:crypto';
+
+/** A JSON:API resource object as a GET list returns it (gateway-config-api.md "Envelope"). */
+export interface ApiResource {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships?: Record<string, { data: { type: string; id: string } | { type: string; id: string }[] | null }>;
+}
+
+/** Prefix of the name of a live certificate that no desired certificate matches. */
+export const CERTIFICATE_NAME_PREFIX = 'sha256:';
+
+/**
+ * Builds the live state from the fetched lists.
+ *
+ * - Objects are named by their `name` attribute; an `ssl-certificate` (no `name` on the
+ *   gateway) by the desired handle whose fingerprint matches (`certificateHandles`, see
+ *   `certificateHandles()` in desired.ts), else `sha256:<first 16 hex digits>`. An object
+ *   without a usable name is named `#id:<id>`.
+ * - Two live objects with the same name (the gateway does not forbid it): the one with
+ *   the lowest id keeps the name, the others are named `<name>@id:<id>`, so they show up
+ *   as undeclared objects instead of vanishing.
+ * - Links are read from both sides' `relationships`, converted to names through the
+ *   fetched objects and stored once in the canonical direction. A link to an object not
+ *   in the lists keeps the ref `{ kind, name: '#id:<id>' }`: never silently dropped.
+ *   Relationships gwops does not manage (e.g. a back-end group's `client-certificate`)
+ *   are ignored.
+ * - Attributes are kept as returned (the object is not copied: treat as read-only).
+ *
+ * Kinds missing from `lists` are empty. Never throws on odd input.
+ */
+export function liveState(
+  lists: Partial<Record<ResourceType, readonly ApiResource[]>>,
+  certificateHandles: ReadonlyMap<string, string>,
+): State {
+  const objects = emptyObjectMaps();
+  const names = new Map<string, string>(); // `${type}\0${id}` → name
+  for (const kind of KINDS) {
+    const byName = objects.get(kind.type);
+    const resources = lists[kind.type];
+    if (!byName || !resources) continue;
+    for (const resource of [...resources].sort((a, b) => compareIds(a.id, b.id))) {
+      const id = String(resource.id);
+      const attributes = resource.attributes as AttributeObject;
+      let fingerprint: string | undefined;
+      let name: string;
+      if (kind.identity === 'certificate-fingerprint') {
+        const pem = attributes.certificate;
+        fingerprint = typeof pem === 'string' ? (certificateFingerprint(pem) ?? sha256(pem)) : undefined;
+        name =
+          fingerprint === undefined
+            ? `${UNKNOWN_ID_PREFIX}${id}`
+            : (certificateHandles.get(fingerprint) ?? `${CERTIFICATE_NAME_PREFIX}${fingerprint.slice(0, 16)}`);
+      } else {
+        const attr = attributes.name;
+        name = typeof attr === 'string' && attr !== '' ? attr : `${UNKNOWN_ID_PREFIX}${id}`;
+      }
+      if (byName.has(name)) name = `${name}@id:${id}`;
+      const object: StateObject = { kind: kind.type, name, id, attributes, ...(fingerprint !== undefined ? { fingerprint } : {}) };
+      byName.set(name, object);
+      names.set(`${kind.type}\u0000${id}`, name);
+    }
+  }
+
+  const links = new Map<string, Link>();
+  for (const kind of KINDS) {
+    for (const resource of lists[kind.type] ?? []) {
+      const self: ObjectRef = { kind: kind.type, name: names.get(`${kind.type}\u0000${String(resource.id)}`) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
+      for (const [relationship, member] of Object.entries(resource.relationships ?? {})) {
+        const def = relationshipDefinition(kind.type, relationship);
+        const data = member.data;
+        if (!def || data === null || data === undefined) continue;
+        for (const ident of Array.isArray(data) ? data : [data]) {
+          const targetId = String(ident.id);
+          const targetName = names.get(`${def.target}\u0000${targetId}`) ?? `${UNKNOWN_ID_PREFIX}${targetId}`;
+          const link = canonicalLink(self, def, targetName);
+          links.set(linkKey(link), link);
+        }
+      }
+    }
+  }
+  return { objects, links: [...links.values()] };
+}
+
+/** Ids are strings holding integers: numeric order when both are integers, else code-point order. */
+function compareIds(a: string, b: string): number {
+  const x = Number(a);
+  const y = Number(b);
+  if (Number.isInteger(x) && Number.isInteger(y) && x !== y) return x - y;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The path of a kind's collection relative to the API base, e.g. `/configuration/mappings`. */
+export function collectionPathOf(kind: ResourceType): string {
+  return `/configuration/${kindOf(kind).collection}`;
+}

@@ -1,0 +1,323 @@
+/**
+ * The pure planner (ARCHITECTURE.md "Pure planner, separate executor"; Terraform
+ * `Context.Plan`): desired state + live state → Plan (plan-types.ts). No I/O, no clock, no
+ * randomness; the same input always gives the same plan.
+ *
+ * Rules (issue 4 "Diff and plan"):
+ * - identity is the name; certificates are matched by fingerprint (live certificates are
+ *   named after the desired handle with the same fingerprint, see live.ts), so replacing a
+ *   certificate is create, relink, delete;
+ * - only declared attributes are compared (diff.ts); a PATCH carries only the changed
+ *   top-level attributes, each with its whole declared subtree (the server deep-merges);
+ * - a certificate's `privateKey`/`passphrase` are write-only: sent on create (a changed
+ *   certificate is a new object), never compared;
+ * - a to-one relationship that changes target is an unlink of the old target followed by a
+ *   link of the new one (the link depends on the unlink), so the plan shows both;
+ * - deletes: owned undeclared objects with `prune`; a live certificate that matches no
+ *   desired one when this plan's unlinks remove its last link (it was replaced). Objects a
+ *   desired link names are never deleted. Deleting an object removes its remaining links
+ *   on the gateway, so no unlink is planned for links nobody manages.
+ */
+import { createHash } from 'node:crypto';
+import { KINDS, kindOf } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import { creationChanges, diffAttributes, diffLinks, isPlainObject, maskValue, redactAttributes } from './diff.js';
+import { collectionPathOf } from './live.js';
+import type { Link, ObjectRef, State, StateObject } from './model.js';
+import { declaredKey, idOfUnknownRef, linkDefinition, linkKey, objectOf, refKey } from './model.js';
+import type { StepNode } from './order.js';
+import { orderSteps, stepKey } from './order.js';
+import type { MassDeleteCount, Plan, PlanStep, PlanSummary, RelationshipBody, ResourceIdentifier, UnresolvedReference } from './plan-types.js';
+import { MassDeleteError, PLAN_FORMAT_VERSION, UnresolvedReferenceError, idPlaceholder } from './plan-types.js';
+
+export { MassDeleteError, UnresolvedReferenceError } from './plan-types.js';
+export type { Plan, PlanStep } from './plan-types.js';
+/** Re-exported for callers that build live state: the desired handles of certificates by fingerprint. */
+export { certificateHandles } from './desired.js';
+
+/** Default of {@link PlanOptions.massDeleteShare}. */
+export const DEFAULT_MASS_DELETE_SHARE = 0.5;
+
+/** How to plan. */
+export interface PlanOptions {
+  /** Delete live objects that no manifest declares, only when {@link isOwned}. */
+  readonly prune: boolean;
+  /** Ownership scope: true for live objects the project owns (the caller evaluates the project's GET filters). */
+  isOwned(object: StateObject): boolean;
+  /** Skip the mass-delete guard. */
+  readonly allowMassDelete: boolean;
+  /**
+   * Share (0..1, default {@link DEFAULT_MASS_DELETE_SHARE}) of the owned live objects of a
+   * kind that pruning may delete; more, or all of them, is refused unless `allowMassDelete`.
+   */
+  readonly massDeleteShare: number;
+}
+
+/**
+ * Builds the plan that turns `live` into `desired`.
+ * @param desired from `desiredState` (desired.ts)
+ * @param live from `liveState` (live.ts), built with the desired certificate handles
+ * @throws MassDeleteError when pruning would delete all owned objects of a kind or more
+ *   than `massDeleteShare` of them, without `allowMassDelete`
+ * @throws UnresolvedReferenceError when a desired link names an object that neither the
+ *   manifests nor the live state have
+ */
+export function buildPlan(desired: State, live: State, options: PlanOptions): Plan {
+  const nodes: StepNode[] = [];
+  const created = new Set<string>();
+
+  for (const kind of KINDS) {
+    const desiredObjects = desired.objects.get(kind.type);
+    if (!desiredObjects) continue;
+    for (const name of [...desiredObjects.keys()].sort(codePoint)) {
+      const object = desiredObjects.get(name);
+      if (!object) continue;
+      const liveObject = live.objects.get(kind.type)?.get(name);
+      if (liveObject?.id === undefined) {
+        nodes.push(createNode(object));
+        created.add(refKey(object));
+      } else {
+        const node = updateNode(object, liveObject, liveObject.id);
+        if (node) nodes.push(node);
+      }
+    }
+  }
+
+  const idOf = (ref: ObjectRef): string | undefined => {
+    if (created.has(refKey(ref))) return idPlaceholder(ref);
+    return objectOf(live, ref)?.id ?? idOfUnknownRef(ref.name);
+  };
+  const { add, remove } = diffLinks(desired, live);
+
+  const unresolved: UnresolvedReference[] = [];
+  const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
+  const removedKeys = new Set(remove.map(linkKey));
+  const unlinkKeyOf = (l: Link): string => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
+  for (const link of remove) nodes.push(linkNode('unlink', link, idOf, []));
+  for (const link of add) {
+    const missing = [link.from, link.to].filter((ref) => idOf(ref) === undefined);
+    if (missing.length > 0) {
+      for (const ref of missing) unresolved.push(unresolvedOf(desired, declared, link, ref));
+      continue;
+    }
+    const needs = [link.from, link.to].map((ref) => stepKey('create', ref.kind, ref.name));
+    if (linkDefinition(link).cardinality === 'one') {
+      for (const old of remove) if (refKey(old.from) === refKey(link.from) && old.relationship === link.relationship) needs.push(unlinkKeyOf(old));
+    }
+    const source = sourceOfLink(desired, declared, link);
+    nodes.push(linkNode('link', link, idOf, needs, source));
+  }
+  if (unresolved.length > 0) throw new UnresolvedReferenceError(unresolved);
+
+  const referenced = new Set(desired.links.flatMap((l) => [refKey(l.from), refKey(l.to)]));
+  const liveLinksOf = new Map<string, Link[]>();
+  for (const link of live.links) {
+    for (const end of [link.from, link.to]) {
+      const list = liveLinksOf.get(refKey(end)) ?? [];
+      list.push(link);
+      liveLinksOf.set(refKey(end), list);
+    }
+  }
+  const unmanaged: ObjectRef[] = [];
+  const pruneCounts: MassDeleteCount[] = [];
+  for (const kind of KINDS) {
+    const liveObjects = live.objects.get(kind.type);
+    if (!liveObjects) continue;
+    let owned = 0;
+    let pruned = 0;
+    for (const name of [...liveObjects.keys()].sort(codePoint)) {
+      const object = liveObjects.get(name);
+      if (!object) continue;
+      const isOwned = options.isOwned(object);
+      if (isOwned) owned += 1;
+      if (desired.objects.get(kind.type)?.has(name) || referenced.has(refKey(object)) || object.id === undefined) continue;
+      const links = liveLinksOf.get(refKey(object)) ?? [];
+      const needs = links.filter((l) => removedKeys.has(linkKey(l))).map(unlinkKeyOf);
+      if (options.prune && isOwned) {
+        pruned += 1;
+        nodes.push(deleteNode(object, object.id, 'prune', needs));
+      } else if (kind.identity === 'certificate-fingerprint' && links.length > 0 && links.every((l) => removedKeys.has(linkKey(l)))) {
+        nodes.push(deleteNode(object, object.id, 'orphaned-certificate', needs));
+      } else if (isOwned) {
+        unmanaged.push({ kind: kind.type, name });
+      }
+    }
+    const tooMany = pruned > 0 && (pruned === owned || pruned > owned * options.massDeleteShare);
+    if (tooMany) pruneCounts.push({ kind: kind.type, deletes: pruned, owned });
+  }
+  if (pruneCounts.length > 0 && !options.allowMassDelete) throw new MassDeleteError(pruneCounts, options.massDeleteShare);
+
+  const steps = orderSteps(nodes);
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    liveDigest: liveStateDigest(live),
+    summary: summarise(steps),
+    steps,
+    unmanaged,
+  };
+}
+
+function codePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function objectPath(kind: ResourceType, id?: string): string {
+  return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
+}
+
+function createNode(object: StateObject): StepNode {
+  const { attributes, secretPaths } = redactAttributes(object.kind, object.attributes, '/data/attributes');
+  return {
+    key: stepKey('create', object.kind, object.name),
+    needs: [],
+    step: {
+      action: 'create',
+      method: 'POST',
+      kind: object.kind,
+      name: object.name,
+      path: objectPath(object.kind),
+      body: { data: { type: object.kind, attributes } },
+      secretPaths,
+      changes: creationChanges(object.kind, object.attributes),
+      reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
+      ...(object.source ? { source: object.source } : {}),
+    },
+  };
+}
+
+function updateNode(object: StateObject, liveObject: StateObject, id: string): StepNode | undefined {
+  const ignore = kindOf(object.kind).identity === 'certificate-fingerprint' ? ['certificate'] : [];
+  const diff = diffAttributes(object.kind, object.attributes, liveObject.attributes, ignore);
+  if (diff.changes.length === 0) return undefined;
+  const patch: Record<string, unknown> = {};
+  for (const key of diff.changedTopLevel) patch[key] = object.attributes[key];
+  const { attributes, secretPaths } = redactAttributes(object.kind, patch, '/data/attributes');
+  const n = diff.changes.length;
+  return {
+    key: stepKey('update', object.kind, object.name),
+    needs: [],
+    step: {
+      action: 'update',
+      method: 'PATCH',
+      kind: object.kind,
+      name: object.name,
+      id,
+      path: objectPath(object.kind, id),
+      body: { data: { type: object.kind, id, attributes } },
+      secretPaths,
+      changes: diff.changes,
+      unchangedCount: diff.unchanged,
+      reason: `${n} declared attribute${n === 1 ? '' : 's'} of ${object.kind} '${object.name}' differ${n === 1 ? 's' : ''} from the gateway`,
+      ...(object.source ? { source: object.source } : {}),
+    },
+  };
+}
+
+function deleteNode(object: StateObject, id: string, cause: 'prune' | 'orphaned-certificate', needs: string[]): StepNode {
+  return {
+    key: stepKey('delete', object.kind, object.name),
+    needs,
+    step: {
+      action: 'delete',
+      method: 'DELETE',
+      kind: object.kind,
+      name: object.name,
+      id,
+      path: objectPath(object.kind, id),
+      secretPaths: [],
+      cause,
+      reason:
+        cause === 'prune'
+          ? `${object.kind} '${object.name}' is inside the ownership scope, declared by no manifest, and pruning is on`
+          : `certificate '${object.name}' matches no manifest and this plan unlinks it from everything that used it`,
+    },
+  };
+}
+
+function linkParts(link: Link): { relationship: string; relatedKind: string; relatedName: string } {
+  return { relationship: link.relationship, relatedKind: link.to.kind, relatedName: link.to.name };
+}
+
+function linkNode(
+  action: 'link' | 'unlink',
+  link: Link,
+  idOf: (ref: ObjectRef) => string | undefined,
+  needs: string[],
+  source?: StateObject['source'],
+): StepNode {
+  const def = linkDefinition(link);
+  const fromId = idOf(link.from) ?? idPlaceholder(link.from);
+  const identifier: ResourceIdentifier = { type: link.to.kind, id: idOf(link.to) ?? idPlaceholder(link.to) };
+  const body: RelationshipBody = { data: def.cardinality === 'one' ? identifier : [identifier] };
+  const what = `${link.from.kind} '${link.from.name}' ${link.relationship} → ${link.to.kind} '${link.to.name}'`;
+  const common = {
+    kind: link.from.kind,
+    name: link.from.name,
+    path: `${objectPath(link.from.kind, fromId)}/relationships/${link.relationship}`,
+    body,
+    secretPaths: [],
+    relationship: link.relationship,
+    related: link.to,
+    ...(source ? { source } : {}),
+  };
+  return {
+    key: stepKey(action, link.from.kind, link.from.name, linkParts(link)),
+    needs,
+    step:
+      action === 'link'
+        ? { ...common, action, method: 'PATCH', reason: `the manifests declare the link ${what}; the gateway does not have it` }
+        : { ...common, action, method: 'DELETE', reason: `the gateway has the link ${what}; the manifests manage it and do not declare it` },
+  };
+}
+
+/** Where a desired link is declared: the canonical side's document when it declares the key, else the other side's. */
+function sourceOfLink(desired: State, declared: ReadonlySet<string>, link: Link): StateObject['source'] {
+  const side = declared.has(declaredKey(link.from, link.relationship)) ? link.from : link.to;
+  return objectOf(desired, side)?.source ?? objectOf(desired, link.from)?.source ?? objectOf(desired, link.to)?.source;
+}
+
+function unresolvedOf(desired: State, declared: ReadonlySet<string>, link: Link, missing: ObjectRef): UnresolvedReference {
+  const from = refKey(missing) === refKey(link.to) ? link.from : link.to;
+  const relationship = from === link.from ? link.relationship : linkDefinition(link).inverse;
+  const source = objectOf(desired, from)?.source ?? sourceOfLink(desired, declared, link);
+  return { from, relationship, missing, ...(source ? { source } : {}) };
+}
+
+function summarise(steps: readonly PlanStep[]): PlanSummary {
+  const summary = { create: 0, update: 0, delete: 0, link: 0, unlink: 0 };
+  for (const step of steps) summary[step.action] += 1;
+  return summary;
+}
+
+/** JSON text with object keys sorted at every level (stable for hashing). */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A stable hash (`sha256:<hex>`) of a live state: objects (kind, name, id, attributes)
+ * and links, independent of map and list order. Secret values are masked before hashing,
+ * so the digest reveals nothing about them (a change of only a secret value live does not
+ * change the digest). `apply --plan` compares it with {@link Plan.liveDigest}.
+ */
+export function liveStateDigest(live: State): string {
+  const hash = createHash('sha256');
+  for (const kind of KINDS) {
+    const objects = live.objects.get(kind.type);
+    if (!objects) continue;
+    for (const name of [...objects.keys()].sort(codePoint)) {
+      const object = objects.get(name);
+      if (!object) continue;
+      const attributes = maskValue(kind.type, [], object.attributes).value;
+      hash.update(stableJson({ kind: kind.type, name, id: object.id, attributes }));
+      hash.update('\n');
+    }
+  }
+  for (const key of live.links.map(linkKey).sort(codePoint)) hash.update(`${key}\n`);
+  return `sha256:${hash.digest('hex')}`;
+}

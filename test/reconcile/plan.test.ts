@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { desiredState, certificateHandles } from '../../src/reconcile/desired.js';
+import { liveState } from '../../src/reconcile/live.js';
+import type { ApiResource } from '../../src/reconcile/live.js';
+import type { ManifestDocument } from '../../src/manifest/types.js';
+import type { ResourceType } from '../../src/kinds/index.js';
+import { MassDeleteError, UnresolvedReferenceError, buildPlan, liveStateDigest } from '../../src/reconcile/plan.js';
+import type { PlanOptions } from '../../src/reconcile/plan.js';
+import { SENSITIVE_MASK } from '../../src/reconcile/plan-types.js';
+import type { Plan, PlanStep, UpdateStep } from '../../src/reconcile/plan-types.js';
+import { doc, many, one, options, pem, resource } from './helpers.js';
+
+function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
+  const desired = desiredState(docs);
+  return buildPlan(desired, liveState(lists, certificateHandles(desired)), options(opts));
+}
+
+const line = (s: PlanStep): string =>
+  s.action === 'link' || s.action === 'unlink'
+    ? `${s.index} ${s.action} ${s.kind}:${s.name} ${s.relationship} ${s.related.kind}:${s.related.name} ${s.method} ${s.path} <- [${s.dependsOn.join(',')}]`
+    : `${s.index} ${s.action} ${s.kind}:${s.name} ${s.method} ${s.path} <- [${s.dependsOn.join(',')}]`;
+
+describe('buildPlan: attributes', () => {
+  it('compares only declared attributes, recursively, and PATCHes changed top-level subtrees', () => {
+    const p = plan(
+      [doc('virtual-host', 'shop', { keepAliveTimeout: 10, networkInterface: { http: { port: 80 }, https: { port: 8443 } }, aliasNames: ['a'] })],
+      {
+        'virtual-host': [
+          resource('virtual-host', '3', {
+            name: 'shop',
+            keepAliveTimeout: 10,
+            tenant: 'x',
+            aliasNames: ['a'],
+            networkInterface: { http: { port: 80, enabled: true }, https: { port: 443, enabled: true } },
+          }),
+        ],
+      },
+    );
+    expect(p.steps).toHaveLength(1);
+    const step = p.steps[0] as UpdateStep;
+    expect(step.action).toBe('update');
+    expect(step.path).toBe('/configuration/virtual-hosts/3');
+    expect(step.body).toEqual({ data: { type: 'virtual-host', id: '3', attributes: { networkInterface: { http: { port: 80 }, https: { port: 8443 } } } } });
+    expect(step.changes).toEqual([{ path: 'networkInterface.https.port', before: 443, after: 8443, sensitive: false }]);
+    expect(step.unchangedCount).toBe(4);
+  });
+
+  it('compares arrays whole (items by their declared keys) and replaces them whole', () => {
+    const desired = [doc('back-end-group', 'pool', { backendHosts: [{ hostName: 'a', port: 80 }] })];
+    const same = plan(desired, { 'back-end-group': [resource('back-end-group', '1', { name: 'pool', backendHosts: [{ hostName: 'a', port: 80, weight: 100 }] })] });
+    expect(same.steps).toEqual([]);
+    const longer = plan(desired, {
+      'back-end-group': [resource('back-end-group', '1', { name: 'pool', backendHosts: [{ hostName: 'a', port: 80 }, { hostName: 'b', port: 80 }] })],
+    });
+    expect((longer.steps[0] as UpdateStep).body.data.attributes).toEqual({ backendHosts: [{ hostName: 'a', port: 80 }] });
+  });
+
+  it('masks secrets in body and changes, before and after, and names them in secretPaths', () => {
+    const p = plan(
+      [doc('mapping', 'api', { access: { tokenVerification: { jwsKey: 'NEW-SECRET', type: 'JWS' } } })],
+      { mapping: [resource('mapping', '4', { name: 'api', access: { tokenVerification: { jwsKey: 'OLD-SECRET', type: 'JWS' } } })] },
+    );
+    const step = p.steps[0] as UpdateStep;
+    expect(step.changes).toEqual([{ path: 'access.tokenVerification.jwsKey', before: SENSITIVE_MASK, after: SENSITIVE_MASK, sensitive: true }]);
+    expect(step.secretPaths).toEqual(['/data/attributes/access/tokenVerification/jwsKey']);
+    expect(JSON.stringify(p)).not.toMatch(/SECRET/);
+  });
+
+  it('never compares write-only attributes; sends them on create', () => {
+    const cert = { certificate: pem('c'), privateKey: 'PRIVATE-KEY', certType: 'SERVER_CERT' };
+    const p = plan([doc('ssl-certificate', 'main', cert)], { 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('c'), certType: 'SERVER_CERT' })] });
+    expect(p.steps).toEqual([]);
+    const created = plan([doc('ssl-certificate', 'main', cert)], {});
+    expect(created.steps[0]?.secretPaths).toEqual(['/data/attributes/privateKey']);
+    expect(JSON.stringify(created)).not.toContain('PRIVATE-KEY');
+  });
+});
+
+describe('buildPlan: links, certificates, deletes', () => {
+  it('replaces a certificate: create, unlink, link, delete of the orphan', () => {
+    const p = plan(
+      [doc('ssl-certificate', 'new', { certificate: pem('new'), privateKey: 'K' }), doc('virtual-host', 'shop', {}, { 'ssl-certificate': ['new'] })],
+      {
+        'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('old') }, { 'virtual-hosts': many('virtual-host', '3') })],
+        'virtual-host': [resource('virtual-host', '3', { name: 'shop' }, { 'ssl-certificate': one('ssl-certificate', '2') })],
+      },
+    );
+    const old = liveState({ 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('old') })] }, new Map()).objects.get('ssl-certificate')?.keys().next().value as string;
+    expect(p.steps.map(line)).toEqual([
+      '1 create ssl-certificate:new POST /configuration/ssl-certificates <- []',
+      `2 unlink virtual-host:shop ssl-certificate ssl-certificate:${old} DELETE /configuration/virtual-hosts/3/relationships/ssl-certificate <- []`,
+      '3 link virtual-host:shop ssl-certificate ssl-certificate:new PATCH /configuration/virtual-hosts/3/relationships/ssl-certificate <- [1,2]',
+      `4 delete ssl-certificate:${old} DELETE /configuration/ssl-certificates/2 <- [2]`,
+    ]);
+    expect(p.steps[2]?.body).toEqual({ data: { type: 'ssl-certificate', id: '{ssl-certificate:new}' } });
+    expect(p.summary).toEqual({ create: 1, update: 0, delete: 1, link: 1, unlink: 1 });
+  });
+
+  it('unlinks only managed links: a key declared on either end', () => {
+    const lists = {
+      'virtual-host': [resource('virtual-host', '1', { name: 'shop' }, { mappings: many('mapping', '2', '3') })],
+      mapping: [resource('mapping', '2', { name: 'a' }), resource('mapping', '3', { name: 'b' })],
+    };
+    expect(plan([doc('virtual-host', 'shop'), doc('mapping', 'a'), doc('mapping', 'b')], lists).steps).toEqual([]);
+    const byHost = plan([doc('virtual-host', 'shop', {}, { mappings: ['a'] }), doc('mapping', 'a'), doc('mapping', 'b')], lists);
+    expect(byHost.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings <- []']);
+    expect(byHost.steps[0]?.body).toEqual({ data: [{ type: 'mapping', id: '3' }] });
+    const byMapping = plan([doc('virtual-host', 'shop'), doc('mapping', 'a'), doc('mapping', 'b', {}, { 'virtual-hosts': [] })], lists);
+    expect(byMapping.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings <- []']);
+  });
+
+  it('links new objects through placeholders, after both creates', () => {
+    const p = plan([doc('virtual-host', 'shop', {}, { mappings: ['api'] }), doc('mapping', 'api', {}, { 'back-end-groups': ['legacy'] })], {
+      'back-end-group': [resource('back-end-group', '8', { name: 'legacy' })],
+    });
+    expect(p.steps.map(line)).toEqual([
+      '1 create mapping:api POST /configuration/mappings <- []',
+      '2 create virtual-host:shop POST /configuration/virtual-hosts <- []',
+      '3 link mapping:api back-end-groups back-end-group:legacy PATCH /configuration/mappings/{mapping:api}/relationships/back-end-groups <- [1]',
+      '4 link virtual-host:shop mappings mapping:api PATCH /configuration/virtual-hosts/{virtual-host:shop}/relationships/mappings <- [1,2]',
+    ]);
+    expect(p.unmanaged).toEqual([]);
+  });
+
+  it('refuses links to objects that exist nowhere', () => {
+    expect(() => plan([doc('mapping', 'api', {}, { 'back-end-groups': ['ghost'] })], {})).toThrow(UnresolvedReferenceError);
+  });
+
+  it('prunes only owned objects, with --prune, reverse level order, after their unlinks', () => {
+    const lists = {
+      'virtual-host': [resource('virtual-host', '1', { name: 'shop-vh' }, { mappings: many('mapping', '2') })],
+      mapping: [resource('mapping', '2', { name: 'shop-old' }), resource('mapping', '3', { name: 'other' }), resource('mapping', '4', { name: 'shop-keep' })],
+      'back-end-group': [resource('back-end-group', '5', { name: 'shop-pool' }), resource('back-end-group', '6', { name: 'shop-pool2' })],
+    };
+    const docs = [doc('virtual-host', 'shop-vh', {}, { mappings: [] }), doc('mapping', 'shop-keep'), doc('back-end-group', 'shop-pool2')];
+    const isOwned = (o: { name: string }) => o.name.startsWith('shop-');
+    const drift = plan(docs, lists, { isOwned });
+    expect(drift.steps.map(line)).toEqual(['1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings <- []']);
+    expect(drift.unmanaged).toEqual([{ kind: 'back-end-group', name: 'shop-pool' }, { kind: 'mapping', name: 'shop-old' }]);
+    const pruned = plan(docs, lists, { isOwned, prune: true });
+    expect(pruned.steps.map(line)).toEqual([
+      '1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings <- []',
+      '2 delete mapping:shop-old DELETE /configuration/mappings/2 <- [1]',
+      '3 delete back-end-group:shop-pool DELETE /configuration/back-end-groups/5 <- []',
+    ]);
+    expect(pruned.unmanaged).toEqual([]);
+  });
+
+  it('refuses mass deletes unless allowed, naming kind and counts', () => {
+    const lists = { mapping: [resource('mapping', '1', { name: 'a' }), resource('mapping', '2', { name: 'b' }), resource('mapping', '3', { name: 'c' })] };
+    expect(() => plan([doc('mapping', 'a')], lists, { prune: true })).toThrow(MassDeleteError);
+    try {
+      plan([], lists, { prune: true });
+    } catch (error) {
+      expect(error).toBeInstanceOf(MassDeleteError);
+      expect((error as MassDeleteError).counts).toEqual([{ kind: 'mapping', deletes: 3, owned: 3 }]);
+      expect((error as MassDeleteError).message).toMatch(/--allow-mass-delete/);
+      expect((error as MassDeleteError).exitCode).toBe(1);
+    }
+    expect(plan([doc('mapping', 'a'), doc('mapping', 'b')], lists, { prune: true }).summary.delete).toBe(1);
+    expect(plan([], lists, { prune: true, allowMassDelete: true }).summary.delete).toBe(3);
+  });
+});
+
+describe('liveStateDigest', () => {
+  it('is independent of list order and changes with attributes, ids and links, not with secret values', () => {
+    const a = resource('mapping', '1', { name: 'a', x: 1, access: { tokenVerification: { jwsKey: 'k1' } } });
+    const b = resource('mapping', '2', { name: 'b' }, { 'back-end-groups': many('back-end-group', '3') });
+    const g = resource('back-end-group', '3', { name: 'g' });
+    const digest = (lists: Partial<Record<ResourceType, ApiResource[]>>) => liveStateDigest(liveState(lists, new Map()));
+    const base = digest({ mapping: [a, b], 'back-end-group': [g] });
+    expect(digest({ mapping: [b, a], 'back-end-group': [g] })).toBe(base);
+    expect(digest({ mapping: [{ ...a, attributes: { ...a.attributes, x: 2 } }, b], 'back-end-group': [g] })).not.toBe(base);
+    expect(digest({ mapping: [{ ...a, id: '9' }, b], 'back-end-group': [g] })).not.toBe(base);
+    expect(digest({ mapping: [a, { ...b, relationships: {} }], 'back-end-group': [g] })).not.toBe(base);
+    expect(digest({ mapping: [{ ...a, attributes: { ...a.attributes, access: { tokenVerification: { jwsKey: 'k2' } } } }, b], 'back-end-group': [g] })).toBe(base);
+    expect(base).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});

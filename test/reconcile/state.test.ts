@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { liveState } from '../../src/reconcile/live.js';
+import { certificateFingerprint } from '../../src/reconcile/model.js';
+import { DesiredStateError } from '../../src/reconcile/plan-types.js';
+import { createHash } from 'node:crypto';
+import { doc, many, one, pem, resource } from './helpers.js';
+
+describe('desiredState', () => {
+  it('stores links once, in the canonical direction, as the union of both sides', () => {
+    const state = desiredState([
+      doc('virtual-host', 'shop', {}, { mappings: ['api'] }),
+      doc('mapping', 'api', {}, { 'virtual-hosts': ['shop'], 'back-end-groups': ['pool'] }),
+      doc('mapping', 'web', {}, { 'virtual-hosts': ['shop'] }),
+      doc('back-end-group', 'pool', {}, { mappings: ['web'] }),
+    ]);
+    const links = state.links.map((l) => `${l.from.kind}:${l.from.name} ${l.relationship} ${l.to.kind}:${l.to.name}`).sort();
+    expect(links).toEqual([
+      'mapping:api back-end-groups back-end-group:pool',
+      'mapping:web back-end-groups back-end-group:pool',
+      'virtual-host:shop mappings mapping:api',
+      'virtual-host:shop mappings mapping:web',
+    ]);
+    expect(state.declaredRelationships).toHaveLength(5);
+  });
+
+  it('records declared keys with empty lists too', () => {
+    const state = desiredState([doc('virtual-host', 'shop', {}, { mappings: [] })]);
+    expect(state.declaredRelationships).toEqual([{ object: { kind: 'virtual-host', name: 'shop' }, relationship: 'mappings' }]);
+    expect(state.links).toEqual([]);
+  });
+
+  it('fingerprints certificates by the SHA-256 of the DER bytes', () => {
+    const text = pem('a');
+    const der = Buffer.from(text.split('\n')[1] ?? '', 'base64');
+    const expected = createHash('sha256').update(der).digest('hex');
+    const state = desiredState([doc('ssl-certificate', 'main', { certificate: text })]);
+    expect(state.objects.get('ssl-certificate')?.get('main')?.fingerprint).toBe(expected);
+    expect(certificateFingerprint(text.replace(/\n/g, '\r\n'))).toBe(expected);
+    expect(certificateHandles(state).get(expected)).toBe('main');
+  });
+
+  it('reports every problem at once, typed', () => {
+    const attempt = () =>
+      desiredState([
+        doc('mapping', 'a'),
+        doc('mapping', 'a'),
+        doc('ssl-certificate', 'nocert', {}),
+        doc('ssl-certificate', 'c1', { certificate: pem('x') }),
+        doc('ssl-certificate', 'c2', { certificate: pem('x') }, { 'virtual-hosts': ['shop'] }),
+        doc('virtual-host', 'shop', {}, { 'ssl-certificate': ['c1'] }),
+      ]);
+    expect(attempt).toThrow(DesiredStateError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as DesiredStateError).problems.map((p) => p.object.name)).toEqual(['a', 'nocert', 'c2']);
+    }
+  });
+
+  it('refuses a to-one relationship with two targets declared on different sides', () => {
+    expect(() =>
+      desiredState([
+        doc('ssl-certificate', 'c1', { certificate: pem('1') }),
+        doc('ssl-certificate', 'c2', { certificate: pem('2') }, { 'virtual-hosts': ['shop'] }),
+        doc('virtual-host', 'shop', {}, { 'ssl-certificate': ['c1'] }),
+      ]),
+    ).toThrow(/two targets/);
+  });
+});
+
+describe('liveState', () => {
+  it('names objects, resolves link ids through the lists and keeps unknown ends as #id refs', () => {
+    const state = liveState(
+      {
+        'virtual-host': [resource('virtual-host', '7', { name: 'shop' }, { mappings: many('mapping', '4', '99'), 'ssl-certificate': one('ssl-certificate', '2') })],
+        mapping: [resource('mapping', '4', { name: 'api' }, { 'virtual-hosts': many('virtual-host', '7'), 'back-end-groups': many('back-end-group', '5') })],
+        'back-end-group': [resource('back-end-group', '5', { name: 'pool' }, { mappings: many('mapping', '4'), 'client-certificate': one('ssl-certificate', '2') })],
+        'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('main') }, { 'virtual-hosts': many('virtual-host', '7') })],
+      },
+      new Map(),
+    );
+    const fp = certificateFingerprint(pem('main')) ?? '';
+    expect([...(state.objects.get('ssl-certificate')?.keys() ?? [])]).toEqual([`sha256:${fp.slice(0, 16)}`]);
+    const links = state.links.map((l) => `${l.from.name} ${l.relationship} ${l.to.name}`).sort();
+    expect(links).toEqual(['api back-end-groups pool', 'shop mappings #id:99', 'shop mappings api', `shop ssl-certificate sha256:${fp.slice(0, 16)}`]);
+    expect(state.objects.get('mapping')?.get('api')?.id).toBe('4');
+  });
+
+  it('names certificates after the desired handle with the same fingerprint', () => {
+    const fp = certificateFingerprint(pem('main')) ?? '';
+    const state = liveState({ 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('main') })] }, new Map([[fp, 'main-cert']]));
+    expect(state.objects.get('ssl-certificate')?.get('main-cert')?.fingerprint).toBe(fp);
+  });
+
+  it('keeps duplicates under a distinct name: lowest id keeps the name', () => {
+    const state = liveState(
+      { mapping: [resource('mapping', '10', { name: 'api' }), resource('mapping', '9', { name: 'api' })] },
+      new Map(),
+    );
+    expect(state.objects.get('mapping')?.get('api')?.id).toBe('9');
+    expect(state.objects.get('mapping')?.get('api@id:10')?.id).toBe('10');
+  });
+});
