@@ -1,9 +1,9 @@
 /**
  * The one import point of the pure model modules for the server's own modules (signatures
- * fixed in `api.ts`). Re-exports the real modules once they exist.
+ * fixed in `api.ts`).
  */
-export { checkAttributes, mergeAttributes, readableAttributes } from './standins.js';
-export { newObjectAttributes, fillItemDefaults } from './standins.js';
-export { FilterSyntaxError, parseFilters, matchesFilter } from './standins.js';
-export type { Filter } from './standins.js';
-export { validatorMessages } from './standins.js';
+export { checkAttributes, mergeAttributes, readableAttributes } from './attributes.js';
+export { newObjectAttributes, fillItemDefaults } from './defaults.js';
+export { FilterSyntaxError, parseFilters, matchesFilter } from './filter.js';
+export type { Filter } from './filter.js';
+export { validatorMessageId, validatorMessages } from './validator.js';

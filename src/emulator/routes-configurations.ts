@@ -6,7 +6,7 @@
 import type { ConfigurationEntry, ConfigurationStore } from './configurations.js';
 import type { Json, ModelContext, ConfigContent, ValidatorMessage } from './model.js';
 import { cloneContent, emptyContent } from './model.js';
-import { matchesFilter, validatorMessages } from './pure.js';
+import { matchesFilter, validatorMessageId, validatorMessages } from './pure.js';
 import type { Reply } from './responses.js';
 import { ApiError, dataReply, emptyReply, errors } from './responses.js';
 import { filterOf } from './routes-resources.js';
@@ -118,10 +118,10 @@ function remove(call: Call): Reply {
 }
 
 /** A validator message as a resource (both shapes of real-clients.md "Validator messages"). */
-function messageObject(m: ValidatorMessage, index: number): { type: string; id: string; meta: unknown; attributes: unknown } {
+function messageObject(m: ValidatorMessage): { type: string; id: string; meta: unknown; attributes: unknown } {
   return {
     type: 'validator-message',
-    id: String(index + 1),
+    id: validatorMessageId(m),
     meta: { severity: m.severity, type: m.model.type },
     attributes: { code: m.code, title: m.title, detail: m.detail, meta: { severity: m.severity, model: { type: m.model.type, id: m.model.id } } },
   };

@@ -179,7 +179,18 @@ describe('configurations', () => {
     const b = client();
     await a.start();
     await b.start();
-    await a.call('POST', '/configuration/back-end-groups', { body: { data: { type: 'back-end-group', attributes: { name: 'from-a' } } } });
+    const group = await a.call('POST', '/configuration/back-end-groups', { body: { data: { type: 'back-end-group', attributes: { name: 'from-a' } } } });
+    const groupId = data(group).id as string;
+    const refused = await a.call('POST', '/configuration/configurations/activate', { body: { comment: 'no hosts' } });
+    expect([refused.status, errorCode(refused)]).toEqual([400, 'VALIDATION_FAILED']);
+    const errorsOnly = list(await a.call('GET', '/configuration/validator-messages?filter=meta.severity%3D%3DERROR'));
+    expect(errorsOnly.map((m) => (m.attributes as { meta: { model: unknown } }).meta.model)).toEqual([{ type: 'back-end-group', id: groupId }]);
+    expect(errorsOnly[0]?.meta).toMatchObject({ severity: 'ERROR' });
+    await a.call('PATCH', `/configuration/back-end-groups/${groupId}`, {
+      body: { data: { type: 'back-end-group', id: groupId, attributes: { backendHosts: [{ protocol: 'HTTP', hostName: 'app', port: 8080 }] } } },
+    });
+    const filled = data(await a.call('GET', `/configuration/back-end-groups/${groupId}`));
+    expect((filled.attributes as { backendHosts: unknown[] }).backendHosts[0]).toMatchObject({ mode: 'ENABLED', spare: false, weight: 100 });
     const ok = await a.call('POST', '/configuration/configurations/activate', { body: { comment: 'first' } });
     expect(ok.status).toBe(200);
     const outdated = await b.call('POST', '/configuration/configurations/activate', { body: { comment: 'second' } });
