@@ -178,7 +178,7 @@ describe('the request log', () => {
     await c.createSession(h.emulator.apiKey);
     await c.call('POST', '/configuration/configurations/load-active');
     await c.call('GET', '/configuration/virtual-hosts');
-    expect(h.emulator.requestLog.map((e) => [e.method, e.path.replace(/^.*(\/session|\/configuration)/, '$1'), e.status])).toEqual([
+    expect(h.emulator.requestLog.map((e) => [e.method, e.path.replace(/^.*?(\/session|\/configuration)/, '$1'), e.status])).toEqual([
       ['POST', '/session/create', 401],
       ['POST', '/session/create', 200],
       ['POST', '/configuration/configurations/load-active', 204],
