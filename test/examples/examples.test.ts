@@ -4,7 +4,10 @@
  * promised, every relationship names a defined object, and the rules the gateway's
  * validator enforces hold, also after the staging overlay is applied.
  *
- * Independent of `src/manifest` on purpose: it reads the examples with nothing but `yaml`,
+ * Finally the resolved documents are applied to the emulator through the raw API and the
+ * gateway's own validator must find no ERROR.
+ *
+ * Independent of `src/manifest` and `src/reconcile` on purpose: it reads the examples with nothing but `yaml`,
  * ajv and the schemas, so a bug in the loader cannot hide a broken example.
  */
 import { X509Certificate } from 'node:crypto';
@@ -16,6 +19,7 @@ import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { wireSchema } from '../../src/schema/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
@@ -244,6 +248,72 @@ function gatewayErrors(docs: readonly Doc[]): string[] {
   return errors;
 }
 
+const COLLECTION: Readonly<Record<string, string>> = Object.fromEntries(KINDS.map((k) => [k.type, k.collection]));
+
+/**
+ * Creates the resolved documents on an emulator through the raw API (templates merged,
+ * secrets replaced by a throwaway value), links them from the side each link is declared
+ * on, and returns the validator messages and the activation status. Nothing of gwops'
+ * own client or reconciler is used.
+ */
+async function applyToEmulator(docs: readonly Doc[]): Promise<{ messages: { severity: string; detail: string }[]; activated: number }> {
+  const emulator = await startEmulator({ port: 0, tls: false, variant: 'latest' });
+  try {
+    let cookie = '';
+    const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: JsonObject }> => {
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      if (cookie) headers.Cookie = cookie;
+      else headers.Authorization = `Bearer ${emulator.apiKey}`;
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const res = await fetch(`${emulator.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const setCookie = res.headers.get('set-cookie');
+      if (setCookie) cookie = setCookie.split(';', 1)[0] ?? '';
+      const textBody = await res.text();
+      const json: unknown = textBody ? JSON.parse(textBody) : {};
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${textBody}`);
+      return { status: res.status, json: isObject(json) ? json : {} };
+    };
+    await call('POST', '/session/create');
+    await call('POST', '/configuration/configurations/load-active');
+    const templates = new Map(docs.filter((d) => d.value.kind === 'mapping-template').map((d) => [d.value.name, attrs(d)]));
+    const ids = new Map<string, string>();
+    const order = ['ssl-certificate', 'back-end-group', 'mapping', 'virtual-host'];
+    for (const kind of order) {
+      for (const d of docs.filter((x) => x.value.kind === kind)) {
+        const name = str(d, 'name');
+        let attributes = resolveSecrets(attrs(d)) as JsonObject;
+        if (kind === 'mapping') attributes = deepMerge(templates.get(d.value.extends ?? '') ?? {}, attributes);
+        if (kind !== 'ssl-certificate') attributes = { ...attributes, name };
+        const created = await call('POST', `/configuration/${COLLECTION[kind] ?? kind}`, { data: { type: kind, attributes } });
+        const data = created.json.data;
+        ids.set(`${kind}/${name}`, isObject(data) ? text(data.id) : '');
+      }
+    }
+    for (const l of links(docs)) {
+      const from = ids.get(`${l.fromKind}/${l.from}`);
+      const to = ids.get(`${l.toKind}/${l.to}`);
+      const def = KINDS.find((k) => k.type === l.fromKind)?.relationships[l.relationship];
+      const identifier = { type: l.toKind, id: to };
+      await call('PATCH', `/configuration/${COLLECTION[l.fromKind] ?? ''}/${from ?? ''}/relationships/${l.relationship}`, {
+        data: def?.cardinality === 'one' ? identifier : [identifier],
+      });
+    }
+    const listed = await call('GET', '/configuration/validator-messages');
+    const messages = (Array.isArray(listed.json.data) ? listed.json.data : []).filter(isObject).map((m) => {
+      const a = isObject(m.attributes) ? m.attributes : {};
+      return { severity: isObject(m.meta) ? text(m.meta.severity) : '?', detail: text(a.detail) };
+    });
+    let activated = 0;
+    if (!messages.some((m) => m.severity === 'ERROR')) {
+      activated = (await call('POST', '/configuration/configurations/activate', { comment: 'examples check' })).status;
+    }
+    await call('POST', '/session/terminate');
+    return { messages, activated };
+  } finally {
+    await emulator.close();
+  }
+}
+
 /** Reads a project file and the documents of its manifest paths. */
 function project(file: string): JsonObject {
   const [doc, ...rest] = parseFile(file);
@@ -453,5 +523,17 @@ describe('examples', () => {
         expect(recipe, `${name} sets ${text(env)}`).toMatch(new RegExp(`${text(env)}: \\$\\{\\{ secrets\\.\\w+ \\}\\}`));
       }
     }
+  });
+
+  it('applied to the emulator (latest variant), the base configuration activates with no validator message at all', async () => {
+    const { messages, activated } = await applyToEmulator(manifestDocs);
+    expect(messages).toEqual([]);
+    expect(activated).toBe(200);
+  });
+
+  it('applied to the emulator, the staging configuration activates with no validator message at all', async () => {
+    const { messages, activated } = await applyToEmulator(applyOverlays(manifestDocs, overlayDocs));
+    expect(messages).toEqual([]);
+    expect(activated).toBe(200);
   });
 });
