@@ -74,8 +74,9 @@ function describeType(value: unknown): string {
     case 'function':
     case 'symbol':
     case 'undefined':
-      return typeof value;
+      break;
   }
+  return typeof value;
 }
 
 function expectedType(type: unknown): string {

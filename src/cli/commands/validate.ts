@@ -1,4 +1,60 @@
-import type { CommandModule } from '../io.js';
+/**
+ * `gwops validate [paths...]`: loads and checks manifests offline (issue 3), prints every
+ * diagnostic, exit 0 when there is no error (warnings allowed), 1 otherwise. No gateway is
+ * contacted.
+ */
+import { Option } from 'commander';
+import { VARIANTS } from '../../kinds/index.js';
+import type { Variant } from '../../kinds/index.js';
+import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
+import type { DiagnosticFormat } from '../../manifest/index.js';
+import { EXIT } from '../exit.js';
+import type { CliIO, CommandModule } from '../io.js';
 
-/** Placeholder: registers `gwops validate` once implemented. */
-export const registerValidate: CommandModule = (_program, _io, _done) => {};
+/** Options as commander parses them. */
+export interface ValidateCommandOptions {
+  format: DiagnosticFormat;
+  variant?: Variant;
+  target?: string;
+  config?: string;
+}
+
+/**
+ * Runs validate and writes its report to `io.stdout`.
+ * @returns the exit code: 0 valid (warnings allowed), 1 any error
+ * @throws InputError for unreadable paths or an invalid project file (mapped to exit 1 by the caller)
+ */
+export async function runValidate(paths: readonly string[], options: ValidateCommandOptions, io: CliIO): Promise<number> {
+  const result = await loadManifests({
+    paths,
+    cwd: io.cwd,
+    env: io.env,
+    stdin: io.stdin,
+    ...(options.config !== undefined ? { configFile: options.config } : {}),
+    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(options.variant !== undefined ? { variant: options.variant } : {}),
+  });
+  const failed = hasErrors(result.diagnostics);
+  const color = io.isTTY && io.env.NO_COLOR === undefined;
+  io.stdout.write(formatDiagnostics(result.diagnostics, options.format, { color }));
+  if (options.format === 'text' && !failed) {
+    const n = result.documents.length;
+    io.stdout.write(`${n} document${n === 1 ? '' : 's'} valid (variant ${result.variant})\n`);
+  }
+  return failed ? EXIT.error : EXIT.ok;
+}
+
+/** Registers `gwops validate`. */
+export const registerValidate: CommandModule = (program, io: CliIO, done) => {
+  program
+    .command('validate')
+    .description('Check manifests offline: every problem with file:line:column (no gateway is contacted)')
+    .argument('[paths...]', "manifest files or directories (recursive *.yaml/*.yml), '-' for stdin; default: the project file's manifests")
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
+    .addOption(new Option('--variant <variant>', "gateway variant (default: the target's, else latest)").choices([...VARIANTS]))
+    .option('--target <name>', 'a target of the project file: its variant and overlays apply')
+    .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
+    .action(async (paths: string[], options: ValidateCommandOptions) => {
+      done(await runValidate(paths, options, io));
+    });
+};
