@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { modelTiming } from '../../src/bench/emulator.js';
+import type { BenchReport } from '../../src/bench/emulator-report.js';
+import { formatReport, median, slowestFilteredMs } from '../../src/bench/emulator-report.js';
+
+const report: BenchReport = {
+  formatVersion: 1,
+  node: 'v20.0.0',
+  variant: 'latest',
+  creation: { mappings: 20_000, seconds: 20 },
+  sizes: [
+    {
+      mappings: 1_000,
+      lists: [
+        { filter: null, matched: 1_000, medianMs: 100, runsMs: [100] },
+        { filter: 'name==mapping-00042', matched: 1, medianMs: 2, runsMs: [2] },
+        { filter: 'label==team-a', matched: 10, medianMs: 3, runsMs: [3] },
+      ],
+    },
+    {
+      mappings: 20_000,
+      lists: [
+        { filter: null, matched: 20_000, medianMs: 4_000, runsMs: [4_000] },
+        { filter: 'name==mapping-00042', matched: 1, medianMs: 12.34, runsMs: [12.34] },
+        { filter: 'label==team-a', matched: 200, medianMs: 300, runsMs: [300] },
+      ],
+    },
+  ],
+  memory: {
+    mappings: 20_000,
+    gcForced: true,
+    rssBytes: 150 * 1024 ** 2,
+    heapUsedBytes: 50 * 1024 ** 2,
+    heapUsedBeforeLoadBytes: 10 * 1024 ** 2,
+    externalBytes: 0,
+  },
+  model: {
+    mappings: 20_000,
+    filters: [{ filter: 'label==team-a', matched: 200, medianMs: 3.5 }],
+    validatorMs: 20,
+    validatorMessages: 40_000,
+  },
+  targets: { filteredListMs: 250, memoryBytes: 1024 ** 3, filteredListMet: false, memoryMet: true },
+};
+
+describe('emulator bench report', () => {
+  it('prints one row per size with every list side by side, and the targets with their verdicts', () => {
+    const text = formatReport(report);
+    const lines = text.split('\n');
+    const header = lines.find((l) => l.includes('list (no filter)')) ?? '';
+    expect(header).toContain('filter name==mapping-00042');
+    expect(header).toContain('filter label==team-a');
+    expect(lines.find((l) => l.trimStart().startsWith('20,000'))).toMatch(/4000\.0 ms \(20,000\).*12\.3 ms \(1\).*300\.0 ms \(200\)/);
+    expect(text).toContain('created 20,000 mappings over HTTP in 20.0 s (1,000/s)');
+    expect(text).toContain('under 250 ms: slowest filter 300.0 ms: MISSED');
+    expect(text).toContain('memory under 1.0 GB for 20,000 mappings: RSS 150 MB, heap used 50 MB (40 MB more than before loading), after a full GC: met');
+    expect(text).toContain('matchesFilter label==team-a: 3.5 ms (200 matched)');
+    expect(text).toContain('validatorMessages: 20.0 ms (40,000 messages)');
+  });
+
+  it('takes the median and the slowest filtered list', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBe(0);
+    expect(slowestFilteredMs(report.sizes[1] ?? { mappings: 0, lists: [] })).toBe(300);
+    expect(slowestFilteredMs({ mappings: 0, lists: [] })).toBeNaN();
+  });
+
+  it('times the model parts over mappings built like the emulator builds them', () => {
+    const timing = modelTiming(300, 1);
+    expect(timing.mappings).toBe(300);
+    expect(timing.filters.map((f) => [f.filter, f.matched])).toEqual([
+      ['name==mapping-00042', 1],
+      ['label==team-a', 3],
+    ]);
+    // unlinked mappings: no back-end group (ERROR) and no virtual host (WARNING) each
+    expect(timing.validatorMessages).toBe(600);
+  });
+});
