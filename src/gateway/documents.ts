@@ -13,7 +13,7 @@ export interface ResourceIdentifier {
 
 /** A relationship as served: to-many `data[]`, to-one `data` or `null`. */
 export interface RelationshipData {
-  readonly data: ResourceIdentifier | readonly ResourceIdentifier[] | null;
+  readonly data: ResourceIdentifier | ResourceIdentifier[] | null;
 }
 
 /** A resource object as the gateway returns it. */
