@@ -19,6 +19,14 @@ export interface SignalSource {
 export interface WithSessionOptions extends Omit<SessionOptions, 'signal'> {
   /** Default: `process`. */
   readonly signals?: SignalSource | undefined;
+  /**
+   * After a signal, once the session is terminated, how long `fn` may take to settle
+   * before the process is ended with 130/143 anyway (e.g. `fn` waits on a prompt).
+   * Milliseconds; default 5 000.
+   */
+  readonly graceMs?: number | undefined;
+  /** Ends the process when `fn` overruns the grace period. Default: `process.exit`. */
+  readonly exit?: ((code: number) => void) | undefined;
 }
 
 /**
@@ -29,8 +37,13 @@ export interface WithSessionOptions extends Omit<SessionOptions, 'signal'> {
  * the session is terminated at once, the handlers are removed (a second signal ends the
  * process the default way), and when `fn` has settled this function rejects with an
  * {@link InterruptedError} whose `exitCode` is 130 (SIGINT) or 143 (SIGTERM): the CLI maps
- * it like any GwopsError, so the process ends with that code. The handlers are removed
- * in every case before this function settles.
+ * it like any GwopsError, so the process ends with that code. Should `fn` not settle
+ * within `graceMs` after the session was terminated (it ignores the signal, or waits on
+ * a prompt), the process is ended with that code through `exit`. The handlers are
+ * removed in every case before this function settles.
+ *
+ * A signal during `open()` cancels it; a session the gateway created for a lost
+ * response then idles out.
  *
  * A failure to terminate is reported through `options.onWarning`, never thrown over the
  * original error or result.
@@ -42,6 +55,9 @@ export async function withSession<T>(options: WithSessionOptions, fn: (session: 
   const controller = new AbortController();
   const session = new GatewaySession({ ...options, signal: controller.signal });
   let interrupted: InterruptedError | undefined;
+  let forceTimer: NodeJS.Timeout | undefined;
+  let settled = false;
+  const exit = options.exit ?? ((code: number): void => process.exit(code));
 
   const handlers: Record<Signal, () => void> = {
     SIGINT: () => onSignal('SIGINT'),
@@ -59,7 +75,12 @@ export async function withSession<T>(options: WithSessionOptions, fn: (session: 
     interrupted = new InterruptedError(signal);
     removeHandlers();
     controller.abort(interrupted);
-    void session.terminate();
+    const code = interrupted.exitCode;
+    void session.terminate().then(() => {
+      if (settled) return;
+      forceTimer = setTimeout(() => exit(code), options.graceMs ?? 5_000);
+      forceTimer.unref();
+    });
   }
   signals.on('SIGINT', handlers.SIGINT);
   signals.on('SIGTERM', handlers.SIGTERM);
@@ -77,6 +98,8 @@ export async function withSession<T>(options: WithSessionOptions, fn: (session: 
     if (interrupted) throw interrupted;
     return result;
   } finally {
+    settled = true;
+    clearTimeout(forceTimer);
     removeHandlers();
     await session.terminate();
   }

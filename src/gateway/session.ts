@@ -116,10 +116,13 @@ export class GatewaySession {
   /**
    * `POST /session/create` with `Authorization: Bearer <key>`; keeps the `JSESSIONID`
    * cookie. Retried like an idempotent call: it changes no configuration, and a session
-   * orphaned by a lost response idles out on the gateway.
+   * orphaned by a lost response idles out on the gateway. Does nothing when already open;
+   * a terminated session cannot be reopened (`not-open`).
    * @throws SessionError (`key-rejected` on 401/403, `no-cookie`), ApiError, ConnectionError, TlsVerificationError
    */
   async open(): Promise<void> {
+    if (this.isOpen) return;
+    if (this.terminated) throw new SessionError('not-open', 'POST', '/session/create');
     const res = await this.call({ method: 'POST', path: '/session/create', retry: 'transient', bearer: true });
     const cookie = sessionCookie(res.headers['set-cookie']);
     if (!cookie) throw new SessionError('no-cookie', 'POST', '/session/create');

@@ -86,6 +86,35 @@ describe('withSession', () => {
     expect(emulator.openSessionCount()).toBe(0);
   });
 
+  it('ends the process with 130 when the work ignores the signal past the grace period', async () => {
+    const signals = signalSource();
+    const exits: number[] = [];
+    let exited: () => void = () => undefined;
+    const exitCalled = new Promise<void>((resolve) => (exited = resolve));
+    void withSession(
+      {
+        url: emulator.url,
+        apiKey: emulator.apiKey,
+        retry: TEST_POLICY,
+        signals,
+        graceMs: 1,
+        exit: (code) => {
+          exits.push(code);
+          exited();
+        },
+      },
+      async (s) => {
+        await s.loadActive();
+        signals.emit('SIGINT');
+        return new Promise<never>(() => undefined);
+      },
+    );
+    await exitCalled;
+    expect(exits).toEqual([130]);
+    expect(emulator.openSessionCount()).toBe(0);
+    expect(handlerCount(signals)).toBe(0);
+  });
+
   it('lets the original error through when terminating fails, and reports the failure', async () => {
     const warnings: string[] = [];
     emulator.faults.add({ method: 'POST', path: '/session/terminate', status: 500 });
