@@ -15,6 +15,7 @@ import { FaultInjector } from './faults.js';
 import { configurationRoutes } from './routes-configurations.js';
 import { relationshipRoutes } from './routes-relationships.js';
 import { resourceObject, resourceRoutes } from './routes-resources.js';
+import { transferRoutes } from './routes-transfer.js';
 import type { EmulatorCore, Route } from './routing.js';
 import { createRequestHandler } from './server.js';
 import { SessionStore } from './sessions.js';
@@ -23,7 +24,7 @@ import { templateRoutes } from './templates.js';
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 
 /** Every route, most specific first (server.ts tries them in order). */
-export const ROUTES: readonly Route[] = [...configurationRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
+export const ROUTES: readonly Route[] = [...configurationRoutes, ...transferRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 

@@ -19,6 +19,8 @@ export interface Reply {
   readonly status: number;
   /** JSON body; absent for 204 and body-less answers. */
   readonly body?: unknown;
+  /** A binary body (instead of `body`), e.g. a ZIP export. */
+  readonly binary?: { readonly contentType: string; readonly data: Buffer };
   readonly headers?: Readonly<Record<string, string>>;
 }
 

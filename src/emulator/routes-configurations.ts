@@ -147,6 +147,6 @@ export const configurationRoutes: readonly Route[] = [
   { method: 'POST', pattern: [...BASE, 'save'], modifying: true, needsLoad: true, handle: save },
   { method: 'POST', pattern: [...BASE, 'activate'], modifying: true, needsLoad: true, handle: activate },
   { method: 'POST', pattern: [...BASE, ':id', 'load'], modifying: false, needsLoad: false, handle: loadById },
-  { method: 'DELETE', pattern: [...BASE, ':id'], modifying: true, needsLoad: false, handle: remove },
+  { method: 'DELETE', pattern: [...BASE, ':id'], modifying: true, needsLoad: true, handle: remove },
   { method: 'GET', pattern: ['configuration', 'validator-messages'], modifying: false, needsLoad: true, handle: validatorMessagesRoute },
 ];

@@ -40,6 +40,10 @@ export interface Call {
    * `INVALID_REQUEST_FORMAT` when it is not JSON.
    */
   json(): Json | undefined;
+  /** The raw body bytes (for binary uploads such as ZIP imports). */
+  raw(): Buffer;
+  /** The request's Content-Type header, when sent. */
+  readonly contentType: string | undefined;
 }
 
 /** A route: method, path pattern (`:name` segments are parameters) and its rules. */

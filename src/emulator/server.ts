@@ -175,6 +175,13 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
 function write(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
+  if (reply.binary !== undefined) {
+    headers['Content-Type'] = reply.binary.contentType;
+    headers['Content-Length'] = String(reply.binary.data.length);
+    res.writeHead(reply.status, headers);
+    res.end(reply.binary.data);
+    return;
+  }
   if (reply.body === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
@@ -236,6 +243,8 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
       query: parseQuery(query),
       session,
       json: () => (parsed ??= { value: parseJsonBody(req, raw) }).value,
+      raw: () => raw,
+      contentType: req.headers['content-type'],
     };
     return r.handle(call);
   }

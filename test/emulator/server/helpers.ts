@@ -8,13 +8,15 @@ export interface Answer {
   /** Parsed JSON body, or undefined when empty. */
   json: unknown;
   text: string;
+  /** The raw body bytes. */
+  bytes: Buffer;
 }
 
 /** Options of one call. */
 export interface CallOptions {
   body?: unknown;
   /** A raw body sent as is. */
-  raw?: string;
+  raw?: string | Buffer;
   headers?: Record<string, string>;
 }
 
@@ -33,7 +35,7 @@ export class Client {
   async call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookie !== undefined && headers.cookie === undefined) headers.cookie = this.cookie;
-    let body: string | undefined = options.raw;
+    let body: string | Buffer | undefined = options.raw;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
@@ -44,8 +46,10 @@ export class Client {
       body,
       dispatcher: this.dispatcher,
     });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, text, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    const text = bytes.toString('utf8');
+    const isJson = String(res.headers['content-type']).includes('json');
+    return { status: res.statusCode, headers: res.headers, text, bytes, json: text === '' || !isJson ? undefined : (JSON.parse(text) as unknown) };
   }
 
   /** `POST /session/create` with the key; keeps the cookie. */
