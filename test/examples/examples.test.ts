@@ -256,7 +256,10 @@ const COLLECTION: Readonly<Record<string, string>> = Object.fromEntries(KINDS.ma
  * on, and returns the validator messages and the activation status. Nothing of gwops'
  * own client or reconciler is used.
  */
-async function applyToEmulator(docs: readonly Doc[]): Promise<{ messages: { severity: string; detail: string }[]; activated: number }> {
+async function applyToEmulator(
+  docs: readonly Doc[],
+  ownership: JsonObject = {},
+): Promise<{ messages: { severity: string; detail: string }[]; activated: number; owned: Record<string, string[]> }> {
   const emulator = await startEmulator({ port: 0, tls: false, variant: 'latest' });
   try {
     let cookie = '';
@@ -307,8 +310,18 @@ async function applyToEmulator(docs: readonly Doc[]): Promise<{ messages: { seve
     if (!messages.some((m) => m.severity === 'ERROR')) {
       activated = (await call('POST', '/configuration/configurations/activate', { comment: 'examples check' })).status;
     }
+    // What the project's ownership filters select on the live gateway (the GET gwops makes).
+    const owned: Record<string, string[]> = {};
+    for (const [kind, filters] of Object.entries(ownership)) {
+      const query = (Array.isArray(filters) ? filters : [filters]).map((f) => `filter=${encodeURIComponent(text(f))}`).join('&');
+      const list = await call('GET', `/configuration/${COLLECTION[kind] ?? kind}?${query}`);
+      owned[kind] = (Array.isArray(list.json.data) ? list.json.data : [])
+        .filter(isObject)
+        .map((o) => (isObject(o.attributes) ? text(o.attributes.name) : ''))
+        .sort();
+    }
     await call('POST', '/session/terminate');
-    return { messages, activated };
+    return { messages, activated, owned };
   } finally {
     await emulator.close();
   }
@@ -340,10 +353,8 @@ describe('examples', () => {
     for (const file of yamlFiles) expect(() => parseFile(file), rel(file)).not.toThrow();
   });
 
-  it('every manifest and merge-patch overlay file starts with the editor schema line pointing at schemas/', () => {
-    // A file of JSON Patch operations is not a manifest document: editors would flag it.
-    const patchFiles = new Set(overlayDocs.filter((o) => Array.isArray(o.value.patch)).map((o) => o.file));
-    for (const file of [...manifestFiles, ...overlayFiles.filter((f) => !patchFiles.has(f))]) {
+  it('every manifest and overlay file starts with the editor schema line pointing at schemas/', () => {
+    for (const file of [...manifestFiles, ...overlayFiles]) {
       const first = readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
       const m = SCHEMA_LINE.exec(first);
       expect(m, `${rel(file)}: first line`).not.toBeNull();
@@ -355,6 +366,11 @@ describe('examples', () => {
     for (const doc of manifestDocs) {
       expect(validateDocument(doc, text(doc.value.kind)), where(doc)).toEqual([]);
     }
+  });
+
+  it('every manifest and overlay document is valid against the editor schema', () => {
+    if (!existsSync(EDITOR_SCHEMA)) return;
+    for (const doc of [...manifestDocs, ...overlayDocs]) expect(validateDocument(doc, 'manifest'), where(doc)).toEqual([]);
   });
 
   it('has the promised size', () => {
@@ -526,9 +542,14 @@ describe('examples', () => {
   });
 
   it('applied to the emulator (latest variant), the base configuration activates with no validator message at all', async () => {
-    const { messages, activated } = await applyToEmulator(manifestDocs);
+    const ownership = project(join(EXAMPLES, 'gwops.yaml')).ownership;
+    const { messages, activated, owned } = await applyToEmulator(manifestDocs, isObject(ownership) ? ownership : {});
     expect(messages).toEqual([]);
     expect(activated).toBe(200);
+    // The ownership filters, as the gateway evaluates them, select exactly the declared objects.
+    for (const kind of ['mapping', 'virtual-host', 'back-end-group']) {
+      expect(owned[kind], kind).toEqual(ofKind(kind).map((d) => str(d, 'name')).sort());
+    }
   });
 
   it('applied to the emulator, the staging configuration activates with no validator message at all', async () => {
