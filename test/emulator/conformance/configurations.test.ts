@@ -198,6 +198,14 @@ describe('configurations', () => {
     expect(reply.raw.subarray(0, 2).toString('latin1')).toBe('PK');
   });
 
+  it('GET /configuration/configurations/{id}/export answers 200 with a zip', async () => {
+    const c = await h.client().open(h.emulator.apiKey);
+    const id = one(await c.call('POST', '/configuration/configurations/save', { json: { comment: 'to export' } })).id;
+    const reply = await c.call('GET', `/configuration/configurations/${id}/export`);
+    expect(reply.status).toBe(200);
+    expect(reply.raw.subarray(0, 2).toString('latin1')).toBe('PK');
+  });
+
   it('PUT /configuration/configurations/import of an exported zip answers 200', async () => {
     const c = await h.client().open(h.emulator.apiKey);
     await c.create('back-end-group', VALID.backEndGroup('exported'));

@@ -294,3 +294,91 @@ describe('mapping templates (real-clients.md "Resources")', () => {
     expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
   });
 });
+
+describe('source mappings (real-clients.md "Resources")', () => {
+  let h: Harness;
+  let c: Client;
+  beforeAll(async () => {
+    h = await startHarness();
+    c = await h.client().open(h.emulator.apiKey);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('PATCH /mappings/{id}/relationships/template sets the source mapping (204), named in mappingTemplateName', async () => {
+    const sourceName = uniqueName('source');
+    const source = await c.create('mapping', { ...VALID.mapping(sourceName), threatHandling: 'NOTIFY' });
+    const target = await c.create('mapping', VALID.mapping(uniqueName('derived')));
+    const reply = await c.call('PATCH', `/configuration/mappings/${target}/relationships/template`, {
+      json: { data: { type: 'mapping', id: source } },
+    });
+    expect(reply.status).toBe(204);
+    expect((await c.read('mapping', target)).attributes.mappingTemplateName).toBe(sourceName);
+  });
+
+  it('POST /mappings/{id}/pull-from-source-mapping applies the source settings, keeping name and entry path', async () => {
+    const source = await c.create('mapping', { ...VALID.mapping(uniqueName('source')), threatHandling: 'NOTIFY', backendPath: '/from-source/' });
+    const targetName = uniqueName('derived');
+    const target = await c.create('mapping', VALID.mapping(targetName, '/derived/'));
+    expect((await c.read('mapping', target)).attributes.threatHandling).toBe('BLOCK');
+    await c.call('PATCH', `/configuration/mappings/${target}/relationships/template`, { json: { data: { type: 'mapping', id: source } } });
+    const reply = await c.call('POST', `/configuration/mappings/${target}/pull-from-source-mapping`);
+    expect(reply.status).toBeGreaterThanOrEqual(200);
+    expect(reply.status).toBeLessThan(300);
+    const read = await c.read('mapping', target);
+    expect(read.attributes.threatHandling).toBe('NOTIFY');
+    expect(read.attributes.backendPath).toBe('/from-source/');
+    expect(read.attributes.name).toBe(targetName);
+    expect((read.attributes.entryPath as { value?: unknown }).value).toBe('/derived/');
+  });
+
+  it('GET /mappings/{id}/export answers 200 with a zip', async () => {
+    const id = await c.create('mapping', VALID.mapping(uniqueName('exported')));
+    const reply = await c.call('GET', `/configuration/mappings/${id}/export`);
+    expect(reply.status).toBe(200);
+    expect(reply.raw.subarray(0, 2).toString('latin1')).toBe('PK');
+  });
+
+  it('POST /mappings/import of an exported mapping imports it as a copy', async () => {
+    const name = uniqueName('exported');
+    const id = await c.create('mapping', VALID.mapping(name));
+    const exported = await c.call('GET', `/configuration/mappings/${id}/export`);
+    expect(exported.status).toBe(200);
+    const reply = await c.call('POST', '/configuration/mappings/import', { raw: exported.raw, headers: { 'content-type': 'application/zip' } });
+    expect(reply.status).toBeGreaterThanOrEqual(200);
+    expect(reply.status).toBeLessThan(300);
+    expect((await c.list('mapping', `filter=name=@${name}`)).length).toBe(2);
+  });
+});
+
+describe('create with relationships in the body (gateway-config-api.md "Endpoints", POST virtual-hosts)', () => {
+  it('POST /virtual-hosts with relationships links the named objects on both sides', async () => {
+    const h = await startHarness();
+    try {
+      const c = await h.client().open(h.emulator.apiKey);
+      const mapping = await c.create('mapping', VALID.mapping(uniqueName('m')));
+      const cert = await c.create('ssl-certificate', { certType: 'SERVER_CERT', certificate: PEM });
+      const reply = await c.call('POST', '/configuration/virtual-hosts', {
+        json: {
+          data: {
+            type: 'virtual-host',
+            attributes: VALID.virtualHost(uniqueName('vh')),
+            relationships: {
+              mappings: { data: [{ type: 'mapping', id: mapping }] },
+              'ssl-certificate': { data: { type: 'ssl-certificate', id: cert } },
+            },
+          },
+        },
+      });
+      expect(reply.status).toBe(201);
+      const vhost = one(reply);
+      expect(vhost.relationships?.mappings?.data).toEqual([{ type: 'mapping', id: mapping }]);
+      expect(vhost.relationships?.['ssl-certificate']?.data).toEqual({ type: 'ssl-certificate', id: cert });
+      expect((await c.read('mapping', mapping)).relationships?.['virtual-hosts']?.data).toEqual([{ type: 'virtual-host', id: vhost.id }]);
+      expect((await c.read('ssl-certificate', cert)).relationships?.['virtual-hosts']?.data).toEqual([{ type: 'virtual-host', id: vhost.id }]);
+    } finally {
+      await h.close();
+    }
+  });
+});

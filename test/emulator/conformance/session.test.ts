@@ -152,6 +152,26 @@ describe('sessions over HTTPS', () => {
   });
 });
 
+describe('concurrent sessions', () => {
+  it('four sessions read concurrently, each with its own working copy', async () => {
+    const h = await startHarness();
+    try {
+      const admin = await h.client().open(h.emulator.apiKey);
+      await admin.create('back-end-group', VALID.backEndGroup('shared'));
+      expect((await admin.activate('shared')).status).toBe(200);
+      const clients = await Promise.all([1, 2, 3, 4].map(() => h.client().open(h.emulator.apiKey)));
+      expect(new Set(clients.map((c) => c.cookie)).size).toBe(4);
+      const lists = await Promise.all(clients.map((c) => c.list('back-end-group')));
+      for (const list of lists) expect(list.map((g) => g.attributes.name)).toEqual(['shared']);
+      await Promise.all(clients.map((c, i) => c.create('back-end-group', VALID.backEndGroup(`own-${i}`))));
+      const after = await Promise.all(clients.map((c) => c.list('back-end-group')));
+      after.forEach((list, i) => expect(list.map((g) => g.attributes.name).sort()).toEqual([`own-${i}`, 'shared']));
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('session idle timeout and expiry', () => {
   it('a session idle longer than the timeout answers 401', async () => {
     const h = await startHarness({ sessionIdleTimeoutMs: 200 });
@@ -262,6 +282,7 @@ describe('the read-only key', () => {
     ['activate', 'POST', () => '/configuration/configurations/activate', () => ({ comment: 'ro' })],
     ['save', 'POST', () => '/configuration/configurations/save', () => ({ comment: 'ro' })],
     ['configuration delete', 'DELETE', (i) => `/configuration/configurations/${i.config}`, undefined],
+    ['source mapping', 'PATCH', (i) => `/configuration/mappings/${i.mapping}/relationships/template`, (i) => ({ data: { type: 'mapping', id: i.mapping } })],
   ];
 
   it.each(modifying)('answers 403 to a modifying call: %s', async (_label, method, path, body) => {

@@ -223,3 +223,20 @@ describe('tolerance of real clients', () => {
     for (const m of messages) expect(m.meta?.severity).toBe('ERROR');
   });
 });
+
+describe('headers on body-less calls', () => {
+  it('DELETE with Content-Type application/json and no body is accepted', async () => {
+    const h = await startHarness();
+    try {
+      const c = await h.client().open(h.emulator.apiKey);
+      const id = await c.create('back-end-group', VALID.backEndGroup(uniqueName('ct')));
+      const reply = await c.call('DELETE', `/configuration/back-end-groups/${id}`, { headers: { 'content-type': 'application/json' } });
+      expect(reply.status).toBe(204);
+      const vhost = await c.create('virtual-host', VALID.virtualHost(uniqueName('ct')));
+      const off = await c.call('DELETE', `/configuration/virtual-hosts/${vhost}/maintenance`, { headers: { 'content-type': 'application/json' } });
+      expect(off.status).toBe(204);
+    } finally {
+      await h.close();
+    }
+  });
+});
