@@ -171,20 +171,31 @@ function backendGroupRules(content: ConfigContent, emit: Emit): void {
   }
 }
 
-/** Compares ids numerically when both hold integers (ids are strings holding integers), else as strings. */
-function compareIds(a: string, b: string): number {
-  const na = Number(a);
-  const nb = Number(b);
-  if (Number.isInteger(na) && Number.isInteger(nb) && a !== '' && b !== '') return na - nb;
-  return a < b ? -1 : a > b ? 1 : 0;
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A message with its sort key computed once (sorting 40,000 messages compares ~600,000 times). */
+interface Keyed {
+  readonly message: ValidatorMessage;
+  readonly rank: number;
+  /** The id as a number when it holds an integer (ids are strings holding integers), else NaN. */
+  readonly idNumber: number;
 }
 
-function compareMessages(a: ValidatorMessage, b: ValidatorMessage): number {
+function keyed(message: ValidatorMessage): Keyed {
+  const id = message.model.id;
+  const n = /^-?\d+$/.test(id) ? Number(id) : NaN;
+  return { message, rank: SEVERITY_RANK[message.severity], idNumber: n };
+}
+
+/** By severity (ERROR first), model type, model id (numerically when both are integers), code. */
+function compareKeyed(a: Keyed, b: Keyed): number {
+  const am = a.message;
+  const bm = b.message;
   return (
-    SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
-    (a.model.type < b.model.type ? -1 : a.model.type > b.model.type ? 1 : 0) ||
-    compareIds(a.model.id, b.model.id) ||
-    (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
+    a.rank - b.rank ||
+    compareText(am.model.type, bm.model.type) ||
+    (Number.isNaN(a.idNumber) || Number.isNaN(b.idNumber) ? compareText(am.model.id, bm.model.id) : a.idNumber - b.idNumber) ||
+    compareText(am.code, bm.code)
   );
 }
 
@@ -225,7 +236,7 @@ export function validatorMessages(content: ConfigContent, context: ModelContext)
   mappingRules(content, emit);
   virtualHostRules(content, context, emit);
   backendGroupRules(content, emit);
-  return out.sort(compareMessages);
+  return out.map(keyed).sort(compareKeyed).map((k) => k.message);
 }
 
 /**

@@ -248,6 +248,16 @@ describe('validatorMessages', () => {
     expect(c.messages()).toEqual(messages);
   });
 
+  it('orders negative ids numerically and non-numeric ids as text', () => {
+    const c = new Config();
+    const put = (id: string): void => {
+      c.content.objects.mapping.set(id, { type: 'mapping', id, attributes: newObjectAttributes('mapping', 'latest', {}), relationships: {} });
+    };
+    for (const id of ['10', 'b', '-5', '2', 'a']) put(id);
+    const ids = c.messages().filter((m) => m.severity === 'ERROR').map((m) => m.model.id);
+    expect(ids).toEqual(['-5', '2', '10', 'a', 'b']);
+  });
+
   it('handles 20,000 mappings (linear rules)', () => {
     const c = new Config();
     const { hostId, groupId } = c.base();
