@@ -133,7 +133,8 @@ function matchPattern(pattern: readonly string[], segments: readonly string[]): 
 /** Creates the request listener of the emulator's HTTP(S) server. */
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    void handle(deps, req, res);
+    // A failure while answering (e.g. the client went away) ends the connection, nothing more.
+    handle(deps, req, res).catch(() => res.destroy());
   };
 }
 
