@@ -35,6 +35,8 @@ export interface FaultProxy {
   /** Base URL through the proxy (same base path as the upstream). */
   readonly url: string;
   readonly seen: SeenRequest[];
+  /** JSESSIONID values the upstream set, so that tests can check they appear in no output. */
+  readonly sessionCookies: string[];
   addRule(rule: ProxyRule): void;
   close(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
   const basePath = upstream.pathname.replace(/\/+$/, '');
   const rules: { rule: ProxyRule; matches: number }[] = [];
   const seen: SeenRequest[] = [];
+  const sessionCookies: string[] = [];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -84,6 +87,11 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
       req.socket.destroy();
       return;
     }
+    const setCookie = upstreamRes.headers['set-cookie'];
+    for (const c of typeof setCookie === 'string' ? [setCookie] : (setCookie ?? [])) {
+      const value = /JSESSIONID=([^;]+)/.exec(c)?.[1];
+      if (value) sessionCookies.push(value);
+    }
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(upstreamRes.headers)) {
       if (typeof v === 'string' && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') out[k] = v;
@@ -103,6 +111,7 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
   return {
     url: `http://127.0.0.1:${port}${basePath}`,
     seen,
+    sessionCookies,
     addRule: (rule) => rules.push({ rule, matches: 0 }),
     close: () =>
       new Promise<void>((resolve) => {
