@@ -168,7 +168,10 @@ export function mergeAttributes(base: Readonly<JsonObject>, patch: Readonly<Json
   const out: JsonObject = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     const current = Object.hasOwn(base, key) ? base[key] : undefined;
-    out[key] = isJsonObject(current) && isJsonObject(value) ? mergeAttributes(current, value) : value;
+    const merged = isJsonObject(current) && isJsonObject(value) ? mergeAttributes(current, value) : value;
+    // A JSON body may carry an own `__proto__` member: define it, never invoke the setter.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true });
+    else out[key] = merged;
   }
   return out;
 }

@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAttributes, mergeAttributes, readableAttributes } from '../../../src/emulator/attributes.js';
-import type { JsonObject } from '../../../src/emulator/model.js';
+import { checkAttributes, isJsonObject, mergeAttributes, readableAttributes } from '../../../src/emulator/attributes.js';
+import { newObjectAttributes } from '../../../src/emulator/defaults.js';
+import type { Json, JsonObject } from '../../../src/emulator/model.js';
+import { VARIANTS } from '../../../src/kinds/index.js';
 
 describe('checkAttributes', () => {
   it('accepts valid attributes and returns them unchanged when nothing needs coercion', () => {
@@ -144,6 +147,14 @@ describe('mergeAttributes', () => {
     expect(patch).toEqual({ b: { z: 3 } });
   });
 
+  it('keeps a __proto__ member of a parsed body as plain data', () => {
+    const patch = JSON.parse('{"__proto__": {"polluted": true}}') as JsonObject;
+    const merged = mergeAttributes({ a: 1 }, patch);
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(Object.hasOwn(merged, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('works on frozen trees', () => {
     const base = Object.freeze({ a: Object.freeze({ x: 1 }) }) as Readonly<JsonObject>;
     expect(mergeAttributes(base, { a: { y: 2 } })).toEqual({ a: { x: 1, y: 2 } });
@@ -170,5 +181,56 @@ describe('readableAttributes', () => {
     expect(readableAttributes('mapping', stored)).toBe(stored);
     const cert: JsonObject = { certificate: 'C' };
     expect(readableAttributes('ssl-certificate', cert)).toBe(cert);
+  });
+});
+
+describe('properties', () => {
+  const json = fc.jsonValue() as fc.Arbitrary<Json>;
+  const object = fc.dictionary(fc.string({ maxLength: 4 }), json, { maxKeys: 6 });
+
+  it('mergeAttributes: patch members win, objects merge, untouched members are shared, inputs unchanged', () => {
+    fc.assert(
+      fc.property(object, object, (base, patch) => {
+        const baseBefore = structuredClone(base);
+        const patchBefore = structuredClone(patch);
+        const merged = mergeAttributes(base, patch);
+        for (const [key, value] of Object.entries(patch)) {
+          const old = Object.hasOwn(base, key) ? base[key] : undefined;
+          if (isJsonObject(old) && isJsonObject(value)) expect(merged[key]).toEqual(mergeAttributes(old, value));
+          else expect(merged[key]).toBe(value);
+        }
+        for (const key of Object.keys(base)) if (!Object.hasOwn(patch, key)) expect(merged[key]).toBe(base[key]);
+        expect(Object.keys(merged).sort()).toEqual([...new Set([...Object.keys(base), ...Object.keys(patch)])].sort());
+        expect(base).toEqual(baseBefore);
+        expect(patch).toEqual(patchBefore);
+      }),
+    );
+  });
+
+  it('checkAttributes: a valid tree with its booleans sent as strings comes back as the tree', () => {
+    const stringify = (value: Json): Json => {
+      if (typeof value === 'boolean') return String(value);
+      if (Array.isArray(value)) return value.map(stringify);
+      if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stringify(v)]));
+      return value;
+    };
+    for (const variant of VARIANTS) {
+      for (const type of ['virtual-host', 'mapping', 'back-end-group'] as const) {
+        const tree = newObjectAttributes(type, variant, {});
+        expect(checkAttributes(type, variant, stringify(tree))).toEqual({ ok: true, value: tree });
+      }
+    }
+  });
+
+  it('readableAttributes never returns a write-only attribute and keeps every other one', () => {
+    fc.assert(
+      fc.property(object, fc.string(), fc.string(), (rest, key, pass) => {
+        const stored: JsonObject = { ...rest, privateKey: key, passphrase: pass };
+        const readable = readableAttributes('ssl-certificate', stored);
+        expect(readable).not.toHaveProperty('privateKey');
+        expect(readable).not.toHaveProperty('passphrase');
+        for (const k of Object.keys(rest)) if (k !== 'privateKey' && k !== 'passphrase') expect(readable[k]).toBe(rest[k]);
+      }),
+    );
   });
 });
