@@ -248,6 +248,23 @@ function gatewayErrors(docs: readonly Doc[]): string[] {
   return errors;
 }
 
+/**
+ * Paths where `live` differs from what is declared: objects compare only their declared
+ * keys, lists item by item and with the same length, everything else strictly (the
+ * comparison issue 4 prescribes, so that an apply followed by a plan shows no change).
+ */
+function declaredMismatches(declared: Json, live: Json | undefined, path = ''): string[] {
+  if (isObject(declared)) {
+    if (!isObject(live)) return [path || '/'];
+    return Object.entries(declared).flatMap(([k, v]) => declaredMismatches(v, live[k], `${path}/${k}`));
+  }
+  if (Array.isArray(declared)) {
+    if (!Array.isArray(live) || live.length !== declared.length) return [path];
+    return declared.flatMap((v, i) => declaredMismatches(v, live[i], `${path}/${i}`));
+  }
+  return declared === live ? [] : [`${path}: ${JSON.stringify(declared)} != ${JSON.stringify(live)}`];
+}
+
 const COLLECTION: Readonly<Record<string, string>> = Object.fromEntries(KINDS.map((k) => [k.type, k.collection]));
 
 /**
@@ -259,7 +276,7 @@ const COLLECTION: Readonly<Record<string, string>> = Object.fromEntries(KINDS.ma
 async function applyToEmulator(
   docs: readonly Doc[],
   ownership: JsonObject = {},
-): Promise<{ messages: { severity: string; detail: string }[]; activated: number; owned: Record<string, string[]> }> {
+): Promise<{ messages: { severity: string; detail: string }[]; activated: number; owned: Record<string, string[]>; mismatches: string[] }> {
   const emulator = await startEmulator({ port: 0, tls: false, variant: 'latest' });
   try {
     let cookie = '';
@@ -280,6 +297,7 @@ async function applyToEmulator(
     await call('POST', '/configuration/configurations/load-active');
     const templates = new Map(docs.filter((d) => d.value.kind === 'mapping-template').map((d) => [d.value.name, attrs(d)]));
     const ids = new Map<string, string>();
+    const sent = new Map<string, JsonObject>();
     const order = ['ssl-certificate', 'back-end-group', 'mapping', 'virtual-host'];
     for (const kind of order) {
       for (const d of docs.filter((x) => x.value.kind === kind)) {
@@ -290,6 +308,7 @@ async function applyToEmulator(
         const created = await call('POST', `/configuration/${COLLECTION[kind] ?? kind}`, { data: { type: kind, attributes } });
         const data = created.json.data;
         ids.set(`${kind}/${name}`, isObject(data) ? text(data.id) : '');
+        sent.set(`${kind}/${name}`, attributes);
       }
     }
     for (const l of links(docs)) {
@@ -320,8 +339,17 @@ async function applyToEmulator(
         .map((o) => (isObject(o.attributes) ? text(o.attributes.name) : ''))
         .sort();
     }
+    // Read back: every declared attribute must come back as sent, or the next plan would not be empty.
+    const mismatches: string[] = [];
+    for (const [key, attributes] of sent) {
+      const [kind = '', name = ''] = key.split('/');
+      const got = await call('GET', `/configuration/${COLLECTION[kind] ?? kind}/${ids.get(key) ?? ''}`);
+      const live = isObject(got.json.data) && isObject(got.json.data.attributes) ? got.json.data.attributes : {};
+      const { privateKey: _secret, ...readable } = attributes;
+      mismatches.push(...declaredMismatches(readable, live).map((path) => `${kind} ${name}: ${path}`));
+    }
     await call('POST', '/session/terminate');
-    return { messages, activated, owned };
+    return { messages, activated, owned, mismatches };
   } finally {
     await emulator.close();
   }
@@ -543,9 +571,10 @@ describe('examples', () => {
 
   it('applied to the emulator (latest variant), the base configuration activates with no validator message at all', async () => {
     const ownership = project(join(EXAMPLES, 'gwops.yaml')).ownership;
-    const { messages, activated, owned } = await applyToEmulator(manifestDocs, isObject(ownership) ? ownership : {});
+    const { messages, activated, owned, mismatches } = await applyToEmulator(manifestDocs, isObject(ownership) ? ownership : {});
     expect(messages).toEqual([]);
     expect(activated).toBe(200);
+    expect(mismatches).toEqual([]);
     // The ownership filters, as the gateway evaluates them, select exactly the declared objects.
     for (const kind of ['mapping', 'virtual-host', 'back-end-group']) {
       expect(owned[kind], kind).toEqual(ofKind(kind).map((d) => str(d, 'name')).sort());
@@ -553,8 +582,9 @@ describe('examples', () => {
   });
 
   it('applied to the emulator, the staging configuration activates with no validator message at all', async () => {
-    const { messages, activated } = await applyToEmulator(applyOverlays(manifestDocs, overlayDocs));
+    const { messages, activated, mismatches } = await applyToEmulator(applyOverlays(manifestDocs, overlayDocs));
     expect(messages).toEqual([]);
+    expect(mismatches).toEqual([]);
     expect(activated).toBe(200);
   });
 });
