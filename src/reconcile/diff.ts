@@ -192,7 +192,7 @@ export function diffAttributes(
       if (isWriteOnlyPath(type, childSegments)) continue;
       if (segments.length === 0 && ignore.includes(key)) continue;
       const liveValue = isPlainObject(l) ? l[key] : undefined;
-      if (isPlainObject(value) && (isPlainObject(liveValue) || liveValue === undefined)) {
+      if (isPlainObject(value) && (isPlainObject(liveValue) || (liveValue === undefined && Object.keys(value).length > 0))) {
         walk(value, liveValue, childSegments);
       } else if (matchesDeclared(type, value, liveValue, childSegments)) {
         unchanged += 1;

@@ -146,7 +146,7 @@ export interface PlanSummary {
 /** The plan. */
 export interface Plan {
   readonly formatVersion: typeof PLAN_FORMAT_VERSION;
-  /** {@link liveStateDigest} of the live state the plan was made against (`apply --plan` refuses when it changed). */
+  /** `liveStateDigest(live, desired)` (plan.ts) of the live state the plan was made against (`apply --plan` refuses when it changed). */
   readonly liveDigest: string;
   readonly summary: PlanSummary;
   /** Steps in execution order; `steps[i].index === i + 1`. */

@@ -21,7 +21,7 @@
 import { createHash } from 'node:crypto';
 import { KINDS, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
-import { creationChanges, diffAttributes, diffLinks, isPlainObject, maskValue, redactAttributes } from './diff.js';
+import { creationChanges, diffAttributes, diffLinks, isPlainObject, isWriteOnlyPath, maskValue, redactAttributes } from './diff.js';
 import { collectionPathOf } from './live.js';
 import type { Link, ObjectRef, State, StateObject } from './model.js';
 import { declaredKey, idOfUnknownRef, linkDefinition, linkKey, objectOf, refKey } from './model.js';
@@ -150,7 +150,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   const steps = orderSteps(nodes);
   return {
     formatVersion: PLAN_FORMAT_VERSION,
-    liveDigest: liveStateDigest(live),
+    liveDigest: liveStateDigest(live, desired),
     summary: summarise(steps),
     steps,
     unmanaged,
@@ -289,23 +289,19 @@ function summarise(steps: readonly PlanStep[]): PlanSummary {
   return summary;
 }
 
-/** JSON text with object keys sorted at every level (stable for hashing). */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /**
- * A stable hash (`sha256:<hex>`) of a live state: objects (kind, name, id, attributes)
- * and links, independent of map and list order. Secret values are masked before hashing,
- * so the digest reveals nothing about them (a change of only a secret value live does not
- * change the digest). `apply --plan` compares it with {@link Plan.liveDigest}.
+ * A stable hash (`sha256:<hex>`) of the part of a live state a plan was computed from:
+ * every live object's kind, name and id; for objects the manifests declare, the live
+ * values at the declared attribute paths (write-only paths skipped, arrays whole); and
+ * every link. Independent of the order of objects, links and keys. What no manifest
+ * declares cannot change the plan, so it is left out (this also keeps the digest cheap:
+ * hashing 20,000 full mapping trees costs seconds). Secret values are masked before
+ * hashing, so the digest reveals nothing about them.
+ *
+ * `apply --plan` recomputes it with the same `desired` and compares it with
+ * {@link Plan.liveDigest}; a different value means the plan may be wrong.
  */
-export function liveStateDigest(live: State): string {
+export function liveStateDigest(live: State, desired: State): string {
   const hash = createHash('sha256');
   for (const kind of KINDS) {
     const objects = live.objects.get(kind.type);
@@ -313,11 +309,25 @@ export function liveStateDigest(live: State): string {
     for (const name of [...objects.keys()].sort(codePoint)) {
       const object = objects.get(name);
       if (!object) continue;
-      const attributes = maskValue(kind.type, [], object.attributes).value;
-      hash.update(stableJson({ kind: kind.type, name, id: object.id, attributes }));
+      const declared = desired.objects.get(kind.type)?.get(name);
+      const projected = declared ? project(kind.type, declared.attributes, object.attributes, []) : null;
+      const masked = maskValue(kind.type, [], projected).value;
+      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.fingerprint ?? null, masked]));
       hash.update('\n');
     }
   }
   for (const key of live.links.map(linkKey).sort(codePoint)) hash.update(`${key}\n`);
   return `sha256:${hash.digest('hex')}`;
+}
+
+/** The live value restricted to the declared shape: declared keys in sorted order; arrays and scalars whole. */
+function project(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[]): unknown {
+  if (!isPlainObject(declared) || !isPlainObject(live)) return live ?? null;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(declared).sort(codePoint)) {
+    const childSegments = [...segments, key];
+    if (isWriteOnlyPath(type, childSegments)) continue;
+    out[key] = project(type, declared[key], live[key], childSegments);
+  }
+  return out;
 }

@@ -163,16 +163,19 @@ describe('buildPlan: links, certificates, deletes', () => {
 });
 
 describe('liveStateDigest', () => {
-  it('is independent of list order and changes with attributes, ids and links, not with secret values', () => {
-    const a = resource('mapping', '1', { name: 'a', x: 1, access: { tokenVerification: { jwsKey: 'k1' } } });
+  it('covers ids, links and declared attributes, independent of order; not undeclared attributes or secret values', () => {
+    const desired = desiredState([doc('mapping', 'a', { x: 1, access: { tokenVerification: { jwsKey: 'k1' } } })]);
+    const a = resource('mapping', '1', { name: 'a', x: 1, y: 1, access: { tokenVerification: { jwsKey: 'k1' } } });
     const b = resource('mapping', '2', { name: 'b' }, { 'back-end-groups': many('back-end-group', '3') });
     const g = resource('back-end-group', '3', { name: 'g' });
-    const digest = (lists: Partial<Record<ResourceType, ApiResource[]>>) => liveStateDigest(liveState(lists, new Map()));
+    const digest = (lists: Partial<Record<ResourceType, ApiResource[]>>) => liveStateDigest(liveState(lists, new Map()), desired);
     const base = digest({ mapping: [a, b], 'back-end-group': [g] });
     expect(digest({ mapping: [b, a], 'back-end-group': [g] })).toBe(base);
     expect(digest({ mapping: [{ ...a, attributes: { ...a.attributes, x: 2 } }, b], 'back-end-group': [g] })).not.toBe(base);
+    expect(digest({ mapping: [{ ...a, attributes: { ...a.attributes, y: 2 } }, b], 'back-end-group': [g] })).toBe(base);
     expect(digest({ mapping: [{ ...a, id: '9' }, b], 'back-end-group': [g] })).not.toBe(base);
     expect(digest({ mapping: [a, { ...b, relationships: {} }], 'back-end-group': [g] })).not.toBe(base);
+    expect(digest({ mapping: [a], 'back-end-group': [g] })).not.toBe(base);
     expect(digest({ mapping: [{ ...a, attributes: { ...a.attributes, access: { tokenVerification: { jwsKey: 'k2' } } } }, b], 'back-end-group': [g] })).toBe(base);
     expect(base).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
