@@ -164,6 +164,7 @@ export function defaultAttributes(type: ResourceType, variant: Variant): Readonl
  * `given` must already be checked ({@link checkAttributes}). The default subtrees are
  * deep-frozen and shared between all objects created from them; never mutate the result
  * in place (edits go through `mergeAttributes`, which copies along the changed path).
+ * @throws Error when a server-defaults file is missing or malformed (a packaging error).
  */
 export function newObjectAttributes(type: ResourceType, variant: Variant, given: Readonly<JsonObject>): JsonObject {
   return fillItemDefaults(type, mergeAttributes(defaultAttributes(type, variant), given));
