@@ -3,7 +3,7 @@
  * gateway-config-api.md "Endpoints" and "Filter syntax", mapping templates.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLLECTION, errorCode, many, one, PEM, PEM2, startHarness, uniqueName, VALID } from './client.js';
+import { at, COLLECTION, errorCode, many, one, PEM, PEM2, startHarness, uniqueName, VALID } from './client.js';
 import type { Client, Harness, Type } from './client.js';
 
 
@@ -349,6 +349,75 @@ describe('source mappings (real-clients.md "Resources")', () => {
     expect(reply.status).toBeGreaterThanOrEqual(200);
     expect(reply.status).toBeLessThan(300);
     expect((await c.list('mapping', `filter=name=@${name}`)).length).toBe(2);
+  });
+});
+
+describe('more real-client expectations of resources', () => {
+  let h: Harness;
+  let c: Client;
+  beforeAll(async () => {
+    h = await startHarness();
+    c = await h.client().open(h.emulator.apiKey);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('lists are not paginated: 150 objects come back in one data[]', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 150; i += 1) ids.add(await c.create('back-end-group', VALID.backEndGroup(`many-${i}`)));
+    const listed = await c.list('back-end-group', 'filter=name=@many-');
+    expect(listed).toHaveLength(150);
+    expect(new Set(listed.map((g) => g.id))).toEqual(ids);
+  });
+
+  it('a back-end group shows its client-certificate relationship (real-clients.md "Attributes the reference does not list")', async () => {
+    const group = await c.create('back-end-group', VALID.backEndGroup(uniqueName('cc')));
+    const read = await c.read('back-end-group', group);
+    expect(read.relationships).toHaveProperty('mappings');
+    expect(read.relationships).toHaveProperty('client-certificate');
+    const cert = await c.create('ssl-certificate', { certType: 'CLIENT_CERT', certificate: PEM });
+    const reply = await c.call('PATCH', `/configuration/back-end-groups/${group}/relationships/client-certificate`, {
+      json: { data: { type: 'ssl-certificate', id: cert } },
+    });
+    expect(reply.status).toBe(204);
+    expect((await c.read('back-end-group', group)).relationships?.['client-certificate']?.data).toEqual({ type: 'ssl-certificate', id: cert });
+  });
+
+  it('the mapping members real clients use beyond the reference are accepted (timeouts, pathWhitelists)', async () => {
+    const id = await c.create('mapping', VALID.mapping(uniqueName('extra')));
+    expect(at((await c.read('mapping', id)).attributes, 'timeouts.backend')).toBe(120);
+    const reply = await c.patch('mapping', id, {
+      timeouts: { sessionIdle: 600 },
+      ipRules: { ipAddressWhitelists: { pathWhitelists: [{ pattern: '^/health$', caseIgnored: false }] } },
+    });
+    expect(reply.status).toBe(200);
+    const read = await c.read('mapping', id);
+    expect(at(read.attributes, 'timeouts')).toEqual({ backend: 120, sessionIdle: 600 });
+    expect(at(read.attributes, 'ipRules.ipAddressWhitelists.pathWhitelists')).toEqual([{ pattern: '^/health$', caseIgnored: false }]);
+  });
+
+  it('an ssl-certificate created with only its certificate returns a full attribute tree', async () => {
+    const id = await c.create('ssl-certificate', { certificate: PEM });
+    const read = await c.read('ssl-certificate', id);
+    expect(read.attributes.certificate).toBe(PEM);
+    expect(['SERVER_CERT', 'CLIENT_CERT']).toContain(read.attributes.certType);
+    expect(read.attributes.certificateChain).toEqual([]);
+    expect(typeof read.attributes.rootCaCertificate).toBe('string');
+  });
+
+  it('PUT /mappings/import replaces the mapping of the same name', async () => {
+    const name = uniqueName('replace');
+    const id = await c.create('mapping', { ...VALID.mapping(name), backendPath: '/exported/' });
+    const exported = await c.call('GET', `/configuration/mappings/${id}/export`);
+    expect(exported.status).toBe(200);
+    await c.patch('mapping', id, { backendPath: '/changed/' });
+    const reply = await c.call('PUT', '/configuration/mappings/import', { raw: exported.raw, headers: { 'content-type': 'application/zip' } });
+    expect(reply.status).toBeGreaterThanOrEqual(200);
+    expect(reply.status).toBeLessThan(300);
+    const found = await c.list('mapping', `filter=name==${name}`);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.attributes.backendPath).toBe('/exported/');
   });
 });
 

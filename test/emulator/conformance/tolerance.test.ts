@@ -68,6 +68,27 @@ describe('tolerance of real clients', () => {
       expect((await c.read('virtual-host', vhost)).attributes.showMaintenancePage).toBe(true);
     });
 
+    it('load-empty-config answers 204', async () => {
+      const d = h.client();
+      await d.createSession(h.emulator.apiKey);
+      const reply = await d.call('POST', '/configuration/configurations/load-empty-config', options);
+      expect(reply.status).toBe(204);
+      expect(await d.list('mapping')).toEqual([]);
+    });
+
+    it('save answers 200 with the new id', async () => {
+      const d = await h.client().open(h.emulator.apiKey);
+      const reply = await d.call('POST', '/configuration/configurations/save', options);
+      expect(reply.status).toBe(200);
+      expect(one(reply).id).toMatch(/^-?\d+$/);
+    });
+
+    it('activate answers 200', async () => {
+      const d = await h.client().open(h.emulator.apiKey);
+      const reply = await d.call('POST', '/configuration/configurations/activate', options);
+      expect(reply.status).toBe(200);
+    });
+
     it('session/terminate answers 200', async () => {
       const d = h.client();
       await d.createSession(h.emulator.apiKey);

@@ -235,6 +235,13 @@ describe('validator rules (latest variant)', () => {
     });
   });
 
+  it('filter on type selects the messages about objects of that type (reference: "filterable by meta.severity and type")', async () => {
+    const group = await c.create('back-end-group', { name: uniqueName('empty'), backendHosts: [] });
+    await c.create('mapping', VALID.mapping(uniqueName('orphan')));
+    const byType = (await c.messages('filter=type==back-end-group')).map(shapes);
+    expect(byType.map((m) => m.model)).toEqual([{ type: 'back-end-group', id: group }]);
+  });
+
   it('messages are recomputed from the working copy of each session', async () => {
     await c.create('back-end-group', { name: uniqueName('empty'), backendHosts: [] });
     expect((await c.messages()).length).toBeGreaterThan(0);
