@@ -1,14 +1,18 @@
 /**
  * Checks `examples/` (issue 3, "How it is checked"): every YAML document parses, every
- * manifest document is valid against its kind's schema, the example is as large as
- * promised, every relationship names a defined object, and the rules the gateway's
- * validator enforces hold, also after the staging overlay is applied.
+ * manifest document is valid against its kind's schema (and the editor schema), the
+ * example is as large as promised, every relationship names a defined object, and the
+ * rules the gateway's validator enforces hold in the latest variant, also after the
+ * staging overlay is applied.
  *
- * Finally the resolved documents are applied to the emulator through the raw API and the
- * gateway's own validator must find no ERROR.
+ * Finally the resolved documents (templates merged, overlays applied) are created on the
+ * emulator through the raw REST API: its validator must report nothing, activation must
+ * succeed, every declared attribute must read back unchanged, and the project's ownership
+ * filters must select exactly the declared objects.
  *
- * Independent of `src/manifest` and `src/reconcile` on purpose: it reads the examples with nothing but `yaml`,
- * ajv and the schemas, so a bug in the loader cannot hide a broken example.
+ * Independent of `src/manifest` and `src/reconcile` on purpose: it reads the examples with
+ * nothing but `yaml`, ajv, the schemas and plain HTTP, so a bug in the loader or the
+ * reconciler cannot hide a broken example.
  */
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
