@@ -10,7 +10,7 @@ import { VARIANTS } from '../../kinds/index.js';
 import type { Variant } from '../../kinds/index.js';
 import { readOrCreateKeyFile } from '../../emulator/api-keys.js';
 import { startEmulator } from '../../emulator/index.js';
-import type { RunningEmulator, ServeOptions } from '../../emulator/index.js';
+import type { FaultRule, RunningEmulator, ServeOptions } from '../../emulator/index.js';
 import type { CliIO, CommandModule } from '../io.js';
 
 /** Options as commander parses them. */
@@ -28,6 +28,9 @@ export interface EmulatorCommandOptions {
   sessionTimeoutSeconds: string;
   basePath: string;
   verbose?: boolean;
+  /** `--fault` specs, see {@link parseFaultSpec}. */
+  fault?: string[];
+  faultSeed?: string;
 }
 
 /** Default key files, relative to the working directory. */
@@ -49,6 +52,59 @@ function variantOf(text: string): Variant {
   const found = VARIANTS.find((v) => v === text);
   if (!found) throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, not '${text}'`);
   return found;
+}
+
+/**
+ * Parses a `--fault` spec: comma-separated `key=value` pairs with keys `path` (glob after the
+ * base path, required), `method`, `status`, `nth`, `fraction`, `latency-ms`, and the flags
+ * `drop` and `expire-sessions`; e.g. `path=/configuration/mappings*,method=GET,status=503,nth=2`.
+ * @throws UsageError for an unknown key or a bad value.
+ */
+export function parseFaultSpec(spec: string): FaultRule {
+  let path: string | undefined;
+  const rule: Omit<FaultRule, 'path'> & { path?: string } = {};
+  for (const part of spec.split(',')) {
+    const eq = part.indexOf('=');
+    const key = (eq < 0 ? part : part.slice(0, eq)).trim();
+    const value = eq < 0 ? undefined : part.slice(eq + 1).trim();
+    const need = (): string => {
+      if (value === undefined || value === '') throw new UsageError(`--fault: '${key}' needs a value`);
+      return value;
+    };
+    switch (key) {
+      case 'path':
+        path = need();
+        break;
+      case 'method':
+        rule.method = need().toUpperCase();
+        break;
+      case 'status':
+        rule.status = integer('--fault status', need(), 100, 599);
+        break;
+      case 'nth':
+        rule.nth = integer('--fault nth', need(), 1, Number.MAX_SAFE_INTEGER);
+        break;
+      case 'latency-ms':
+        rule.latencyMs = integer('--fault latency-ms', need(), 0, 600_000);
+        break;
+      case 'fraction': {
+        const f = Number(need());
+        if (!(f >= 0 && f <= 1)) throw new UsageError(`--fault fraction must be between 0 and 1, not '${need()}'`);
+        rule.fraction = f;
+        break;
+      }
+      case 'drop':
+        rule.drop = true;
+        break;
+      case 'expire-sessions':
+        rule.expireSessions = true;
+        break;
+      default:
+        throw new UsageError(`--fault: unknown key '${key}' (path, method, status, nth, fraction, latency-ms, drop, expire-sessions)`);
+    }
+  }
+  if (path === undefined) throw new UsageError(`--fault needs path=<glob>: '${spec}'`);
+  return { ...rule, path };
 }
 
 async function readPem(file: string, what: string): Promise<string> {
@@ -95,6 +151,8 @@ export async function serveOptions(opts: EmulatorCommandOptions, io: CliIO): Pro
     latencyMs,
     sessionIdleTimeoutMs: timeout * 1000,
     requestLogLimit: REQUEST_LOG_LIMIT,
+    faults: (opts.fault ?? []).map(parseFaultSpec),
+    ...(opts.faultSeed === undefined ? {} : { faultSeed: integer('--fault-seed', opts.faultSeed, 0, 2 ** 32 - 1) }),
     ...(opts.stateFile === undefined ? {} : { stateFile: resolve(io.cwd, opts.stateFile) }),
     ...(opts.verbose === true
       ? { onRequest: (e) => void io.stderr.write(`${e.method} ${e.path}${e.query ? `?${e.query}` : ''} ${e.status} ${e.durationMs.toFixed(1)}ms\n`) }
@@ -161,6 +219,12 @@ export const registerEmulator: CommandModule = (program: Command, io: CliIO, don
     .option('--session-timeout-seconds <s>', 'idle timeout of REST sessions', '600')
     .option('--base-path <path>', 'base path of the API', '/airlock/rest')
     .option('--verbose', 'log one line per request to stderr')
+    .option(
+      '--fault <spec>',
+      'inject a fault (repeatable), e.g. path=/configuration/mappings*,method=GET,status=503,nth=2; keys: path, method, status, nth, fraction, latency-ms, drop, expire-sessions',
+      (spec: string, previous: string[] | undefined) => [...(previous ?? []), spec],
+    )
+    .option('--fault-seed <n>', 'seed of the fraction faults (same seed, same faulted calls)')
     .action(async (opts: EmulatorCommandOptions) => {
       done(await runEmulatorCommand(opts, io, signalled()));
     });

@@ -93,3 +93,44 @@ describe('gwops emulator', () => {
     await expect(runEmulatorCommand(options({ tlsCert: 'c.pem' }), captureIO(cwd), Promise.resolve())).rejects.toBeInstanceOf(UsageError);
   });
 });
+
+describe('--fault specs', () => {
+  it('parses every key', async () => {
+    const { parseFaultSpec } = await import('../../../src/cli/commands/emulator.js');
+    expect(parseFaultSpec('path=/configuration/mappings*,method=get,status=503,nth=2')).toEqual({
+      path: '/configuration/mappings*',
+      method: 'GET',
+      status: 503,
+      nth: 2,
+    });
+    expect(parseFaultSpec('path=*,fraction=0.25,latency-ms=30,drop,expire-sessions')).toEqual({
+      path: '*',
+      fraction: 0.25,
+      latencyMs: 30,
+      drop: true,
+      expireSessions: true,
+    });
+    expect(() => parseFaultSpec('status=500')).toThrow(UsageError);
+    expect(() => parseFaultSpec('path=*,colour=red')).toThrow(UsageError);
+    expect(() => parseFaultSpec('path=*,fraction=2')).toThrow(UsageError);
+  });
+
+  it('serves a given TLS certificate and key', async () => {
+    const { selfSignedCertificate } = await import('../../../src/emulator/index.js');
+    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
+    dirs.push(cwd);
+    const pems = await selfSignedCertificate('127.0.0.1');
+    await writeFile(join(cwd, 'c.pem'), pems.cert);
+    await writeFile(join(cwd, 'k.pem'), pems.key);
+    let running: RunningEmulator | undefined;
+    let stop!: () => void;
+    const result = runEmulatorCommand(options({ tls: undefined, tlsCert: 'c.pem', tlsKey: 'k.pem' }), captureIO(cwd), new Promise<void>((r) => (stop = r)), (e) => (running = e));
+    while (!running) await new Promise((r) => setImmediate(r));
+    expect(running.caCertificate).toBe(pems.cert);
+    const client = new Client(running);
+    expect((await client.login()).status).toBe(200);
+    await client.close();
+    stop();
+    expect(await result).toBe(0);
+  });
+});
