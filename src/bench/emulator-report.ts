@@ -43,6 +43,8 @@ export interface BenchReport {
   readonly formatVersion: 1;
   readonly node: string;
   readonly variant: 'latest';
+  /** `http` (default) or `https` (`--tls`). */
+  readonly transport: 'http' | 'https';
   readonly creation: { readonly mappings: number; readonly seconds: number };
   readonly sizes: readonly SizeResult[];
   readonly memory: MemoryFigures | null;
@@ -78,7 +80,7 @@ export function slowestFilteredMs(size: SizeResult): number {
 /** The report as a readable table (one line per size, targets beside the figures). */
 export function formatReport(report: BenchReport): string {
   const lines: string[] = [];
-  lines.push(`gwops emulator benchmark (node ${report.node}, variant ${report.variant}, plain HTTP, in-process)`);
+  lines.push(`gwops emulator benchmark (node ${report.node}, variant ${report.variant}, ${report.transport === 'https' ? 'HTTPS' : 'plain HTTP'}, emulator in-process)`);
   const rate = report.creation.seconds > 0 ? report.creation.mappings / report.creation.seconds : 0;
   lines.push(`created ${count(report.creation.mappings)} mappings over HTTP in ${report.creation.seconds.toFixed(1)} s (${count(Math.round(rate))}/s)`);
   lines.push('');

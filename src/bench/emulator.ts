@@ -4,12 +4,12 @@
  * after loading 20,000 full mappings, side by side with the targets (filtered list of
  * 20,000 under 250 ms; memory under 1 GB).
  *
- * The emulator runs in this process (`startEmulator`, plain HTTP so the figures measure
- * the emulator, not TLS); the mappings are created through the real HTTP API with undici:
- * one session, a keep-alive pool of a few connections sharing its cookie, a small window
- * of requests in flight.
+ * The emulator runs in this process (`startEmulator`; plain HTTP by default so the figures
+ * measure the emulator, not TLS; `--tls` for HTTPS as real clients use it). The mappings
+ * are created through the real HTTP API with undici: one session, a keep-alive pool of a
+ * few connections sharing its cookie, a small window of requests in flight.
  *
- * Usage: `node dist/bench/emulator.js [--json] [--sizes 1000,10000,20000] [--runs 5]`.
+ * Usage: `node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]`.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -39,6 +39,8 @@ const CONNECTIONS = 4;
 export interface BenchOptions {
   readonly sizes: readonly number[];
   readonly runs: number;
+  /** HTTPS with the emulator's self-signed certificate (trusted through its CA PEM) instead of plain HTTP. */
+  readonly tls: boolean;
   /** Progress lines (to stderr in the CLI). */
   readonly progress: (line: string) => void;
 }
@@ -212,9 +214,10 @@ export async function runEmulatorBench(options: BenchOptions): Promise<BenchRepo
   const largest = sizes[sizes.length - 1] ?? 0;
   gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const emulator = await startEmulator({ port: 0, tls: false, variant: 'latest' });
+  const emulator = await startEmulator({ port: 0, tls: options.tls, variant: 'latest' });
   const url = new URL(emulator.url);
-  const pool = new Pool(url.origin, { connections: CONNECTIONS, pipelining: 1 });
+  const ca = emulator.caCertificate;
+  const pool = new Pool(url.origin, { connections: CONNECTIONS, pipelining: 1, ...(ca === undefined ? {} : { connect: { ca } }) });
   const results: SizeResult[] = [];
   let memory: MemoryFigures | null = null;
   let created = 0;
@@ -265,6 +268,7 @@ export async function runEmulatorBench(options: BenchOptions): Promise<BenchRepo
     formatVersion: 1,
     node: process.version,
     variant: 'latest',
+    transport: options.tls ? 'https' : 'http',
     creation: { mappings: created, seconds: creationMs / 1000 },
     sizes: results,
     memory,
@@ -284,16 +288,17 @@ async function main(): Promise<void> {
       json: { type: 'boolean', default: false },
       sizes: { type: 'string', default: '1000,10000,20000' },
       runs: { type: 'string', default: '5' },
+      tls: { type: 'boolean', default: false },
     },
   });
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
   const runs = Number(values.runs);
   if (sizes.some((s) => !Number.isInteger(s) || s < 1) || !Number.isInteger(runs) || runs < 1) {
-    process.stderr.write('usage: node dist/bench/emulator.js [--json] [--sizes 1000,10000,20000] [--runs 5]\n');
+    process.stderr.write('usage: node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]\n');
     process.exitCode = 2;
     return;
   }
-  const report = await runEmulatorBench({ sizes, runs, progress: (line) => process.stderr.write(`${line}\n`) });
+  const report = await runEmulatorBench({ sizes, runs, tls: values.tls, progress: (line) => process.stderr.write(`${line}\n`) });
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
 }
 

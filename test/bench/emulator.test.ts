@@ -7,6 +7,7 @@ const report: BenchReport = {
   formatVersion: 1,
   node: 'v20.0.0',
   variant: 'latest',
+  transport: 'http',
   creation: { mappings: 20_000, seconds: 20 },
   sizes: [
     {
@@ -51,6 +52,7 @@ describe('emulator bench report', () => {
     expect(header).toContain('filter name==mapping-00042');
     expect(header).toContain('filter label==team-a');
     expect(lines.find((l) => l.trimStart().startsWith('20,000'))).toMatch(/4000\.0 ms \(20,000\).*12\.3 ms \(1\).*300\.0 ms \(200\)/);
+    expect(lines[0]).toBe('gwops emulator benchmark (node v20.0.0, variant latest, plain HTTP, emulator in-process)');
     expect(text).toContain('created 20,000 mappings over HTTP in 20.0 s (1,000/s)');
     expect(text).toContain('under 250 ms: slowest filter 300.0 ms: MISSED');
     expect(text).toContain('memory under 1.0 GB for 20,000 mappings: RSS 150 MB, heap used 50 MB (40 MB more than before loading), after a full GC: met');
