@@ -57,6 +57,24 @@ describe('errors', () => {
       expectErrorDocument(reply, 400, 'INVALID_REQUEST_FORMAT');
     });
 
+    it.each([
+      ['an empty body', ''],
+      ['null', 'null'],
+      ['an array', '[]'],
+      ['a string', '"data"'],
+    ])('a PATCH whose body is %s', async (_label, raw) => {
+      const id = await c.create('mapping', VALID.mapping(uniqueName('badbody')));
+      const reply = await c.call('PATCH', `/configuration/mappings/${id}`, { raw, headers: { 'content-type': 'application/json' } });
+      expect(reply.status).toBe(400);
+      expect(['INVALID_REQUEST_FORMAT', 'INVALID_VALUE']).toContain(errorCode(reply));
+    });
+
+    it('a create without a body', async () => {
+      const reply = await c.call('POST', '/configuration/back-end-groups', { raw: '', headers: { 'content-type': 'application/json' } });
+      expect(reply.status).toBe(400);
+      expect(['INVALID_REQUEST_FORMAT', 'INVALID_VALUE']).toContain(errorCode(reply));
+    });
+
     it('a create with a missing data.type', async () => {
       const reply = await c.call('POST', '/configuration/back-end-groups', { json: { data: { attributes: { name: 'x' } } } });
       expectErrorDocument(reply, 400, 'INVALID_REQUEST_FORMAT');
@@ -149,6 +167,21 @@ describe('errors', () => {
       expectErrorDocument(await c.call('DELETE', `/configuration/mappings/${id}`), 409, 'DEFAULT_ENTITY_MODIFICATION');
       expect(await builtInId()).toBe(id);
     });
+  });
+
+  it('409 appears only in later variants: on earliest a built-in entity modification is refused with 400 or 403', async () => {
+    const early = await startHarness({ variant: 'earliest' });
+    try {
+      const e = await early.client().open(early.emulator.apiKey);
+      const templates = await e.call('GET', '/configuration/templates/mappings');
+      const id = many(templates).find((t) => t.attributes.name === 'New_Mapping')?.id ?? '-1';
+      const reply = await e.call('PATCH', `/configuration/mappings/${id}`, {
+        json: { data: { type: 'mapping', id, attributes: { backendPath: '/x/' } } },
+      });
+      expect([400, 403]).toContain(reply.status);
+    } finally {
+      await early.close();
+    }
   });
 
   describe('415 unsupported payload format', () => {
