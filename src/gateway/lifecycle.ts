@@ -79,7 +79,6 @@ export async function withSession<T>(options: WithSessionOptions, fn: (session: 
     void session.terminate().then(() => {
       if (settled) return;
       forceTimer = setTimeout(() => exit(code), options.graceMs ?? 5_000);
-      forceTimer.unref();
     });
   }
   signals.on('SIGINT', handlers.SIGINT);
