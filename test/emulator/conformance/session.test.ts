@@ -2,6 +2,8 @@
  * Sessions and system calls: gateway-config-api.md "Authentication" and "Endpoints"
  * (session rows), real-clients.md "Base URL, transport, headers" and "Session and system".
  */
+import { generate } from 'selfsigned';
+import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, errorCode, jsessionSetCookie, one, startHarness, VALID } from './client.js';
 import type { Harness } from './client.js';
@@ -209,6 +211,47 @@ describe('session idle timeout and expiry', () => {
       const c = await h.client().open(h.emulator.apiKey);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await c.call('GET', '/configuration/mappings')).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('TLS', () => {
+  it('the generated certificate is self-signed: refused without the CA, accepted when pinned or when verification is off', async () => {
+    const h = await startHarness();
+    const strict = new Agent();
+    const lax = new Agent({ connect: { rejectUnauthorized: false } });
+    try {
+      await expect(request(`${h.emulator.url}/session/create`, { method: 'POST', dispatcher: strict })).rejects.toThrow();
+      const pinned = await h.client().createSession(h.emulator.apiKey);
+      expect(pinned.status).toBe(200);
+      const res = await request(`${h.emulator.url}/session/create`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.emulator.apiKey}` },
+        dispatcher: lax,
+      });
+      await res.body.dump();
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await strict.close();
+      await lax.close();
+      await h.close();
+    }
+  });
+
+  it('serves a given certificate and key', async () => {
+    const pems = await generate([{ name: 'commonName', value: 'conformance' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    const h = await startHarness({ tls: { cert: pems.cert, key: pems.private } });
+    try {
+      expect(h.emulator.url).toMatch(/^https:/);
+      expect(h.emulator.caCertificate?.trim()).toBe(pems.cert.trim());
+      expect((await h.client().createSession(h.emulator.apiKey)).status).toBe(200);
     } finally {
       await h.close();
     }
