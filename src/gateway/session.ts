@@ -171,7 +171,8 @@ export class GatewaySession {
   /**
    * A create that is retried safely: after a transient failure (429/502/503/504, a
    * dropped connection) it first checks whether the object landed anyway (by name with
-   * `GET ?filter=name==<name>`, or `check.find` for kinds without a name) and returns it
+   * `GET ?filter=name==<name>` (see {@link nameFilter}) and an exact comparison, or
+   * `check.find` for kinds without a name) and returns it
    * if so; only otherwise is the POST sent again. A fault before the request was sent
    * (refused connection) is retried without the check.
    * @throws ApiError, ConnectionError after the retry bounds; whatever the check throws
@@ -182,7 +183,7 @@ export class GatewaySession {
       check.find ??
       (check.name !== undefined
         ? async (): Promise<ApiResource | undefined> => {
-            const found = await this.list(collection, [`name==${check.name}`]);
+            const found = await this.list(collection, nameFilter(check.name ?? ''));
             return found.find((r) => r.attributes.name === check.name);
           }
         : undefined);
@@ -355,6 +356,17 @@ export class GatewaySession {
   private secrets(): string[] {
     return this.cookie ? [this.apiKey, this.cookie] : [this.apiKey];
   }
+}
+
+/**
+ * Filters that select at least the object named `name`. A comma inside a filter value
+ * means OR (gateway-config-api.md "Filter syntax"), so a name with commas is narrowed by
+ * a substring filter on its longest comma-free piece instead; callers compare exactly.
+ */
+export function nameFilter(name: string): string[] {
+  if (!name.includes(',')) return [`name==${name}`];
+  const piece = name.split(',').reduce((a, b) => (b.length > a.length ? b : a), '');
+  return piece === '' ? [] : [`name=@${piece}`];
 }
 
 function isIdentifierList(targets: ResourceIdentifier | readonly ResourceIdentifier[]): targets is readonly ResourceIdentifier[] {

@@ -98,6 +98,16 @@ describe('creates', () => {
     await s.terminate();
   });
 
+  it('are found by the check even when the name holds a comma (OR in filter syntax)', async () => {
+    const { s } = await loaded(proxy.url);
+    await s.create('mappings', { type: 'mapping', attributes: { ...mappingAttributes('comma-a'), name: 'comma-a' } });
+    proxy.addRule({ method: 'POST', path: /^\/configuration\/mappings$/, nth: 1, dropResponse: true });
+    const created = await s.createChecked('mappings', { type: 'mapping', attributes: { ...mappingAttributes('comma-ab'), name: 'comma-a,b' } }, { name: 'comma-a,b' });
+    expect(created.attributes.name).toBe('comma-a,b');
+    expect(calls().filter((c) => c.startsWith('POST'))).toEqual(['POST /configuration/mappings 201', 'POST /configuration/mappings 201']);
+    await s.terminate();
+  });
+
   it('are sent again after a dropped connection only after the caller-provided check', async () => {
     const { s } = await loaded();
     emulator.faults.add({ method: 'POST', path: '/configuration/back-end-groups', drop: true, nth: 1 });
