@@ -1,0 +1,65 @@
+/**
+ * Steps grouped by the object they change, for renderers that show one section per object
+ * (Terraform shows one block per resource). A link step belongs to its canonical side's
+ * object, so a virtual host's relinks appear inside the virtual host's block.
+ */
+import type { ObjectRef } from '../reconcile/model.js';
+import type { CreateStep, DeleteStep, LinkStep, Plan, UnlinkStep, UpdateStep } from '../reconcile/plan-types.js';
+
+/** The steps of one object. */
+export interface ObjectGroup {
+  readonly ref: ObjectRef;
+  /** The create, update or delete of the object itself, if any. */
+  readonly change?: CreateStep | UpdateStep | DeleteStep;
+  /** Link and unlink steps sent from this object (canonical side), in plan order. */
+  readonly links: readonly (LinkStep | UnlinkStep)[];
+}
+
+/** Groups the plan's steps by object, ordered by each object's first step. */
+export function groupSteps(plan: Plan): ObjectGroup[] {
+  const groups = new Map<string, { ref: ObjectRef; change?: CreateStep | UpdateStep | DeleteStep; links: (LinkStep | UnlinkStep)[] }>();
+  for (const step of plan.steps) {
+    const key = `${step.kind}\u0000${step.name}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { ref: { kind: step.kind, name: step.name }, links: [] };
+      groups.set(key, group);
+    }
+    switch (step.action) {
+      case 'create':
+      case 'update':
+      case 'delete':
+        group.change = step;
+        break;
+      case 'link':
+      case 'unlink':
+        group.links.push(step);
+        break;
+    }
+  }
+  return [...groups.values()];
+}
+
+/** The verb a group's header uses. */
+export function groupVerb(group: ObjectGroup): string {
+  switch (group.change?.action) {
+    case 'create':
+      return 'will be created';
+    case 'update':
+      return 'will be updated in place';
+    case 'delete':
+      return 'will be destroyed';
+    case undefined:
+      return 'will be relinked';
+  }
+}
+
+/** Why a delete happens, in words (display only). */
+export function deleteCause(step: DeleteStep): string {
+  switch (step.cause) {
+    case 'prune':
+      return 'inside the ownership scope, declared by no manifest, and pruning is on';
+    case 'orphaned-certificate':
+      return 'a replaced certificate: no manifest declares it and this plan unlinks its last virtual host';
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The plan as JSON (Terraform `jsonplan`): the Plan data itself, `formatVersion` first,
+ * keys in a stable order so that the same plan always gives the same bytes (golden files,
+ * `--out plan.json` diffs). Secrets are already masked in the plan.
+ */
+import type { Plan } from '../reconcile/plan-types.js';
+
+/** Keys that come first, in this order, wherever they appear; other keys follow sorted. */
+const KEY_ORDER = [
+  'formatVersion',
+  'liveDigest',
+  'summary',
+  'steps',
+  'unmanaged',
+  'index',
+  'action',
+  'kind',
+  'name',
+  'method',
+  'path',
+  'id',
+  'relationship',
+  'related',
+  'cause',
+  'dependsOn',
+  'reason',
+  'source',
+  'changes',
+  'unchangedCount',
+  'secretPaths',
+  'body',
+  'create',
+  'update',
+  'delete',
+  'link',
+  'unlink',
+  'before',
+  'after',
+  'sensitive',
+  'data',
+  'type',
+  'attributes',
+  'file',
+  'line',
+  'column',
+];
+const rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
+
+function compareKeys(a: string, b: string): number {
+  const ra = rank.get(a);
+  const rb = rank.get(b);
+  if (ra !== undefined && rb !== undefined) return ra - rb;
+  if (ra !== undefined) return -1;
+  if (rb !== undefined) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function ordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ordered);
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(record).sort(compareKeys)) out[key] = ordered(record[key]);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Renders a plan as JSON: 2-space indentation, stable key order, trailing newline.
+ * `JSON.parse(renderJson(plan))` deep-equals `plan`.
+ */
+export function renderJson(plan: Plan): string {
+  return `${JSON.stringify(ordered(plan), null, 2)}\n`;
+}

@@ -1,0 +1,128 @@
+/**
+ * The plan as a pull-request comment (GitHub-flavoured markdown): a hidden marker first so
+ * CI can find and update one comment in place, a summary table, one collapsible
+ * `<details>` section per object, validator messages with their manifest file and line,
+ * and the objects inside the ownership scope that no manifest declares.
+ */
+import type { ObjectRef } from '../reconcile/model.js';
+import type { Plan } from '../reconcile/plan-types.js';
+import { deleteCause, groupSteps, groupVerb } from './groups.js';
+import type { ObjectGroup } from './groups.js';
+import { NO_CHANGES, changeRows, objectTitle, pathWidth, summaryLine, unchangedNote } from './values.js';
+
+/** The hidden marker that starts every plan comment. */
+export const MARKDOWN_MARKER = '<!-- gwops-plan -->';
+
+/** A validator message as the renderers show it (mapped to a manifest position by the caller). */
+export interface ValidatorMessageView {
+  readonly severity: 'ERROR' | 'WARNING' | 'INFO';
+  readonly code?: string;
+  readonly detail: string;
+  readonly object?: ObjectRef;
+  readonly source?: { readonly file: string; readonly line: number; readonly column: number };
+}
+
+/** Options of {@link renderMarkdown}. */
+export interface MarkdownOptions {
+  /** Messages of the gateway's validator (`plan` without `--no-server-check`). */
+  readonly validatorMessages?: readonly ValidatorMessageView[];
+  /** Heading; default `gwops plan`. */
+  readonly title?: string;
+}
+
+/** Escapes text for HTML and markdown inline contexts (table cells, summaries). */
+function escapeInline(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
+}
+
+/** A fenced code block whose fence is longer than any backtick run inside. */
+function fenced(language: string, lines: readonly string[]): string[] {
+  const longest = Math.max(2, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((run) => run.length))));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}${language}`, ...lines, fence];
+}
+
+function groupLines(group: ObjectGroup): string[] {
+  const lines: string[] = [];
+  const change = group.change;
+  if (change?.action === 'create' || change?.action === 'update') {
+    const width = pathWidth(change.changes);
+    for (const ch of change.changes) for (const row of changeRows(ch, width, 'diff')) lines.push(`${row.sign} ${row.text}`);
+    if (change.action === 'update' && change.unchangedCount > 0) lines.push(`  # ${unchangedNote(change.unchangedCount)}`);
+  }
+  if (change?.action === 'delete') lines.push(`- ${objectTitle(group.ref)}`);
+  for (const link of group.links) lines.push(`${link.action === 'link' ? '+' : '-'} ${link.action} ${link.relationship} → ${objectTitle(link.related)}`);
+  return lines;
+}
+
+function groupSection(group: ObjectGroup): string[] {
+  const change = group.change;
+  const sign = change?.action === 'create' ? '+' : change?.action === 'delete' ? '-' : '~';
+  const counts: string[] = [];
+  if (change?.action === 'update') counts.push(`${change.changes.length} attribute${change.changes.length === 1 ? '' : 's'}`);
+  if (group.links.length > 0) counts.push(`${group.links.length} link${group.links.length === 1 ? '' : 's'}`);
+  const summary = `<code>${sign} ${escapeInline(objectTitle(group.ref))}</code> ${groupVerb(group)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
+  const notes: string[] = [];
+  const source = change?.source ?? group.links.find((l) => l.source)?.source;
+  if (source) notes.push(`Declared in \`${escapeInline(source.file)}:${source.line}\`.`);
+  if (change?.action === 'delete') notes.push(`Reason: ${escapeInline(deleteCause(change))}.`);
+  return ['<details>', `<summary>${summary}</summary>`, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []), ...fenced('diff', groupLines(group)), '', '</details>'];
+}
+
+const SEVERITY_ICON: Record<ValidatorMessageView['severity'], string> = { ERROR: '❌', WARNING: '⚠️', INFO: 'ℹ️' };
+
+function validatorSection(messages: readonly ValidatorMessageView[]): string[] {
+  const errors = messages.filter((m) => m.severity === 'ERROR').length;
+  const lines = [
+    `#### Gateway validator: ${messages.length} message${messages.length === 1 ? '' : 's'}${errors > 0 ? `, ${errors} error${errors === 1 ? '' : 's'} (apply would not activate)` : ''}`,
+    '',
+    '| Severity | Code | Object | Where | Detail |',
+    '|---|---|---|---|---|',
+  ];
+  for (const m of messages) {
+    const object = m.object ? `<code>${escapeInline(objectTitle(m.object))}</code>` : '';
+    const where = m.source ? `<code>${escapeInline(`${m.source.file}:${m.source.line}`)}</code>` : '';
+    lines.push(`| ${SEVERITY_ICON[m.severity]} ${m.severity} | ${m.code ? `<code>${escapeInline(m.code)}</code>` : ''} | ${object} | ${where} | ${escapeInline(m.detail)} |`);
+  }
+  return lines;
+}
+
+/**
+ * Renders a plan as a pull-request comment. The first line is {@link MARKDOWN_MARKER}.
+ * Secrets are already masked in the plan and stay masked; validator messages are shown
+ * as given (escaped).
+ * @returns markdown ending in a newline
+ */
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const out: string[] = [MARKDOWN_MARKER, `### ${escapeInline(options.title ?? 'gwops plan')}`, ''];
+  if (plan.steps.length === 0) {
+    out.push(`**${NO_CHANGES}**`, '');
+  } else {
+    const s = plan.summary;
+    out.push(
+      `**${summaryLine(s)}**`,
+      '',
+      '| Action | Count |',
+      '|---|---:|',
+      `| ➕ create | ${s.create} |`,
+      `| 🔄 update | ${s.update} |`,
+      `| ➖ delete | ${s.delete} |`,
+      `| 🔗 link | ${s.link} |`,
+      `| ✂️ unlink | ${s.unlink} |`,
+      '',
+    );
+    for (const group of groupSteps(plan)) out.push(...groupSection(group), '');
+  }
+  if (options.validatorMessages && options.validatorMessages.length > 0) out.push(...validatorSection(options.validatorMessages), '');
+  if (plan.unmanaged.length > 0) {
+    out.push('#### Not declared by any manifest (inside the ownership scope; `--prune` deletes them)', '');
+    for (const ref of plan.unmanaged) out.push(`- <code>${escapeInline(objectTitle(ref))}</code>`);
+    out.push('');
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}

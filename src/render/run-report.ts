@@ -1,0 +1,52 @@
+/**
+ * Reports of a run that are not the plan itself: validator messages, the outcome of an
+ * apply that failed, and the drift report. Each is a function of data returning a string.
+ */
+import { createColors } from 'picocolors';
+import type { ExecutionReport } from '../reconcile/execute.js';
+import type { Plan } from '../reconcile/plan-types.js';
+import type { LocatedValidatorMessage } from '../reconcile/run.js';
+import { renderText } from './index.js';
+
+/** Validator messages, one per line, with the manifest position of their object when known. */
+export function renderValidatorMessages(messages: readonly LocatedValidatorMessage[], options: { color: boolean }): string {
+  if (messages.length === 0) return '';
+  const c = createColors(options.color);
+  const lines = ['', c.bold("Gateway validator messages:")];
+  for (const m of messages) {
+    const severity = m.severity === 'ERROR' ? c.red(m.severity) : m.severity === 'WARNING' ? c.yellow(m.severity) : m.severity;
+    const where = m.source ? `${m.source.file}:${m.source.line}:${m.source.column}: ` : '';
+    const what = m.object ? `${m.object.kind} '${m.object.name}': ` : '';
+    lines.push(`  ${where}${severity}${m.code ? ` ${m.code}` : ''}: ${what}${m.detail}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** What an apply that failed did: steps applied in the (terminated) session, the failed one, the skipped ones. */
+export function renderExecutionReport(plan: Plan, report: ExecutionReport): string {
+  const byIndex = new Map(plan.steps.map((s) => [s.index, s]));
+  const lines = ['', 'Steps of this run (all discarded: nothing was activated):'];
+  for (const outcome of report.outcomes) {
+    const step = byIndex.get(outcome.step);
+    const label = step ? `${step.action} ${step.kind} '${step.name}'${'related' in step ? ` ${step.relationship} → ${step.related.kind} '${step.related.name}'` : ''}` : '';
+    const extra = outcome.status === 'failed' ? `: ${outcome.error}` : '';
+    lines.push(`  ${String(outcome.step).padStart(3)} ${outcome.status.padEnd(7)} ${label}${extra}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The drift report: what differs, and owned objects that no manifest declares. */
+export function renderDrift(plan: Plan, options: { color: boolean }): string {
+  const c = createColors(options.color);
+  if (plan.steps.length === 0 && plan.unmanaged.length === 0) {
+    return 'No drift: the live gateway matches the manifests.\n';
+  }
+  const parts = [c.bold('Drift detected: the live gateway differs from the manifests.'), ''];
+  if (plan.steps.length > 0) parts.push(renderText(plan, { color: options.color }));
+  if (plan.unmanaged.length > 0) {
+    parts.push('', c.bold('Live objects inside the ownership scope that no manifest declares:'));
+    for (const ref of plan.unmanaged) parts.push(`  ? ${ref.kind} '${ref.name}'`);
+    parts.push('', 'Declare them, or remove them with gwops apply --prune.');
+  }
+  return parts.join('\n') + '\n';
+}

@@ -1,0 +1,103 @@
+/**
+ * The plan as terminal text, in the conventions people know from Terraform: `+` create,
+ * `~` update in place, `-` destroy, only changed attributes shown with a count of hidden
+ * unchanged ones, and a closing `Plan: ...` line.
+ */
+import pc from 'picocolors';
+import type { Plan } from '../reconcile/plan-types.js';
+import { deleteCause, groupSteps, groupVerb } from './groups.js';
+import type { ObjectGroup } from './groups.js';
+import type { Row, Sign } from './values.js';
+import { NO_CHANGES, changeRows, objectTitle, pathWidth, summaryLine, unchangedNote } from './values.js';
+
+/** Options of {@link renderText}. */
+export interface TextOptions {
+  /** ANSI colours on (the caller decides: TTY and no `NO_COLOR`). */
+  readonly color: boolean;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+function paintSign(c: Colors, sign: Sign): string {
+  switch (sign) {
+    case '+':
+      return c.green('+');
+    case '-':
+      return c.red('-');
+    case '~':
+      return c.yellow('~');
+    case ' ':
+      return ' ';
+  }
+}
+
+function blockSign(group: ObjectGroup): Sign {
+  switch (group.change?.action) {
+    case 'create':
+      return '+';
+    case 'delete':
+      return '-';
+    case 'update':
+    case undefined:
+      return '~';
+  }
+}
+
+function renderGroup(group: ObjectGroup, c: Colors): string[] {
+  const out: string[] = [];
+  const title = objectTitle(group.ref);
+  const sign = blockSign(group);
+  out.push(c.bold(`  # ${title} ${groupVerb(group)}`));
+  const change = group.change;
+  if (change?.action === 'delete') {
+    out.push(c.dim(`  # (${deleteCause(change)})`));
+    out.push(`  ${paintSign(c, '-')} ${title}`);
+    return out;
+  }
+  out.push(`  ${paintSign(c, sign)} ${title} {`);
+  const rows: Row[] = [];
+  if (change) {
+    const width = pathWidth(change.changes);
+    for (const ch of change.changes) rows.push(...changeRows(ch, width, 'text'));
+  }
+  for (const row of rows) out.push(`      ${paintSign(c, row.sign)} ${row.text}`);
+  if (change?.action === 'update' && change.unchangedCount > 0) out.push(c.dim(`        # ${unchangedNote(change.unchangedCount)}`));
+  if (group.links.length > 0 && rows.length > 0) out.push('');
+  for (const link of group.links) {
+    const s: Sign = link.action === 'link' ? '+' : '-';
+    out.push(`      ${paintSign(c, s)} ${link.action} ${link.relationship} → ${objectTitle(link.related)}`);
+  }
+  out.push('    }');
+  return out;
+}
+
+/**
+ * Renders a plan for a terminal.
+ * @returns text ending in a newline; `No changes. ...` when the plan has no steps. Secrets
+ *   are already masked in the plan and stay masked.
+ */
+export function renderText(plan: Plan, options: TextOptions): string {
+  const c = pc.createColors(options.color);
+  const out: string[] = [];
+  if (plan.steps.length === 0) {
+    out.push(c.green(c.bold(NO_CHANGES)));
+  } else {
+    const used = new Set(plan.steps.map((s) => s.action));
+    out.push('Object actions are indicated with the following symbols:');
+    if (used.has('create') || used.has('link')) out.push(`  ${paintSign(c, '+')} create / link`);
+    if (used.has('update')) out.push(`  ${paintSign(c, '~')} update in place`);
+    if (used.has('delete') || used.has('unlink')) out.push(`  ${paintSign(c, '-')} destroy / unlink`);
+    out.push('', 'gwops will perform the following actions:', '');
+    for (const group of groupSteps(plan)) out.push(...renderGroup(group, c), '');
+    out.push(c.bold(summaryLine(plan.summary)));
+  }
+  if (plan.unmanaged.length > 0) {
+    const n = plan.unmanaged.length;
+    out.push(
+      '',
+      `${n} object${n === 1 ? '' : 's'} inside the ownership scope ${n === 1 ? 'is' : 'are'} declared by no manifest (kept; --prune deletes ${n === 1 ? 'it' : 'them'}):`,
+    );
+    for (const ref of plan.unmanaged) out.push(`  ${c.yellow('?')} ${objectTitle(ref)}`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,118 @@
+/**
+ * Value and change formatting shared by the text and markdown renderers (one structured
+ * diff, many renderers: the Plan is the model, these are views of it). Pure: returns
+ * strings and rows, never prints.
+ *
+ * Values arrive already masked (plan-types.ts): a sensitive change holds
+ * `SENSITIVE_MASK` where a secret was, and is printed unquoted as `(sensitive value)`.
+ */
+import { diffLines } from 'diff';
+import type { ObjectRef } from '../reconcile/model.js';
+import type { AttributeChange, PlanSummary } from '../reconcile/plan-types.js';
+import { SENSITIVE_MASK } from '../reconcile/plan-types.js';
+
+/** What one rendered row means: added, removed, changed in place, or context. */
+export type Sign = '+' | '-' | '~' | ' ';
+
+/** One rendered row of a change (the renderer adds the sign column and indentation). */
+export interface Row {
+  readonly sign: Sign;
+  readonly text: string;
+}
+
+/** The sentence of an empty plan. */
+export const NO_CHANGES = 'No changes. The live gateway matches the manifests.';
+
+/** Longest single-line rendering of an object or array before it is spread over lines. */
+const INLINE_LIMIT = 72;
+
+/** `kind "name"`, the way objects are named in every renderer. */
+export function objectTitle(ref: ObjectRef): string {
+  return `${ref.kind} ${JSON.stringify(ref.name)}`;
+}
+
+/** `Plan: N to create, N to update, N to delete, N links to change.` */
+export function summaryLine(summary: PlanSummary): string {
+  const links = summary.link + summary.unlink;
+  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${links} link${links === 1 ? '' : 's'} to change.`;
+}
+
+function isMultiline(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('\n') && value !== SENSITIVE_MASK;
+}
+
+/**
+ * One value as text lines: strings quoted (JSON), the mask unquoted when `sensitive`,
+ * short objects and arrays inline, long ones as indented JSON over several lines.
+ * Multi-line strings are not handled here (see {@link changeRows}).
+ */
+export function formatValue(value: unknown, sensitive: boolean): string[] {
+  if (sensitive && value === SENSITIVE_MASK) return [SENSITIVE_MASK];
+  if (value === undefined) return ['(absent)'];
+  const inline = JSON.stringify(value);
+  if (typeof value !== 'object' || value === null || inline.length <= INLINE_LIMIT) return [inline];
+  return JSON.stringify(value, null, 2).split('\n');
+}
+
+function heredocLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * The rows of one attribute change.
+ * - `style: 'text'` (Terraform): `path = value` with sign `+` on create, `~ path = a -> b`
+ *   in place, multi-line strings as a `<<-EOT` heredoc with a line diff inside.
+ * - `style: 'diff'` (a markdown ```diff block, which has no `~`): a change of a one-line
+ *   value is a `-` row with the old value and a `+` row with the new one; multi-line
+ *   values get the same line diff as in text.
+ * @param width the path column width (paths are padded to align `=`)
+ */
+export function changeRows(change: AttributeChange, width: number, style: 'text' | 'diff'): Row[] {
+  const path = change.path.padEnd(width);
+  const hasBefore = 'before' in change;
+  const hasAfter = 'after' in change;
+  const rows: Row[] = [];
+  const valueRows = (sign: Sign, value: unknown): Row[] => {
+    if (isMultiline(value)) {
+      return [
+        { sign, text: `${path} = <<-EOT` },
+        ...heredocLines(value).map((line): Row => ({ sign: style === 'diff' ? sign : ' ', text: `    ${line}` })),
+        { sign: style === 'diff' ? sign : ' ', text: '  EOT' },
+      ];
+    }
+    const [first = '', ...rest] = formatValue(value, change.sensitive);
+    return [{ sign, text: `${path} = ${first}` }, ...rest.map((line): Row => ({ sign: style === 'diff' ? sign : ' ', text: `${' '.repeat(width)}   ${line}` }))];
+  };
+  if (!hasBefore) return valueRows('+', change.after);
+  if (!hasAfter) return valueRows('-', change.before);
+  const before = formatValue(change.before, change.sensitive);
+  const after = formatValue(change.after, change.sensitive);
+  if (before.length === 1 && after.length === 1 && !isMultiline(change.before) && !isMultiline(change.after)) {
+    if (style === 'diff') return [...valueRows('-', change.before), ...valueRows('+', change.after)];
+    return [{ sign: '~', text: `${path} = ${before[0] ?? ''} -> ${after[0] ?? ''}` }];
+  }
+  // multi-line strings as a heredoc, long objects and arrays as indented JSON: a line diff inside
+  const asText = (value: unknown): string =>
+    typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`;
+  const heredoc = isMultiline(change.before) || isMultiline(change.after);
+  rows.push({ sign: style === 'diff' ? ' ' : '~', text: `${path} = ${heredoc ? '<<-EOT' : ''}`.trimEnd() });
+  for (const part of diffLines(asText(change.before), asText(change.after))) {
+    const sign: Sign = part.added ? '+' : part.removed ? '-' : ' ';
+    for (const line of heredocLines(part.value)) rows.push({ sign, text: `    ${line}` });
+  }
+  if (heredoc) rows.push({ sign: ' ', text: '  EOT' });
+  return rows;
+}
+
+
+/** Width of the path column of a block of changes. */
+export function pathWidth(changes: readonly AttributeChange[]): number {
+  return changes.reduce((w, c) => Math.max(w, c.path.length), 0);
+}
+
+/** `N unchanged attribute(s) hidden`. */
+export function unchangedNote(count: number): string {
+  return `(${count} unchanged attribute${count === 1 ? '' : 's'} hidden)`;
+}

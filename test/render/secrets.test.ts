@@ -1,0 +1,61 @@
+/** No secret value appears in any rendered output or in the plan's JSON. */
+import { describe, expect, it } from 'vitest';
+import type { ResourceType } from '../../src/kinds/index.js';
+import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { liveState } from '../../src/reconcile/live.js';
+import type { ApiResource } from '../../src/reconcile/live.js';
+import { buildPlan } from '../../src/reconcile/plan.js';
+import type { Plan } from '../../src/reconcile/plan-types.js';
+import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
+import { secretAttributes } from '../../src/schema/index.js';
+import { doc, options, pem, resource } from '../reconcile/helpers.js';
+import { caseNames, loadCase } from './cases.js';
+
+function outputs(plan: Plan): string[] {
+  return [
+    renderText(plan, { color: false }),
+    renderText(plan, { color: true }),
+    renderMarkdown(plan, { validatorMessages: [{ severity: 'ERROR', detail: 'x', object: { kind: 'mapping', name: 'shop-api' } }] }),
+    renderJson(plan),
+    JSON.stringify(plan),
+  ];
+}
+
+/** Every value at a secret path of the given attribute trees. */
+function secretValues(type: ResourceType, attributes: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  for (const p of secretAttributes(type)) {
+    let current: unknown = attributes;
+    for (const s of p.segments) current = typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[s] : undefined;
+    if (typeof current === 'string') found.push(current);
+  }
+  return found;
+}
+
+describe('secrets in rendered output', () => {
+  it.each(caseNames())('golden case %s shows no secret value', (name) => {
+    const c = loadCase(name);
+    const secrets = c.documents.flatMap((d) => secretValues(d.kind, d.attributes));
+    if (name === 'shop') expect(secrets.length).toBeGreaterThanOrEqual(3);
+    for (const out of outputs(c.plan)) for (const secret of secrets) expect(out).not.toContain(secret);
+  });
+
+  it('masks live (before) and desired (after) secret values of updates, and secrets inside changed objects', () => {
+    const desired = desiredState([
+      doc('mapping', 'api', { access: { tokenVerification: { jwsKey: 'NEW-JWS-SECRET', jweKey: 'NEW-JWE-SECRET' } } }),
+      doc('acme-service', 'acme', { externalAccountBinding: { hmacKey: 'HMAC-SECRET', keyId: 'k2' } }),
+      doc('ssl-certificate', 'c', { certificate: pem('c'), privateKey: 'PRIVATE-SECRET', passphrase: 'PASS-SECRET' }),
+    ]);
+    const lists: Partial<Record<ResourceType, ApiResource[]>> = {
+      mapping: [resource('mapping', '1', { name: 'api', access: { tokenVerification: 'OLD-NOT-AN-OBJECT-SECRET' } })],
+      'acme-service': [resource('acme-service', '2', { name: 'acme', externalAccountBinding: { keyId: 'k1' } })],
+    };
+    const plan = buildPlan(desired, liveState(lists, certificateHandles(desired)), options());
+    expect(plan.summary).toEqual({ create: 1, update: 2, delete: 0, link: 0, unlink: 0 });
+    for (const out of outputs(plan)) {
+      for (const secret of ['NEW-JWS-SECRET', 'NEW-JWE-SECRET', 'HMAC-SECRET', 'PRIVATE-SECRET', 'PASS-SECRET']) expect(out).not.toContain(secret);
+    }
+    const acme = plan.steps.find((s) => s.kind === 'acme-service');
+    expect(acme?.secretPaths).toEqual(['/data/attributes/externalAccountBinding/hmacKey']);
+  });
+});
