@@ -6,6 +6,7 @@
  * It deliberately does not hide anything: every call returns status, headers, the raw
  * text and the parsed JSON document, so a test can assert exactly what came back.
  */
+import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { startEmulator } from '../../../src/emulator/index.js';
@@ -56,8 +57,8 @@ export interface Reply {
 export interface CallOptions {
   /** A value serialised as JSON with `Content-Type: application/json`. */
   json?: unknown;
-  /** A raw body sent as is (Content-Type only if given in `headers`). */
-  raw?: string | Buffer;
+  /** A raw body sent as is (Content-Type only if given in `headers`); a stream is sent chunked. */
+  raw?: string | Buffer | Readable;
   /** Extra or overriding headers; a `null` value removes a default header. */
   headers?: Record<string, string | null>;
   /** Do not send the session cookie (even if the client holds one). */
@@ -123,7 +124,7 @@ export class Client {
   /** One HTTP call; `path` is relative to the base URL (e.g. `/configuration/mappings`). */
   async call(method: Dispatcher.HttpMethod, path: string, options: CallOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    let body: string | Buffer | undefined;
+    let body: string | Buffer | Readable | undefined;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers['content-type'] = 'application/json';

@@ -205,6 +205,16 @@ describe('errors', () => {
       expect(reply.status).toBe(415);
     });
 
+    it('a body with an unsupported Content-Encoding (the reference names it under 415)', async () => {
+      const name = uniqueName('enc');
+      const reply = await c.call('POST', '/configuration/back-end-groups', {
+        raw: JSON.stringify({ data: { type: 'back-end-group', attributes: { name } } }),
+        headers: { 'content-type': 'application/json', 'content-encoding': 'x-unsupported' },
+      });
+      expect(reply.status).toBe(415);
+      expect(await c.list('back-end-group', `filter=name==${name}`)).toEqual([]);
+    });
+
     it('application/json with a charset parameter is accepted', async () => {
       const reply = await c.call('POST', '/configuration/back-end-groups', {
         raw: JSON.stringify({ data: { type: 'back-end-group', attributes: VALID.backEndGroup(uniqueName('cs')) } }),

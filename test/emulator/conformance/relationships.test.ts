@@ -223,6 +223,22 @@ describe('maintenance endpoints of virtual hosts', () => {
 });
 
 describe('relationships that depend on the variant', () => {
+  it('older gateways: a mapping links its back-end group through the to-one back-end-group relationship', async () => {
+    const h = await startHarness({ variant: 'earliest' });
+    try {
+      const c = await h.client().open(h.emulator.apiKey);
+      const mapping = await c.create('mapping', VALID.mapping(uniqueName('old')));
+      const group = await c.create('back-end-group', VALID.backEndGroup(uniqueName('old')));
+      const reply = await c.call('PATCH', `/configuration/mappings/${mapping}/relationships/back-end-group`, {
+        json: { data: { type: 'back-end-group', id: group } },
+      });
+      expect(reply.status).toBe(204);
+      expect(linkedIds(await c.read('back-end-group', group), 'mappings')).toEqual([mapping]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('the acme-service relationship does not exist on earliest', async () => {
     const h = await startHarness({ variant: 'earliest' });
     try {

@@ -2,6 +2,7 @@
  * Tolerance of real clients: real-clients.md "Base URL, transport, headers" (one test per
  * item of what clients send), issue 2 item 7.
  */
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode, linkedIds, one, startHarness, uniqueName, VALID } from './client.js';
 import type { CallOptions, Client, Harness } from './client.js';
@@ -115,6 +116,18 @@ describe('tolerance of real clients', () => {
     });
     expect(reply.status).toBe(204);
     expect(linkedIds(await c.read('mapping', mapping), 'back-end-groups')).toEqual([g2]);
+  });
+
+  it('a chunked request body (no Content-Length) is read whole', async () => {
+    const name = uniqueName('chunked');
+    const json = JSON.stringify({ data: { type: 'back-end-group', attributes: VALID.backEndGroup(name) } });
+    const half = Math.floor(json.length / 2);
+    const reply = await c.call('POST', '/configuration/back-end-groups', {
+      raw: Readable.from([Buffer.from(json.slice(0, half)), Buffer.from(json.slice(half))]),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(reply.status).toBe(201);
+    expect(one(reply).attributes.name).toBe(name);
   });
 
   it('string booleans "true"/"false" are coerced to booleans', async () => {
