@@ -128,13 +128,3 @@ export function certificateHandles(desired: State): Map<string, string> {
   }
   return handles;
 }
-
-/** True when `ref` is an object of `state`. */
-export function hasObject(state: State, ref: ObjectRef): boolean {
-  return state.objects.get(ref.kind)?.has(ref.name) ?? false;
-}
-
-/** The declared relationship keys of a desired state as a set of {@link declaredKey}s. */
-export function declaredKeys(desired: State): Set<string> {
-  return new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
-}

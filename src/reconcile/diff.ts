@@ -13,7 +13,6 @@
  * desired state gives that key a target, since linking replaces it).
  */
 import type { ResourceType } from '../kinds/index.js';
-import { kindOf } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import { secretAttributes, writeOnlyAttributes } from '../schema/index.js';
 import type { Link, State } from './model.js';
@@ -252,10 +251,4 @@ export function diffLinks(desired: State, live: State): LinkDiff {
     );
   });
   return { add, remove };
-}
-
-/** The canonical relationship's inverse definition on the target kind, e.g. mapping `virtual-hosts` for virtual-host `mappings`. */
-export function inverseName(link: Link): string {
-  const def = kindOf(link.from.kind).relationships[link.relationship];
-  return def?.inverse ?? link.relationship;
 }

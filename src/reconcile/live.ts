@@ -3,7 +3,7 @@
  * same state model as desired state (model.ts; ARCHITECTURE.md "Build desired and live
  * state into the same indexed model").
  */
-import { KINDS, kindOf } from '../kinds/index.js';
+import { KINDS, isResourceType, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import type { Link, ObjectRef, State, StateObject } from './model.js';
@@ -42,7 +42,7 @@ export const CERTIFICATE_NAME_PREFIX = 'sha256:';
  *   fetched objects and stored once in the canonical direction. A link to an object not
  *   in the lists keeps the ref `{ kind, name: '#id:<id>' }`: never silently dropped.
  *   Relationships gwops does not manage (e.g. a back-end group's `client-certificate`)
- *   are ignored.
+ *   are not links of the model; they are counted on both ends as `unmanagedLinks`.
  * - Attributes are kept as returned (the object is not copied: treat as read-only).
  *
  * Kinds missing from `lists` are empty. Never throws on odd input.
@@ -87,7 +87,16 @@ export function liveState(
       for (const [relationship, member] of Object.entries(resource.relationships ?? {})) {
         const def = relationshipDefinition(kind.type, relationship);
         const data = member.data;
-        if (!def || data === null || data === undefined) continue;
+        if (data === null || data === undefined) continue;
+        if (!def) {
+          // not managed by gwops: remember that both ends are in use
+          for (const ident of Array.isArray(data) ? data : [data]) {
+            countUnmanaged(objects, kind.type, self.name);
+            const targetName = names.get(`${ident.type}\u0000${String(ident.id)}`);
+            if (targetName !== undefined && isResourceType(ident.type)) countUnmanaged(objects, ident.type, targetName);
+          }
+          continue;
+        }
         for (const ident of Array.isArray(data) ? data : [data]) {
           const targetId = String(ident.id);
           const targetName = names.get(`${def.target}\u0000${targetId}`) ?? `${UNKNOWN_ID_PREFIX}${targetId}`;
@@ -98,6 +107,13 @@ export function liveState(
     }
   }
   return { objects, links: [...links.values()] };
+}
+
+function countUnmanaged(objects: Map<ResourceType, Map<string, StateObject>>, kind: ResourceType, name: string): void {
+  const byName = objects.get(kind);
+  const object = byName?.get(name);
+  if (!byName || !object) return;
+  byName.set(name, { ...object, unmanagedLinks: (object.unmanagedLinks ?? 0) + 1 });
 }
 
 /** Ids are strings holding integers: numeric order when both are integers, else code-point order. */

@@ -30,6 +30,12 @@ export interface StateObject {
   readonly source?: SourceLocation;
   /** `ssl-certificate` only: SHA-256 fingerprint (hex) of the PEM `certificate`, its identity on the gateway. */
   readonly fingerprint?: string;
+  /**
+   * Live only: how many links the object has through relationships gwops does not manage
+   * (e.g. a certificate used as a back-end group's `client-certificate`), from either side.
+   * A certificate still in use this way is never deleted as orphaned.
+   */
+  readonly unmanagedLinks?: number;
 }
 
 /**

@@ -15,7 +15,8 @@
  *   link of the new one (the link depends on the unlink), so the plan shows both;
  * - deletes: owned undeclared objects with `prune`; a live certificate that matches no
  *   desired one when this plan's unlinks remove its last link (it was replaced). Objects a
- *   desired link names are never deleted. Deleting an object removes its remaining links
+ *   desired link names are never deleted, and a certificate still used through a
+ *   relationship gwops does not manage (`unmanagedLinks`) is never deleted as orphaned. Deleting an object removes its remaining links
  *   on the gateway, so no unlink is planned for links nobody manages.
  */
 import { createHash } from 'node:crypto';
@@ -136,7 +137,12 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
       if (options.prune && isOwned) {
         pruned += 1;
         nodes.push(deleteNode(object, object.id, 'prune', needs));
-      } else if (kind.identity === 'certificate-fingerprint' && links.length > 0 && links.every((l) => removedKeys.has(linkKey(l)))) {
+      } else if (
+        kind.identity === 'certificate-fingerprint' &&
+        links.length > 0 &&
+        (object.unmanagedLinks ?? 0) === 0 &&
+        links.every((l) => removedKeys.has(linkKey(l)))
+      ) {
         nodes.push(deleteNode(object, object.id, 'orphaned-certificate', needs));
       } else if (isOwned) {
         unmanaged.push({ kind: kind.type, name });

@@ -180,3 +180,37 @@ describe('liveStateDigest', () => {
     expect(base).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 });
+
+describe('buildPlan: edges', () => {
+  it('keeps a replaced certificate that a back-end group still uses as client certificate', () => {
+    const p = plan(
+      [doc('ssl-certificate', 'new', { certificate: pem('new') }), doc('virtual-host', 'shop', {}, { 'ssl-certificate': ['new'] })],
+      {
+        'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('old') }, { 'virtual-hosts': many('virtual-host', '3') })],
+        'virtual-host': [resource('virtual-host', '3', { name: 'shop' }, { 'ssl-certificate': one('ssl-certificate', '2') })],
+        'back-end-group': [resource('back-end-group', '4', { name: 'pool' }, { 'client-certificate': one('ssl-certificate', '2') })],
+      },
+    );
+    expect(p.steps.map((s) => s.action)).toEqual(['create', 'unlink', 'link']);
+  });
+
+  it('unlinks a managed link to an object outside the fetched lists by its id', () => {
+    const p = plan([doc('virtual-host', 'shop', {}, { mappings: [] })], {
+      'virtual-host': [resource('virtual-host', '3', { name: 'shop' }, { mappings: many('mapping', '42') })],
+    });
+    expect(p.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:#id:42 DELETE /configuration/virtual-hosts/3/relationships/mappings <- []']);
+    expect(p.steps[0]?.body).toEqual({ data: [{ type: 'mapping', id: '42' }] });
+  });
+
+  it('never prunes an undeclared object that a desired link names, nor reports it as unmanaged', () => {
+    const p = plan([doc('mapping', 'api', {}, { 'back-end-groups': ['legacy'] })], {
+      mapping: [resource('mapping', '1', { name: 'api' })],
+      'back-end-group': [resource('back-end-group', '8', { name: 'legacy' }), resource('back-end-group', '9', { name: 'x' }), resource('back-end-group', '10', { name: 'y' })],
+    }, { prune: true, allowMassDelete: true });
+    expect(p.steps.map(line)).toEqual([
+      '1 link mapping:api back-end-groups back-end-group:legacy PATCH /configuration/mappings/1/relationships/back-end-groups <- []',
+      '2 delete back-end-group:x DELETE /configuration/back-end-groups/9 <- []',
+      '3 delete back-end-group:y DELETE /configuration/back-end-groups/10 <- []',
+    ]);
+  });
+});
