@@ -1,5 +1,5 @@
 /** The gateway REST client: session lifecycle, retries, filters, typed API errors. */
-export { GatewaySession } from './session.js';
+export { GatewaySession, nameFilter } from './session.js';
 export type { SessionOptions, CreateCheck, TerminateResult } from './session.js';
 export { withSession } from './lifecycle.js';
 export type { WithSessionOptions, SignalSource } from './lifecycle.js';
