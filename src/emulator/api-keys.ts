@@ -56,7 +56,14 @@ export async function readOrCreateKeyFile(file: string, user: string): Promise<{
   const key = generateApiKey(user);
   try {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    const handle = await open(file, 'wx', 0o600);
+    let handle;
+    try {
+      handle = await open(file, 'wx', 0o600);
+    } catch (error) {
+      // Another process created it in between: use its key.
+      if ((error as { code?: unknown }).code === 'EEXIST') return readOrCreateKeyFile(file, user);
+      throw error;
+    }
     try {
       await handle.writeFile(`${key}\n`, 'utf8');
       await handle.sync();

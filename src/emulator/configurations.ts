@@ -144,16 +144,23 @@ export class ConfigurationStore {
   /** Stores `content` (which the caller must no longer edit) as a new SAVED configuration. */
   save(content: ConfigContent, comment: string | undefined, createdBy: string): ConfigurationEntry {
     const entry = this.add('SAVED', content, comment, createdBy);
-    this.persist();
+    this.persistOrUndo(() => {
+      this.entries.delete(entry.id);
+    });
     return entry;
   }
 
   /** Stores `content` (which the caller must no longer edit) as a new configuration and makes it active. */
   activate(content: ConfigContent, comment: string | undefined, createdBy: string): ConfigurationEntry {
     const entry = this.add('ACTIVATED', content, comment, createdBy);
+    const previous = this.activeId;
     this.activeId = entry.id;
     this.activations += 1;
-    this.persist();
+    this.persistOrUndo(() => {
+      this.entries.delete(entry.id);
+      this.activeId = previous;
+      this.activations -= 1;
+    });
     return entry;
   }
 
@@ -164,8 +171,11 @@ export class ConfigurationStore {
   delete(id: string): 'deleted' | 'not-found' | 'active' {
     if (!this.entries.has(id)) return 'not-found';
     if (id === this.activeId) return 'active';
+    const entry = this.entries.get(id);
     this.entries.delete(id);
-    this.persist();
+    this.persistOrUndo(() => {
+      if (entry) this.entries.set(id, entry);
+    });
     return 'deleted';
   }
 
@@ -177,6 +187,19 @@ export class ConfigurationStore {
     const entry: ConfigurationEntry = { id, origin, comment, createdAt: new Date(created).toISOString(), createdBy, content };
     this.entries.set(id, entry);
     return entry;
+  }
+
+  /**
+   * Persists a change just made in memory; when writing fails, `undo` reverts it so memory and
+   * file agree, and the error is rethrown.
+   */
+  private persistOrUndo(undo: () => void): void {
+    try {
+      this.persist();
+    } catch (error) {
+      undo();
+      throw error;
+    }
   }
 
   /** Writes the state file atomically (no-op without one). */

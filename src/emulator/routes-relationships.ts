@@ -3,7 +3,7 @@
  * (real-clients.md "Relationship endpoints"; gateway-config-api.md "Endpoints"): PATCH (and
  * POST) add links, DELETE removes them, both 204; GET answers the linkage.
  */
-import type { RelationshipDefinition, Variant } from '../kinds/index.js';
+import type { KindDefinition, RelationshipDefinition, Variant } from '../kinds/index.js';
 import type { ConfigContent, Json } from './model.js';
 import { addLinks, relationshipOf, removeLinks } from './links.js';
 import type { Reply } from './responses.js';
@@ -42,7 +42,7 @@ export function requireTargets(content: ConfigContent, def: RelationshipDefiniti
 }
 
 /** The relationship addressed by the path. @throws ApiError 404 for an unknown relationship or object. */
-function addressed(call: Call): { content: ConfigContent; def: RelationshipDefinition; id: string; variant: Variant } {
+function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; def: RelationshipDefinition; id: string; variant: Variant } {
   const kind = kindAt(call, param(call, 'collection'));
   const variant = call.core.variant;
   const def = relationshipOf(kind.type, param(call, 'relationship'), variant);
@@ -50,20 +50,18 @@ function addressed(call: Call): { content: ConfigContent; def: RelationshipDefin
   const content = workingCopy(call);
   const id = param(call, 'id');
   if (!content.objects[kind.type].has(id)) throw errors.notFound(`${kind.type} ${id}`);
-  return { content, def, id, variant };
+  return { kind, content, def, id, variant };
 }
 
 function linkage(call: Call): Reply {
-  const { content, def, id } = addressed(call);
-  const kind = kindAt(call, param(call, 'collection'));
+  const { kind, content, def, id } = addressed(call);
   const ids = content.objects[kind.type].get(id)?.relationships[def.name] ?? [];
   const idents = ids.map((x) => ({ type: def.target, id: x }));
   return dataReply(def.cardinality === 'one' ? (idents[0] ?? null) : idents);
 }
 
 function link(call: Call): Reply {
-  const { content, def, id } = addressed(call);
-  const kind = kindAt(call, param(call, 'collection'));
+  const { kind, content, def, id } = addressed(call);
   if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`);
   const ids = identifiersOf(requestData(call.json()), def);
   if (def.cardinality === 'one' && ids.length > 1) throw errors.invalidValue(`relationship '${def.name}' is to-one`);
@@ -74,8 +72,7 @@ function link(call: Call): Reply {
 }
 
 function unlink(call: Call): Reply {
-  const { content, def, id } = addressed(call);
-  const kind = kindAt(call, param(call, 'collection'));
+  const { kind, content, def, id } = addressed(call);
   if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`);
   const body = call.json();
   // A to-one link may be removed without naming it; a to-many removal names what it removes.

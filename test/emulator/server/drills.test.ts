@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,9 @@ describe('persistence', () => {
     await a.close();
     await first.close();
     expect(JSON.parse(await readFile(stateFile, 'utf8'))).toMatchObject({ formatVersion: 1 });
+    // Written atomically: no temp file left behind, and private to the user (it may hold private keys).
+    expect(await readdir(dir)).toEqual(['state.json']);
+    expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
 
     const second = await emulatorWith({ stateFile, apiKey: 'k1' });
     const b = clientOf(second);
