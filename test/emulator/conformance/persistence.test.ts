@@ -103,7 +103,7 @@ describe('persistence with stateFile', () => {
 
     // what a write that crashed half-way leaves beside the file, under the usual temp names
     const partial = intact.slice(0, Math.floor(intact.length / 2));
-    for (const name of ['state.json.tmp', `state.json.${process.pid}.tmp`, '.state.json.tmp', 'state.json~', 'state.json.tmp-1234']) {
+    for (const name of ['state.json.tmp', `state.json.${process.pid}.tmp`, '.state.json.tmp', '.state.json.0123456789ab.tmp', 'state.json~', 'state.json.tmp-1234']) {
       await writeFile(join(dir, name), partial);
     }
 
