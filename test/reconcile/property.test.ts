@@ -12,7 +12,8 @@ import { certificateHandles, desiredState } from '../../src/reconcile/desired.js
 import { liveState } from '../../src/reconcile/live.js';
 import type { ApiResource } from '../../src/reconcile/live.js';
 import type { State } from '../../src/reconcile/model.js';
-import { buildPlan } from '../../src/reconcile/plan.js';
+import { MassDeleteError, buildPlan } from '../../src/reconcile/plan.js';
+import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
 import { writeOnlyAttributes as uncachedWriteOnly } from '../../src/schema/index.js';
 
 const writeOnlyCache = new Map<ResourceType, ReturnType<typeof uncachedWriteOnly>>();
@@ -240,7 +241,8 @@ describe('plan property', () => {
 
         const json = JSON.stringify(plan);
         expect(JSON.parse(json)).toEqual(plan);
-        expect(json).not.toMatch(/SECRET-VALUE/);
+        expect(buildPlan(desired, live, options)).toEqual(plan);
+        for (const out of [json, renderText(plan, { color: true }), renderMarkdown(plan), renderJson(plan)]) expect(out).not.toMatch(/SECRET-VALUE/);
 
         const gateway = new FakeGateway(lists);
         gateway.apply(plan, desired);
@@ -250,6 +252,30 @@ describe('plan property', () => {
         expect(again.steps).toEqual([]);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('the mass-delete guard refuses exactly when pruning would delete all, or more than the share, of a kind', () => {
+    fc.assert(
+      fc.property(world, fc.double({ min: 0, max: 1, noNaN: true }), ({ docs, lists }, share) => {
+        const desired = desiredState(docs);
+        const live = liveState(lists, certificateHandles(desired));
+        const allowed = buildPlan(desired, live, { prune: true, isOwned, allowMassDelete: true, massDeleteShare: share });
+        const tooMany = [...live.objects].some(([kind, objects]) => {
+          const owned = [...objects.values()].filter(isOwned).length;
+          const pruned = allowed.steps.filter((s) => s.action === 'delete' && s.cause === 'prune' && s.kind === kind).length;
+          return pruned > 0 && (pruned === owned || pruned > owned * share);
+        });
+        let refused = false;
+        try {
+          expect(buildPlan(desired, live, { prune: true, isOwned, allowMassDelete: false, massDeleteShare: share })).toEqual(allowed);
+        } catch (error) {
+          if (!(error instanceof MassDeleteError)) throw error;
+          refused = true;
+        }
+        expect(refused).toBe(tooMany);
+      }),
+      { numRuns: 200 },
     );
   });
 });
