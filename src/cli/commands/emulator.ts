@@ -2,8 +2,9 @@
  * `gwops emulator`: runs the local gateway (issue 2) until SIGINT/SIGTERM. Prints its base URL
  * and where the API key files are, never a key.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, UsageError } from '../../errors.js';
 import { VARIANTS } from '../../kinds/index.js';
@@ -28,6 +29,8 @@ export interface EmulatorCommandOptions {
   sessionTimeoutSeconds: string;
   basePath: string;
   verbose?: boolean;
+  /** Where the served certificate (PEM, public part only) is written for clients to trust. */
+  certFile: string;
   /** `--fault` specs, see {@link parseFaultSpec}. */
   fault?: string[];
   faultSeed?: string;
@@ -36,6 +39,7 @@ export interface EmulatorCommandOptions {
 /** Default key files, relative to the working directory. */
 export const DEFAULT_API_KEY_FILE = '.gwops/emulator-api-key';
 export const DEFAULT_READ_ONLY_API_KEY_FILE = '.gwops/emulator-read-only-api-key';
+export const DEFAULT_CERT_FILE = '.gwops/emulator-cert.pem';
 
 /** Kept request log entries of a long-running emulator. */
 const REQUEST_LOG_LIMIT = 10_000;
@@ -168,6 +172,19 @@ export async function serveOptions(opts: EmulatorCommandOptions, io: CliIO): Pro
 export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CliIO, stop: Promise<unknown>, onStarted?: (emulator: RunningEmulator) => void): Promise<number> {
   const { options, keyFiles } = await serveOptions(opts, io);
   const emulator = await startEmulator(options);
+  let certLines: string[] = [];
+  if (emulator.caCertificate !== undefined) {
+    const certFile = resolve(io.cwd, opts.certFile);
+    try {
+      await mkdir(dirname(certFile), { recursive: true, mode: 0o700 });
+      await writeFile(certFile, emulator.caCertificate, { mode: 0o644 });
+    } catch (error) {
+      await emulator.close();
+      throw new ConfigError(`cannot write the certificate file ${certFile}`, { cause: error });
+    }
+    const fingerprint = new X509Certificate(emulator.caCertificate).fingerprint256;
+    certLines = [`TLS certificate (trust it, or skip verification): ${certFile}`, `TLS certificate SHA-256 fingerprint: ${fingerprint}`];
+  }
   const created = (file: string): string => (keyFiles.created.includes(file) ? ' (created)' : '');
   io.stdout.write(
     [
@@ -175,7 +192,7 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CliIO
       `administrator API key file: ${keyFiles.admin}${created(keyFiles.admin)}`,
       `read-only API key file:     ${keyFiles.readOnly}${created(keyFiles.readOnly)}`,
       ...(options.stateFile === undefined ? [] : [`state file: ${options.stateFile}`]),
-      ...(emulator.caCertificate === undefined ? [] : ['TLS: self-signed or given certificate; clients must trust it or skip verification']),
+      ...certLines,
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),
@@ -213,6 +230,7 @@ export const registerEmulator: CommandModule = (program: Command, io: CliIO, don
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--api-key-file <file>', 'administrator API key: read from the file, or generated into it (mode 0600)', DEFAULT_API_KEY_FILE)
     .option('--read-only-api-key-file <file>', 'read-only API key: read from the file, or generated into it (mode 0600)', DEFAULT_READ_ONLY_API_KEY_FILE)
+    .option('--cert-file <file>', 'write the served TLS certificate (PEM, no key) here for clients to trust', DEFAULT_CERT_FILE)
     .option('--state-file <file>', 'keep configurations across restarts in this file')
     .option('--variant <variant>', `gateway variant (${VARIANTS.join(', ')})`, 'latest')
     .option('--latency-ms <ms>', 'delay added to every call', '0')

@@ -36,6 +36,7 @@ function options(overrides: Partial<EmulatorCommandOptions> = {}): EmulatorComma
     tls: false,
     apiKeyFile: '.gwops/emulator-api-key',
     readOnlyApiKeyFile: '.gwops/emulator-read-only-api-key',
+    certFile: '.gwops/emulator-cert.pem',
     variant: 'latest',
     latencyMs: '0',
     sessionTimeoutSeconds: '600',
@@ -127,6 +128,7 @@ describe('--fault specs', () => {
     const result = runEmulatorCommand(options({ tls: undefined, tlsCert: 'c.pem', tlsKey: 'k.pem' }), captureIO(cwd), new Promise<void>((r) => (stop = r)), (e) => (running = e));
     while (!running) await new Promise((r) => setImmediate(r));
     expect(running.caCertificate).toBe(pems.cert);
+    expect(await readFile(join(cwd, '.gwops/emulator-cert.pem'), 'utf8')).toBe(pems.cert);
     const client = new Client(running);
     expect((await client.login()).status).toBe(200);
     await client.close();
