@@ -406,6 +406,35 @@ describe('more real-client expectations of resources', () => {
     expect(typeof read.attributes.rootCaCertificate).toBe('string');
   });
 
+  it('mapping names are unique (reference: name "Unique name"): a duplicate is refused on create or reported as an ERROR', async () => {
+    const name = uniqueName('unique');
+    const vhost = await c.create('virtual-host', VALID.virtualHost(uniqueName('unique')));
+    const group = await c.create('back-end-group', VALID.backEndGroup(uniqueName('unique')));
+    const link = async (id: string) => {
+      expect((await c.relationship('PATCH', 'virtual-host', vhost, 'mappings', 'mapping', [id])).status).toBe(204);
+      expect((await c.relationship('PATCH', 'mapping', id, 'back-end-groups', 'back-end-group', [group])).status).toBe(204);
+    };
+    const errorsAbout = async (ids: string[]) =>
+      (await c.messages('filter=meta.severity==ERROR')).filter((m) => {
+        const id = (m.attributes.meta as { model?: { id?: unknown } } | undefined)?.model?.id;
+        return typeof id === 'string' && ids.includes(id);
+      });
+    const first = await c.create('mapping', VALID.mapping(name));
+    await link(first);
+    expect(await errorsAbout([first])).toEqual([]);
+    const reply = await c.call('POST', '/configuration/mappings', { json: { data: { type: 'mapping', attributes: VALID.mapping(name, '/other/') } } });
+    if (reply.status === 201) {
+      // accepted: then the validator must name the duplicate (both are otherwise complete)
+      const second = one(reply).id;
+      await link(second);
+      expect((await errorsAbout([first, second])).length).toBeGreaterThan(0);
+    } else {
+      expect(reply.status).toBe(400);
+      expect(errorCode(reply)).toBe('INVALID_VALUE');
+      expect(await c.list('mapping', `filter=name==${name}`)).toHaveLength(1);
+    }
+  });
+
   it('PUT /mappings/import replaces the mapping of the same name', async () => {
     const name = uniqueName('replace');
     const id = await c.create('mapping', { ...VALID.mapping(name), backendPath: '/exported/' });
