@@ -54,8 +54,19 @@ export function formatValue(value: unknown, sensitive: boolean): string[] {
   return JSON.stringify(value, null, 2).split('\n');
 }
 
+/** Control characters (other than tab and newline) shown as `\uXXXX`, so a live value cannot drive the terminal. */
+function visible(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    const control = (code < 0x20 && ch !== '\t' && ch !== '\n') || code === 0x7f;
+    out += control ? `\\u${code.toString(16).padStart(4, '0')}` : ch;
+  }
+  return out;
+}
+
 function heredocLines(text: string): string[] {
-  const lines = text.split('\n');
+  const lines = visible(text).split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { liveState } from '../../src/reconcile/live.js';
+import { buildPlan } from '../../src/reconcile/plan.js';
+import type { Plan } from '../../src/reconcile/plan-types.js';
+import { MARKDOWN_MARKER, NO_CHANGES, renderJson, renderMarkdown, renderText, summaryLine } from '../../src/render/index.js';
+import { doc, options, resource } from '../reconcile/helpers.js';
+
+function planFor(docs: Parameters<typeof desiredState>[0], lists: Parameters<typeof liveState>[0]): Plan {
+  const desired = desiredState(docs);
+  return buildPlan(desired, liveState(lists, certificateHandles(desired)), options());
+}
+
+const empty = planFor([doc('mapping', 'a')], { mapping: [resource('mapping', '1', { name: 'a' })] });
+const tricky = planFor([doc('mapping', 'a', { backendPath: '/x```y|<b>' })], { mapping: [resource('mapping', '1', { name: 'a', backendPath: '/old' })] });
+
+describe('renderText', () => {
+  it('says so when there is nothing to do', () => {
+    expect(renderText(empty, { color: false })).toBe(`${NO_CHANGES}\n`);
+  });
+
+  it('colours only when asked', () => {
+    expect(renderText(tricky, { color: false })).not.toContain('\u001b[');
+    expect(renderText(tricky, { color: true })).toContain('\u001b[');
+  });
+
+  it('closes with the Terraform-style summary line, singular and plural', () => {
+    expect(renderText(tricky, { color: false }).trimEnd().split('\n').at(-1)).toBe('Plan: 0 to create, 1 to update, 0 to delete, 0 links to change.');
+    expect(summaryLine({ create: 1, update: 0, delete: 0, link: 1, unlink: 0 })).toBe('Plan: 1 to create, 0 to update, 0 to delete, 1 link to change.');
+  });
+
+  it('shows only changed attributes with a count of the hidden ones', () => {
+    const text = renderText(tricky, { color: false });
+    expect(text).toContain('~ backendPath = "/old" -> "/x```y|<b>"');
+    expect(text).toContain('# (1 unchanged attribute hidden)');
+    expect(text).not.toContain('name');
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('starts with the hidden marker and a heading, also when empty', () => {
+    const md = renderMarkdown(empty, { title: 'Plan for prod' });
+    expect(md.split('\n').slice(0, 2)).toEqual([MARKDOWN_MARKER, '### Plan for prod']);
+    expect(md).toContain(NO_CHANGES);
+  });
+
+  it('fences values longer than their backtick runs and escapes table cells', () => {
+    const md = renderMarkdown(tricky, {
+      validatorMessages: [{ severity: 'ERROR', code: 'X', detail: 'a | b <script>', object: { kind: 'mapping', name: 'a' }, source: { file: 'm.yaml', line: 3, column: 1 } }],
+    });
+    expect(md).toContain('````diff');
+    expect(md).toContain('| ❌ ERROR | <code>X</code> | <code>mapping "a"</code> | <code>m.yaml:3</code> | a \\| b &lt;script&gt; |');
+    expect(md).toContain('<details>');
+    expect(md).toContain('1 error (apply would not activate)');
+  });
+});
+
+describe('renderJson', () => {
+  it('puts formatVersion first and round-trips', () => {
+    const json = renderJson(tricky);
+    expect(json.split('\n')[1]).toBe('  "formatVersion": "1.0",');
+    expect(JSON.parse(json)).toEqual(tricky);
+    expect(renderJson(JSON.parse(json) as Plan)).toBe(json);
+  });
+});
+
+describe('terminal safety', () => {
+  it('shows control characters of multi-line values escaped', () => {
+    const p = planFor([doc('mapping', 'a', { expertSettings: { apache: { settings: 'a\u001b[2J\nb\n' } } })], { mapping: [resource('mapping', '1', { name: 'a' })] });
+    const text = renderText(p, { color: false });
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('a\\u001b[2J');
+  });
+});
