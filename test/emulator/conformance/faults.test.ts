@@ -103,6 +103,29 @@ describe('fault injection', () => {
     expect((await c.call('GET', '/configuration/mappings')).status).toBe(200);
   });
 
+  it('a dropped POST was not handled: nothing was created', async () => {
+    h = await startHarness();
+    const c = await h.client().open(h.emulator.apiKey);
+    h.emulator.faults.add({ method: 'POST', path: '/configuration/back-end-groups', drop: true, nth: 1 });
+    await expect(
+      c.call('POST', '/configuration/back-end-groups', { json: { data: { type: 'back-end-group', attributes: VALID.backEndGroup('dropped') } } }),
+    ).rejects.toThrow();
+    expect(await c.list('back-end-group')).toEqual([]);
+    await c.create('back-end-group', VALID.backEndGroup('dropped'));
+    expect((await c.list('back-end-group')).map((g) => g.attributes.name)).toEqual(['dropped']);
+  });
+
+  it('a fault on session create: the first attempt fails without a cookie, the retry gets one', async () => {
+    h = await startHarness({ faults: [{ path: '/session/create', status: 503, nth: 1 }] });
+    const c = h.client();
+    const first = await c.createSession(h.emulator.apiKey);
+    expect(first.status).toBe(503);
+    expect(c.cookie).toBeUndefined();
+    const second = await c.createSession(h.emulator.apiKey);
+    expect(second.status).toBe(200);
+    expect(c.cookie).toMatch(/^JSESSIONID=/);
+  });
+
   it('added latency delays the answer, which still succeeds', async () => {
     h = await startHarness({ faults: [{ path: '/configuration/mappings', latencyMs: 300 }] });
     const c = await h.client().open(h.emulator.apiKey);

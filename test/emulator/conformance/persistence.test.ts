@@ -80,6 +80,27 @@ describe('persistence with stateFile', () => {
     expect((await d.list('back-end-group')).map((g) => g.attributes.name)).toEqual(['saved-only']);
   });
 
+  it('a deleted saved configuration stays deleted after a restart; sessions do not survive it', async () => {
+    h = await startHarness({ stateFile });
+    const c = await h.client().open(h.emulator.apiKey);
+    const keep = one(await c.call('POST', '/configuration/configurations/save', { json: { comment: 'keep' } })).id;
+    const drop = one(await c.call('POST', '/configuration/configurations/save', { json: { comment: 'drop' } })).id;
+    expect((await c.call('DELETE', `/configuration/configurations/${drop}`)).status).toBe(204);
+    const cookie = c.cookie;
+    await h.close();
+    h = undefined;
+
+    h = await startHarness({ stateFile });
+    const d = h.client();
+    await d.createSession(h.emulator.apiKey);
+    const ids = many(await d.call('GET', '/configuration/configurations')).map((e) => e.id);
+    expect(ids).toContain(keep);
+    expect(ids).not.toContain(drop);
+    const stale = h.client();
+    stale.cookie = cookie;
+    expect((await stale.call('GET', '/configuration/configurations')).status).toBe(401);
+  });
+
   it('ids handed out after a restart do not collide with persisted ones', async () => {
     h = await startHarness({ stateFile });
     await activateOne('first', 'first-group');
