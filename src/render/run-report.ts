@@ -35,18 +35,11 @@ export function renderExecutionReport(plan: Plan, report: ExecutionReport): stri
   return lines.join('\n') + '\n';
 }
 
-/** The drift report: what differs, and owned objects that no manifest declares. */
+/** The drift report: what differs, and owned objects that no manifest declares (the plan's text lists both). */
 export function renderDrift(plan: Plan, options: { color: boolean }): string {
   const c = createColors(options.color);
   if (plan.steps.length === 0 && plan.unmanaged.length === 0) {
     return 'No drift: the live gateway matches the manifests.\n';
   }
-  const parts = [c.bold('Drift detected: the live gateway differs from the manifests.'), ''];
-  if (plan.steps.length > 0) parts.push(renderText(plan, { color: options.color }));
-  if (plan.unmanaged.length > 0) {
-    parts.push('', c.bold('Live objects inside the ownership scope that no manifest declares:'));
-    for (const ref of plan.unmanaged) parts.push(`  ? ${ref.kind} '${ref.name}'`);
-    parts.push('', 'Declare them, or remove them with gwops apply --prune.');
-  }
-  return parts.join('\n') + '\n';
+  return `${c.bold('Drift detected: the live gateway differs from the manifests.')}\n\n${renderText(plan, { color: options.color })}`;
 }

@@ -1,0 +1,197 @@
+/**
+ * Plan benchmark (issue 4, "How it is checked"): `gwops plan` against the emulator for
+ * 1,000 / 5,000 / 20,000 mappings with 10 % changed, reporting wall time, CPU time, peak
+ * memory and request count, side by side in the same run with the time to merely fetch
+ * and parse the same lists. Targets: requests = the minimum (session calls + 1 GET per
+ * kind fetched); plan time at most 1.5x the bare fetch-and-parse time; peak memory under
+ * 500 MB at 20,000 mappings.
+ *
+ * The emulator runs in a child process (plain HTTP on loopback) so the figures are the
+ * reconciler's own. The plan is built without the server check (no execution), the part
+ * whose cost grows with the number of mappings.
+ */
+import { fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { GatewaySession } from '../gateway/index.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import { desiredState } from '../reconcile/desired.js';
+import { fetchLiveLists, kindsToFetch, ownershipPredicate } from '../reconcile/fetch.js';
+import { liveState } from '../reconcile/live.js';
+import { buildPlan } from '../reconcile/plan.js';
+
+interface Child {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+async function startChild(): Promise<Child> {
+  const child = fork(fileURLToPath(new URL('./emulator-child.js', import.meta.url)), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: ['--max-old-space-size=4096'],
+  });
+  const info = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string; apiKey: string }));
+    child.once('exit', (code) => reject(new Error(`emulator child exited with ${String(code)}`)));
+  });
+  return {
+    ...info,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('close');
+      }),
+  };
+}
+
+const SCOPE = { mapping: ['labels==bench'], 'back-end-group': ['name=@bench-'] } as const;
+
+function mappingName(i: number): string {
+  return `bench-mapping-${String(i).padStart(5, '0')}`;
+}
+
+/** Creates `count` mappings linked to one back-end group, over HTTP with a few requests in flight. */
+async function populate(child: Child, count: number): Promise<void> {
+  const origin = new URL(child.url);
+  const base = origin.pathname.replace(/\/$/, '');
+  const pool = new Pool(origin.origin, { connections: 4 });
+  const created = await pool.request({ method: 'POST', path: `${base}/session/create`, headers: { authorization: `Bearer ${child.apiKey}` } });
+  await created.body.text();
+  const setCookie = created.headers['set-cookie'];
+  const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
+  const call = async (method: 'POST' | 'PATCH', path: string, body?: unknown): Promise<unknown> => {
+    const res = await pool.request({
+      method,
+      path: `${base}${path}`,
+      headers: { cookie, 'content-type': 'application/json', accept: 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  await call('POST', '/configuration/configurations/load-active');
+  const group = (await call('POST', '/configuration/back-end-groups', {
+    data: { type: 'back-end-group', attributes: { name: 'bench-backend', backendHosts: [{ protocol: 'HTTP', hostName: 'app', port: 80 }] } },
+  })) as { data: { id: string } };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const i = next++;
+      const res = (await call('POST', '/configuration/mappings', {
+        data: {
+          type: 'mapping',
+          attributes: { name: mappingName(i), labels: ['bench'], entryPath: { value: `/m/${i}/`, priority: 0 }, backendPath: '/' },
+        },
+      })) as { data: { id: string } };
+      await call('PATCH', `/configuration/mappings/${res.data.id}/relationships/back-end-groups`, {
+        data: [{ type: 'back-end-group', id: group.data.id }],
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  await call('POST', '/configuration/configurations/activate', { comment: 'bench data' });
+  await call('POST', '/session/terminate');
+  await pool.close();
+}
+
+function desiredDocuments(count: number): ManifestDocument[] {
+  const source = { file: 'bench.yaml', line: 1, column: 1 };
+  const docs: ManifestDocument[] = [
+    { kind: 'back-end-group', name: 'bench-backend', attributes: { name: 'bench-backend' }, relationships: {}, source },
+  ];
+  for (let i = 0; i < count; i++) {
+    const changed = i % 10 === 0;
+    docs.push({
+      kind: 'mapping',
+      name: mappingName(i),
+      attributes: {
+        name: mappingName(i),
+        labels: ['bench'],
+        entryPath: { value: `/m/${i}/`, priority: 0 },
+        backendPath: changed ? '/changed/' : '/',
+      },
+      relationships: { 'back-end-groups': ['bench-backend'] },
+      source,
+    });
+  }
+  return docs;
+}
+
+interface Figures {
+  wallMs: number;
+  cpuMs: number;
+  peakRssMb: number;
+  requests: number;
+  steps?: number;
+}
+
+async function measure(fn: () => Promise<{ requests: number; steps?: number }>): Promise<Figures> {
+  global.gc?.();
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = await fn();
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: peak / 1024 ** 2, ...result };
+}
+
+function totalRequests(session: GatewaySession): number {
+  return Object.values(session.requestCounts()).reduce((a, b) => a + b, 0);
+}
+
+/** Runs the plan benchmark for each size and returns printable lines. */
+export async function benchPlan(sizes: readonly number[], progress: (line: string) => void): Promise<string[]> {
+  const lines = [
+    'plan against the emulator (10 % of mappings changed), side by side with bare fetch-and-parse',
+    `${'mappings'.padStart(9)} ${'fetch ms'.padStart(9)} ${'plan ms'.padStart(9)} ${'ratio'.padStart(6)} ${'plan cpu ms'.padStart(12)} ${'peak MB'.padStart(8)} ${'requests'.padStart(9)} ${'min req'.padStart(8)} ${'steps'.padStart(6)}`,
+  ];
+  for (const size of sizes) {
+    const child = await startChild();
+    try {
+      progress(`plan bench: creating ${size} mappings...`);
+      await populate(child, size);
+      const documents = desiredDocuments(size);
+      const bare = await measure(async () => {
+        const session = new GatewaySession({ url: child.url, apiKey: child.apiKey });
+        try {
+          await session.open();
+          await session.loadActive();
+          for (const collection of ['back-end-groups', 'mappings']) await session.list(collection, []);
+          return { requests: totalRequests(session) + 1 };
+        } finally {
+          await session.terminate();
+        }
+      });
+      const planned = await measure(async () => {
+        const session = new GatewaySession({ url: child.url, apiKey: child.apiKey });
+        try {
+          await session.open();
+          await session.loadActive();
+          const desired = desiredState(documents);
+          const kinds = kindsToFetch(desired, SCOPE, ['back-end-group', 'mapping']);
+          const lists = await fetchLiveLists(session, kinds, desired, SCOPE);
+          const live = liveState(lists, new Map());
+          const plan = buildPlan(desired, live, { prune: false, isOwned: ownershipPredicate(SCOPE), allowMassDelete: false, massDeleteShare: 0.5 });
+          return { requests: totalRequests(session) + 1, steps: plan.steps.length };
+        } finally {
+          await session.terminate();
+        }
+      });
+      const minimum = 2 /* create, load-active */ + 2 /* GET per kind */ + 1; /* terminate */
+      lines.push(
+        `${String(size).padStart(9)} ${bare.wallMs.toFixed(0).padStart(9)} ${planned.wallMs.toFixed(0).padStart(9)} ${(planned.wallMs / bare.wallMs).toFixed(2).padStart(6)} ${planned.cpuMs.toFixed(0).padStart(12)} ${planned.peakRssMb.toFixed(0).padStart(8)} ${String(planned.requests).padStart(9)} ${String(minimum).padStart(8)} ${String(planned.steps ?? 0).padStart(6)}`,
+      );
+    } finally {
+      await child.close();
+    }
+  }
+  lines.push('targets: requests = minimum (+1 per change when applied); plan/fetch ratio <= 1.5; peak memory < 500 MB at 20,000 mappings');
+  return lines;
+}

@@ -1,0 +1,106 @@
+/**
+ * `gwops demo` (`npm run demo`): the whole story on the embedded emulator, for a newcomer.
+ * A plan, an apply, a clean drift check, a change made behind gwops's back, the drift it
+ * causes, and the apply that heals it. Every step runs the real CLI over real HTTPS.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createColors } from 'picocolors';
+import type { CliIO } from '../cli/io.js';
+import { startEmulator } from '../emulator/index.js';
+import { withSession } from '../gateway/index.js';
+
+/** The example project the demo applies (shipped in the package). */
+export const DEMO_PROJECT = fileURLToPath(new URL('../../examples/demo/gwops.yaml', import.meta.url));
+
+/** Runs one CLI invocation with the demo's IO and returns its exit code. */
+export type CliRunner = (args: readonly string[], io: CliIO) => Promise<number>;
+
+/** A throwaway private key (PEM) standing in for the examples' key environment variables. */
+function throwawayKey(): string {
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+/**
+ * Runs the demo. Returns 0 when every step ended with the exit code the story expects.
+ * @param run the CLI entry point (injected to avoid an import cycle with main.ts)
+ */
+export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
+  const c = createColors(io.isTTY && io.env.NO_COLOR === undefined);
+  const dir = await mkdtemp(join(tmpdir(), 'gwops-demo-'));
+  const emulator = await startEmulator({ port: 0, variant: 'latest' });
+  try {
+    const keyFile = join(dir, 'api-key');
+    const caFile = join(dir, 'emulator-ca.pem');
+    await writeFile(keyFile, emulator.apiKey, { mode: 0o600 });
+    await writeFile(caFile, emulator.caCertificate ?? '');
+    const env = {
+      ...io.env,
+      GWOPS_EXAMPLE_SHOP_TLS_KEY: throwawayKey(),
+      GWOPS_EXAMPLE_WILDCARD_TLS_KEY: throwawayKey(),
+      CI: 'true',
+    };
+    const demoIO: CliIO = { ...io, env };
+    const connection = ['--config', DEMO_PROJECT, '--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile];
+    let failures = 0;
+    const step = async (title: string, explanation: string, args: readonly string[], expected: number): Promise<void> => {
+      io.stdout.write(`\n${c.bold(c.cyan(`━━ ${title}`))}\n${c.dim(explanation)}\n${c.dim(`$ gwops ${args.filter((a) => !connection.includes(a)).join(' ')}`)}\n\n`);
+      const code = await run(['node', 'gwops', ...args], demoIO);
+      const ok = code === expected;
+      if (!ok) failures += 1;
+      io.stdout.write(`${ok ? c.green('✔') : c.red('✘')} exit code ${code}${ok ? '' : ` (expected ${expected})`}\n`);
+    };
+
+    io.stdout.write(
+      `${c.bold('gwops demo')}: a local gateway emulator is running at ${emulator.url}\n` +
+        `(variant ${emulator.variant}, self-signed TLS; its API key is in a temporary file, never printed).\n` +
+        `The manifests are the example configuration in examples/manifests.\n`,
+    );
+    await step('1. Validate the manifests', 'Offline: schemas and semantic rules, no gateway contacted.', ['validate', '--config', DEMO_PROJECT], 0);
+    await step(
+      '2. Plan',
+      'Diff against the live gateway, then execute in a throw-away session so the gateway\'s own validator checks it.',
+      ['plan', ...connection, '--detailed-exitcode'],
+      2,
+    );
+    await step('3. Apply', 'Executes the plan in one session and activates it with a comment derived from the commit.', ['apply', ...connection, '--yes'], 0);
+    await step('4. Drift check', 'Nothing changed since the apply: exit 0.', ['drift', ...connection], 0);
+
+    io.stdout.write(`\n${c.bold(c.cyan('━━ 5. A change behind gwops\'s back'))}\n`);
+    await withSession({ url: emulator.url, apiKey: emulator.apiKey, ca: emulator.caCertificate }, async (session) => {
+      await session.loadActive();
+      const [mapping] = await session.list('mappings', ['name==shop-checkout']);
+      const [target] = mapping ? [mapping] : await session.list('mappings', ['labels==managed-by-gwops']);
+      if (target) {
+        await session.update('mappings', target.id, { type: 'mapping', attributes: { threatHandling: 'NOTIFY' } });
+        io.stdout.write(`  someone set threatHandling of mapping '${String(target.attributes.name)}' to NOTIFY\n`);
+      }
+      const [group] = await session.list('back-end-groups', ['name=@example-']);
+      const extra = await session.create('mappings', {
+        type: 'mapping',
+        attributes: { name: 'example-hotfix', labels: ['managed-by-gwops'], entryPath: { value: '/hotfix/' } },
+      });
+      if (group) await session.link('mappings', extra.id, 'back-end-groups', [{ type: 'back-end-group', id: group.id }]);
+      io.stdout.write(`  someone added mapping 'example-hotfix' that no manifest declares\n`);
+      await session.activate('manual hotfix in the configuration UI');
+      io.stdout.write('  and activated it.\n');
+    });
+
+    await step('6. Drift check', 'The nightly drift run notices both changes: exit 2.', ['drift', ...connection], 2);
+    await step('7. Apply heals', 'Apply with --prune restores the attribute and removes the undeclared mapping.', ['apply', ...connection, '--yes', '--prune'], 0);
+    await step('8. Drift check', 'Back in sync: exit 0.', ['drift', ...connection], 0);
+
+    io.stdout.write(
+      failures === 0
+        ? `\n${c.green(c.bold('Demo complete.'))} Every step ended as expected.\n`
+        : `\n${c.red(c.bold(`Demo finished with ${failures} unexpected result(s).`))}\n`,
+    );
+    return failures === 0 ? 0 : 1;
+  } finally {
+    await emulator.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Harness } from './harness.js';
+import { leakedSecrets, startHarness, writeManifests } from './harness.js';
+
+const SMALL = {
+  'app.yaml': `apiVersion: gwops/v1
+kind: back-end-group
+name: small-backend
+attributes:
+  backendHosts: [{ protocol: HTTP, hostName: app.internal, port: 8080 }]
+---
+apiVersion: gwops/v1
+kind: mapping
+name: small-api
+attributes:
+  entryPath: { value: /api/, priority: 5 }
+  backendPath: /
+relationships:
+  back-end-groups: [small-backend]
+  virtual-hosts: [small-host]
+---
+apiVersion: gwops/v1
+kind: mapping
+name: small-web
+attributes:
+  entryPath: { value: /, priority: 6 }
+relationships:
+  back-end-groups: [small-backend]
+  virtual-hosts: [small-host]
+---
+apiVersion: gwops/v1
+kind: virtual-host
+name: small-host
+attributes:
+  hostName: small.example.com
+  networkInterface: { https: { enabled: false, http2Allowed: false }, http: { enabled: true, port: 80 } }
+`,
+};
+
+describe('failures leave the active configuration untouched and no session open', () => {
+  let h: Harness;
+  let manifests: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    manifests = await writeManifests(h, 'small', SMALL);
+  });
+  afterAll(async () => {
+    expect(leakedSecrets(h)).toEqual([]);
+    await h.close();
+  });
+
+  it('a manifest error stops before any request with exit 1', async () => {
+    const broken = await writeManifests(h, 'local', {
+      'app.yaml': SMALL['app.yaml'].replace('http2Allowed: false', 'http2Allowed: true'),
+    });
+    h.emulator.requestLog.length = 0;
+    const r = await h.cli(['apply', broken, ...h.connection]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/app\.yaml:\d+:\d+/);
+    expect(r.stderr).toContain('HTTP/2');
+    expect(h.emulator.requestLog).toEqual([]);
+  });
+
+  it('a validator ERROR stops activation with exit 3', async () => {
+    const broken = await writeManifests(h, 'broken', {
+      'app.yaml': SMALL['app.yaml'].replace(
+        'entryPath: { value: /, priority: 6 }\nrelationships:\n  back-end-groups: [small-backend]\n',
+        'entryPath: { value: /, priority: 6 }\nrelationships:\n',
+      ),
+    });
+    expect(await import('node:fs/promises').then((fs) => fs.readFile(`${broken}/app.yaml`, 'utf8'))).not.toMatch(
+      /priority: 6 }\nrelationships:\n  back-end-groups/,
+    );
+    const before = JSON.stringify(h.emulator.activeSnapshot());
+    const r = await h.cli(['apply', broken, ...h.connection]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('ERROR');
+    expect(r.stderr).toMatch(/app\.yaml:\d+/);
+    expect(JSON.stringify(h.emulator.activeSnapshot())).toBe(before);
+    expect(h.emulator.openSessionCount()).toBe(0);
+  });
+
+  it('a fault injected at each call of an apply activates nothing', async () => {
+    h.emulator.requestLog.length = 0;
+    const dry = await h.cli(['plan', manifests, ...h.connection, '--no-server-check']);
+    expect(dry.code).toBe(0);
+    // Count the calls of a full apply by planning with the server check (same calls minus activate).
+    h.emulator.requestLog.length = 0;
+    await h.cli(['plan', manifests, ...h.connection]);
+    const calls = h.emulator.requestLog.filter((e) => e.path !== '/session/terminate').length + 1; // + activate
+    expect(calls).toBeGreaterThan(8);
+    const before = JSON.stringify(h.emulator.activeSnapshot());
+    for (let nth = 1; nth <= calls; nth += 1) {
+      h.emulator.faults.clear();
+      h.emulator.faults.add({ path: /^(?!\/session\/terminate)/, status: 500, nth });
+      const r = await h.cli(['apply', manifests, ...h.connection, '--comment', `fault ${nth}`]);
+      expect(r.code, `fault at call ${nth}: ${r.stderr}`).toBe(1);
+      expect(JSON.stringify(h.emulator.activeSnapshot()), `fault at call ${nth}`).toBe(before);
+      expect(h.emulator.openSessionCount(), `fault at call ${nth}`).toBe(0);
+    }
+    h.emulator.faults.clear();
+    const ok = await h.cli(['apply', manifests, ...h.connection]);
+    expect(ok.code).toBe(0);
+  });
+
+  it('two applies racing: one activates, the other stops on OUTDATED_CONFIGURATION', async () => {
+    const other = await writeManifests(h, 'race', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 7') });
+    const third = await writeManifests(h, 'race2', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 8') });
+    h.emulator.faults.add({ path: '*', latencyMs: 15 });
+    const [a, b] = await Promise.all([h.cli(['apply', other, ...h.connection]), h.cli(['apply', third, ...h.connection])]);
+    h.emulator.faults.clear();
+    const codes = [a.code, b.code].sort();
+    expect(codes).toEqual([0, 1]);
+    const loser = a.code === 1 ? a : b;
+    expect(loser.stderr).toMatch(/OUTDATED_CONFIGURATION|activated .* since/i);
+    expect(h.emulator.openSessionCount()).toBe(0);
+  });
+});

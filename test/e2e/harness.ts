@@ -1,0 +1,113 @@
+/**
+ * End-to-end harness: the real CLI (`main`) against a real emulator over HTTPS, with
+ * captured output. Every output of every command run through it is kept for the secret
+ * scan (test/e2e/secrets.test.ts runs its own commands; each file scans what it ran).
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { main } from '../../src/cli/main.js';
+import type { GatewaySession } from '../../src/gateway/index.js';
+import { withSession } from '../../src/gateway/index.js';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const EXAMPLES = join(REPO, 'examples');
+export const DEMO_PROJECT = join(EXAMPLES, 'demo', 'gwops.yaml');
+
+/** One CLI run. */
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function throwawayKey(): string {
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+/** A running emulator plus what the CLI needs to reach it. */
+export interface Harness {
+  readonly emulator: RunningEmulator;
+  readonly dir: string;
+  /** `--url … --api-key-file … --ca-file …` */
+  readonly connection: readonly string[];
+  /** Secret values that must never appear in any output. */
+  readonly secrets: readonly string[];
+  /** Every output produced through {@link Harness.cli}. */
+  readonly outputs: string[];
+  env: Record<string, string | undefined>;
+  cli(args: readonly string[], options?: { cwd?: string; env?: Record<string, string | undefined> }): Promise<CliResult>;
+  /** Runs raw API calls in a session of their own (changes behind gwops's back); activates when `activate` is given. */
+  raw<T>(fn: (session: GatewaySession) => Promise<T>, activate?: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Starts an emulator and prepares keys, CA file and environment. */
+export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
+  const emulator = await startEmulator({ port: 0, variant: 'latest', ...options });
+  const dir = await mkdtemp(join(tmpdir(), 'gwops-e2e-'));
+  const keyFile = join(dir, 'api-key');
+  const caFile = join(dir, 'ca.pem');
+  await writeFile(keyFile, emulator.apiKey, { mode: 0o600 });
+  await writeFile(caFile, emulator.caCertificate ?? '');
+  const shopKey = throwawayKey();
+  const wildcardKey = throwawayKey();
+  const outputs: string[] = [];
+  const harness: Harness = {
+    emulator,
+    dir,
+    connection: ['--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile],
+    secrets: [emulator.apiKey, emulator.readOnlyApiKey, shopKey, wildcardKey],
+    outputs,
+    env: { PATH: process.env.PATH, GWOPS_EXAMPLE_SHOP_TLS_KEY: shopKey, GWOPS_EXAMPLE_WILDCARD_TLS_KEY: wildcardKey, CI: 'true' },
+    async cli(args, opts = {}) {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(['node', 'gwops', ...args], {
+        stdout: { write: (s: string) => (stdout += s) },
+        stderr: { write: (s: string) => (stderr += s) },
+        env: { ...harness.env, ...opts.env },
+        cwd: opts.cwd ?? REPO,
+        isTTY: false,
+        stdin: Readable.from([]),
+      });
+      outputs.push(stdout, stderr);
+      return { code, stdout, stderr };
+    },
+    async raw(fn, activate) {
+      return withSession({ url: emulator.url, apiKey: emulator.apiKey, ca: emulator.caCertificate }, async (session) => {
+        await session.loadActive();
+        const result = await fn(session);
+        if (activate !== undefined) await session.activate(activate);
+        return result;
+      });
+    },
+    async close() {
+      await emulator.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+/** Writes manifest files into a fresh folder of the harness and returns its path. */
+export async function writeManifests(harness: Harness, name: string, files: Record<string, string>): Promise<string> {
+  const folder = join(harness.dir, name);
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(folder, { recursive: true });
+  for (const [file, text] of Object.entries(files)) await writeFile(join(folder, file), text);
+  return folder;
+}
+
+/** Asserts-by-return: the secrets that appear in any output (should be empty). */
+export function leakedSecrets(harness: Harness): string[] {
+  const all = harness.outputs.join('\n');
+  const leaks = harness.secrets.filter((s) => s.length > 0 && all.includes(s));
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(all)) leaks.push('a PEM private key');
+  return leaks;
+}

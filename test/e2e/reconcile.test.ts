@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Harness } from './harness.js';
+import { DEMO_PROJECT, leakedSecrets, startHarness } from './harness.js';
+
+describe('plan, apply and drift of the examples against the emulator', () => {
+  let h: Harness;
+  let config: string[];
+  beforeAll(async () => {
+    h = await startHarness();
+    config = ['--config', DEMO_PROJECT, ...h.connection];
+  });
+  afterAll(async () => {
+    expect(leakedSecrets(h)).toEqual([]);
+    expect(h.emulator.openSessionCount()).toBe(0);
+    await h.close();
+  });
+
+  it('plans the whole example as creates and links, checked by the gateway', async () => {
+    const r = await h.cli(['plan', ...config, '--detailed-exitcode']);
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/Plan: \d+ to create, 0 to update, 0 to delete/);
+    expect(r.stdout).toContain('+ mapping');
+  });
+
+  it('applies and activates with a comment, then plans no changes', async () => {
+    const apply = await h.cli(['apply', ...config, '--comment', 'e2e apply']);
+    expect(apply.stderr).toBe('');
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain('activated');
+    const snapshot = JSON.stringify(h.emulator.activeSnapshot());
+    expect(snapshot).toContain('e2e apply');
+    const plan = await h.cli(['plan', ...config, '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('No changes');
+    const drift = await h.cli(['drift', ...config]);
+    expect(drift.code).toBe(0);
+  });
+
+  it('reports each change made behind its back with exit 2, and apply heals them', async () => {
+    let deleted = '';
+    await h.raw(async (s) => {
+      const [checkout] = await s.list('mappings', ['labels==managed-by-gwops']);
+      if (!checkout) throw new Error('no managed mapping');
+      await s.update('mappings', checkout.id, { type: 'mapping', attributes: { threatHandling: 'NOTIFY' } });
+      const [vh] = await s.list('virtual-hosts', ['name=@example-']);
+      const vhMappings = vh?.relationships.mappings?.data;
+      const first = Array.isArray(vhMappings) ? vhMappings[0] : undefined;
+      if (!vh || !first) throw new Error('no linked virtual host');
+      await s.unlink('virtual-hosts', vh.id, 'mappings', [first]);
+      const [group] = await s.list('back-end-groups', ['name=@example-']);
+      const extra = await s.create('mappings', { type: 'mapping', attributes: { name: 'example-extra', labels: ['managed-by-gwops'] } });
+      if (group) await s.link('mappings', extra.id, 'back-end-groups', [{ type: 'back-end-group', id: group.id }]);
+      const managed = await s.list('mappings', ['labels==managed-by-gwops']);
+      const victim = managed.filter((m) => m.attributes.name !== 'example-extra').at(-1);
+      if (!victim) throw new Error('no mapping to delete');
+      await s.remove('mappings', victim.id);
+      deleted = String(victim.attributes.name);
+    }, 'manual changes');
+    const drift = await h.cli(['drift', ...config]);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('threatHandling');
+    expect(drift.stdout).toMatch(/link|mappings/);
+    expect(drift.stdout).toContain('example-extra');
+    expect(drift.stdout).toContain(`+ mapping "${deleted}"`);
+    const heal = await h.cli(['apply', ...config, '--prune', '--comment', 'heal']);
+    expect(heal.code).toBe(0);
+    const after = await h.cli(['drift', ...config]);
+    expect(after.stdout).toContain('No drift');
+    expect(after.code).toBe(0);
+  });
+});
