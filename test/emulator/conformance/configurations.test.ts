@@ -222,6 +222,35 @@ describe('configurations', () => {
   });
 });
 
+describe('import errors', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('an upload that is not a zip answers 400 INVALID_REQUEST_FORMAT and loads nothing', async () => {
+    const c = await h.client().open(h.emulator.apiKey);
+    await c.create('back-end-group', VALID.backEndGroup('kept'));
+    const reply = await c.call('PUT', '/configuration/configurations/import', {
+      raw: Buffer.from('this is not an archive'),
+      headers: { 'content-type': 'application/zip' },
+    });
+    expect(reply.status).toBe(400);
+    expect(errorCode(reply)).toBe('INVALID_REQUEST_FORMAT');
+    expect((await c.list('back-end-group')).map((g) => g.attributes.name)).toEqual(['kept']);
+  });
+
+  it('an upload with a Content-Type that is not an archive answers 415', async () => {
+    const c = await h.client().open(h.emulator.apiKey);
+    const exported = await c.call('GET', '/configuration/configurations/export');
+    const reply = await c.call('PUT', '/configuration/configurations/import', { raw: exported.raw, headers: { 'content-type': 'text/plain' } });
+    expect(reply.status).toBe(415);
+  });
+});
+
 describe('CONFIGURATION_LOAD_REQUIRED before a load', () => {
   let h: Harness;
   beforeAll(async () => {
