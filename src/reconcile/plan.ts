@@ -94,7 +94,12 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
   const removedKeys = new Set(remove.map(linkKey));
   const unlinkKeyOf = (l: Link): string => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
-  for (const link of remove) nodes.push(linkNode('unlink', link, idOf, []));
+  const removedByKey = new Map<string, Link[]>(); // unlinks by (from, relationship), for to-one replacements
+  for (const link of remove) {
+    nodes.push(linkNode('unlink', link, idOf, []));
+    const key = declaredKey(link.from, link.relationship);
+    removedByKey.set(key, [...(removedByKey.get(key) ?? []), link]);
+  }
   for (const link of add) {
     const missing = [link.from, link.to].filter((ref) => idOf(ref) === undefined);
     if (missing.length > 0) {
@@ -103,7 +108,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
     }
     const needs = [link.from, link.to].map((ref) => stepKey('create', ref.kind, ref.name));
     if (linkDefinition(link).cardinality === 'one') {
-      for (const old of remove) if (refKey(old.from) === refKey(link.from) && old.relationship === link.relationship) needs.push(unlinkKeyOf(old));
+      for (const old of removedByKey.get(declaredKey(link.from, link.relationship)) ?? []) needs.push(unlinkKeyOf(old));
     }
     const source = sourceOfLink(desired, declared, link);
     nodes.push(linkNode('link', link, idOf, needs, source));
