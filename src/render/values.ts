@@ -78,7 +78,8 @@ function heredocLines(text: string): string[] {
  * - `style: 'diff'` (a markdown ```diff block, which has no `~`): a change of a one-line
  *   value is a `-` row with the old value and a `+` row with the new one; multi-line
  *   values get the same line diff as in text.
- * @param width the path column width (paths are padded to align `=`)
+ * @param width the path column width (paths are padded to align `=`; continuation lines
+ *   of long values are indented by 4 instead, so one long path cannot push them right)
  */
 export function changeRows(change: AttributeChange, width: number, style: 'text' | 'diff'): Row[] {
   const path = change.path.padEnd(width);
@@ -94,7 +95,7 @@ export function changeRows(change: AttributeChange, width: number, style: 'text'
       ];
     }
     const [first = '', ...rest] = formatValue(value, change.sensitive);
-    return [{ sign, text: `${path} = ${first}` }, ...rest.map((line): Row => ({ sign: style === 'diff' ? sign : ' ', text: `${' '.repeat(width)}   ${line}` }))];
+    return [{ sign, text: `${path} = ${first}` }, ...rest.map((line): Row => ({ sign: style === 'diff' ? sign : ' ', text: `    ${line}` }))];
   };
   if (!hasBefore) return valueRows('+', change.after);
   if (!hasAfter) return valueRows('-', change.before);
