@@ -336,6 +336,15 @@ describe('concurrent activation (real-clients.md "Concurrent editing")', () => {
     expect(list[0]?.attributes.configType).toBe('CURRENTLY_ACTIVE');
   });
 
+  it('options.ignoreOutdatedConfiguration as the string "true" is honoured (string booleans)', async () => {
+    const a = await h.client().open(h.emulator.apiKey);
+    const b = await h.client().open(h.emulator.apiKey);
+    await a.create('back-end-group', VALID.backEndGroup('from-a'));
+    await b.create('back-end-group', VALID.backEndGroup('from-b'));
+    expect((await a.activate('a')).status).toBe(200);
+    expect((await b.activate('b', { ignoreOutdatedConfiguration: 'true' })).status).toBe(200);
+  });
+
   it('reloading after another activation makes activation possible again', async () => {
     const a = await h.client().open(h.emulator.apiKey);
     const b = await h.client().open(h.emulator.apiKey);

@@ -149,6 +149,15 @@ describe('tolerance of real clients', () => {
     expect(read.attributes.networkInterface).toMatchObject({ http: { enabled: true }, https: { enabled: false, http2Allowed: false } });
   });
 
+  it('string booleans inside list items are coerced too', async () => {
+    const id = await c.create('mapping', {
+      ...VALID.mapping(uniqueName('strbool')),
+      allowRules: [{ name: 'r1', enabled: 'false', logOnly: 'true' }],
+    });
+    const rules = (await c.read('mapping', id)).attributes.allowRules;
+    expect(rules).toEqual([expect.objectContaining({ name: 'r1', enabled: false, logOnly: true })]);
+  });
+
   it('a string that is not a boolean is still rejected where a boolean is expected', async () => {
     const id = await c.create('mapping', VALID.mapping(uniqueName('strbool')));
     const reply = await c.patch('mapping', id, { enableMaintenancePage: 'yes' });
