@@ -98,7 +98,9 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   for (const link of remove) {
     nodes.push(linkNode('unlink', link, idOf, []));
     const key = declaredKey(link.from, link.relationship);
-    removedByKey.set(key, [...(removedByKey.get(key) ?? []), link]);
+    const list = removedByKey.get(key);
+    if (list) list.push(link);
+    else removedByKey.set(key, [link]);
   }
   for (const link of add) {
     const missing = [link.from, link.to].filter((ref) => idOf(ref) === undefined);
