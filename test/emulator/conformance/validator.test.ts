@@ -32,8 +32,16 @@ function shapes(m: ResourceObject): Message {
   return { severity: String(severity), code: attrs.code, detail: attrs.detail, model: { type: meta?.model?.type, id: meta?.model?.id } };
 }
 
+/**
+ * The messages about one object, both shapes checked; also checks that the ERRORs among them
+ * are exactly what `filter=meta.severity==ERROR` answers about the object.
+ */
 async function about(c: Client, type: Type, id: string): Promise<Message[]> {
-  return (await c.messages()).map(shapes).filter((m) => m.model.type === type && m.model.id === id);
+  const mine = (m: Message) => m.model.type === type && m.model.id === id;
+  const all = (await c.messages()).map(shapes).filter(mine);
+  const filtered = (await c.messages('filter=meta.severity==ERROR')).map(shapes).filter(mine);
+  expect(filtered).toEqual(all.filter((m) => m.severity === 'ERROR'));
+  return all;
 }
 
 async function severities(c: Client, type: Type, id: string): Promise<string[]> {
