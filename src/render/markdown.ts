@@ -28,7 +28,16 @@ export interface MarkdownOptions {
   readonly validatorMessages?: readonly ValidatorMessageView[];
   /** Heading; default `gwops plan`. */
   readonly title?: string;
+  /**
+   * Upper bound of the comment's length in characters (default {@link MARKDOWN_MAX_LENGTH},
+   * under GitHub's 65,536 limit). Object sections that do not fit are left out with a
+   * note; the summary, validator messages and undeclared objects are always kept.
+   */
+  readonly maxLength?: number;
 }
+
+/** Default {@link MarkdownOptions.maxLength}. */
+export const MARKDOWN_MAX_LENGTH = 60_000;
 
 /** Escapes text for HTML and markdown inline contexts (table cells, summaries). */
 function escapeInline(text: string): string {
@@ -95,16 +104,17 @@ function validatorSection(messages: readonly ValidatorMessageView[]): string[] {
 /**
  * Renders a plan as a pull-request comment. The first line is {@link MARKDOWN_MARKER}.
  * Secrets are already masked in the plan and stay masked; validator messages are shown
- * as given (escaped).
+ * as given (escaped). Object sections beyond `maxLength` are left out with a note.
  * @returns markdown ending in a newline
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
-  const out: string[] = [MARKDOWN_MARKER, `### ${escapeInline(options.title ?? 'gwops plan')}`, ''];
+  const head: string[] = [MARKDOWN_MARKER, `### ${escapeInline(options.title ?? 'gwops plan')}`, ''];
+  const tail: string[] = [];
   if (plan.steps.length === 0) {
-    out.push(`**${NO_CHANGES}**`, '');
+    head.push(`**${NO_CHANGES}**`, '');
   } else {
     const s = plan.summary;
-    out.push(
+    head.push(
       `**${summaryLine(s)}**`,
       '',
       '| Action | Count |',
@@ -116,13 +126,29 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       `| ✂️ unlink | ${s.unlink} |`,
       '',
     );
-    for (const group of groupSteps(plan)) out.push(...groupSection(group), '');
   }
-  if (options.validatorMessages && options.validatorMessages.length > 0) out.push(...validatorSection(options.validatorMessages), '');
+  if (options.validatorMessages && options.validatorMessages.length > 0) tail.push(...validatorSection(options.validatorMessages), '');
   if (plan.unmanaged.length > 0) {
-    out.push('#### Not declared by any manifest (inside the ownership scope; `--prune` deletes them)', '');
-    for (const ref of plan.unmanaged) out.push(`- <code>${escapeInline(objectTitle(ref))}</code>`);
-    out.push('');
+    tail.push('#### Not declared by any manifest (inside the ownership scope; `--prune` deletes them)', '');
+    for (const ref of plan.unmanaged) tail.push(`- <code>${escapeInline(objectTitle(ref))}</code>`);
+    tail.push('');
   }
-  return `${out.join('\n').trimEnd()}\n`;
+  const budget = (options.maxLength ?? MARKDOWN_MAX_LENGTH) - [...head, ...tail].join('\n').length - 200;
+  const groups = groupSteps(plan);
+  const body: string[] = [];
+  let used = 0;
+  let shown = 0;
+  for (const group of groups) {
+    const section = [...groupSection(group), ''];
+    const size = section.join('\n').length + 1;
+    if (used + size > budget) break;
+    body.push(...section);
+    used += size;
+    shown += 1;
+  }
+  if (shown < groups.length) {
+    const left = groups.length - shown;
+    body.push(`_${left} more object${left === 1 ? '' : 's'} not shown to keep this comment short: see the job log or the JSON plan._`, '');
+  }
+  return `${[...head, ...body, ...tail].join('\n').trimEnd()}\n`;
 }

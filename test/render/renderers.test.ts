@@ -72,3 +72,17 @@ describe('terminal safety', () => {
     expect(text).toContain('a\\u001b[2J');
   });
 });
+
+describe('renderMarkdown size', () => {
+  it('leaves out object sections beyond maxLength, keeping summary and validator messages', () => {
+    const docs = Array.from({ length: 200 }, (_, i) => doc('mapping', `m${String(i).padStart(3, '0')}`, { backendPath: `/p${i}` }));
+    const p = planFor(docs, {});
+    const full = renderMarkdown(p, { maxLength: 1_000_000 });
+    expect(full).not.toContain('not shown');
+    const short = renderMarkdown(p, { maxLength: 5_000, validatorMessages: [{ severity: 'ERROR', detail: 'kept' }] });
+    expect(short.length).toBeLessThanOrEqual(5_000);
+    expect(short).toContain('Plan: 200 to create');
+    expect(short).toContain('| kept |');
+    expect(short).toMatch(/_\d+ more objects not shown/);
+  });
+});
