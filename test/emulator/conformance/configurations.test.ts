@@ -270,6 +270,10 @@ describe('CONFIGURATION_LOAD_REQUIRED before a load', () => {
     ['update', 'PATCH', '/configuration/mappings/1', { data: { type: 'mapping', id: '1', attributes: { name: 'y' } } }],
     ['delete', 'DELETE', '/configuration/mappings/1', undefined],
     ['link', 'PATCH', '/configuration/virtual-hosts/1/relationships/mappings', { data: [{ type: 'mapping', id: '2' }] }],
+    ['unlink', 'DELETE', '/configuration/mappings/1/relationships/back-end-groups', { data: [{ type: 'back-end-group', id: '2' }] }],
+    ['maintenance', 'POST', '/configuration/virtual-hosts/1/maintenance', undefined],
+    ['list templates', 'GET', '/configuration/templates/mappings', undefined],
+    ['save', 'POST', '/configuration/configurations/save', { comment: 'x' }],
     ['validator messages', 'GET', '/configuration/validator-messages', undefined],
     ['activate', 'POST', '/configuration/configurations/activate', { comment: 'x' }],
   ];

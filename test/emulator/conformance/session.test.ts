@@ -119,6 +119,7 @@ describe('sessions over HTTPS', () => {
     const reply = await c.call('GET', '/system/status/node');
     expect(reply.status).toBe(200);
     const node = one(reply);
+    expect(node.type).toBe('node-status');
     expect(node.attributes.version).toBe('8.6.0');
     expect(typeof node.attributes.hostName).toBe('string');
     expect(['active', 'passive', 'standalone', 'offline']).toContain(node.attributes.failoverState);
@@ -151,6 +152,42 @@ describe('sessions over HTTPS', () => {
   it('a path outside the API answers 404', async () => {
     const c = await h.client().open(h.emulator.apiKey);
     expect((await c.call('GET', '/configuration/no-such-collection')).status).toBe(404);
+  });
+});
+
+describe('keys and lifecycle of the programmatic API', () => {
+  it('generated keys are JWT-shaped (the reference: "the key is a JWT"), admin and read-only differ', async () => {
+    const h = await startHarness();
+    try {
+      expect(h.emulator.apiKey).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(h.emulator.readOnlyApiKey).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(h.emulator.readOnlyApiKey).not.toBe(h.emulator.apiKey);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('given keys are the ones accepted', async () => {
+    const h = await startHarness({ apiKey: 'admin-key-for-test', readOnlyApiKey: 'reader-key-for-test' });
+    try {
+      expect(h.emulator.apiKey).toBe('admin-key-for-test');
+      expect((await h.client().createSession('admin-key-for-test')).status).toBe(200);
+      const reader = h.client();
+      expect((await reader.createSession('reader-key-for-test')).status).toBe(200);
+      await reader.call('POST', '/configuration/configurations/load-active');
+      expect((await reader.call('POST', '/configuration/configurations/save')).status).toBe(403);
+      expect((await h.client().createSession('some-other-key')).status).toBe(401);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('close() stops serving: the port refuses new connections', async () => {
+    const h = await startHarness({ tls: false });
+    const url = h.emulator.url;
+    expect((await h.client().createSession(h.emulator.apiKey)).status).toBe(200);
+    await h.close();
+    await expect(request(`${url}/session/create`, { method: 'POST' })).rejects.toThrow();
   });
 });
 
