@@ -82,6 +82,16 @@ describe.each(VARIANTS)('server defaults on the %s variant', (variant) => {
     expect(read.attributes.entryPath).toEqual({ ...(at(expectedDefaults('mapping', variant), 'entryPath') as object), value: '/given/', priority: 5 });
   });
 
+  it('the TLS attributes of the variant are all returned (full attribute tree)', async () => {
+    const expected: Record<Variant, string[]> = {
+      earliest: ['lowStrengthCiphersAllowed', 'letsEncryptEnabled'],
+      middle: ['letsEncryptEnabled', 'protocol', 'protocolMode', 'cipherSuite', 'cipherSuiteMode'],
+      latest: ['protocol', 'protocolMode', 'cipherSuite', 'cipherSuiteMode', 'certificateMode', 'acmeChallengeType', 'signatureAlgorithms', 'signatureAlgorithmsMode'],
+    };
+    const vhost = await c.read('virtual-host', await c.create('virtual-host', { name: uniqueName('tls') }));
+    expect(Object.keys(at(vhost.attributes, 'tls') as object)).toEqual(expect.arrayContaining(expected[variant]));
+  });
+
   it('attributes of other variants are never returned', async () => {
     const vhost = await c.read('virtual-host', await c.create('virtual-host', { name: uniqueName('v') }));
     const tls = Object.keys(at(vhost.attributes, 'tls') as object);
