@@ -23,7 +23,7 @@ import { templateRoutes } from './templates.js';
 
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 
-/** Every route, most specific first (server.ts tries them in order). */
+/** Every route (server.ts orders them by specificity). */
 export const ROUTES: readonly Route[] = [...configurationRoutes, ...transferRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
@@ -110,7 +110,10 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
     },
   });
   const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
-  server.keepAliveTimeout = 5000;
+  // Longer than most clients' pool idle times, so a pooled connection is rarely closed under a
+  // client that is just sending on it (clients such as python-requests do not retry that).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 70_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,6 +3,7 @@
  * (gateway-config-api.md "Envelope", "Errors"; real-clients.md "Errors in practice").
  */
 import { randomUUID } from 'node:crypto';
+import type { Variant } from '../kinds/index.js';
 
 /** `meta.type` of every document (gateway-config-api.md "Envelope"). */
 export const DOCUMENT_TYPE = 'jsonapi.metadata.document';
@@ -90,8 +91,12 @@ export const errors = {
   invalidValue: (detail: string): ApiError => new ApiError(400, 'INVALID_VALUE', detail),
   loadRequired: (): ApiError =>
     new ApiError(400, 'CONFIGURATION_LOAD_REQUIRED', 'load a configuration first (POST /configuration/configurations/load-active)'),
-  defaultEntity: (what: string): ApiError =>
-    new ApiError(409, 'DEFAULT_ENTITY_MODIFICATION', `${what} is a built-in entity and cannot be modified`),
+  /**
+   * Modification of a built-in entity: 409 `DEFAULT_ENTITY_MODIFICATION` (real-clients.md); 409
+   * exists only in later variants (gateway-config-api.md "Errors"), so the earliest answers 400.
+   */
+  defaultEntity: (what: string, variant: Variant): ApiError =>
+    new ApiError(variant === 'earliest' ? 400 : 409, 'DEFAULT_ENTITY_MODIFICATION', `${what} is a built-in entity and cannot be modified`),
   forbidden: (): ApiError => new ApiError(403, 'FORBIDDEN', 'this call is not allowed for a read-only API key'),
   unauthorized: (detail: string): ApiError => new ApiError(401, 'UNAUTHORIZED', detail),
 };

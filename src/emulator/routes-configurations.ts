@@ -32,6 +32,14 @@ function list(call: Call): Reply {
   return dataReply(store.list().map((e) => configurationObject(store, e)));
 }
 
+function readOne(call: Call): Reply {
+  const store = call.core.configurations;
+  const id = param(call, 'id');
+  const entry = store.get(id);
+  if (!entry) throw errors.notFound(`configuration ${id}`);
+  return dataReply(configurationObject(store, entry));
+}
+
 function loadActive(call: Call): Reply {
   const store = call.core.configurations;
   call.session.working = cloneContent(store.active().content);
@@ -147,6 +155,7 @@ export const configurationRoutes: readonly Route[] = [
   { method: 'POST', pattern: [...BASE, 'save'], modifying: true, needsLoad: true, handle: save },
   { method: 'POST', pattern: [...BASE, 'activate'], modifying: true, needsLoad: true, handle: activate },
   { method: 'POST', pattern: [...BASE, ':id', 'load'], modifying: false, needsLoad: false, handle: loadById },
+  { method: 'GET', pattern: [...BASE, ':id'], modifying: false, needsLoad: false, handle: readOne },
   { method: 'DELETE', pattern: [...BASE, ':id'], modifying: true, needsLoad: true, handle: remove },
   { method: 'GET', pattern: ['configuration', 'validator-messages'], modifying: false, needsLoad: true, handle: validatorMessagesRoute },
 ];

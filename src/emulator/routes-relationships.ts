@@ -62,7 +62,7 @@ function linkage(call: Call): Reply {
 
 function link(call: Call): Reply {
   const { kind, content, def, id } = addressed(call);
-  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`);
+  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`, call.core.variant);
   const ids = identifiersOf(requestData(call.json()), def);
   if (def.cardinality === 'one' && ids.length > 1) throw errors.invalidValue(`relationship '${def.name}' is to-one`);
   requireTargets(content, def, ids);
@@ -73,7 +73,7 @@ function link(call: Call): Reply {
 
 function unlink(call: Call): Reply {
   const { kind, content, def, id } = addressed(call);
-  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`);
+  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`, call.core.variant);
   const body = call.json();
   // A to-one link may be removed without naming it; a to-many removal names what it removes.
   if (body === undefined || body === null || (isJsonObject(body) && body.data === null)) {

@@ -93,7 +93,7 @@ function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; 
 /** Refuses modification of built-in entities (negative ids, real-clients.md). */
 function refuseBuiltIn(call: Call, kind: KindDefinition): void {
   const id = param(call, 'id');
-  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`);
+  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`, call.core.variant);
 }
 
 function read(call: Call): Reply {
@@ -140,6 +140,20 @@ function requestedLinks(content: ConfigContent, kind: KindDefinition, variant: V
   return out;
 }
 
+/**
+ * Mapping names are unique (gateway-config-api.md "Resource: mapping": `name` "Unique name"):
+ * a create or rename onto an existing name is refused.
+ * @throws ApiError 400 INVALID_VALUE naming the holder of the name.
+ */
+function requireUniqueName(content: ConfigContent, kind: KindDefinition, attributes: JsonObject, selfId?: string): void {
+  if (kind.type !== 'mapping') return;
+  const name = attributes.name;
+  if (typeof name !== 'string' || name === '') return;
+  for (const m of content.objects.mapping.values()) {
+    if (m.id !== selfId && m.attributes.name === name) throw errors.invalidValue(`a mapping named '${name}' exists already (id ${m.id})`);
+  }
+}
+
 function applyLinks(content: ConfigContent, type: ResourceType, id: string, variant: Variant, links: readonly { name: string; ids: string[] }[]): void {
   for (const { name, ids } of links) {
     const def = relationshipOf(type, name, variant);
@@ -155,6 +169,7 @@ function create(call: Call): Reply {
   const variant = call.core.variant;
   const data = resourceData(call, kind);
   const attributes = checked(kind, variant, data.attributes);
+  requireUniqueName(content, kind, attributes);
   const links = requestedLinks(content, kind, variant, data.relationships);
   const id = String(content.nextId++);
   const obj: StoredObject = { type: kind.type, id, attributes: newObjectAttributes(kind.type, variant, attributes), relationships: {} };
@@ -182,6 +197,7 @@ function patch(call: Call): Reply {
   }
   const { content, obj } = addressed(call);
   const attributes = checked(kind, variant, data.attributes);
+  requireUniqueName(content, kind, attributes, id);
   const links = requestedLinks(content, kind, variant, data.relationships);
   const merged = fillItemDefaults(kind.type, mergeAttributes(obj.attributes, attributes));
   content.objects[kind.type].set(id, { ...obj, attributes: merged });

@@ -127,7 +127,7 @@ function importMappings(asCopy: boolean): (call: Call) => Reply {
       const name = typeof attributes.name === 'string' ? attributes.name : '';
       const existing = asCopy ? undefined : [...next.objects.mapping.values()].find((m) => nameOf(m) === name);
       if (existing) {
-        if (existing.id.startsWith('-')) throw errors.defaultEntity(`mapping ${existing.id}`);
+        if (existing.id.startsWith('-')) throw errors.defaultEntity(`mapping ${existing.id}`, call.core.variant);
         const replaced: StoredObject = { ...existing, attributes: fillItemDefaults('mapping', newObjectAttributes('mapping', variant, attributes)) };
         next.objects.mapping.set(existing.id, replaced);
         touched.push(replaced);

@@ -130,8 +130,18 @@ function matchPattern(pattern: readonly string[], segments: readonly string[]): 
   return params;
 }
 
+/**
+ * Routes ordered so that a literal segment wins over a parameter at the same position
+ * (`/configurations/export` before `/configurations/:id`), whatever order they were listed in.
+ */
+export function bySpecificity(routes: readonly Route[]): Route[] {
+  const rank = (r: Route): string => r.pattern.map((p) => (p.startsWith(':') ? '1' : '0')).join('');
+  return [...routes].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
+}
+
 /** Creates the request listener of the emulator's HTTP(S) server. */
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  deps = { ...deps, routes: bySpecificity(deps.routes) };
   return (req, res) => {
     // A failure while answering (e.g. the client went away) ends the connection, nothing more.
     handle(deps, req, res).catch(() => res.destroy());

@@ -69,7 +69,7 @@ function readTemplate(call: Call): Reply {
 function modifyTemplate(call: Call): Reply {
   const id = param(call, 'id');
   if (!templates(call.core.variant).some((x) => x.id === id)) throw errors.notFound(`mapping-template ${id}`);
-  throw errors.defaultEntity(`mapping-template ${id}`);
+  throw errors.defaultEntity(`mapping-template ${id}`, call.core.variant);
 }
 
 /** A mapping name not yet used in `content`: `base`, else `base_2`, `base_3`, ... */
@@ -100,7 +100,7 @@ function createFromTemplate(call: Call): Reply {
 /** The mapping addressed by the path. @throws ApiError 404 / 409 (built-in). */
 function targetMapping(call: Call, content: ConfigContent): StoredObject {
   const id = param(call, 'id');
-  if (id.startsWith('-')) throw errors.defaultEntity(`mapping ${id}`);
+  if (id.startsWith('-')) throw errors.defaultEntity(`mapping ${id}`, call.core.variant);
   const obj = content.objects.mapping.get(id);
   if (!obj) throw errors.notFound(`mapping ${id}`);
   return obj;

@@ -236,3 +236,59 @@ describe('request log', () => {
     expect(JSON.stringify(emulator.requestLog)).not.toContain(emulator.apiKey);
   });
 });
+
+describe('built-in entities and unique names', () => {
+  it('refuses a second mapping with the same name, on create and on rename', async () => {
+    const c = client();
+    await c.start();
+    await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'dup' } } } });
+    const again = await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'dup' } } } });
+    expect([again.status, errorCode(again)]).toEqual([400, 'INVALID_VALUE']);
+    const other = data(await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'dup-2' } } } })).id as string;
+    const rename = await c.call('PATCH', `/configuration/mappings/${other}`, { body: { data: { type: 'mapping', id: other, attributes: { name: 'dup' } } } });
+    expect(rename.status).toBe(400);
+    const same = await c.call('PATCH', `/configuration/mappings/${other}`, { body: { data: { type: 'mapping', id: other, attributes: { name: 'dup-2' } } } });
+    expect(same.status).toBe(200);
+  });
+
+  it('answers 409 for built-in entities, but 400 on the earliest variant (409 is later-only)', async () => {
+    const body = { data: { type: 'mapping', id: '-1000', attributes: { backendPath: '/x/' } } };
+    const c = client();
+    await c.start();
+    const latest = await c.call('PATCH', '/configuration/mappings/-1000', { body });
+    expect([latest.status, errorCode(latest)]).toEqual([409, 'DEFAULT_ENTITY_MODIFICATION']);
+    const early = await startEmulator({ port: 0, tls: false, variant: 'earliest' });
+    try {
+      const e = new Client(early);
+      await e.start();
+      const answer = await e.call('PATCH', '/configuration/mappings/-1000', { body });
+      expect([answer.status, errorCode(answer)]).toEqual([400, 'DEFAULT_ENTITY_MODIFICATION']);
+      expect((data(await e.call('GET', '/system/status/node')).attributes as { version: string }).version).toBe('7.8.2');
+      expect((await e.call('GET', '/configuration/acme-services')).status).toBe(404);
+      await e.close();
+    } finally {
+      await early.close();
+    }
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 for unknown paths and paths outside the base path, 405 for a wrong method', async () => {
+    const c = client();
+    await c.start();
+    expect((await c.call('GET', '/configuration/no-such-things')).status).toBe(404);
+    expect((await c.call('GET', '/configuration/acme-services')).status).toBe(200);
+    const wrongMethod = await c.call('PUT', '/configuration/mappings');
+    expect(wrongMethod.status).toBe(405);
+    const outside = await fetch(emulator.url.replace('/airlock/rest', '/other/session/create'), { method: 'POST' });
+    expect(outside.status).toBe(404);
+  });
+
+  it('reads one configuration entry', async () => {
+    const c = client();
+    await c.login();
+    const first = list(await c.call('GET', '/configuration/configurations')).at(-1);
+    const one = await c.call('GET', `/configuration/configurations/${String(first?.id)}`);
+    expect(data(one)).toMatchObject({ type: 'configuration', id: first?.id, attributes: { configType: 'INITIAL' } });
+  });
+});
