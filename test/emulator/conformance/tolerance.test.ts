@@ -217,6 +217,14 @@ describe('tolerance of real clients', () => {
     expect((await d.call('GET', '/configuration/mappings')).status).toBe(200);
   });
 
+  it('a quoted cookie value and RFC 2965 attributes (older Java cookie handlers) are tolerated', async () => {
+    const d = h.client();
+    await d.createSession(h.emulator.apiKey);
+    const value = d.cookie?.split('=')[1] ?? '';
+    d.cookie = `$Version=1; JSESSIONID="${value}"; $Path=/`;
+    expect((await d.call('POST', '/configuration/configurations/load-active')).status).toBe(204);
+  });
+
   it('JSESSIONID among other cookies is found', async () => {
     const d = h.client();
     await d.createSession(h.emulator.apiKey);
