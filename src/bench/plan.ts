@@ -142,6 +142,16 @@ async function measure(fn: () => Promise<{ requests: number; steps?: number }>):
   return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: peak / 1024 ** 2, ...result };
 }
 
+const RUNS = 3;
+
+/** The element with the median value of `key` (upper median for even counts). */
+function medianBy<T>(values: readonly T[], key: (value: T) => number): T {
+  const sorted = [...values].sort((a, b) => key(a) - key(b));
+  const middle = sorted[Math.floor(sorted.length / 2)];
+  if (middle === undefined) throw new Error('no values');
+  return middle;
+}
+
 function totalRequests(session: GatewaySession): number {
   return Object.values(session.requestCounts()).reduce((a, b) => a + b, 0);
 }
@@ -149,7 +159,7 @@ function totalRequests(session: GatewaySession): number {
 /** Runs the plan benchmark for each size and returns printable lines. */
 export async function benchPlan(sizes: readonly number[], progress: (line: string) => void): Promise<string[]> {
   const lines = [
-    'plan against the emulator (10 % of mappings changed), side by side with bare fetch-and-parse',
+    'plan against the emulator (10 % of mappings changed), side by side with bare fetch-and-parse (medians of 3 alternating runs after a warm-up)',
     `${'mappings'.padStart(9)} ${'fetch ms'.padStart(9)} ${'plan ms'.padStart(9)} ${'ratio'.padStart(6)} ${'plan cpu ms'.padStart(12)} ${'peak MB'.padStart(8)} ${'requests'.padStart(9)} ${'min req'.padStart(8)} ${'steps'.padStart(6)}`,
   ];
   for (const size of sizes) {
@@ -158,32 +168,46 @@ export async function benchPlan(sizes: readonly number[], progress: (line: strin
       progress(`plan bench: creating ${size} mappings...`);
       await populate(child, size);
       const documents = desiredDocuments(size);
-      const bare = await measure(async () => {
-        const session = new GatewaySession({ url: child.url, apiKey: child.apiKey });
-        try {
-          await session.open();
-          await session.loadActive();
-          for (const collection of ['back-end-groups', 'mappings']) await session.list(collection, []);
-          return { requests: totalRequests(session) + 1 };
-        } finally {
-          await session.terminate();
-        }
-      });
-      const planned = await measure(async () => {
-        const session = new GatewaySession({ url: child.url, apiKey: child.apiKey });
-        try {
-          await session.open();
-          await session.loadActive();
-          const desired = desiredState(documents);
-          const kinds = kindsToFetch(desired, SCOPE, ['back-end-group', 'mapping']);
-          const lists = await fetchLiveLists(session, kinds, desired, SCOPE);
-          const live = liveState(lists, new Map());
-          const plan = buildPlan(desired, live, { prune: false, isOwned: ownershipPredicate(SCOPE), allowMassDelete: false, massDeleteShare: 0.5 });
-          return { requests: totalRequests(session) + 1, steps: plan.steps.length };
-        } finally {
-          await session.terminate();
-        }
-      });
+      const bareRun = (): Promise<Figures> =>
+        measure(async () => {
+          const session = new GatewaySession({ url: child.url, apiKey: child.apiKey });
+          try {
+            await session.open();
+            await session.loadActive();
+            for (const collection of ['back-end-groups', 'mappings']) await session.list(collection, []);
+            return { requests: totalRequests(session) + 1 };
+          } finally {
+            await session.terminate();
+          }
+        });
+      const planRun = (): Promise<Figures> =>
+        measure(async () => {
+          const session = new GatewaySession({ url: child.url, apiKey: child.apiKey });
+          try {
+            await session.open();
+            await session.loadActive();
+            const desired = desiredState(documents);
+            const kinds = kindsToFetch(desired, SCOPE, ['back-end-group', 'mapping']);
+            const lists = await fetchLiveLists(session, kinds, desired, SCOPE);
+            const live = liveState(lists, new Map());
+            const plan = buildPlan(desired, live, { prune: false, isOwned: ownershipPredicate(SCOPE), allowMassDelete: false, massDeleteShare: 0.5 });
+            return { requests: totalRequests(session) + 1, steps: plan.steps.length };
+          } finally {
+            await session.terminate();
+          }
+        });
+      // One warm-up of each (JIT, connection), then alternating runs; medians are reported.
+      await bareRun();
+      await planRun();
+      const bares: Figures[] = [];
+      const plans: Figures[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        bares.push(await bareRun());
+        plans.push(await planRun());
+      }
+      const bare = medianBy(bares, (f) => f.wallMs);
+      const planned = medianBy(plans, (f) => f.wallMs);
+      planned.peakRssMb = Math.max(...plans.map((f) => f.peakRssMb));
       const minimum = 2 /* create, load-active */ + 2 /* GET per kind */ + 1; /* terminate */
       lines.push(
         `${String(size).padStart(9)} ${bare.wallMs.toFixed(0).padStart(9)} ${planned.wallMs.toFixed(0).padStart(9)} ${(planned.wallMs / bare.wallMs).toFixed(2).padStart(6)} ${planned.cpuMs.toFixed(0).padStart(12)} ${planned.peakRssMb.toFixed(0).padStart(8)} ${String(planned.requests).padStart(9)} ${String(minimum).padStart(8)} ${String(planned.steps ?? 0).padStart(6)}`,
