@@ -11,12 +11,38 @@ import type { RelationshipDefinition, ResourceType, Variant } from '../kinds/ind
 import type { ConfigContent, StoredObject } from './model.js';
 
 /**
+ * Relationships the gateway has but gwops does not manage, so they are not in the kind
+ * registry: a back-end group's `client-certificate` (an ssl-certificate, real-clients.md
+ * "Attributes the reference does not list") and its inverse on the certificate.
+ */
+const UNMANAGED: Partial<Record<ResourceType, Readonly<Record<string, RelationshipDefinition>>>> = {
+  'back-end-group': {
+    'client-certificate': { name: 'client-certificate', target: 'ssl-certificate', cardinality: 'one', inverse: 'back-end-groups', canonical: true },
+  },
+  'ssl-certificate': {
+    'back-end-groups': { name: 'back-end-groups', target: 'back-end-group', cardinality: 'many', inverse: 'client-certificate', canonical: false },
+  },
+};
+
+const emulated = new Map<ResourceType, Readonly<Record<string, RelationshipDefinition>>>();
+
+/** Every relationship the emulated gateway serves for `type`: the kind registry's plus {@link UNMANAGED}. */
+export function emulatedRelationships(type: ResourceType): Readonly<Record<string, RelationshipDefinition>> {
+  let found = emulated.get(type);
+  if (!found) {
+    found = { ...kindOf(type).relationships, ...UNMANAGED[type] };
+    emulated.set(type, found);
+  }
+  return found;
+}
+
+/**
  * The relationship `name` of `type` as it exists in `variant`, or undefined.
  * Older gateways name the mapping's to-one link `back-end-group`; it is an alias of
  * `back-end-groups` (real-clients.md).
  */
 export function relationshipOf(type: ResourceType, name: string, variant: Variant): RelationshipDefinition | undefined {
-  const rels = kindOf(type).relationships;
+  const rels = emulatedRelationships(type);
   const def = type === 'mapping' && name === 'back-end-group' ? rels['back-end-groups'] : rels[name];
   if (!def) return undefined;
   if (def.variants && !def.variants.includes(variant)) return undefined;
@@ -24,7 +50,7 @@ export function relationshipOf(type: ResourceType, name: string, variant: Varian
 }
 
 function inverseOf(def: RelationshipDefinition): RelationshipDefinition {
-  const inverse = kindOf(def.target).relationships[def.inverse];
+  const inverse = emulatedRelationships(def.target)[def.inverse];
   if (!inverse) throw new Error(`relationship ${def.name} has no inverse ${def.inverse} on ${def.target}`);
   return inverse;
 }
@@ -84,7 +110,7 @@ export function removeLinks(
 export function removeAllLinks(content: ConfigContent, type: ResourceType, id: string): void {
   const obj = content.objects[type].get(id);
   if (!obj) return;
-  const rels = kindOf(type).relationships;
+  const rels = emulatedRelationships(type);
   for (const name of Object.keys(obj.relationships)) {
     const def = rels[name];
     if (def) removeLinks(content, type, id, def, undefined);
@@ -97,7 +123,7 @@ export function removeAllLinks(content: ConfigContent, type: ResourceType, id: s
  */
 export function relationshipsMember(obj: StoredObject, variant: Variant): Record<string, { data: unknown }> {
   const out: Record<string, { data: unknown }> = {};
-  for (const def of Object.values(kindOf(obj.type).relationships)) {
+  for (const def of Object.values(emulatedRelationships(obj.type))) {
     if (def.variants && !def.variants.includes(variant)) continue;
     const ids = obj.relationships[def.name] ?? [];
     const idents = ids.map((id) => ({ type: def.target, id }));

@@ -173,6 +173,22 @@ describe('relationships', () => {
   });
 });
 
+describe('unmanaged relationships', () => {
+  it("serves a back-end group's client-certificate link on both sides", async () => {
+    const c = client();
+    await c.start();
+    const group = data(await c.call('POST', '/configuration/back-end-groups', { body: { data: { type: 'back-end-group', attributes: { name: 'cc' } } } })).id as string;
+    const cert = data(await c.call('POST', '/configuration/ssl-certificates', { body: { data: { type: 'ssl-certificate', attributes: { certType: 'CLIENT_CERT' } } } })).id as string;
+    const linked = await c.call('PATCH', `/configuration/back-end-groups/${group}/relationships/client-certificate`, { body: { data: { type: 'ssl-certificate', id: cert } } });
+    expect(linked.status).toBe(204);
+    expect(data(await c.call('GET', `/configuration/ssl-certificates/${cert}`)).relationships).toMatchObject({
+      'back-end-groups': { data: [{ type: 'back-end-group', id: group }] },
+    });
+    await c.call('DELETE', `/configuration/ssl-certificates/${cert}`);
+    expect(data(await c.call('GET', `/configuration/back-end-groups/${group}`)).relationships).toMatchObject({ 'client-certificate': { data: null } });
+  });
+});
+
 describe('configurations', () => {
   it('activates with a comment and refuses an outdated activation', async () => {
     const a = client();
