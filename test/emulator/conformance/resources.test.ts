@@ -229,6 +229,22 @@ describe('list filters (gateway-config-api.md "Filter syntax")', () => {
     expect(await names('mapping', `filter=${encodeURIComponent('name==shop-a,name==blog')}`)).toEqual(['blog', 'shop-a']);
   });
 
+  it('the resource id is a filter property too', async () => {
+    expect(await names('mapping', `filter=id==${ids.blog ?? ''}`)).toEqual(['blog']);
+  });
+
+  it('a dotted path through a list of objects matches when any item matches', async () => {
+    const group = await c.create('back-end-group', {
+      name: 'multi-host',
+      backendHosts: [
+        { protocol: 'HTTP', hostName: 'one.internal', port: 80 },
+        { protocol: 'HTTP', hostName: 'two.internal', port: 80 },
+      ],
+    });
+    expect((await c.list('back-end-group', 'filter=backendHosts.hostName==two.internal')).map((g) => g.id)).toEqual([group]);
+    expect(await c.list('back-end-group', 'filter=backendHosts.hostName==three.internal')).toEqual([]);
+  });
+
   it('a filter on an unknown property matches nothing', async () => {
     expect(await names('mapping', 'filter=noSuchProperty==x')).toEqual([]);
   });
