@@ -197,11 +197,19 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CliIO
       '',
     ].join('\n'),
   );
+  if (!isLoopback(opts.host)) {
+    io.stderr.write(`warning: listening on ${opts.host}, reachable from other machines; anyone with the API key can change this emulator\n`);
+  }
   onStarted?.(emulator);
   await stop;
   await emulator.close();
   io.stdout.write('gwops emulator stopped\n');
   return 0;
+}
+
+/** True for loopback host names and addresses (the default binding). */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** A promise that settles on the first SIGINT or SIGTERM. */

@@ -136,3 +136,11 @@ describe('--fault specs', () => {
     expect(await result).toBe(0);
   });
 });
+
+describe('loopback detection', () => {
+  it('treats only loopback hosts as private', async () => {
+    const { isLoopback } = await import('../../../src/cli/commands/emulator.js');
+    expect(['127.0.0.1', '127.1.2.3', '::1', 'localhost'].map(isLoopback)).toEqual([true, true, true, true]);
+    expect(['0.0.0.0', '::', '192.168.1.5', 'example.com'].map(isLoopback)).toEqual([false, false, false, false]);
+  });
+});
