@@ -32,6 +32,8 @@ const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 export interface ServeOptions extends EmulatorOptions {
   /** Called once per request with its log entry (e.g. for `--verbose`). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Called with any error that became a 500 answer (an emulator bug). */
+  onInternalError?: (error: unknown) => void;
   /** Keep at most this many request log entries (the oldest are dropped); unlimited when absent. */
   requestLogLimit?: number;
 }
@@ -101,6 +103,7 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
     routes: ROUTES,
     faults,
     latencyMs: options.latencyMs ?? 0,
+    ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
     secure: tls !== undefined,
     log: (entry) => {
       requestLog.push(entry);

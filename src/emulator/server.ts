@@ -35,6 +35,8 @@ export interface ServerDeps {
   readonly secure: boolean;
   /** Receives one entry per request (appended to the request log by the caller). */
   readonly log: (entry: RequestLogEntry) => void;
+  /** Receives errors that became a 500 (an emulator bug), for diagnostics. */
+  readonly onInternalError?: (error: unknown) => void;
 }
 
 /** Collapses repeated slashes and drops a trailing one (real-clients.md: double slashes are seen). */
@@ -178,7 +180,11 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     else if (!inBase) reply = errorReply(404, 'NOT_FOUND', `no endpoint ${path}`);
     else reply = dispatch(deps, req, method, rel, query, body);
   } catch (error) {
-    reply = error instanceof ApiError ? errorReply(error.status, error.code, error.detail) : errorReply(500, 'INTERNAL_ERROR');
+    if (error instanceof ApiError) reply = errorReply(error.status, error.code, error.detail);
+    else {
+      deps.onInternalError?.(error);
+      reply = errorReply(500, 'INTERNAL_ERROR');
+    }
   }
   write(res, reply);
   log(reply.status);

@@ -159,7 +159,10 @@ export async function serveOptions(opts: EmulatorCommandOptions, io: CliIO): Pro
     ...(opts.faultSeed === undefined ? {} : { faultSeed: integer('--fault-seed', opts.faultSeed, 0, 2 ** 32 - 1) }),
     ...(opts.stateFile === undefined ? {} : { stateFile: resolve(io.cwd, opts.stateFile) }),
     ...(opts.verbose === true
-      ? { onRequest: (e) => void io.stderr.write(`${e.method} ${e.path}${e.query ? `?${e.query}` : ''} ${e.status} ${e.durationMs.toFixed(1)}ms\n`) }
+      ? {
+          onRequest: (e) => void io.stderr.write(`${e.method} ${e.path}${e.query ? `?${e.query}` : ''} ${e.status} ${e.durationMs.toFixed(1)}ms\n`),
+          onInternalError: (error) => void io.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+        }
       : {}),
   };
   return { options, keyFiles: { admin: adminFile, readOnly: readOnlyFile, created } };
