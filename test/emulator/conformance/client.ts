@@ -5,6 +5,22 @@
  *
  * It deliberately does not hide anything: every call returns status, headers, the raw
  * text and the parsed JSON document, so a test can assert exactly what came back.
+ *
+ * The suite (issue 2, "How it is checked"), one file per area:
+ * - session.test.ts: sessions, cookies, 401, read-only 403, idle timeout, TLS, plain HTTP, keys
+ * - configurations.test.ts: every row of real-clients.md "Configurations", CONFIGURATION_LOAD_REQUIRED,
+ *   concurrent activation (409 OUTDATED_CONFIGURATION / ignoreOutdatedConfiguration)
+ * - resources.test.ts: every cell of the collection table, filters, templates, export/import
+ * - patch-rules.test.ts: the four PATCH rules, deep merge, whole-list replacement, attribute checks
+ * - relationships.test.ts: every row of the relationship table, both sides, maintenance
+ * - errors.test.ts: the error statuses and codes the emulator can produce, error document shape
+ * - tolerance.test.ts: what real clients send (double slashes, body-less POSTs, cookies, ...)
+ * - defaults-variants.test.ts: server defaults per variant, write-only fields, variants
+ * - validator.test.ts: each validator rule in both shapes, filters, activation refused on ERROR
+ * - faults.test.ts: fault injection and the request log
+ * - persistence.test.ts: stateFile across restarts, stray temp files
+ * - workflows.test.ts: whole call sequences of real clients
+ * - properties.test.ts: filters and deep merge against a reference model (fast-check)
  */
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';

@@ -277,6 +277,24 @@ describe('TLS', () => {
     }
   });
 
+  it('the generated certificate is valid for localhost too (clients that address the emulator by name)', async () => {
+    const h = await startHarness();
+    const byName = new Agent({ connect: { ca: h.emulator.caCertificate } });
+    try {
+      const url = h.emulator.url.replace('127.0.0.1', 'localhost');
+      const res = await request(`${url}/session/create`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.emulator.apiKey}` },
+        dispatcher: byName,
+      });
+      await res.body.dump();
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await byName.close();
+      await h.close();
+    }
+  });
+
   it('serves a given certificate and key', async () => {
     const pems = await generate([{ name: 'commonName', value: 'conformance' }], {
       keyType: 'ec',
