@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { at, errorCode, many, one, startHarness, uniqueName, VALID } from './client.js';
 import type { Harness, ResourceObject } from './client.js';
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
+/** gateway-config-api.md: response timestamps use `yyyy-MM-dd'T'HH:mm:ss.SSSXXX`. */
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
 
 async function configurations(h: Harness): Promise<ResourceObject[]> {
   const c = h.client();

@@ -208,6 +208,14 @@ describe('rules for PATCH', () => {
       expect(errorCode(reply)).toBe('INVALID_VALUE');
     });
 
+    it('a fraction where an integer is expected answers 400 INVALID_VALUE', async () => {
+      const id = await newMapping();
+      const reply = await c.patch('mapping', id, { entryPath: { priority: 1.5 } });
+      expect(reply.status).toBe(400);
+      expect(errorCode(reply)).toBe('INVALID_VALUE');
+      expect(at((await c.read('mapping', id)).attributes, 'entryPath.priority')).toBe(0);
+    });
+
     it('a value outside an enum answers 400 INVALID_VALUE', async () => {
       const id = await newMapping();
       const reply = await c.patch('mapping', id, { threatHandling: 'IGNORE' });
