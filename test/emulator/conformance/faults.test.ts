@@ -55,6 +55,16 @@ describe('fault injection', () => {
     expect((await c.list('back-end-group')).map((g) => g.attributes.name)).toEqual(['retried']);
   });
 
+  it("'*' in a glob spans path segments, and paths are matched after double slashes collapse", async () => {
+    h = await startHarness({ faults: [{ method: 'GET', path: '/configuration/mappings*', status: 503 }] });
+    const c = await h.client().open(h.emulator.apiKey);
+    expect((await c.call('GET', '/configuration/mappings')).status).toBe(503);
+    expect((await c.call('GET', '/configuration/mappings/1')).status).toBe(503);
+    expect((await c.call('GET', '/configuration/mappings/1/relationships/virtual-hosts')).status).toBe(503);
+    expect((await c.call('GET', '//configuration//mappings')).status).toBe(503);
+    expect((await c.call('GET', '/configuration/virtual-hosts')).status).toBe(200);
+  });
+
   it('a RegExp path matches', async () => {
     h = await startHarness({ faults: [{ path: /\/virtual-hosts\/\d+$/, status: 429 }] });
     const c = await h.client().open(h.emulator.apiKey);
