@@ -5,7 +5,7 @@
  * Keys are secrets: nothing here logs, prints or puts them into an error message.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, open, readFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
 
@@ -41,14 +41,16 @@ export function generateApiKey(user: string, now: Date = new Date()): string {
 /**
  * Reads the key stored in `file` (surrounding whitespace trimmed) or, when the file does not
  * exist, generates one for `user` and writes it there with mode 0600 (parent directories
- * created with mode 0700). Returns the key and whether it was created.
+ * created with mode 0700). Returns the key, whether it was created, and whether an existing
+ * file is readable by group or others (callers warn: it holds a secret).
  * @throws ConfigError when the file exists but is empty or cannot be read/written.
  */
-export async function readOrCreateKeyFile(file: string, user: string): Promise<{ key: string; created: boolean }> {
+export async function readOrCreateKeyFile(file: string, user: string): Promise<{ key: string; created: boolean; groupOrWorldReadable: boolean }> {
   try {
     const key = (await readFile(file, 'utf8')).trim();
     if (key === '') throw new ConfigError(`API key file ${file} is empty`);
-    return { key, created: false };
+    const mode = (await stat(file)).mode;
+    return { key, created: false, groupOrWorldReadable: process.platform !== 'win32' && (mode & 0o077) !== 0 };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     if (!isNotFound(error)) throw new ConfigError(`cannot read API key file ${file}`, { cause: error });
@@ -74,7 +76,7 @@ export async function readOrCreateKeyFile(file: string, user: string): Promise<{
   } catch (error) {
     throw new ConfigError(`cannot write API key file ${file}`, { cause: error });
   }
-  return { key, created: true };
+  return { key, created: true, groupOrWorldReadable: false };
 }
 
 function isNotFound(error: unknown): boolean {

@@ -144,6 +144,9 @@ export async function serveOptions(opts: EmulatorCommandOptions, io: CliIO): Pro
   const readOnly = await readOrCreateKeyFile(readOnlyFile, 'read-only');
   if (admin.key === readOnly.key) throw new ConfigError('the administrator and read-only key files hold the same key');
   const created = [...(admin.created ? [adminFile] : []), ...(readOnly.created ? [readOnlyFile] : [])];
+  for (const [file, found] of [[adminFile, admin], [readOnlyFile, readOnly]] as const) {
+    if (found.groupOrWorldReadable) io.stderr.write(`warning: ${file} is readable by other users; restrict it with chmod 600\n`);
+  }
   const options: ServeOptions = {
     host: opts.host,
     port,

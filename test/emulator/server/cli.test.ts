@@ -80,10 +80,12 @@ describe('gwops emulator', () => {
   it('reuses an existing key file', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
     dirs.push(cwd);
-    await writeFile(join(cwd, 'admin.key'), 'my-own-key\n', { mode: 0o600 });
+    await writeFile(join(cwd, 'admin.key'), 'my-own-key\n', { mode: 0o644 });
     let running: RunningEmulator | undefined;
-    await runEmulatorCommand(options({ apiKeyFile: 'admin.key' }), captureIO(cwd), Promise.resolve(), (e) => (running = e));
+    const io = captureIO(cwd);
+    await runEmulatorCommand(options({ apiKeyFile: 'admin.key' }), io, Promise.resolve(), (e) => (running = e));
     expect(running?.apiKey).toBe('my-own-key');
+    expect(io.err.join('')).toContain('admin.key is readable by other users');
   });
 
   it('rejects invalid option values as usage errors', async () => {
