@@ -229,12 +229,12 @@ describe('session idle timeout and expiry', () => {
   });
 
   it('every call refreshes the idle timer (the timeout counts from the last call)', async () => {
-    const h = await startHarness({ sessionIdleTimeoutMs: 1500 });
+    const h = await startHarness({ sessionIdleTimeoutMs: 2000 });
     try {
       const c = await h.client().open(h.emulator.apiKey);
-      // five calls 500 ms apart: 2.5 s in total, longer than the timeout, never idle for 1.5 s
-      for (let i = 0; i < 5; i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
+      // six calls 400 ms apart: 2.4 s in total, longer than the timeout, never idle for 2 s
+      for (let i = 0; i < 6; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 400));
         expect((await c.call('GET', '/configuration/mappings')).status).toBe(200);
       }
     } finally {
