@@ -5,7 +5,7 @@
 import { generate } from 'selfsigned';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, errorCode, jsessionSetCookie, one, startHarness, VALID } from './client.js';
+import { at, Client, errorCode, jsessionSetCookie, one, startHarness, VALID } from './client.js';
 import type { Harness } from './client.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
@@ -338,6 +338,9 @@ describe('plain HTTP on request', () => {
     try {
       expect(h.emulator.url).toMatch(/\/gw\/api$/);
       expect((await h.client().createSession(h.emulator.apiKey)).status).toBe(200);
+      // the default base path is not served then
+      const other = new Client(h.emulator.url.replace('/gw/api', '/airlock/rest'), h.dispatcher);
+      expect((await other.createSession(h.emulator.apiKey)).status).toBe(404);
     } finally {
       await h.close();
     }
