@@ -13,7 +13,7 @@ import type { Entry, Origin } from './entries.js';
 import { identityOrigin, labelOf } from './entries.js';
 import type { ParsedDocument } from './parse.js';
 import { documentStart, hasNode, makeDiagnostic, pointerSegments } from './parse.js';
-import { suggestion } from './schema-check.js';
+import { attributePath, suggestion } from './schema-check.js';
 import { substituteVariables } from './variables.js';
 
 /** The manifest format version (issue 3 "The format"). */
@@ -21,6 +21,9 @@ export const API_VERSION = 'gwops/v1';
 
 /** Entries by `kind` then `name`. */
 export type EntryIndex = Map<SchemaKind, Map<string, Entry>>;
+
+/** A value as shown in messages (only for envelope fields, never attributes). */
+const shown = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -37,7 +40,7 @@ export function applyVariables(
       makeDiagnostic(parsed, {
         code: 'unset-variable',
         pointer: u.path,
-        message: `environment variable '${u.name}' is not set (used at '${u.path.join('.')}'): set it or write \${${u.name}:-default}`,
+        message: `environment variable '${u.name}' is not set (used at '${attributePath(u.path)}'): set it or write \${${u.name}:-default}`,
       }),
     );
   }
@@ -114,7 +117,7 @@ export function collectEntries(
         makeDiagnostic(parsed, {
           code: 'unknown-api-version',
           pointer: ['apiVersion'],
-          message: `unknown apiVersion ${JSON.stringify(value.apiVersion)}: expected '${API_VERSION}'`,
+          message: `unknown apiVersion ${shown(value.apiVersion)}: expected '${API_VERSION}'`,
         }),
       );
     }
@@ -203,7 +206,7 @@ export function applyOverlays(
         makeDiagnostic(parsed, {
           code: 'unknown-api-version',
           pointer: ['apiVersion'],
-          message: `unknown apiVersion ${JSON.stringify(value.apiVersion)}: expected '${API_VERSION}'`,
+          message: `unknown apiVersion ${shown(value.apiVersion)}: expected '${API_VERSION}'`,
         }),
       );
     }

@@ -115,7 +115,10 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   }
 
   for (const { parsed: p, kind } of unnamed) {
-    for (const spec of schemaDiagnostics(kind, p.value, labelOf(kind, undefined))) out.push(makeDiagnostic(p, spec));
+    for (const spec of schemaDiagnostics(kind, p.value, labelOf(kind, undefined))) {
+      // The missing or invalid name is already reported.
+      if (spec.pointer[0] !== 'name') out.push(makeDiagnostic(p, spec));
+    }
   }
   const entries: Entry[] = [...index.values()].flatMap((m) => [...m.values()]);
   const literals: LiteralSecret[] = [];

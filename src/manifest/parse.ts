@@ -6,6 +6,7 @@
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
+import { fastParse } from './fast-yaml.js';
 
 /** One input file (or stdin) as read. */
 export interface SourceFile {
@@ -16,15 +17,44 @@ export interface SourceFile {
   readonly text: string;
 }
 
+/** The `yaml` package's view of a document, for positions. */
+export interface DocumentAst {
+  readonly doc: Document.Parsed;
+  readonly lineCounter: LineCounter;
+}
+
 /** One YAML document of a file, with its parsed value and what is needed to locate nodes in it. */
 export interface ParsedDocument {
   readonly source: SourceFile;
-  /** 0-based index of the document in its file. */
+  /** 0-based index of the document among the non-empty documents of its file. */
   readonly index: number;
-  readonly doc: Document.Parsed;
-  readonly lineCounter: LineCounter;
   /** The plain JSON value (variables substituted later, in place). */
   value: unknown;
+  /** Where the document's content starts. */
+  readonly start: Position;
+  /** The document's syntax tree, parsed on first use (only diagnostics need it). */
+  readonly ast: () => DocumentAst | undefined;
+}
+
+interface FullParse {
+  readonly lineCounter: LineCounter;
+  /** Documents with content, in file order. */
+  readonly docs: Document.Parsed[];
+}
+
+const fullParses = new WeakMap<SourceFile, FullParse>();
+
+/** The file read with the `yaml` package's Document API (cached per file). */
+function fullParse(source: SourceFile): FullParse {
+  let parsed = fullParses.get(source);
+  if (!parsed) {
+    const lineCounter = new LineCounter();
+    const all = parseAllDocuments(source.text, { lineCounter, uniqueKeys: false, merge: true, prettyErrors: false });
+    const docs = (Array.isArray(all) ? all : []).filter((d) => d.contents !== null || d.errors.length > 0);
+    parsed = { lineCounter, docs };
+    fullParses.set(source, parsed);
+  }
+  return parsed;
 }
 
 /** A 1-based position. */
@@ -52,23 +82,25 @@ function positionAt(lc: LineCounter, offset: number): Position {
   return { line, column: col };
 }
 
-/** Where a document starts: its first content node, or 1:1 for an empty one. */
+/** Where a document starts: its first content node. */
 export function documentStart(parsed: ParsedDocument): Position {
-  const contents = parsed.doc.contents;
-  const offset = contents?.range[0] ?? parsed.doc.range[0];
-  return positionAt(parsed.lineCounter, offset);
+  return parsed.start;
+}
+
+function astStart(ast: DocumentAst): Position {
+  return positionAt(ast.lineCounter, ast.doc.contents?.range[0] ?? ast.doc.range[0]);
 }
 
 /**
  * Finds the node a pointer names. Returns the deepest node reached and how many segments
  * matched, plus the key node when the last matched segment is a map key.
  */
-function walk(parsed: ParsedDocument, segments: readonly string[]): { node: Node | null; key: Node | null; matched: number } {
-  let node: Node | null = parsed.doc.contents;
+function walk(ast: DocumentAst, segments: readonly string[]): { node: Node | null; key: Node | null; matched: number } {
+  let node: Node | null = ast.doc.contents;
   let key: Node | null = null;
   let matched = 0;
   for (const segment of segments) {
-    if (node && isAlias(node)) node = node.resolve(parsed.doc) ?? null;
+    if (node && isAlias(node)) node = node.resolve(ast.doc) ?? null;
     if (node && isMap(node)) {
       let found: { key: Node | null; value: Node | null } | undefined;
       for (const pair of node.items) {
@@ -100,7 +132,9 @@ function walk(parsed: ParsedDocument, segments: readonly string[]): { node: Node
 
 /** True when the document's own YAML contains the node a pointer names. */
 export function hasNode(parsed: ParsedDocument, segments: readonly string[]): boolean {
-  return walk(parsed, segments).matched === segments.length;
+  if (segments.length === 0) return true;
+  const ast = parsed.ast();
+  return ast !== undefined && walk(ast, segments).matched === segments.length;
 }
 
 /**
@@ -109,13 +143,15 @@ export function hasNode(parsed: ParsedDocument, segments: readonly string[]): bo
  * deepest enclosing node is used.
  */
 export function positionOf(parsed: ParsedDocument, segments: readonly string[], at: 'key' | 'value'): Position {
-  const { node, key, matched } = walk(parsed, segments);
+  const ast = parsed.ast();
+  if (!ast) return parsed.start;
+  const { node, key, matched } = walk(ast, segments);
   const complete = matched === segments.length;
   if (key && (at === 'key' || !node || !complete) && matched > 0) {
-    if (key.range) return positionAt(parsed.lineCounter, key.range[0]);
+    if (key.range) return positionAt(ast.lineCounter, key.range[0]);
   }
-  if (node?.range) return positionAt(parsed.lineCounter, node.range[0]);
-  return documentStart(parsed);
+  if (node?.range) return positionAt(ast.lineCounter, node.range[0]);
+  return parsed.start;
 }
 
 /** Options of {@link makeDiagnostic}. */
@@ -145,17 +181,33 @@ export function makeDiagnostic(parsed: ParsedDocument, spec: DiagnosticSpec): Di
 /**
  * Parses every document of a file. YAML syntax errors and duplicate keys become
  * diagnostics (pushed to `out`); documents with syntax errors are dropped, documents that
- * are empty (only comments) are skipped. Merge keys (`<<`) are supported.
+ * are empty (only comments) are skipped. Merge keys (`<<`) are supported. Plain files are
+ * read by the fast path ({@link fastParse}); anything else by the `yaml` package.
  */
 export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument[] {
-  const lineCounter = new LineCounter();
-  const parsedDocs = parseAllDocuments(source.text, { lineCounter, uniqueKeys: false, merge: true, prettyErrors: false });
-  const docs = Array.isArray(parsedDocs) ? parsedDocs : [];
+  const fast = fastParse(source.text);
+  if (fast) {
+    return fast.map((d, index) => ({
+      source,
+      index,
+      value: d.value,
+      start: { line: d.line, column: d.column },
+      ast: () => {
+        const doc = fullParse(source).docs[index];
+        return doc ? { doc, lineCounter: fullParse(source).lineCounter } : undefined;
+      },
+    }));
+  }
+  const { docs, lineCounter } = fullParse(source);
   const result: ParsedDocument[] = [];
   docs.forEach((doc, index) => {
-    const parsed: ParsedDocument = { source, index, doc, lineCounter, value: undefined };
+    const ast: DocumentAst = { doc, lineCounter };
     if (doc.errors.length > 0) {
+      const seen = new Set<number>();
       for (const error of doc.errors) {
+        // One message per position: the library often reports one mistake twice.
+        if (seen.has(error.pos[0])) continue;
+        seen.add(error.pos[0]);
         const pos = positionAt(lineCounter, error.pos[0]);
         // The library's message ends with " at line L, column C" and source context: keep only
         // the sentence (context lines could hold a secret).
@@ -173,14 +225,15 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
       return;
     }
     if (doc.contents === null) return;
-    checkDuplicateKeys(parsed, doc.contents, [], out);
+    const parsed: ParsedDocument = { source, index, value: undefined, start: astStart(ast), ast: () => ast };
+    checkDuplicateKeys(ast, source.file, doc.contents, [], out);
     parsed.value = doc.toJS({ maxAliasCount: 1000 });
     result.push(parsed);
   });
   return result;
 }
 
-function checkDuplicateKeys(parsed: ParsedDocument, node: Node, path: string[], out: Diagnostic[]): void {
+function checkDuplicateKeys(ast: DocumentAst, file: string, node: Node, path: string[], out: Diagnostic[]): void {
   if (isMap(node)) {
     const seen = new Map<string, Node>();
     for (const pair of node.items) {
@@ -190,12 +243,12 @@ function checkDuplicateKeys(parsed: ParsedDocument, node: Node, path: string[], 
         const name = String(k.value);
         const first = seen.get(name);
         if (first && name !== '<<') {
-          const firstPos = first.range ? positionAt(parsed.lineCounter, first.range[0]) : undefined;
-          const pos = k.range ? positionAt(parsed.lineCounter, k.range[0]) : documentStart(parsed);
+          const firstPos = first.range ? positionAt(ast.lineCounter, first.range[0]) : undefined;
+          const pos = k.range ? positionAt(ast.lineCounter, k.range[0]) : astStart(ast);
           out.push({
             severity: 'error',
             code: 'duplicate-key',
-            file: parsed.source.file,
+            file,
             line: pos.line,
             column: pos.column,
             pointer: toPointer([...path, name]),
@@ -204,12 +257,12 @@ function checkDuplicateKeys(parsed: ParsedDocument, node: Node, path: string[], 
         } else {
           seen.set(name, k);
         }
-        if (pair.value && typeof pair.value === 'object') checkDuplicateKeys(parsed, pair.value as Node, [...path, name], out);
+        if (pair.value && typeof pair.value === 'object') checkDuplicateKeys(ast, file, pair.value as Node, [...path, name], out);
       }
     }
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
-      if (item && typeof item === 'object') checkDuplicateKeys(parsed, item as Node, [...path, String(i)], out);
+      if (item && typeof item === 'object') checkDuplicateKeys(ast, file, item as Node, [...path, String(i)], out);
     });
   }
 }

@@ -43,11 +43,12 @@ export function checkVariant(entry: Entry, variant: Variant, out: Diagnostic[]):
   const visit = (value: unknown, schema: JsonSchema, segments: string[]): void => {
     const n = deref(schema, root);
     if (isObject(value) && n.properties) {
-      for (const [key, child] of Object.entries(value)) {
+      for (const key in value) {
         const childSchema = n.properties[key];
         if (!childSchema) continue;
-        const at = [...segments, key];
+        const child = value[key];
         if (!existsInVariant(childSchema, variant)) {
+          const at = [...segments, key];
           out.push(
             entryDiagnostic(entry, {
               code: 'variant-attribute',
@@ -58,11 +59,18 @@ export function checkVariant(entry: Entry, variant: Variant, out: Diagnostic[]):
           );
           continue;
         }
-        visit(child, childSchema, at);
+        if (typeof child !== 'object' || child === null) continue;
+        segments.push(key);
+        visit(child, childSchema, segments);
+        segments.pop();
       }
     } else if (Array.isArray(value) && n.items) {
       const items = n.items;
-      value.forEach((item, i) => visit(item, items, [...segments, String(i)]));
+      value.forEach((item, i) => {
+        segments.push(String(i));
+        visit(item, items, segments);
+        segments.pop();
+      });
     }
   };
   if (isResourceType(type)) visit(entry.value.attributes, attributesSchema(type), ['attributes']);
@@ -98,16 +106,20 @@ function jsCompatible(pattern: string): string {
     .replace(/([*+?}])\+/g, '$1'); // possessive quantifiers
 }
 
-/** The reason a pattern does not compile, or undefined when it does. */
+const regexCache = new Map<string, string | undefined>();
+
+/** The reason a pattern does not compile, or undefined when it does (results cached per pattern). */
 export function regexProblem(pattern: string): string | undefined {
+  if (regexCache.has(pattern)) return regexCache.get(pattern);
+  let problem: string | undefined;
   try {
     new RegExp(jsCompatible(pattern));
-    return undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const reason = message.split(': ').pop() ?? message;
-    return reason;
+    problem = message.split(': ').pop() ?? message;
   }
+  if (regexCache.size < 10_000) regexCache.set(pattern, problem);
+  return problem;
 }
 
 /** Every pattern object (`{ pattern: '...' }`) in an entry's own attributes must compile. */
@@ -115,11 +127,16 @@ export function checkPatterns(entry: Entry, out: Diagnostic[]): void {
   const label = labelOf(entry.kind, entry.name);
   const visit = (value: unknown, segments: string[]): void => {
     if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, [...segments, String(i)]));
+      value.forEach((item, i) => {
+        segments.push(String(i));
+        visit(item, segments);
+        segments.pop();
+      });
       return;
     }
     if (!isObject(value)) return;
-    for (const [key, child] of Object.entries(value)) {
+    for (const key in value) {
+      const child = value[key];
       if (key === 'pattern' && typeof child === 'string') {
         const problem = regexProblem(child);
         if (problem !== undefined) {
@@ -133,7 +150,9 @@ export function checkPatterns(entry: Entry, out: Diagnostic[]): void {
           );
         }
       } else if (typeof child === 'object' && child !== null) {
-        visit(child, [...segments, key]);
+        segments.push(key);
+        visit(child, segments);
+        segments.pop();
       }
     }
   };

@@ -12,22 +12,21 @@ import type { JsonSchema, SchemaKind } from '../schema/index.js';
 import type { DiagnosticSpec } from './parse.js';
 import { pointerSegments } from './parse.js';
 
-let validators: Map<SchemaKind, ValidateFunction> | undefined;
+let ajv: InstanceType<typeof Ajv2020.default> | undefined;
+const validators = new Map<SchemaKind, ValidateFunction>();
 
-/** The compiled validator of a document kind (all kinds compiled on first use, then cached). */
+/** The compiled validator of a document kind (compiled on first use, then cached for the process). */
 export function validatorFor(kind: SchemaKind): ValidateFunction {
-  if (!validators) {
-    const ajv = new Ajv2020.default({ allErrors: true, strict: false, verbose: true });
+  let fn = validators.get(kind);
+  if (fn) return fn;
+  if (!ajv) {
+    ajv = new Ajv2020.default({ allErrors: true, strict: false, verbose: true });
+    // Adding is cheap; each schema is compiled only when a document of its kind is validated.
     for (const k of SCHEMA_KINDS) ajv.addSchema(documentSchema(k));
-    validators = new Map();
-    for (const k of SCHEMA_KINDS) {
-      const fn = ajv.getSchema(`https://gwops.dev/schemas/${k}.schema.json`);
-      if (!fn) throw new Error(`schema of ${k} did not compile`);
-      validators.set(k, fn);
-    }
   }
-  const fn = validators.get(kind);
-  if (!fn) throw new Error(`no schema for ${kind}`);
+  fn = ajv.getSchema(`https://gwops.dev/schemas/${kind}.schema.json`);
+  if (!fn) throw new Error(`schema of ${kind} did not compile`);
+  validators.set(kind, fn);
   return fn;
 }
 
@@ -36,12 +35,17 @@ export function validatorFor(kind: SchemaKind): ValidateFunction {
  * match, or an edit distance of at most a third of the word's length, minimum 2).
  */
 export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
-  if (candidates.length === 0) return undefined;
+  if (candidates.length === 0 || word === '') return undefined;
   const lower = word.toLowerCase();
   const caseMatch = candidates.find((c) => c.toLowerCase() === lower);
   if (caseMatch) return caseMatch;
+  // A truncated or extended name (`host` for `hostName`) is a likelier intent than a near spelling.
+  if (lower.length >= 3) {
+    const prefix = candidates.filter((c) => c.toLowerCase().startsWith(lower) || lower.startsWith(c.toLowerCase()));
+    if (prefix.length === 1) return prefix[0];
+  }
   const best = closest(word, [...candidates]);
-  const limit = Math.max(2, Math.floor(word.length / 3));
+  const limit = word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 3));
   return distance(word, best) <= limit ? best : undefined;
 }
 
@@ -99,6 +103,7 @@ function expectedType(type: unknown): string {
 
 /** What the subject of a diagnostic is called: `'entryPath.priority' in mapping 'shop-api'`. */
 function subject(segments: readonly string[], label: string): string {
+  if (segments.length === 1) return `'${segments[0] ?? ''}' of ${label}`;
   if (segments[0] === 'attributes') return `attribute '${attributePath(segments.slice(1))}' of ${label}`;
   if (segments[0] === 'relationships' && segments.length >= 2) return `relationship '${segments[1] ?? ''}' of ${label}`;
   return `'${attributePath(segments)}' of ${label}`;
@@ -135,7 +140,9 @@ export function schemaDiagnosticsWith(errors: readonly ErrorObject[], kind: Sche
     const spec = translate(kind, error, segments, label);
     if (spec) specs.push(spec);
   }
-  return specs;
+  // A secret with a bad shape gets one message, not one per nested alternative.
+  const secrets = new Set(specs.filter((s) => s.code === 'invalid-secret').map((s) => s.pointer.join('/')));
+  return secrets.size === 0 ? specs : specs.filter((s) => s.code === 'invalid-secret' || !secrets.has(s.pointer.join('/')));
 }
 
 function translate(kind: SchemaKind | undefined, error: ErrorObject, segments: string[], label: string): DiagnosticSpec | undefined {
@@ -235,11 +242,15 @@ function translate(kind: SchemaKind | undefined, error: ErrorObject, segments: s
       return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} must not be empty` };
     case 'uniqueItems': {
       const p = error.params as { i?: number; j?: number };
+      const later = Math.max(p.i ?? 0, p.j ?? 0);
       const isRel = segments[0] === 'relationships';
+      const item: unknown = Array.isArray(error.data) ? (error.data as unknown[])[later] : undefined;
       return {
         code: isRel ? 'duplicate-link' : 'invalid-value',
-        pointer: [...segments, String(p.i ?? 0)],
-        message: `${subject(segments, label)} lists the same ${isRel ? 'name' : 'item'} twice (items ${String(p.j ?? 0)} and ${String(p.i ?? 0)})`,
+        pointer: [...segments, String(later)],
+        message: isRel
+          ? `${subject(segments, label)} lists '${String(item)}' twice: name each linked object once`
+          : `${subject(segments, label)} lists the same item twice (items ${Math.min(p.i ?? 0, p.j ?? 0)} and ${later})`,
       };
     }
     case 'anyOf':
