@@ -125,9 +125,13 @@ export function relationshipsMember(obj: StoredObject, variant: Variant): Record
   const out: Record<string, { data: unknown }> = {};
   for (const def of Object.values(emulatedRelationships(obj.type))) {
     if (def.variants && !def.variants.includes(variant)) continue;
-    const ids = obj.relationships[def.name] ?? [];
-    const idents = ids.map((id) => ({ type: def.target, id }));
-    out[def.name] = { data: def.cardinality === 'one' ? (idents[0] ?? null) : idents };
+    out[def.name] = { data: linkageData(def, obj.relationships[def.name] ?? []) };
   }
   return out;
+}
+
+/** The `data` of one relationship: `[{type,id}]` for to-many, `{type,id}` or null for to-one. */
+export function linkageData(def: RelationshipDefinition, ids: readonly string[]): { type: ResourceType; id: string }[] | { type: ResourceType; id: string } | null {
+  const idents = ids.map((id) => ({ type: def.target, id }));
+  return def.cardinality === 'one' ? (idents[0] ?? null) : idents;
 }

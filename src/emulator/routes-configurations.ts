@@ -11,7 +11,7 @@ import type { Reply } from './responses.js';
 import { ApiError, dataReply, emptyReply, errors } from './responses.js';
 import { filterOf } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
-import { isJsonObject, param, workingCopy } from './routing.js';
+import { isJsonObject, loadWorkingCopy, param, workingCopy } from './routing.js';
 
 /** A configuration entry as a resource object of type `configuration`. */
 export function configurationObject(store: ConfigurationStore, entry: ConfigurationEntry): unknown {
@@ -41,9 +41,7 @@ function readOne(call: Call): Reply {
 }
 
 function loadActive(call: Call): Reply {
-  const store = call.core.configurations;
-  call.session.working = cloneContent(store.active().content);
-  call.session.loadedAtActivation = store.activationCount();
+  loadWorkingCopy(call, cloneContent(call.core.configurations.active().content));
   return emptyReply();
 }
 
@@ -52,14 +50,12 @@ function loadById(call: Call): Reply {
   const id = param(call, 'id');
   const entry = store.get(id);
   if (!entry) throw errors.notFound(`configuration ${id}`);
-  call.session.working = cloneContent(entry.content);
-  call.session.loadedAtActivation = store.activationCount();
+  loadWorkingCopy(call, cloneContent(entry.content));
   return emptyReply();
 }
 
 function loadEmpty(call: Call): Reply {
-  call.session.working = emptyContent();
-  call.session.loadedAtActivation = call.core.configurations.activationCount();
+  loadWorkingCopy(call, emptyContent());
   return emptyReply();
 }
 

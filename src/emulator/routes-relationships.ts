@@ -3,13 +3,13 @@
  * (real-clients.md "Relationship endpoints"; gateway-config-api.md "Endpoints"): PATCH (and
  * POST) add links, DELETE removes them, both 204; GET answers the linkage.
  */
-import type { KindDefinition, RelationshipDefinition, Variant } from '../kinds/index.js';
+import type { KindDefinition, RelationshipDefinition } from '../kinds/index.js';
 import type { ConfigContent, Json } from './model.js';
-import { addLinks, relationshipOf, removeLinks } from './links.js';
+import { addLinks, linkageData, relationshipOf, removeLinks } from './links.js';
 import type { Reply } from './responses.js';
 import { dataReply, emptyReply, errors } from './responses.js';
 import type { Call, Route } from './routing.js';
-import { isJsonObject, kindAt, noEndpoint, param, requestData, show, workingCopy } from './routing.js';
+import { isJsonObject, kindAt, noEndpoint, param, refuseBuiltIn, requestData, show, workingCopy } from './routing.js';
 
 /**
  * The ids named by a relationship body's `data`: one identifier or an array of them, ids as
@@ -42,27 +42,24 @@ export function requireTargets(content: ConfigContent, def: RelationshipDefiniti
 }
 
 /** The relationship addressed by the path. @throws ApiError 404 for an unknown relationship or object. */
-function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; def: RelationshipDefinition; id: string; variant: Variant } {
+function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; def: RelationshipDefinition; id: string } {
   const kind = kindAt(call, param(call, 'collection'));
-  const variant = call.core.variant;
-  const def = relationshipOf(kind.type, param(call, 'relationship'), variant);
+  const def = relationshipOf(kind.type, param(call, 'relationship'), call.core.variant);
   if (!def) throw noEndpoint(`/configuration/${kind.collection}/{id}/relationships/${param(call, 'relationship')}`);
   const content = workingCopy(call);
   const id = param(call, 'id');
   if (!content.objects[kind.type].has(id)) throw errors.notFound(`${kind.type} ${id}`);
-  return { kind, content, def, id, variant };
+  return { kind, content, def, id };
 }
 
 function linkage(call: Call): Reply {
   const { kind, content, def, id } = addressed(call);
-  const ids = content.objects[kind.type].get(id)?.relationships[def.name] ?? [];
-  const idents = ids.map((x) => ({ type: def.target, id: x }));
-  return dataReply(def.cardinality === 'one' ? (idents[0] ?? null) : idents);
+  return dataReply(linkageData(def, content.objects[kind.type].get(id)?.relationships[def.name] ?? []));
 }
 
 function link(call: Call): Reply {
   const { kind, content, def, id } = addressed(call);
-  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`, call.core.variant);
+  refuseBuiltIn(call, kind.type, id);
   const ids = identifiersOf(requestData(call.json()), def);
   if (def.cardinality === 'one' && ids.length > 1) throw errors.invalidValue(`relationship '${def.name}' is to-one`);
   requireTargets(content, def, ids);
@@ -73,7 +70,7 @@ function link(call: Call): Reply {
 
 function unlink(call: Call): Reply {
   const { kind, content, def, id } = addressed(call);
-  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`, call.core.variant);
+  refuseBuiltIn(call, kind.type, id);
   const body = call.json();
   // A to-one link may be removed without naming it; a to-many removal names what it removes.
   if (body === undefined || body === null || (isJsonObject(body) && body.data === null)) {

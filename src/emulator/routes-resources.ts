@@ -23,7 +23,7 @@ import type { Reply } from './responses.js';
 import { dataReply, emptyReply, errors } from './responses.js';
 import { identifiersOf, requireTargets } from './routes-relationships.js';
 import type { Call, Route } from './routing.js';
-import { isJsonObject, kindAt, param, requestData, show, workingCopy } from './routing.js';
+import { isJsonObject, kindAt, param, refuseBuiltIn, requestData, show, workingCopy } from './routing.js';
 
 /** A resource object as GET answers it: write-only attributes removed, every relationship shown. */
 export function resourceObject(obj: StoredObject, variant: Variant): { type: ResourceType; id: string; attributes: JsonObject; relationships: Record<string, { data: unknown }> } {
@@ -88,12 +88,6 @@ function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; 
   const obj = content.objects[kind.type].get(id);
   if (!obj) throw errors.notFound(`${kind.type} ${id}`);
   return { kind, content, obj };
-}
-
-/** Refuses modification of built-in entities (negative ids, real-clients.md). */
-function refuseBuiltIn(call: Call, kind: KindDefinition): void {
-  const id = param(call, 'id');
-  if (id.startsWith('-')) throw errors.defaultEntity(`${kind.type} ${id}`, call.core.variant);
 }
 
 function read(call: Call): Reply {
@@ -180,7 +174,7 @@ function create(call: Call): Reply {
 
 function patch(call: Call): Reply {
   const kind = kindAt(call, param(call, 'collection'));
-  refuseBuiltIn(call, kind);
+  refuseBuiltIn(call, kind.type, param(call, 'id'));
   const variant = call.core.variant;
   const data = resourceData(call, kind);
   const id = param(call, 'id');
@@ -207,7 +201,7 @@ function patch(call: Call): Reply {
 
 function remove(call: Call): Reply {
   const kind = kindAt(call, param(call, 'collection'));
-  refuseBuiltIn(call, kind);
+  refuseBuiltIn(call, kind.type, param(call, 'id'));
   const { content, obj } = addressed(call);
   removeAllLinks(content, kind.type, obj.id);
   content.objects[kind.type].delete(obj.id);
@@ -218,7 +212,7 @@ function remove(call: Call): Reply {
 function maintenance(show: boolean): (call: Call) => Reply {
   return (call) => {
     const kind = kindOf('virtual-host');
-    refuseBuiltIn(call, kind);
+    refuseBuiltIn(call, kind.type, param(call, 'id'));
     const content = workingCopy(call);
     const id = param(call, 'id');
     const obj = content.objects['virtual-host'].get(id);

@@ -18,7 +18,7 @@ import { ApiError, dataReply, errors } from './responses.js';
 import { resourceObject } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
 import { isJsonMediaType } from './server.js';
-import { param, workingCopy } from './routing.js';
+import { loadWorkingCopy, param, refuseBuiltIn, workingCopy } from './routing.js';
 import { ZipFormatError, readZip, writeZip } from './zip.js';
 
 const CONFIGURATION_FILE = 'configuration.json';
@@ -84,8 +84,7 @@ function importConfiguration(call: Call): Reply {
       if (!check.ok) throw errors.invalidValue(`${obj.type} ${obj.id}: ${check.detail}`);
     }
   }
-  call.session.working = content;
-  call.session.loadedAtActivation = call.core.configurations.activationCount();
+  loadWorkingCopy(call, content);
   return dataReply(null);
 }
 
@@ -127,7 +126,7 @@ function importMappings(asCopy: boolean): (call: Call) => Reply {
       const name = typeof attributes.name === 'string' ? attributes.name : '';
       const existing = asCopy ? undefined : [...next.objects.mapping.values()].find((m) => nameOf(m) === name);
       if (existing) {
-        if (existing.id.startsWith('-')) throw errors.defaultEntity(`mapping ${existing.id}`, call.core.variant);
+        refuseBuiltIn(call, 'mapping', existing.id);
         const replaced: StoredObject = { ...existing, attributes: fillItemDefaults('mapping', newObjectAttributes('mapping', variant, attributes)) };
         next.objects.mapping.set(existing.id, replaced);
         touched.push(replaced);

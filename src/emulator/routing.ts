@@ -7,7 +7,8 @@ import { kindByCollection, kindExistsIn } from '../kinds/index.js';
 import type { KindDefinition } from '../kinds/index.js';
 import type { KeyRing } from './api-keys.js';
 import type { ConfigurationStore } from './configurations.js';
-import type { ConfigContent, Json, JsonObject, ModelContext } from './model.js';
+import { isJsonObject } from './attributes.js';
+import type { ConfigContent, Json, ModelContext } from './model.js';
 import type { Reply } from './responses.js';
 import { ApiError, errors } from './responses.js';
 import type { Session, SessionStore } from './sessions.js';
@@ -85,9 +86,20 @@ export function param(call: Call, name: string): string {
   return value;
 }
 
-/** True when `value` is a plain JSON object. */
-export function isJsonObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isJsonObject } from './attributes.js';
+
+/**
+ * Refuses modification of a built-in entity: ids of built-ins are negative (real-clients.md).
+ * @throws ApiError 409 (400 on the earliest variant) DEFAULT_ENTITY_MODIFICATION.
+ */
+export function refuseBuiltIn(call: Call, type: string, id: string): void {
+  if (id.startsWith('-')) throw errors.defaultEntity(`${type} ${id}`, call.core.variant);
+}
+
+/** Makes `content` the session's working copy, as loaded now (for the OUTDATED_CONFIGURATION check). */
+export function loadWorkingCopy(call: Call, content: ConfigContent): void {
+  call.session.working = content;
+  call.session.loadedAtActivation = call.core.configurations.activationCount();
 }
 
 /** The `data` member of a JSON:API request body. @throws ApiError 400 INVALID_REQUEST_FORMAT when absent. */

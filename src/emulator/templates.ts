@@ -14,7 +14,7 @@ import type { Reply } from './responses.js';
 import { dataReply, emptyReply, errors } from './responses.js';
 import { resourceObject } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
-import { isJsonObject, param, requestData, show, workingCopy } from './routing.js';
+import { isJsonObject, param, refuseBuiltIn, requestData, show, workingCopy } from './routing.js';
 
 /** A built-in mapping template. */
 export interface MappingTemplate {
@@ -100,7 +100,7 @@ function createFromTemplate(call: Call): Reply {
 /** The mapping addressed by the path. @throws ApiError 404 / 409 (built-in). */
 function targetMapping(call: Call, content: ConfigContent): StoredObject {
   const id = param(call, 'id');
-  if (id.startsWith('-')) throw errors.defaultEntity(`mapping ${id}`, call.core.variant);
+  refuseBuiltIn(call, 'mapping', id);
   const obj = content.objects.mapping.get(id);
   if (!obj) throw errors.notFound(`mapping ${id}`);
   return obj;
