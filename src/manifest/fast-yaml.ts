@@ -296,7 +296,9 @@ class Reader {
     for (;;) {
       const line = this.peek();
       if (!line || line.indent < indent) return out;
-      if (line.indent > indent || !(line.text === '-' || line.text.startsWith('- '))) fail();
+      if (line.indent > indent) fail();
+      // A sequence at its parent key's indentation ends at the next key.
+      if (!(line.text === '-' || line.text.startsWith('- '))) return out;
       const rest = line.text.slice(1);
       const pad = rest.length - rest.trimStart().length;
       const inner = rest.trimStart();
@@ -399,7 +401,7 @@ class Reader {
 /**
  * Reads every document of `text` on the fast path. Returns undefined when the text uses
  * anything outside the supported subset, or is not valid YAML; the caller then uses the
- * `yaml` package. Documents without content are left out.
+ * `yaml` package. Empty documents (no content, or just `null`) are left out.
  */
 export function fastParse(text: string): FastDocument[] | undefined {
   if (text.includes('\t') || text.includes('\r') || text.charCodeAt(0) === 0xfeff) return undefined;
@@ -410,9 +412,12 @@ export function fastParse(text: string): FastDocument[] | undefined {
     const reader = new Reader(current, raw);
     const first = reader.peek();
     if (first) {
+      // Read the position first: reading may re-indent the line (`- key: value`).
+      const line = first.no + 1;
+      const column = first.indent + 1;
       const value = reader.block(0);
       if (!reader.done()) fail();
-      docs.push({ value, line: first.no + 1, column: first.indent + 1 });
+      if (value !== null) docs.push({ value, line, column });
     }
     current = [];
   };

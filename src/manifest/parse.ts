@@ -50,7 +50,9 @@ function fullParse(source: SourceFile): FullParse {
   if (!parsed) {
     const lineCounter = new LineCounter();
     const all = parseAllDocuments(source.text, { lineCounter, uniqueKeys: false, merge: true, prettyErrors: false });
-    const docs = (Array.isArray(all) ? all : []).filter((d) => d.contents !== null || d.errors.length > 0);
+    // Empty documents (a trailing `---`, only comments, or just `null`) are not manifests.
+    const empty = (d: Document.Parsed): boolean => d.contents === null || (isScalar(d.contents) && d.contents.value === null);
+    const docs = (Array.isArray(all) ? all : []).filter((d) => d.errors.length > 0 || !empty(d));
     parsed = { lineCounter, docs };
     fullParses.set(source, parsed);
   }

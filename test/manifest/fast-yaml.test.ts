@@ -1,0 +1,144 @@
+/**
+ * The fast YAML reader must agree with the `yaml` package on everything it accepts, and
+ * refuse (return undefined) whatever it does not handle.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { LineCounter, parseAllDocuments, stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { fastParse, resolvePlain } from '../../src/manifest/fast-yaml.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** What the `yaml` package reads: values and start positions of the non-empty documents, or undefined on errors. */
+function reference(text: string): { value: unknown; line: number; column: number }[] | undefined {
+  const lineCounter = new LineCounter();
+  const all = parseAllDocuments(text, { lineCounter, uniqueKeys: true });
+  const docs = Array.isArray(all) ? all : [];
+  if (docs.some((d) => d.errors.length > 0)) return undefined;
+  return docs
+    .map((d) => {
+      const { line, col } = lineCounter.linePos(d.contents?.range[0] ?? 0);
+      return { value: d.toJS() as unknown, line, column: col };
+    })
+    .filter((d) => d.value !== null && d.value !== undefined);
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return yamlFiles(full);
+    return /\.ya?ml$/.test(name) ? [full] : [];
+  });
+}
+
+describe('fastParse', () => {
+  const files = [...yamlFiles(path.join(ROOT, 'test/manifest')), ...yamlFiles(path.join(ROOT, 'examples'))];
+
+  it.each(files.map((f) => [path.relative(ROOT, f)]))('agrees with the yaml package on %s', (file) => {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    const fast = fastParse(text);
+    if (fast === undefined) return; // falls back to yaml: nothing to compare
+    expect(fast).toEqual(reference(text));
+  });
+
+  it('takes the fast path for most files of the corpus and the examples', () => {
+    const fast = files.filter((f) => fastParse(readFileSync(f, 'utf8')) !== undefined);
+    expect(fast.length / files.length).toBeGreaterThan(0.7);
+  });
+
+  it('reads block scalars, quoted scalars, flow collections and nested sequences like yaml does', () => {
+    const text = [
+      'a: |',
+      '  line 1',
+      '',
+      '  line 2',
+      'b: |-',
+      '  kept',
+      'c: |+',
+      '  keep',
+      '',
+      'd: >',
+      '  folded',
+      '  text',
+      '',
+      '  para',
+      'e: "tab\\there \\u00e9 \\"q\\""',
+      "f: 'it''s'",
+      'g: { x: [1, 2.5, -3, 0x1F, 0o17, .inf, ~, true, "s"], y: {} }',
+      'h:',
+      '- - inner',
+      '  - { k: v }',
+      '- key: value',
+      '  other: 2   # comment',
+      'i: http://example.com/#frag',
+      "'quoted key': 1e3",
+      '---',
+      '# comment only',
+      '---',
+      'plain',
+    ].join('\n');
+    const fast = fastParse(text);
+    expect(fast).toBeDefined();
+    expect(fast).toEqual(reference(text));
+  });
+
+  it.each([
+    ['anchors and aliases', 'a: &x 1\nb: *x\n'],
+    ['merge keys', 'a: { x: 1 }\nb:\n  <<: { x: 2 }\n'],
+    ['tags', 'a: !!str 1\n'],
+    ['multi-line plain scalars', 'a: one\n  two\n'],
+    ['multi-line flow collections', 'a: [1,\n  2]\n'],
+    ['duplicate keys', 'a: 1\na: 2\n'],
+    ['tabs', 'a:\n\tb: 1\n'],
+    ['an unclosed flow collection', 'a: { b: 1\n'],
+    ['over-indented keys', 'a: 1\n  b: 2\n'],
+    ['directives', '%YAML 1.2\n---\na: 1\n'],
+    ['complex keys', '? a\n: 1\n'],
+  ])('falls back to yaml for %s', (_what, text) => {
+    expect(fastParse(text)).toBeUndefined();
+  });
+
+  it('resolves plain scalars by the YAML 1.2 core schema', () => {
+    expect([resolvePlain('010'), resolvePlain('yes'), resolvePlain('1_000'), resolvePlain('-.5'), resolvePlain('Null')]).toEqual([
+      10,
+      'yes',
+      '1_000',
+      -0.5,
+      null,
+    ]);
+  });
+
+  it('agrees with yaml on generated documents (property)', () => {
+    const key = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,8}$/);
+    const scalar = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.integer({ min: -1000, max: 1000 }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+    );
+    const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small' },
+        scalar,
+        fc.array(tie('tree'), { maxLength: 4 }),
+        fc.dictionary(key, tie('tree'), { maxKeys: 4 }),
+      ),
+    }));
+    let fastCount = 0;
+    fc.assert(
+      fc.property(tree, fc.boolean(), (value, flow) => {
+        const text = stringify({ root: value }, flow ? { collectionStyle: 'flow' } : {});
+        const fast = fastParse(text);
+        if (fast === undefined) return;
+        fastCount++;
+        expect(fast.map((d) => d.value)).toEqual(reference(text)?.map((d) => d.value));
+      }),
+      { numRuns: 400 },
+    );
+    expect(fastCount).toBeGreaterThan(100);
+  });
+});
