@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, startHarness } from './client.js';
+import { at, linkedIds, startHarness } from './client.js';
 import type { Client, Harness } from './client.js';
 
 describe('properties', () => {
@@ -96,6 +96,104 @@ describe('properties', () => {
           expect(after).toEqual(expected);
         },
       ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('any sequence of link, unlink and delete calls leaves both sides of every link equal to the model', async () => {
+    type Op =
+      | { kind: 'vm'; link: boolean; fromHost: boolean; v: number; m: number }
+      | { kind: 'mg'; link: boolean; fromMapping: boolean; m: number; g: number }
+      | { kind: 'vc'; link: boolean; fromHost: boolean; v: number; cert: number }
+      | { kind: 'delete-mapping'; m: number };
+    const idx = (n: number) => fc.integer({ min: 0, max: n - 1 });
+    // few objects and long sequences, so that the same link is often made, unmade and remade
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      fc.record({ kind: fc.constant('vm' as const), link: fc.boolean(), fromHost: fc.boolean(), v: idx(2), m: idx(2) }),
+      fc.record({ kind: fc.constant('mg' as const), link: fc.boolean(), fromMapping: fc.boolean(), m: idx(2), g: idx(2) }),
+      fc.record({ kind: fc.constant('vc' as const), link: fc.boolean(), fromHost: fc.boolean(), v: idx(2), cert: idx(2) }),
+      fc.record({ kind: fc.constant('delete-mapping' as const), m: idx(2) }),
+    );
+
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 24 }), async (ops) => {
+        expect((await c.call('POST', '/configuration/configurations/load-empty-config', { json: {} })).status).toBe(204);
+        const v = [await c.create('virtual-host', { name: 'v0' }), await c.create('virtual-host', { name: 'v1' })];
+        const m = [await c.create('mapping', { name: 'm0' }), await c.create('mapping', { name: 'm1' })];
+        const g = [await c.create('back-end-group', { name: 'g0' }), await c.create('back-end-group', { name: 'g1' })];
+        const certs = [await c.create('ssl-certificate', { certificate: 'c0' }), await c.create('ssl-certificate', { certificate: 'c1' })];
+
+        // the model: link sets and the to-one certificate of each virtual host
+        const vm = new Set<string>();
+        const mg = new Set<string>();
+        const vc = new Map<number, number>();
+        const deleted = new Set<number>();
+
+        for (const o of ops) {
+          if (o.kind !== 'delete-mapping' && 'm' in o && deleted.has(o.m)) continue;
+          let reply;
+          switch (o.kind) {
+            case 'vm': {
+              const method = o.link ? 'PATCH' : 'DELETE';
+              reply = o.fromHost
+                ? await c.relationship(method, 'virtual-host', v[o.v] ?? '', 'mappings', 'mapping', [m[o.m] ?? ''])
+                : await c.relationship(method, 'mapping', m[o.m] ?? '', 'virtual-hosts', 'virtual-host', [v[o.v] ?? '']);
+              if (o.link) vm.add(`${o.v}:${o.m}`);
+              else vm.delete(`${o.v}:${o.m}`);
+              break;
+            }
+            case 'mg': {
+              const method = o.link ? 'PATCH' : 'DELETE';
+              reply = o.fromMapping
+                ? await c.relationship(method, 'mapping', m[o.m] ?? '', 'back-end-groups', 'back-end-group', [g[o.g] ?? ''])
+                : await c.relationship(method, 'back-end-group', g[o.g] ?? '', 'mappings', 'mapping', [m[o.m] ?? '']);
+              if (o.link) mg.add(`${o.m}:${o.g}`);
+              else mg.delete(`${o.m}:${o.g}`);
+              break;
+            }
+            case 'vc': {
+              const method = o.link ? 'PATCH' : 'DELETE';
+              reply = o.fromHost
+                ? await c.relationship(method, 'virtual-host', v[o.v] ?? '', 'ssl-certificate', 'ssl-certificate', certs[o.cert] ?? '')
+                : await c.relationship(method, 'ssl-certificate', certs[o.cert] ?? '', 'virtual-hosts', 'virtual-host', [v[o.v] ?? '']);
+              if (o.link) vc.set(o.v, o.cert);
+              else if (vc.get(o.v) === o.cert) vc.delete(o.v);
+              break;
+            }
+            case 'delete-mapping': {
+              if (deleted.has(o.m)) continue;
+              reply = await c.call('DELETE', `/configuration/mappings/${m[o.m] ?? ''}`);
+              deleted.add(o.m);
+              for (const key of [...vm]) if (key.endsWith(`:${o.m}`)) vm.delete(key);
+              for (const key of [...mg]) if (key.startsWith(`${o.m}:`)) mg.delete(key);
+              break;
+            }
+          }
+          expect(reply.status).toBe(204);
+        }
+
+        const sorted = (ids: unknown[]) => ids.map(String).sort();
+        for (const [vi, vid] of v.entries()) {
+          const host = await c.read('virtual-host', vid);
+          expect(sorted(linkedIds(host, 'mappings'))).toEqual(sorted([...vm].filter((k) => k.startsWith(`${vi}:`)).map((k) => m[Number(k.split(':')[1])])));
+          const cert = vc.get(vi);
+          expect(linkedIds(host, 'ssl-certificate')).toEqual(cert === undefined ? [] : [certs[cert]]);
+        }
+        for (const [mi, mid] of m.entries()) {
+          if (deleted.has(mi)) continue;
+          const mapping = await c.read('mapping', mid);
+          expect(sorted(linkedIds(mapping, 'virtual-hosts'))).toEqual(sorted([...vm].filter((k) => k.endsWith(`:${mi}`)).map((k) => v[Number(k.split(':')[0])])));
+          expect(sorted(linkedIds(mapping, 'back-end-groups'))).toEqual(sorted([...mg].filter((k) => k.startsWith(`${mi}:`)).map((k) => g[Number(k.split(':')[1])])));
+        }
+        for (const [gi, gid] of g.entries()) {
+          const group = await c.read('back-end-group', gid);
+          expect(sorted(linkedIds(group, 'mappings'))).toEqual(sorted([...mg].filter((k) => k.endsWith(`:${gi}`)).map((k) => m[Number(k.split(':')[0])])));
+        }
+        for (const [ci, cid] of certs.entries()) {
+          const cert = await c.read('ssl-certificate', cid);
+          expect(sorted(linkedIds(cert, 'virtual-hosts'))).toEqual(sorted([...vc].filter(([, x]) => x === ci).map(([vi]) => v[vi])));
+        }
+      }),
       { numRuns: 30 },
     );
   });
