@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../errors.js';
 import { isResourceType } from '../kinds/index.js';
-import type { ResourceType } from '../kinds/index.js';
+import type { ResourceType, Variant } from '../kinds/index.js';
 import type { ConfigContent, JsonObject, StoredObject } from './model.js';
 import { emptyContent } from './model.js';
 
@@ -40,6 +40,8 @@ const STATE_FORMAT_VERSION = 1;
 
 interface StateFile {
   formatVersion: number;
+  /** The gateway variant that wrote it (attributes differ between variants). */
+  variant?: Variant;
   activeId: string;
   activationCount: number;
   nextConfigId: number;
@@ -66,6 +68,7 @@ export class ConfigurationStore {
 
   private constructor(
     private readonly stateFile: string | undefined,
+    private readonly variant: Variant,
     state: { entries: ConfigurationEntry[]; activeId: string; activationCount: number; nextConfigId: number },
   ) {
     for (const e of state.entries) this.entries.set(e.id, e);
@@ -77,9 +80,10 @@ export class ConfigurationStore {
   /**
    * Opens the store: from `stateFile` when it exists, else with one empty INITIAL
    * configuration that is active (written to `stateFile` at once when one is given).
-   * @throws ConfigError when the state file exists but cannot be read or is not a state file.
+   * @throws ConfigError when the state file exists but cannot be read, is not a state file, or
+   * was written by another gateway variant (whose attributes differ).
    */
-  static open(stateFile?: string, now: Date = new Date()): ConfigurationStore {
+  static open(stateFile: string | undefined, variant: Variant, now: Date = new Date()): ConfigurationStore {
     if (stateFile !== undefined) {
       let text: string | undefined;
       try {
@@ -89,7 +93,7 @@ export class ConfigurationStore {
           throw new ConfigError(`cannot read emulator state file ${stateFile}`, { cause: error });
         }
       }
-      if (text !== undefined) return new ConfigurationStore(stateFile, parseState(text, stateFile));
+      if (text !== undefined) return new ConfigurationStore(stateFile, variant, parseState(text, stateFile, variant));
     }
     const initial: ConfigurationEntry = {
       id: '1',
@@ -99,7 +103,7 @@ export class ConfigurationStore {
       createdBy: SYSTEM_USER,
       content: emptyContent(),
     };
-    const store = new ConfigurationStore(stateFile, { entries: [initial], activeId: '1', activationCount: 0, nextConfigId: 2 });
+    const store = new ConfigurationStore(stateFile, variant, { entries: [initial], activeId: '1', activationCount: 0, nextConfigId: 2 });
     store.persist();
     return store;
   }
@@ -205,11 +209,12 @@ export class ConfigurationStore {
   /** Writes the state file atomically (no-op without one). */
   private persist(): void {
     if (this.stateFile === undefined) return;
-    writeAtomically(this.stateFile, serialise(this.entries, this.activeId, this.activations, this.nextConfigId));
+    writeAtomically(this.stateFile, serialise(this.variant, this.entries, this.activeId, this.activations, this.nextConfigId));
   }
 }
 
 function serialise(
+  variant: Variant,
   entries: ReadonlyMap<string, ConfigurationEntry>,
   activeId: string,
   activationCount: number,
@@ -217,7 +222,7 @@ function serialise(
 ): string {
   const index = new Map<StoredObject, number>();
   const objects: StoredObject[] = [];
-  const state: StateFile = { formatVersion: STATE_FORMAT_VERSION, activeId, activationCount, nextConfigId, objects, entries: [] };
+  const state: StateFile = { formatVersion: STATE_FORMAT_VERSION, variant, activeId, activationCount, nextConfigId, objects, entries: [] };
   for (const e of entries.values()) {
     const refs: number[] = [];
     for (const map of Object.values(e.content.objects)) {
@@ -247,6 +252,7 @@ function serialise(
 function parseState(
   text: string,
   file: string,
+  variant: Variant,
 ): { entries: ConfigurationEntry[]; activeId: string; activationCount: number; nextConfigId: number } {
   const bad = (why: string): ConfigError => new ConfigError(`emulator state file ${file} is not usable: ${why}`);
   let raw: unknown;
@@ -258,6 +264,9 @@ function parseState(
   if (typeof raw !== 'object' || raw === null) throw bad('not an object');
   const state = raw as Partial<StateFile>;
   if (state.formatVersion !== STATE_FORMAT_VERSION) throw bad(`unknown formatVersion ${String(state.formatVersion)}`);
+  if (state.variant !== undefined && state.variant !== variant) {
+    throw bad(`it holds a ${state.variant} variant gateway's configurations; start with --variant ${state.variant} or use another state file`);
+  }
   if (!Array.isArray(state.objects) || !Array.isArray(state.entries) || typeof state.activeId !== 'string') {
     throw bad('missing objects, entries or activeId');
   }

@@ -90,7 +90,7 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
   keys.add(readOnlyApiKey, { user: 'read-only', role: 'read-only' });
 
   const sessions = new SessionStore(options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-  const configurations = ConfigurationStore.open(options.stateFile);
+  const configurations = ConfigurationStore.open(options.stateFile, variant);
   const core: EmulatorCore = { variant, model: { variant }, sessions, configurations, keys, hostName: hostname() };
   const faults = new FaultInjector(options.faults ?? [], options.faultSeed ?? 1);
   const requestLog: RequestLogEntry[] = [];

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import { SessionStore, sessionIdsFromCookies } from '../../../src/emulator/sessions.js';
+import { ConfigError } from '../../../src/errors.js';
 import { Client, data, errorCode, list } from './helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -62,6 +63,8 @@ describe('persistence', () => {
     expect(groups.map((g) => (g.attributes as { name: string }).name)).toEqual(['kept']);
     const configs = list(await b.call('GET', '/configuration/configurations'));
     expect(configs[0]?.attributes).toMatchObject({ configType: 'CURRENTLY_ACTIVE', comment: 'persist me' });
+    // A state file of another variant is refused rather than served with foreign attributes.
+    await expect(startEmulator({ port: 0, tls: false, stateFile, variant: 'earliest' })).rejects.toBeInstanceOf(ConfigError);
     // Ids keep counting after a restart.
     const created = await b.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'new' } } } });
     expect(Number(data(created).id)).toBeGreaterThan(Number(groups[0]?.id));
