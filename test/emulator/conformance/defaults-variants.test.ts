@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wireSchema } from '../../../src/schema/index.js';
+import { wireSchema, writeOnlyAttributes } from '../../../src/schema/index.js';
 import type { JsonSchema } from '../../../src/schema/index.js';
 import { at, COLLECTION, errorCode, one, PEM, startHarness, uniqueName, VALID } from './client.js';
 import type { Client, Harness } from './client.js';
@@ -99,6 +99,44 @@ describe.each(VARIANTS)('server defaults on the %s variant', (variant) => {
     for (const key of tls) expect(allowed).toContain(key);
     if (variant === 'latest') expect(tls).not.toContain('letsEncryptEnabled');
     if (variant === 'earliest') expect(tls).not.toContain('cipherSuite');
+  });
+});
+
+describe('sensible defaults for the kinds without recorded server defaults', () => {
+  let h: Harness;
+  let c: Client;
+  beforeAll(async () => {
+    h = await startHarness();
+    c = await h.client().open(h.emulator.apiKey);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  /** Every readable property of the schema, with a value of the schema's type (objects recursively). */
+  function expectFullTree(value: unknown, schema: JsonSchema, path: string, writeOnly: ReadonlySet<string>): void {
+    for (const [key, child] of Object.entries(schema.properties ?? {})) {
+      const where = path === '' ? key : `${path}.${key}`;
+      if (writeOnly.has(where) || child.type === undefined) continue;
+      const v = (value as Record<string, unknown>)[key];
+      expect(v, where).toBeDefined();
+      const type = child.type;
+      if (type === 'array') expect(Array.isArray(v), where).toBe(true);
+      else if (type === 'integer') expect(Number.isInteger(v), where).toBe(true);
+      else if (type === 'object') expectFullTree(v, child, where, writeOnly);
+      else expect(typeof v, where).toBe(type);
+    }
+  }
+
+  it.each([
+    ['ssl-certificate', { certificate: PEM }],
+    ['acme-service', { name: 'acme-defaults' }],
+  ] as const)('a %s created with one attribute returns every readable attribute', async (type, attributes) => {
+    const read = await c.read(type, await c.create(type, attributes));
+    const writeOnly = new Set(writeOnlyAttributes(type).map((p) => p.path));
+    expect(writeOnly.size).toBeGreaterThan(0);
+    expectFullTree(read.attributes, wireSchema(type, 'latest', { keepRanges: false }), '', writeOnly);
+    for (const path of writeOnly) expect(at(read.attributes, path), path).toBeUndefined();
   });
 });
 
