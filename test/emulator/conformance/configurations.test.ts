@@ -350,6 +350,17 @@ describe('concurrent activation (real-clients.md "Concurrent editing")', () => {
     expect((await b.activate('b', { ignoreOutdatedConfiguration: 'true' })).status).toBe(200);
   });
 
+  it('another session saving (not activating) does not make this session outdated', async () => {
+    const a = await h.client().open(h.emulator.apiKey);
+    const b = await h.client().open(h.emulator.apiKey);
+    await a.create('back-end-group', VALID.backEndGroup('saved-by-a'));
+    expect((await a.call('POST', '/configuration/configurations/save', { json: { comment: 'a saves' } })).status).toBe(200);
+    await b.create('back-end-group', VALID.backEndGroup('from-b'));
+    expect((await b.activate('b activates')).status).toBe(200);
+    // and now a is outdated
+    expect(errorCode(await a.activate('a too late'))).toBe('OUTDATED_CONFIGURATION');
+  });
+
   it('reloading after another activation makes activation possible again', async () => {
     const a = await h.client().open(h.emulator.apiKey);
     const b = await h.client().open(h.emulator.apiKey);
