@@ -47,6 +47,12 @@ export interface LoadOptions {
   target?: string;
   /** Overrides the target's variant; default `latest`. */
   variant?: Variant;
+  /**
+   * Read `{ fromFile }` / `{ fromEnv }` secret sources (default true). When false their shape
+   * is still checked but they are left unresolved, so `documents` must not be sent anywhere:
+   * for `gwops validate --skip-secrets` in CI jobs without access to the secrets.
+   */
+  resolveSecrets?: boolean;
 }
 
 /** Result of {@link loadManifests}. */
@@ -128,7 +134,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     checkVariant(entry, variant, out);
     checkNameAttribute(entry, out);
     checkPatterns(entry, out);
-    literals.push(...resolveSecrets(entry, env, out));
+    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out));
   }
   const effective = mergeTemplates(index, out);
 

@@ -65,11 +65,12 @@ export interface LiteralSecret {
  * `fromEnv` from `env`, `fromFile` relative to the directory of the manifest (or overlay)
  * that declares it, trailing line breaks removed. A missing variable or unreadable file is
  * an error naming the attribute path (never a value). Returns the literal secrets, which
- * are not resolved from variables, for the literal-secret warning.
+ * are not resolved from variables, for the literal-secret warning. With `env` undefined,
+ * sources are left as they are (only literals are collected).
  */
 export function resolveSecrets(
   entry: Entry,
-  env: Readonly<Record<string, string | undefined>>,
+  env: Readonly<Record<string, string | undefined>> | undefined,
   out: Diagnostic[],
 ): LiteralSecret[] {
   const attributes = entry.value.attributes;
@@ -85,7 +86,7 @@ export function resolveSecrets(
         if (!origin.substituted.has(segments.join('/'))) literals.push({ entry, at });
         return;
       }
-      if (!isObject(value)) return;
+      if (!isObject(value) || env === undefined) return;
       let resolved: string | undefined;
       if (typeof value.fromEnv === 'string') {
         resolved = env[value.fromEnv];

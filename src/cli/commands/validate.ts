@@ -17,6 +17,8 @@ export interface ValidateCommandOptions {
   variant?: Variant;
   target?: string;
   config?: string;
+  /** Do not read `{ fromFile }` / `{ fromEnv }` secrets (CI jobs without them). */
+  skipSecrets?: boolean;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function runValidate(paths: readonly string[], options: ValidateCom
     ...(options.config !== undefined ? { configFile: options.config } : {}),
     ...(options.target !== undefined ? { target: options.target } : {}),
     ...(options.variant !== undefined ? { variant: options.variant } : {}),
+    resolveSecrets: options.skipSecrets !== true,
   });
   const failed = hasErrors(result.diagnostics);
   const color = io.isTTY && io.env.NO_COLOR === undefined;
@@ -54,6 +57,7 @@ export const registerValidate: CommandModule = (program, io: CliIO, done) => {
     .addOption(new Option('--variant <variant>', "gateway variant (default: the target's, else latest)").choices([...VARIANTS]))
     .option('--target <name>', 'a target of the project file: its variant and overlays apply')
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
+    .option('--skip-secrets', 'do not read { fromFile } / { fromEnv } secrets (check their shape only)')
     .action(async (paths: string[], options: ValidateCommandOptions) => {
       done(await runValidate(paths, options, io));
     });

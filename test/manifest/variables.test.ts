@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { substituteVariables } from '../../src/manifest/variables.js';
+
+describe('substituteVariables', () => {
+  it('replaces ${VAR} and ${VAR:-default} in strings only, never in keys', () => {
+    const input = { '${K}': 'x-${A}-${B:-dflt}-${C:-}', list: ['${A}', 1, true, null], n: 5 };
+    const result = substituteVariables(input, { A: 'a', B: '', K: 'k' });
+    expect(result.value).toEqual({ '${K}': 'x-a-dflt-', list: ['a', 1, true, null], n: 5 });
+    expect(result.unset).toEqual([]);
+    expect([...result.substituted].sort()).toEqual(['${K}', 'list/0']);
+  });
+
+  it('reports every unset variable with the path that uses it', () => {
+    const result = substituteVariables({ a: { b: ['${X}', '${Y} and ${X}'] } }, {});
+    expect(result.unset).toEqual([
+      { name: 'X', path: ['a', 'b', '0'] },
+      { name: 'Y', path: ['a', 'b', '1'] },
+      { name: 'X', path: ['a', 'b', '1'] },
+    ]);
+  });
+
+  it('keeps $${...} as a literal ${...} and leaves the input untouched', () => {
+    const input = { s: 'cost: $${PRICE}', t: '${P}' };
+    const result = substituteVariables(input, { P: 'p', PRICE: 'no' });
+    expect(result.value).toEqual({ s: 'cost: ${PRICE}', t: 'p' });
+    expect(input).toEqual({ s: 'cost: $${PRICE}', t: '${P}' });
+  });
+
+  it('returns the same object when nothing is substituted', () => {
+    const input = { a: ['x', { b: 'y' }] };
+    expect(substituteVariables(input, {}).value).toBe(input);
+  });
+});
