@@ -29,6 +29,8 @@ function shapes(m: ResourceObject): Message {
   expect(meta?.severity).toBe(severity);
   expect(typeof meta?.model?.type).toBe('string');
   expect(typeof meta?.model?.id).toBe('string');
+  // gateway-config-api.md: "each has a meta member carrying a severity ... and a type (e.g. back-end-group)"
+  expect(m.meta?.type).toBe(meta?.model?.type);
   return { severity: String(severity), code: attrs.code, detail: attrs.detail, model: { type: meta?.model?.type, id: meta?.model?.id } };
 }
 
