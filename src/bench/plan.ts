@@ -168,33 +168,31 @@ export async function benchPlan(sizes: readonly number[], progress: (line: strin
       progress(`plan bench: creating ${size} mappings...`);
       await populate(child, size);
       const documents = desiredDocuments(size);
-      const bareRun = (): Promise<Figures> =>
+      const inSession = (work: (session: GatewaySession) => Promise<number | undefined>): Promise<Figures> =>
         measure(async () => {
           const session = new GatewaySession({ url: child.url, apiKey: child.apiKey });
           try {
             await session.open();
             await session.loadActive();
-            for (const collection of ['back-end-groups', 'mappings']) await session.list(collection, []);
-            return { requests: totalRequests(session) + 1 };
+            const steps = await work(session);
+            return { requests: totalRequests(session) + 1, ...(steps === undefined ? {} : { steps }) };
           } finally {
             await session.terminate();
           }
         });
+      const bareRun = (): Promise<Figures> =>
+        inSession(async (session) => {
+          for (const collection of ['back-end-groups', 'mappings']) await session.list(collection, []);
+          return undefined;
+        });
       const planRun = (): Promise<Figures> =>
-        measure(async () => {
-          const session = new GatewaySession({ url: child.url, apiKey: child.apiKey });
-          try {
-            await session.open();
-            await session.loadActive();
-            const desired = desiredState(documents);
-            const kinds = kindsToFetch(desired, SCOPE, ['back-end-group', 'mapping']);
-            const lists = await fetchLiveLists(session, kinds, desired, SCOPE);
-            const live = liveState(lists, new Map());
-            const plan = buildPlan(desired, live, { prune: false, isOwned: ownershipPredicate(SCOPE), allowMassDelete: false, massDeleteShare: 0.5 });
-            return { requests: totalRequests(session) + 1, steps: plan.steps.length };
-          } finally {
-            await session.terminate();
-          }
+        inSession(async (session) => {
+          const desired = desiredState(documents);
+          const kinds = kindsToFetch(desired, SCOPE, ['back-end-group', 'mapping']);
+          const lists = await fetchLiveLists(session, kinds, desired, SCOPE);
+          const live = liveState(lists, new Map());
+          const plan = buildPlan(desired, live, { prune: false, isOwned: ownershipPredicate(SCOPE), allowMassDelete: false, massDeleteShare: 0.5 });
+          return plan.steps.length;
         });
       // One warm-up of each (JIT, connection), then alternating runs; medians are reported.
       await bareRun();

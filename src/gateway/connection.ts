@@ -8,24 +8,25 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { checkBaseUrl } from './http.js';
 
-/** One entry of `targets` in `gwops.yaml`. */
-export interface TargetConfig {
+/**
+ * The connection part of a target of `gwops.yaml` (the manifest loader's `ConnectionTarget`
+ * has these members and more): URL, where the API key is, an extra CA.
+ */
+export interface ConnectionTarget {
   /** Base URL of the API, e.g. `https://gw.example.com/airlock/rest`. */
-  url: string;
+  readonly url: string;
   /** Name of an environment variable holding the API key. */
-  apiKeyEnv?: string;
+  readonly apiKeyEnv?: string | undefined;
   /** File holding the API key (relative to `cwd`). */
-  apiKeyFile?: string;
+  readonly apiKeyFile?: string | undefined;
   /** PEM file of an extra CA to trust (relative to `cwd`). */
-  caFile?: string;
-  variant?: string;
-  overlays?: string[];
+  readonly caFile?: string | undefined;
 }
 
 /** Inputs of {@link resolveConnection}; `url`, `apiKeyFile`, `caFile`, `insecure` come from the command line. */
 export interface ConnectionInput {
   readonly url?: string | undefined;
-  readonly target?: TargetConfig | undefined;
+  readonly target?: ConnectionTarget | undefined;
   /** Name of the target, for messages only. */
   readonly targetName?: string | undefined;
   readonly apiKeyFile?: string | undefined;

@@ -4,7 +4,7 @@ export type { SessionOptions, CreateCheck, TerminateResult } from './session.js'
 export { withSession } from './lifecycle.js';
 export type { WithSessionOptions, SignalSource } from './lifecycle.js';
 export { resolveConnection, API_KEY_ENV } from './connection.js';
-export type { TargetConfig, ConnectionInput, ResolvedConnection } from './connection.js';
+export type { ConnectionTarget, ConnectionInput, ResolvedConnection } from './connection.js';
 export { checkBaseUrl, isLoopbackHost } from './http.js';
 export type { HttpTimeouts, TransportOptions } from './http.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, backoffDelay, isRetryableStatus, systemClock } from './retry.js';
