@@ -30,6 +30,7 @@ export type DiagnosticCode =
   | 'invalid-secret'
   | 'to-one-list'
   | 'duplicate-link'
+  | 'conflicting-link'
   | 'duplicate-object'
   | 'unresolved-link'
   | 'duplicate-priority'

@@ -138,7 +138,9 @@ export function mergeTemplates(index: EntryIndex, out: Diagnostic[]): Map<Entry,
           entryDiagnostic(entry, {
             code: 'missing-template',
             pointer: ['extends'],
-            message: `${labelOf(entry.kind, entry.name)} extends '${ext}', which no mapping-template document defines${suggestion(ext, [...templates.keys()])}`,
+            message: `${labelOf(entry.kind, entry.name)} extends '${ext}', which no mapping-template document defines${
+              index.get('mapping')?.has(ext) ? `: '${ext}' is a mapping; extends names a kind: mapping-template document` : suggestion(ext, [...templates.keys()])
+            }`,
           }),
         );
       } else if (resolving.includes(template)) {

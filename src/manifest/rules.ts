@@ -178,6 +178,7 @@ export interface Resolved {
  */
 export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
   const priorities = new Map<number, Resolved>();
+  checkToOneConflicts(resolved, out);
   // Links declared from the other side, for certificate-mode checks: virtual host name → kinds linking it.
   const linkedFrom = new Map<string, Set<string>>();
   for (const r of resolved) {
@@ -199,11 +200,14 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
         const known = index.get(def.target);
         names.forEach((name, i) => {
           if (known?.has(name)) return;
+          // A name of another kind is the likelier mistake than a typo.
+          const other = [...index.entries()].find(([k, m]) => k !== def.target && k !== 'mapping-template' && m.has(name))?.[0];
+          const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);
           out.push(
             entryDiagnostic(entry, {
               code: 'unresolved-link',
               pointer: def.cardinality === 'one' ? ['relationships', rel] : ['relationships', rel, String(i)],
-              message: `${label} links to ${def.target} '${name}' (relationship '${rel}'), which no manifest defines${suggestion(name, [...(known?.keys() ?? [])])}`,
+              message: `${label} links to ${def.target} '${name}' (relationship '${rel}'), which no manifest defines${hint}`,
             }),
           );
         });
@@ -261,6 +265,50 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
             code: 'certificate-mode-link',
             pointer: ['attributes', 'tls', 'certificateMode'],
             message: `${label} has tls.certificateMode ${String(mode)} but no ${needs} link: add relationships: { ${needs}: <name> }`,
+          }),
+        );
+      }
+    }
+  }
+}
+
+/**
+ * A to-one link declared from both sides must name the same object: a virtual host has one
+ * `ssl-certificate` and one `acme-service` (gateway-config-api.md "Relationships of a virtual
+ * host"), whichever side declares it.
+ */
+function checkToOneConflicts(resolved: readonly Resolved[], out: Diagnostic[]): void {
+  // virtual-host name → relationship → declared targets with where they are declared
+  const claims = new Map<string, Map<string, { target: string; by: Resolved; pointer: string[] }[]>>();
+  const claim = (vh: string, rel: string, target: string, by: Resolved, pointer: string[]): void => {
+    let rels = claims.get(vh);
+    if (!rels) claims.set(vh, (rels = new Map()));
+    let list = rels.get(rel);
+    if (!list) rels.set(rel, (list = []));
+    if (!list.some((c) => c.target === target)) list.push({ target, by, pointer });
+  };
+  for (const r of resolved) {
+    const { doc } = r;
+    if (doc.kind === 'virtual-host') {
+      for (const rel of ['ssl-certificate', 'acme-service']) {
+        const target = doc.relationships[rel]?.[0];
+        if (target !== undefined) claim(doc.name, rel, target, r, ['relationships', rel]);
+      }
+    } else if (doc.kind === 'ssl-certificate' || doc.kind === 'acme-service') {
+      (doc.relationships['virtual-hosts'] ?? []).forEach((vh, i) => claim(vh, doc.kind, doc.name, r, ['relationships', 'virtual-hosts', String(i)]));
+    }
+  }
+  for (const [vh, rels] of claims) {
+    for (const [rel, list] of rels) {
+      const [first, ...others] = list;
+      if (!first) continue;
+      for (const other of others) {
+        const at = entryDiagnostic(first.by.entry, { code: 'conflicting-link', pointer: first.pointer, message: '' });
+        out.push(
+          entryDiagnostic(other.by.entry, {
+            code: 'conflicting-link',
+            pointer: other.pointer,
+            message: `virtual-host '${vh}' can link one ${rel} only: '${other.target}' here and '${first.target}' at ${at.file}:${at.line}:${at.column}`,
           }),
         );
       }
