@@ -279,10 +279,11 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
  */
 function checkToOneConflicts(resolved: readonly Resolved[], out: Diagnostic[]): void {
   // virtual-host name → relationship → declared targets with where they are declared
-  const claims = new Map<string, Map<string, { target: string; by: Resolved; pointer: string[] }[]>>();
+  type Claim = { target: string; by: Resolved; pointer: string[] };
+  const claims = new Map<string, Map<string, Claim[]>>();
   const claim = (vh: string, rel: string, target: string, by: Resolved, pointer: string[]): void => {
     let rels = claims.get(vh);
-    if (!rels) claims.set(vh, (rels = new Map()));
+    if (!rels) claims.set(vh, (rels = new Map<string, Claim[]>()));
     let list = rels.get(rel);
     if (!list) rels.set(rel, (list = []));
     if (!list.some((c) => c.target === target)) list.push({ target, by, pointer });
