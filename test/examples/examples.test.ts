@@ -23,6 +23,7 @@ import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { matchesFilter as matchesApiFilter, parseFilters } from '../../src/emulator/filter.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { wireSchema } from '../../src/schema/index.js';
@@ -366,17 +367,9 @@ function project(file: string): JsonObject {
   return doc.value;
 }
 
-/** `name=@example-` / `labels==managed-by-gwops` evaluated on a manifest document. */
+/** An ownership filter (the API's syntax, evaluated by the emulator's own filter module) on a manifest document. */
 function matchesFilter(filter: string, doc: Doc): boolean {
-  const m = /^([\w.]+)(==|=@)(.*)$/.exec(filter);
-  if (!m) throw new Error(`bad filter ${filter}`);
-  const [, property = '', op, expected = ''] = m;
-  let value: Json | undefined = property === 'name' ? (doc.value.name ?? null) : attrs(doc);
-  if (property !== 'name') {
-    for (const seg of property.split('.')) value = isObject(value) ? value[seg] : undefined;
-  }
-  const candidates = Array.isArray(value) ? value : [value];
-  return candidates.some((c) => (op === '==' ? text(c) === expected : text(c).includes(expected)));
+  return matchesApiFilter(parseFilters([filter]), { type: text(doc.value.kind), id: '', attributes: { ...attrs(doc), name: doc.value.name ?? null } });
 }
 
 describe('examples', () => {
