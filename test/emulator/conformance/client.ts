@@ -19,6 +19,7 @@
  * - validator.test.ts: each validator rule in both shapes, filters, activation refused on ERROR
  * - faults.test.ts: fault injection and the request log
  * - persistence.test.ts: stateFile across restarts, stray temp files
+ * - persistence-crash.test.ts: a crash simulated mid-write and before the rename
  * - workflows.test.ts: whole call sequences of real clients
  * - properties.test.ts: filters and deep merge against a reference model (fast-check)
  */
