@@ -375,7 +375,7 @@ describe('the read-only key', () => {
     return c;
   };
 
-  it('creates a session, loads and reads (GETs are allowed)', async () => {
+  it('creates a session, loads (active, by id, empty) and reads (GETs are allowed)', async () => {
     const c = await readOnly();
     expect((await c.call('GET', '/system/status/node')).status).toBe(200);
     expect((await c.call('GET', '/configuration/configurations')).status).toBe(200);
@@ -383,6 +383,9 @@ describe('the read-only key', () => {
     expect(vhosts.map((v) => v.id)).toContain(ids.vhost);
     expect((await c.call('GET', `/configuration/mappings/${ids.mapping}`)).status).toBe(200);
     expect((await c.call('GET', '/configuration/validator-messages')).status).toBe(200);
+    expect((await c.call('GET', '/configuration/templates/mappings')).status).toBe(200);
+    expect((await c.call('POST', `/configuration/configurations/${ids.config}/load`)).status).toBe(204);
+    expect((await c.call('POST', '/configuration/configurations/load-empty-config')).status).toBe(204);
     expect((await c.terminate()).status).toBe(200);
   });
 
