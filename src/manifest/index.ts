@@ -163,7 +163,9 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     };
     resolved.push({ doc, entry });
   }
-  checkDocuments(resolved, index, project.allowExternalLinks, out);
+  // A document lost to a syntax error may be what a link names: do not report its links as dangling.
+  const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
+  checkDocuments(resolved, index, project.allowExternalLinks || lostDocuments, out);
   for (const { entry, at } of literals) {
     const type = entry.kind === 'mapping-template' ? 'mapping' : entry.kind;
     const attrs = effective.get(entry) ?? {};

@@ -3,7 +3,7 @@
  * `LineCounter`; positions are computed only when a diagnostic needs one (lazy), so valid
  * manifests pay nothing for them.
  */
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { fastParse } from './fast-yaml.js';
@@ -229,7 +229,30 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
     if (doc.contents === null) return;
     const parsed: ParsedDocument = { source, index, value: undefined, start: astStart(ast), ast: () => ast };
     checkDuplicateKeys(ast, source.file, doc.contents, [], out);
-    parsed.value = doc.toJS({ maxAliasCount: 1000 });
+    try {
+      parsed.value = doc.toJS({ maxAliasCount: 1000 });
+    } catch (error) {
+      // Aliases and merge keys are resolved here: name the alias that has no anchor, if any.
+      let unresolved: { source: string; offset: number } | undefined;
+      visit(doc, {
+        Alias: (_key, node) => {
+          if (!unresolved && node.resolve(doc) === undefined) unresolved = { source: node.source, offset: node.range?.[0] ?? 0 };
+        },
+      });
+      const pos = unresolved ? positionAt(lineCounter, unresolved.offset) : parsed.start;
+      out.push({
+        severity: 'error',
+        code: 'yaml-syntax',
+        file: source.file,
+        line: pos.line,
+        column: pos.column,
+        pointer: '',
+        message: unresolved
+          ? `YAML error: alias '*${unresolved.source}' names no anchor of this document (anchors do not reach across '---')`
+          : `YAML error: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'cannot read the document'}`,
+      });
+      return;
+    }
     result.push(parsed);
   });
   return result;
