@@ -435,8 +435,8 @@ export function fastParse(text: string): FastDocument[] | undefined {
     }
     flush();
     return docs;
-  } catch (error) {
-    if (error instanceof Unsupported) return undefined;
-    throw error;
+  } catch {
+    // Unsupported input, or anything odd (e.g. an escape beyond Unicode): `yaml` decides.
+    return undefined;
   }
 }
