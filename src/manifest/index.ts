@@ -4,7 +4,6 @@
  * resolved → {@link ManifestDocument}s. Every problem is reported at once as a
  * {@link Diagnostic}; nothing here contacts a gateway.
  */
-import path from 'node:path';
 import { InputError } from '../errors.js';
 import { isResourceType } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
@@ -191,9 +190,4 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     variant,
     locate: (kind, name) => byKey.get(`${kind}\0${name}`),
   };
-}
-
-/** Display path of an absolute file relative to `cwd` (helper for callers printing locations). */
-export function displayPath(cwd: string, file: string): string {
-  return path.relative(cwd, file) || file;
 }

@@ -122,7 +122,10 @@ export function regexProblem(pattern: string): string | undefined {
   return problem;
 }
 
-/** Every pattern object (`{ pattern: '...' }`) in an entry's own attributes must compile. */
+/** Keys whose string value is a regular expression: pattern objects' `pattern`, and `statusContentPattern` of error-page rewrites. */
+const REGEX_KEYS = new Set(['pattern', 'statusContentPattern']);
+
+/** Every pattern object (`{ pattern: '...' }`) and regex string in an entry's own attributes must compile. */
 export function checkPatterns(entry: Entry, out: Diagnostic[]): void {
   const label = labelOf(entry.kind, entry.name);
   const visit = (value: unknown, segments: string[]): void => {
@@ -137,7 +140,7 @@ export function checkPatterns(entry: Entry, out: Diagnostic[]): void {
     if (!isObject(value)) return;
     for (const key in value) {
       const child = value[key];
-      if (key === 'pattern' && typeof child === 'string') {
+      if (REGEX_KEYS.has(key) && typeof child === 'string') {
         const problem = regexProblem(child);
         if (problem !== undefined) {
           const at = [...segments, key];
