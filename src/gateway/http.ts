@@ -51,6 +51,11 @@ export interface RawRequest {
   readonly signal?: AbortSignal | undefined;
   /** For error messages only. */
   readonly object?: ObjectLabel | undefined;
+  /**
+   * Receives the body's chunks of a 2xx answer instead of `RawResponse.text` (which is
+   * then empty), so large lists are never held whole. Other answers are read as text.
+   */
+  readonly sink?: ((chunk: Buffer) => void) | undefined;
 }
 
 /**
@@ -159,11 +164,13 @@ export class HttpTransport {
   }
 
   /**
-   * Sends one request and reads the whole body. Does not retry.
-   * @throws ConnectionError (phase `connect` or `response`), TlsVerificationError,
+   * Sends one request and reads the whole body (or streams a 2xx body to `req.sink`).
+   * Does not retry.
+   * @throws whatever `req.sink` throws, unchanged; ConnectionError (phase `connect` or `response`), TlsVerificationError,
    *   InterruptedError when `signal` was aborted with an InterruptedError reason.
    */
   async send(req: RawRequest): Promise<RawResponse> {
+    let sinkError: Error | undefined;
     try {
       const res = await this.pool.request({
         path: this.basePath + req.path,
@@ -172,11 +179,26 @@ export class HttpTransport {
         body: req.body,
         signal: req.signal,
       });
-      const text = await res.body.text();
-      return { status: res.statusCode, headers: res.headers, text };
+      if (req.sink && res.statusCode >= 200 && res.statusCode < 300) {
+        for await (const chunk of res.body) {
+          try {
+            req.sink(chunk as Buffer);
+          } catch (error) {
+            sinkError = error instanceof Error ? error : new Error(String(error));
+            res.body.destroy();
+            break;
+          }
+        }
+        if (sinkError === undefined) return { status: res.statusCode, headers: res.headers, text: '' };
+      } else {
+        const text = await res.body.text();
+        return { status: res.statusCode, headers: res.headers, text };
+      }
     } catch (error) {
       throw this.classify(error, req);
     }
+    // The sink rejected the body (not a transport fault): its error as it is.
+    throw sinkError;
   }
 
   private classify(error: unknown, req: RawRequest): Error {

@@ -1,6 +1,6 @@
 /** The gateway REST client: session lifecycle, retries, filters, typed API errors. */
 export { GatewaySession, nameFilter } from './session.js';
-export type { SessionOptions, CreateCheck, TerminateResult } from './session.js';
+export type { SessionOptions, CreateCheck, TerminateResult, ListOptions } from './session.js';
 export { withSession } from './lifecycle.js';
 export type { WithSessionOptions, SignalSource } from './lifecycle.js';
 export { resolveConnection, API_KEY_ENV } from './connection.js';

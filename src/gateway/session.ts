@@ -10,7 +10,8 @@
  */
 import type { ApiErrorInit, ObjectLabel } from './errors.js';
 import { ApiError, ConnectionError, OutdatedConfigurationError, SessionError, UnexpectedResponseError, redact } from './errors.js';
-import { DocumentShapeError, firstError, parseJson, resourceOf, resourcesOf, validatorMessagesOf } from './documents.js';
+import { DocumentShapeError, firstError, parseJson, resourceOf, resourcesOf, toResource, validatorMessagesOf } from './documents.js';
+import { DataArraySplitter } from './data-array.js';
 import type { ApiResource, NewResource, ResourceIdentifier, ValidatorMessage } from './documents.js';
 import { HttpTransport } from './http.js';
 import type { RawResponse, TransportOptions } from './http.js';
@@ -46,6 +47,16 @@ export interface TerminateResult {
   readonly error?: Error;
 }
 
+/** Options of {@link GatewaySession.list}. */
+export interface ListOptions {
+  /**
+   * Shrinks each resource as it arrives (e.g. to the attributes a plan compares). The
+   * response is then streamed element by element instead of parsed whole, so memory
+   * stays proportional to what is kept.
+   */
+  readonly project?: ((resource: ApiResource) => ApiResource) | undefined;
+}
+
 interface CallSpec {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
@@ -58,6 +69,8 @@ interface CallSpec {
   readonly retry: 'transient' | 'unsent';
   /** Send the Bearer key instead of the cookie (session create only). */
   readonly bearer?: boolean;
+  /** Streams a 2xx body to this function instead of reading it as text (see RawRequest.sink). */
+  readonly sink?: ((chunk: Buffer) => void) | undefined;
 }
 
 const TERMINATE_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 1_000, maxTotalMs: 5_000 };
@@ -143,10 +156,31 @@ export class GatewaySession {
    * @param collection path segment, e.g. `mappings`
    * @param filters e.g. `['name=@shop-', 'label==team-shop']`
    */
-  async list(collection: string, filters: readonly string[] = []): Promise<ApiResource[]> {
+  async list(collection: string, filters: readonly string[] = [], options: ListOptions = {}): Promise<ApiResource[]> {
     const path = configurationPath(collection) + filterQuery(filters);
-    const res = await this.call({ method: 'GET', path, retry: 'transient' });
-    return this.parse('GET', path, res, resourcesOf);
+    const project = options.project;
+    if (!project) {
+      const res = await this.call({ method: 'GET', path, retry: 'transient' });
+      return this.parse('GET', path, res, resourcesOf);
+    }
+    // Streamed: each element is parsed and projected on its own; a retry starts afresh.
+    return retrying(
+      async () => {
+        const out: ApiResource[] = [];
+        const splitter = new DataArraySplitter((element) => out.push(project(toResource(element))));
+        try {
+          await this.send({ method: 'GET', path, retry: 'transient', sink: (chunk) => splitter.write(chunk) });
+          splitter.end();
+        } catch (error) {
+          if (error instanceof DocumentShapeError || error instanceof SyntaxError) {
+            throw new UnexpectedResponseError('GET', path, 200, error.message);
+          }
+          throw error;
+        }
+        return out;
+      },
+      { policy: this.policy, clock: this.clock, signal: this.signal },
+    );
   }
 
   /** `GET /configuration/{collection}/{id}`. @throws ApiError (404 `ENTITY_NOT_FOUND`) */
@@ -321,6 +355,7 @@ export class GatewaySession {
       body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
       signal: observeSignal ? this.signal : undefined,
       object: spec.object,
+      sink: spec.sink,
     });
     if (res.status >= 200 && res.status < 300) return res;
     throw this.failure(spec, res);

@@ -6,13 +6,84 @@
 import type { ResourceType } from '../kinds/index.js';
 import { KINDS, kindOf } from '../kinds/index.js';
 import { matchesFilter, parseFilters } from '../emulator/filter.js';
-import type { ApiResource } from './live.js';
+import type { ApiResource } from '../gateway/index.js';
 import type { State, StateObject } from './model.js';
 
-/** The one call of the REST client that fetching needs. */
+/** The one call of the REST client that fetching needs (GatewaySession has it). */
 export interface ListClient {
-  /** GET `/configuration/{collection}` with `filter` parameters (AND). */
-  list(collection: string, filters: readonly string[]): Promise<readonly ApiResource[]>;
+  /** GET `/configuration/{collection}` with `filter` parameters (AND), each resource shrunk by `project` as it arrives. */
+  list(collection: string, filters: readonly string[], options: { project: (resource: ApiResource) => ApiResource }): Promise<readonly ApiResource[]>;
+}
+
+/** The attribute keys a plan reads of a kind's live objects: `true` keeps a whole value. */
+export interface Shape {
+  [key: string]: Shape | true;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function addToShape(shape: Shape, declared: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(declared)) {
+    const existing = shape[key];
+    if (existing === true) continue;
+    if (isPlainObject(value)) {
+      const child = existing ?? {};
+      shape[key] = child;
+      addToShape(child, value);
+    } else {
+      shape[key] = true;
+    }
+  }
+}
+
+function addPath(shape: Shape, path: readonly string[]): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  const existing = shape[head];
+  if (existing === true) return;
+  if (rest.length === 0) {
+    shape[head] = true;
+    return;
+  }
+  const child = existing ?? {};
+  shape[head] = child;
+  addPath(child, rest);
+}
+
+/**
+ * What a plan reads of the live objects of `kind`: the attributes any desired object of
+ * the kind declares (objects by their declared keys, arrays and scalars whole), `name`,
+ * the `certificate` of certificates (their identity), and the properties the ownership
+ * filters test. Everything else of a full live tree (hundreds of server defaults per
+ * mapping) is dropped as the list streams in.
+ */
+export function projectionShape(kind: ResourceType, desired: State, scope: OwnershipScope): Shape {
+  const shape: Shape = { name: true };
+  if (kind === 'ssl-certificate') shape.certificate = true;
+  for (const object of desired.objects.get(kind)?.values() ?? []) addToShape(shape, object.attributes);
+  const filters = scope[kind];
+  if (filters && filters.length > 0) {
+    for (const group of parseFilters(filters).all) {
+      for (const condition of group) {
+        addPath(shape, condition.path);
+        if (kind === 'mapping' && condition.property === 'label') shape.labels = true;
+      }
+    }
+  }
+  return shape;
+}
+
+/** The value restricted to `shape`. */
+export function projectAttributes(shape: Shape, attributes: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, keep] of Object.entries(shape)) {
+    if (!(key in attributes)) continue;
+    const value = attributes[key];
+    out[key] = keep === true || !isPlainObject(value) ? value : projectAttributes(keep, value);
+  }
+  return out;
 }
 
 /** Per kind, the API's GET filters that say which live objects a project owns. */
@@ -75,7 +146,9 @@ export async function fetchLiveLists(
 ): Promise<Partial<Record<ResourceType, readonly ApiResource[]>>> {
   const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = {};
   for (const kind of kinds) {
-    lists[kind] = await client.list(kindOf(kind).collection, fetchFilters(kind, desired, scope));
+    const shape = projectionShape(kind, desired, scope);
+    const project = (resource: ApiResource): ApiResource => ({ ...resource, attributes: projectAttributes(shape, resource.attributes) });
+    lists[kind] = await client.list(kindOf(kind).collection, fetchFilters(kind, desired, scope), { project });
   }
   return lists;
 }

@@ -17,13 +17,9 @@ import {
 } from './model.js';
 import { createHash } from 'node:crypto';
 
-/** A JSON:API resource object as a GET list returns it (gateway-config-api.md "Envelope"). */
-export interface ApiResource {
-  type: string;
-  id: string;
-  attributes: Record<string, unknown>;
-  relationships?: Record<string, { data: { type: string; id: string } | { type: string; id: string }[] | null }>;
-}
+/** A JSON:API resource object as a GET list returns it (the REST client's type). */
+export type { ApiResource } from '../gateway/index.js';
+import type { ApiResource } from '../gateway/index.js';
 
 /** Prefix of the name of a live certificate that no desired certificate matches. */
 export const CERTIFICATE_NAME_PREFIX = 'sha256:';

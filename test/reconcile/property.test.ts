@@ -3,6 +3,7 @@
  * makes live equal desired (declared attributes, managed links), and planning again yields
  * no steps (issue 4 "How it is checked").
  */
+import type { RelationshipData } from '../../src/gateway/index.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KINDS, kindOf } from '../../src/kinds/index.js';
@@ -160,7 +161,7 @@ const world: fc.Arbitrary<World> = fc
     }
     const lists: Partial<Record<ResourceType, ApiResource[]>> = {};
     for (const s of stored) {
-      const relationships: NonNullable<ApiResource['relationships']> = {};
+      const relationships: Record<string, RelationshipData> = {};
       for (const def of Object.values(kindOf(s.kind).relationships)) {
         const idents = (s.relationships[def.name] ?? []).map((id) => ({ type: def.target, id }));
         relationships[def.name] = { data: def.cardinality === 'one' ? (idents[0] ?? null) : idents };

@@ -5,6 +5,7 @@
  * and executes a Plan from its data alone (method, path, body, secretPaths), as the
  * executor does. It never looks at `action`, `kind` or `name` to decide what to do.
  */
+import type { RelationshipData } from '../../src/gateway/index.js';
 import { kindByCollection, kindOf } from '../../src/kinds/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
 import type { ApiResource } from '../../src/reconcile/live.js';
@@ -98,7 +99,7 @@ export class FakeGateway {
           const last = p.segments[p.segments.length - 1];
           if (isObject(parent) && last !== undefined) delete parent[last];
         }
-        const relationships: NonNullable<ApiResource['relationships']> = {};
+        const relationships: Record<string, RelationshipData> = {};
         for (const def of Object.values(kindOf(type).relationships)) {
           const ids = o.relationships[def.name] ?? [];
           const idents = ids.map((id) => ({ type: def.target, id }));
