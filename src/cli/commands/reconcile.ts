@@ -12,7 +12,7 @@ import { ApplyFailedError, ManifestError, ValidatorRejectedError, runApply, runD
 import type { Plan } from '../../reconcile/plan-types.js';
 import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT, EXIT_CODES_HELP } from '../exit.js';
 import type { CliIO, CommandModule } from '../io.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -32,6 +32,7 @@ interface CommonFlags {
 
 function addConnectionOptions(command: Command): Command {
   return command
+    .addHelpText('after', EXIT_CODES_HELP)
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
     .option('--target <name>', "a target of the project file (its URL, key, variant and overlays)")
     .option('--url <url>', 'base URL of the configuration REST API, e.g. https://gw:443/airlock/rest')
