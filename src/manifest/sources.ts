@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import type { SourceFile } from './parse.js';
+import { PROJECT_FILE, loadProject } from './project.js';
 
 /** One path to read, with the name it is shown under. */
 export interface InputPath {
@@ -23,11 +24,24 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The overlay directories of a project file in `dir`, if there is a readable one. */
+function projectOverlays(dir: string): string[] {
+  try {
+    return Object.values(loadProject(dir).targets).flatMap((t) => t.overlays ?? []);
+  } catch {
+    return []; // an invalid nested project file is not this run's project: just scan everything
+  }
+}
+
 async function listDirectory(dir: string, display: string, exclude: ReadonlySet<string>, out: InputPath[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A project file inside a scanned directory is not a manifest, and its overlays are patches.
+  if (entries.some((e) => e.name === PROJECT_FILE && e.isFile())) {
+    exclude = new Set([...exclude, ...projectOverlays(dir)]);
+  }
   for (const entry of entries) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === PROJECT_FILE) continue;
     const absolute = path.join(dir, entry.name);
     const shown = path.join(display, entry.name);
     if (entry.isDirectory()) {
@@ -42,7 +56,8 @@ async function listDirectory(dir: string, display: string, exclude: ReadonlySet<
  * Expands paths (relative to `cwd`) into the manifest files they name, in a stable order
  * (as given; directory contents sorted by name), each file once.
  * @param exclude absolute directories to skip inside directories (the targets' overlay
- *   directories, which hold patches rather than documents)
+ *   directories, which hold patches rather than documents). Inside scanned directories,
+ *   `gwops.yaml` files are skipped and their own overlay directories excluded too.
  * @throws InputError when a path does not exist or cannot be read
  */
 export async function expandPaths(paths: readonly string[], cwd: string, exclude: ReadonlySet<string>): Promise<InputPath[]> {

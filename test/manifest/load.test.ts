@@ -259,6 +259,18 @@ relationships: { virtual-hosts: [shop] }
     expect(result.diagnostics.map((d) => `${d.file}:${d.line}`)).toEqual(['a.yaml:5', 'a.yaml:6', 'b.yaml:4']);
   });
 
+  it('skips project files and their overlay directories inside scanned directories', async () => {
+    const dir = project(BASE);
+    const result = await loadManifests({ paths: ['.'], cwd: path.join(dir, 'manifests'), env: ENV, configFile: '../gwops.yaml' });
+    expect(result.diagnostics).toEqual([]);
+    // A project directory given as a path, from outside it: gwops.yaml and the overlays are not manifests.
+    const parent = project({});
+    const copy = project(BASE);
+    const scanned = await loadManifests({ paths: [copy], cwd: parent, env: ENV });
+    expect(scanned.diagnostics).toEqual([]);
+    expect(scanned.documents.map((d) => d.kind).sort()).toEqual(['back-end-group', 'mapping', 'mapping', 'ssl-certificate', 'virtual-host']);
+  });
+
   it('throws InputError for a missing path, an unknown target, an invalid project file, or no paths at all', async () => {
     const dir = project({ 'gwops.yaml': 'manifests: [m]\ntargets:\n  prod: { url: https://x }\n', 'bad/gwops.yaml': 'manifest: [m]\n' });
     await expect(loadManifests({ paths: ['nope.yaml'], cwd: dir, env: {} })).rejects.toBeInstanceOf(InputError);
