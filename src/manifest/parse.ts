@@ -210,7 +210,9 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
         // One message per position: the library often reports one mistake twice.
         if (seen.has(error.pos[0])) continue;
         seen.add(error.pos[0]);
-        const pos = positionAt(lineCounter, error.pos[0]);
+        // An unclosed flow collection is detected on the next line: point at where it opens.
+        const opened = unclosedFlowAt(doc, error.pos[0]);
+        const pos = positionAt(lineCounter, opened ?? error.pos[0]);
         // The library's message ends with " at line L, column C" and source context: keep only
         // the sentence (context lines could hold a secret).
         const sentence = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
@@ -256,6 +258,18 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
     result.push(parsed);
   });
   return result;
+}
+
+/** Start offset of the outermost flow collection (`{` or `[`) still open at `offset`, if any. */
+function unclosedFlowAt(doc: Document.Parsed, offset: number): number | undefined {
+  let start: number | undefined;
+  visit(doc, {
+    Collection: (_key, node) => {
+      const range = node.range;
+      if (node.flow === true && range && range[0] < offset && range[2] >= offset && (start === undefined || range[0] < start)) start = range[0];
+    },
+  });
+  return start;
 }
 
 function checkDuplicateKeys(ast: DocumentAst, file: string, node: Node, path: string[], out: Diagnostic[]): void {
