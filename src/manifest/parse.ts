@@ -210,8 +210,8 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
         // One message per position: the library often reports one mistake twice.
         if (seen.has(error.pos[0])) continue;
         seen.add(error.pos[0]);
-        // An unclosed flow collection is detected on the next line: point at where it opens.
-        const opened = unclosedFlowAt(doc, error.pos[0]);
+        // An unclosed collection or quote is detected later: point at where it opens.
+        const opened = unclosedAt(doc, source.text, error.pos[0]);
         const pos = positionAt(lineCounter, opened ?? error.pos[0]);
         // The library's message ends with " at line L, column C" and source context: keep only
         // the sentence (context lines could hold a secret).
@@ -260,13 +260,28 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
   return result;
 }
 
-/** Start offset of the outermost flow collection (`{` or `[`) still open at `offset`, if any. */
-function unclosedFlowAt(doc: Document.Parsed, offset: number): number | undefined {
+/**
+ * Start offset of the outermost flow collection (`{`, `[`) or quoted scalar that is still
+ * open at `offset`, if any: yaml notices a missing `}`, `]` or quote only where the next
+ * line starts (or at the end of the file), while the mistake is where it opens.
+ */
+function unclosedAt(doc: Document.Parsed, text: string, offset: number): number | undefined {
   let start: number | undefined;
+  const consider = (range: readonly [number, number, number] | null | undefined, closing: string): void => {
+    if (!range || range[0] >= offset || range[2] < offset) return;
+    if (text[range[1] - 1] === closing && range[1] - 1 > range[0]) return; // properly closed
+    if (start === undefined || range[0] < start) start = range[0];
+  };
   visit(doc, {
-    Collection: (_key, node) => {
-      const range = node.range;
-      if (node.flow === true && range && range[0] < offset && range[2] >= offset && (start === undefined || range[0] < start)) start = range[0];
+    Map: (_key, node) => {
+      if (node.flow === true) consider(node.range, '}');
+    },
+    Seq: (_key, node) => {
+      if (node.flow === true) consider(node.range, ']');
+    },
+    Scalar: (_key, node) => {
+      if (node.type === 'QUOTE_DOUBLE') consider(node.range, '"');
+      else if (node.type === 'QUOTE_SINGLE') consider(node.range, "'");
     },
   });
   return start;
