@@ -102,6 +102,9 @@ function jsCompatible(pattern: string): string {
     .replace(/\(\?[imsxU]+\)/g, '') // inline flags (?i)
     .replace(/\(\?[imsxU]+-?[imsxU]*:/g, '(?:') // scoped flags (?i:...)
     .replace(/\(\?>/g, '(?:') // atomic groups
+    .replace(/\(\?P</g, '(?<') // named groups, Python/PCRE spelling
+    .replace(/\(\?P=(\w+)\)/g, '\\k<$1>') // named back-references
+    .replace(/\(\?#[^)]*\)/g, '') // comments
     .replace(/\\[AZz]/g, '') // anchors \A \Z \z
     .replace(/([*+?}])\+/g, '$1'); // possessive quantifiers
 }

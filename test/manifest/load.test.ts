@@ -206,7 +206,7 @@ apiVersion: gwops/v1
 kind: mapping
 name: c
 attributes:
-  entryPath: { value: "^/c/(?i)x", priority: 5, regexFormatEnforced: true }
+  entryPath: { value: '^/c/(?i)(?P<id>[0-9]++)(?#comment)(?P=id)\\Z', priority: 5, regexFormatEnforced: true }
   access: { tokenVerification: { jwsAlgorithm: RS_256, jwsKey: "-----BEGIN PUBLIC KEY-----" } }
 ---
 apiVersion: gwops/v1
