@@ -53,22 +53,27 @@ export class DataArraySplitter {
   write(chunk: Buffer): void {
     this.elementStart = this.elementParts.length > 0 ? 0 : -1;
     this.keyStart = this.keyParts.length > 0 ? 0 : -1;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i];
+    let i = 0;
+    if (this.inString && this.escaped) {
+      // The previous chunk ended with an escaping backslash: this chunk's first byte is escaped.
+      this.escaped = false;
+      i = 1;
+    }
+    while (i < chunk.length) {
       if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === BACKSLASH) this.escaped = true;
-        else if (c === QUOTE) {
-          this.inString = false;
-          if (this.depth === 1 && this.keyStart >= 0) {
-            this.keyParts.push(chunk.subarray(this.keyStart, i));
-            this.lastKey = Buffer.concat(this.keyParts).toString('utf8');
-            this.keyParts = [];
-            this.keyStart = -1;
-          }
+        const end = this.closingQuote(chunk, i);
+        if (end < 0) break;
+        this.inString = false;
+        if (this.depth === 1 && this.keyStart >= 0) {
+          this.keyParts.push(chunk.subarray(this.keyStart, end));
+          this.lastKey = Buffer.concat(this.keyParts).toString('utf8');
+          this.keyParts = [];
+          this.keyStart = -1;
         }
+        i = end + 1;
         continue;
       }
+      const c = chunk[i];
       if (c === QUOTE) {
         this.inString = true;
         if (this.depth === 1) this.keyStart = i + 1;
@@ -89,9 +94,34 @@ export class DataArraySplitter {
           this.inData = false;
         }
       }
+      i += 1;
     }
     if (this.elementStart >= 0) this.elementParts.push(Buffer.from(chunk.subarray(this.elementStart)));
     if (this.keyStart >= 0 && this.inString) this.keyParts.push(Buffer.from(chunk.subarray(this.keyStart)));
+  }
+
+  /**
+   * Index of the quote that closes the string being read, searching from `from` (most
+   * bytes of a JSON:API document are inside strings, so this skips them with the native
+   * `indexOf`); -1 when the string goes on past the chunk, with {@link escaped} set when
+   * the chunk ends in an escaping backslash. A quote closes the string when an even number
+   * of backslashes precedes it.
+   */
+  private closingQuote(chunk: Buffer, from: number): number {
+    let search = from;
+    for (;;) {
+      const quote = chunk.indexOf(QUOTE, search);
+      if (quote < 0) {
+        let backslashes = 0;
+        for (let k = chunk.length - 1; k >= from && chunk[k] === BACKSLASH; k--) backslashes += 1;
+        this.escaped = backslashes % 2 === 1;
+        return -1;
+      }
+      let backslashes = 0;
+      for (let k = quote - 1; k >= from && chunk[k] === BACKSLASH; k--) backslashes += 1;
+      if (backslashes % 2 === 0) return quote;
+      search = quote + 1;
+    }
   }
 
   /**
