@@ -12,12 +12,7 @@ export const acmeService: KindDefinition = {
   identity: 'name',
   variants: ['latest'],
   relationships: {
-    'virtual-hosts': {
-      name: 'virtual-hosts',
-      target: 'virtual-host',
-      cardinality: 'many',
-      inverse: 'acme-service', canonical: false,
-      variants: ['latest'],
-    },
+    // The kind itself exists only in the latest variant, and so does this relationship.
+    'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'acme-service', canonical: false },
   },
 };

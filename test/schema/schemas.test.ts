@@ -48,3 +48,25 @@ describe('schemas', () => {
     for (const kind of KINDS) expect(SCHEMA_KINDS).toContain(kind.type);
   });
 });
+
+describe('the kind registry agrees with the schemas', () => {
+  it.each(KINDS.map((k) => [k.type, k] as const))('%s: relationships, cardinality and variants', (_type, kind) => {
+    const schema = documentSchema(kind.type);
+    const rels = (schema.properties?.relationships?.properties ?? {}) as Record<string, { type?: string; 'x-gwops-variants'?: string[] }>;
+    expect(Object.keys(rels).sort()).toEqual(Object.keys(kind.relationships).sort());
+    for (const [name, rel] of Object.entries(kind.relationships)) {
+      expect(rels[name]?.type, name).toBe(rel.cardinality === 'many' ? 'array' : 'string');
+      expect(rels[name]?.['x-gwops-variants'], name).toEqual(rel.variants);
+      const inverse = KINDS.find((k) => k.type === rel.target)?.relationships[rel.inverse];
+      expect(inverse?.target, `${name} inverse`).toBe(kind.type);
+      expect(inverse?.canonical, `exactly one canonical side of ${name}`).toBe(!rel.canonical);
+    }
+  });
+
+  it('a kind that exists only in some variants says so in its schema', () => {
+    for (const kind of KINDS) {
+      const variants = documentSchema(kind.type)['x-gwops-variants'];
+      expect(variants ?? ['earliest', 'middle', 'latest'], kind.type).toEqual(kind.variants);
+    }
+  });
+});
