@@ -10,30 +10,9 @@ import { kindOf } from '../kinds/index.js';
 import type { RelationshipDefinition, ResourceType, Variant } from '../kinds/index.js';
 import type { ConfigContent, StoredObject } from './model.js';
 
-/**
- * Relationships the gateway has but gwops does not manage, so they are not in the kind
- * registry: a back-end group's `client-certificate` (an ssl-certificate, real-clients.md
- * "Attributes the reference does not list") and its inverse on the certificate.
- */
-const UNMANAGED: Partial<Record<ResourceType, Readonly<Record<string, RelationshipDefinition>>>> = {
-  'back-end-group': {
-    'client-certificate': { name: 'client-certificate', target: 'ssl-certificate', cardinality: 'one', inverse: 'back-end-groups', canonical: true },
-  },
-  'ssl-certificate': {
-    'back-end-groups': { name: 'back-end-groups', target: 'back-end-group', cardinality: 'many', inverse: 'client-certificate', canonical: false },
-  },
-};
-
-const emulated = new Map<ResourceType, Readonly<Record<string, RelationshipDefinition>>>();
-
-/** Every relationship the emulated gateway serves for `type`: the kind registry's plus {@link UNMANAGED}. */
+/** Every relationship the emulated gateway serves for `type` (the kind registry's). */
 export function emulatedRelationships(type: ResourceType): Readonly<Record<string, RelationshipDefinition>> {
-  let found = emulated.get(type);
-  if (!found) {
-    found = { ...kindOf(type).relationships, ...UNMANAGED[type] };
-    emulated.set(type, found);
-  }
-  return found;
+  return kindOf(type).relationships;
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { KindDefinition } from './kind.js';
 
-/** `back-end-group`: real-clients.md "Attributes the reference does not list". */
+/**
+ * `back-end-group`: real-clients.md "Attributes the reference does not list"; its
+ * `client-certificate` is the ssl-certificate it presents to back ends (mutual TLS).
+ */
 export const backEndGroup: KindDefinition = {
   type: 'back-end-group',
   collection: 'back-end-groups',
@@ -8,6 +11,13 @@ export const backEndGroup: KindDefinition = {
   identity: 'name',
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
+    'client-certificate': {
+      name: 'client-certificate',
+      target: 'ssl-certificate',
+      cardinality: 'one',
+      inverse: 'back-end-groups',
+      canonical: true,
+    },
     mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'back-end-groups', canonical: false },
   },
 };

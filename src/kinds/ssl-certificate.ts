@@ -12,6 +12,13 @@ export const sslCertificate: KindDefinition = {
   identity: 'certificate-fingerprint',
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
+    'back-end-groups': {
+      name: 'back-end-groups',
+      target: 'back-end-group',
+      cardinality: 'many',
+      inverse: 'client-certificate',
+      canonical: false,
+    },
     'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'ssl-certificate', canonical: false },
   },
 };

@@ -83,7 +83,13 @@ describe('liveState', () => {
     const fp = certificateFingerprint(pem('main')) ?? '';
     expect([...(state.objects.get('ssl-certificate')?.keys() ?? [])]).toEqual([`sha256:${fp.slice(0, 16)}`]);
     const links = state.links.map((l) => `${l.from.name} ${l.relationship} ${l.to.name}`).sort();
-    expect(links).toEqual(['api back-end-groups pool', 'shop mappings #id:99', 'shop mappings api', `shop ssl-certificate sha256:${fp.slice(0, 16)}`]);
+    expect(links).toEqual([
+      'api back-end-groups pool',
+      `pool client-certificate sha256:${fp.slice(0, 16)}`,
+      'shop mappings #id:99',
+      'shop mappings api',
+      `shop ssl-certificate sha256:${fp.slice(0, 16)}`,
+    ]);
     expect(state.objects.get('mapping')?.get('api')?.id).toBe('4');
   });
 
