@@ -47,6 +47,9 @@ export interface TerminateResult {
   readonly error?: Error;
 }
 
+/** Size above which a projected list is framed element by element instead of parsed whole. */
+export const STREAM_THRESHOLD_BYTES = 32 * 1024 * 1024;
+
 /** Options of {@link GatewaySession.list}. */
 export interface ListOptions {
   /**
@@ -55,6 +58,8 @@ export interface ListOptions {
    * stays proportional to what is kept.
    */
   readonly project?: ((resource: ApiResource) => ApiResource) | undefined;
+  /** With `project`: bodies larger than this are framed element by element (default {@link STREAM_THRESHOLD_BYTES}). */
+  readonly streamAboveBytes?: number | undefined;
 }
 
 interface CallSpec {
@@ -159,17 +164,31 @@ export class GatewaySession {
   async list(collection: string, filters: readonly string[] = [], options: ListOptions = {}): Promise<ApiResource[]> {
     const path = configurationPath(collection) + filterQuery(filters);
     const project = options.project;
+    const threshold = options.streamAboveBytes ?? STREAM_THRESHOLD_BYTES;
     if (!project) {
       const res = await this.call({ method: 'GET', path, retry: 'transient' });
       return this.parse('GET', path, res, resourcesOf);
     }
-    // Streamed: each element is parsed and projected on its own; a retry starts afresh.
+    // A small body is parsed whole (fastest); past STREAM_THRESHOLD_BYTES the body is
+    // framed element by element instead, so memory stays proportional to what is kept.
+    // Each attempt starts afresh.
     return retrying(
       async () => {
         const out: ApiResource[] = [];
-        const splitter = new DataArraySplitter((element) => out.push(project(toResource(element))));
+        const held: Buffer[] = [];
+        let heldBytes = 0;
+        let splitter: DataArraySplitter | undefined;
+        const sink = (chunk: Buffer): void => {
+          if (splitter) return splitter.write(chunk);
+          held.push(chunk);
+          heldBytes += chunk.length;
+          if (heldBytes <= threshold) return;
+          splitter = new DataArraySplitter((element) => out.push(project(toResource(element))));
+          for (const part of held.splice(0)) splitter.write(part);
+        };
         try {
-          await this.send({ method: 'GET', path, retry: 'transient', sink: (chunk) => splitter.write(chunk) });
+          await this.send({ method: 'GET', path, retry: 'transient', sink });
+          if (!splitter) return resourcesOf(parseJson(Buffer.concat(held).toString('utf8'))).map(project);
           splitter.end();
         } catch (error) {
           if (error instanceof DocumentShapeError || error instanceof SyntaxError) {

@@ -3,6 +3,7 @@ import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ApiError, OutdatedConfigurationError, SessionError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';
+import type { ApiResource } from '../../src/gateway/documents.js';
 import { withSession } from '../../src/gateway/lifecycle.js';
 import { startFaultProxy } from './fault-proxy.js';
 import type { FaultProxy } from './fault-proxy.js';
@@ -159,5 +160,29 @@ describe('activation', () => {
     await first.terminate();
     await second.terminate();
     expect(emulator.openSessionCount()).toBe(0);
+  });
+});
+
+describe('projected lists', () => {
+  it('give the same resources whether the body is parsed whole or framed element by element', async () => {
+    const s = session();
+    await s.open();
+    try {
+      await s.loadActive();
+      for (let i = 0; i < 12; i++) await s.create('mappings', { type: 'mapping', attributes: { name: `proj-${i}`, labels: ['p', `n${i}`] } });
+      const project = (r: ApiResource): ApiResource => ({
+        ...r,
+        attributes: { name: r.attributes.name, labels: r.attributes.labels },
+      });
+      const whole = await s.list('mappings', ['label==p'], { project });
+      const framed = await s.list('mappings', ['label==p'], { project, streamAboveBytes: 0 });
+      const unprojected = await s.list('mappings', ['label==p']);
+      expect(whole).toHaveLength(12);
+      expect(framed).toEqual(whole);
+      expect(whole).toEqual(unprojected.map(project));
+      expect(Object.keys(framed[0]?.attributes ?? {})).toEqual(['name', 'labels']);
+    } finally {
+      await s.terminate();
+    }
   });
 });
