@@ -87,6 +87,23 @@ function checkName(parsed: ParsedDocument, kind: SchemaKind, value: Record<strin
   return undefined;
 }
 
+/** Reports a missing (when `required`; overlays may omit it) or unknown `apiVersion`. */
+function checkApiVersion(parsed: ParsedDocument, apiVersion: unknown, required: boolean, out: Diagnostic[]): void {
+  if (apiVersion === undefined) {
+    if (required) {
+      out.push(makeDiagnostic(parsed, { code: 'missing-api-version', pointer: [], message: `document has no apiVersion: add 'apiVersion: ${API_VERSION}'` }));
+    }
+  } else if (apiVersion !== API_VERSION) {
+    out.push(
+      makeDiagnostic(parsed, {
+        code: 'unknown-api-version',
+        pointer: ['apiVersion'],
+        message: `unknown apiVersion ${shown(apiVersion)}: expected '${API_VERSION}'`,
+      }),
+    );
+  }
+}
+
 /**
  * Checks the envelope of base documents and builds the entry index. Documents without a
  * valid kind or name, and second declarations of the same kind and name, are reported and
@@ -110,17 +127,7 @@ export function collectEntries(
       );
       continue;
     }
-    if (value.apiVersion === undefined) {
-      out.push(makeDiagnostic(parsed, { code: 'missing-api-version', pointer: [], message: `document has no apiVersion: add 'apiVersion: ${API_VERSION}'` }));
-    } else if (value.apiVersion !== API_VERSION) {
-      out.push(
-        makeDiagnostic(parsed, {
-          code: 'unknown-api-version',
-          pointer: ['apiVersion'],
-          message: `unknown apiVersion ${shown(value.apiVersion)}: expected '${API_VERSION}'`,
-        }),
-      );
-    }
+    checkApiVersion(parsed, value.apiVersion, true, out);
     const kind = checkKind(parsed, value, out);
     if (!kind) continue;
     const name = checkName(parsed, kind, value, out);
@@ -201,15 +208,7 @@ export function applyOverlays(
         bad = true;
       }
     }
-    if (value.apiVersion !== undefined && value.apiVersion !== API_VERSION) {
-      out.push(
-        makeDiagnostic(parsed, {
-          code: 'unknown-api-version',
-          pointer: ['apiVersion'],
-          message: `unknown apiVersion ${shown(value.apiVersion)}: expected '${API_VERSION}'`,
-        }),
-      );
-    }
+    checkApiVersion(parsed, value.apiVersion, false, out);
     const kind = checkKind(parsed, value, out);
     const name = kind ? checkName(parsed, kind, value, out) : undefined;
     if (!kind || name === undefined || bad) continue;

@@ -180,6 +180,11 @@ export function makeDiagnostic(parsed: ParsedDocument, spec: DiagnosticSpec): Di
   };
 }
 
+/** A `yaml-syntax` error at a position of a file (the document has no pointer yet). */
+function yamlDiagnostic(source: SourceFile, pos: Position, message: string): Diagnostic {
+  return { severity: 'error', code: 'yaml-syntax', file: source.file, line: pos.line, column: pos.column, pointer: '', message };
+}
+
 /**
  * Parses every document of a file. YAML syntax errors and duplicate keys become
  * diagnostics (pushed to `out`); documents with syntax errors are dropped, documents that
@@ -216,15 +221,7 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
         // The library's message ends with " at line L, column C" and source context: keep only
         // the sentence (context lines could hold a secret).
         const sentence = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-        out.push({
-          severity: 'error',
-          code: 'yaml-syntax',
-          file: source.file,
-          line: pos.line,
-          column: pos.column,
-          pointer: '',
-          message: `YAML syntax error: ${sentence}`,
-        });
+        out.push(yamlDiagnostic(source, pos, `YAML syntax error: ${sentence}`));
       }
       return;
     }
@@ -242,17 +239,15 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
         },
       });
       const pos = unresolved ? positionAt(lineCounter, unresolved.offset) : parsed.start;
-      out.push({
-        severity: 'error',
-        code: 'yaml-syntax',
-        file: source.file,
-        line: pos.line,
-        column: pos.column,
-        pointer: '',
-        message: unresolved
-          ? `YAML error: alias '*${unresolved.source}' names no anchor of this document (anchors do not reach across '---')`
-          : `YAML error: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'cannot read the document'}`,
-      });
+      out.push(
+        yamlDiagnostic(
+          source,
+          pos,
+          unresolved
+            ? `YAML error: alias '*${unresolved.source}' names no anchor of this document (anchors do not reach across '---')`
+            : `YAML error: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'cannot read the document'}`,
+        ),
+      );
       return;
     }
     result.push(parsed);

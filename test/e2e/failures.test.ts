@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from './harness.js';
-import { leakedSecrets, startHarness, writeManifests } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness, writeManifests } from './harness.js';
 
 const SMALL = {
   'app.yaml': `apiVersion: gwops/v1
@@ -40,31 +39,26 @@ attributes:
 };
 
 describe('failures leave the active configuration untouched and no session open', () => {
-  let h: Harness;
+  const t = useHarness();
   let manifests: string;
   beforeAll(async () => {
-    h = await startHarness();
-    manifests = await writeManifests(h, 'small', SMALL);
-  });
-  afterAll(async () => {
-    expect(leakedSecrets(h)).toEqual([]);
-    await h.close();
+    manifests = await writeManifests(t.h, 'small', SMALL);
   });
 
   it('a manifest error stops before any request with exit 1', async () => {
-    const broken = await writeManifests(h, 'local', {
+    const broken = await writeManifests(t.h, 'local', {
       'app.yaml': SMALL['app.yaml'].replace('http2Allowed: false', 'http2Allowed: true'),
     });
-    h.emulator.requestLog.length = 0;
-    const r = await h.cli(['apply', broken, ...h.connection]);
+    t.h.emulator.requestLog.length = 0;
+    const r = await t.h.cli(['apply', broken, ...t.h.connection]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/app\.yaml:\d+:\d+/);
     expect(r.stderr).toContain('HTTP/2');
-    expect(h.emulator.requestLog).toEqual([]);
+    expect(t.h.emulator.requestLog).toEqual([]);
   });
 
   it('a validator ERROR stops activation with exit 3', async () => {
-    const broken = await writeManifests(h, 'broken', {
+    const broken = await writeManifests(t.h, 'broken', {
       'app.yaml': SMALL['app.yaml'].replace(
         'entryPath: { value: /, priority: 6 }\nrelationships:\n  back-end-groups: [small-backend]\n',
         'entryPath: { value: /, priority: 6 }\nrelationships:\n',
@@ -72,48 +66,48 @@ describe('failures leave the active configuration untouched and no session open'
     });
     const written = await readFile(join(broken, 'app.yaml'), 'utf8');
     expect(written).not.toContain('priority: 6 }\nrelationships:\n  back-end-groups');
-    const before = JSON.stringify(h.emulator.activeSnapshot());
-    const r = await h.cli(['apply', broken, ...h.connection]);
+    const before = JSON.stringify(t.h.emulator.activeSnapshot());
+    const r = await t.h.cli(['apply', broken, ...t.h.connection]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('ERROR');
     expect(r.stderr).toMatch(/app\.yaml:\d+/);
-    expect(JSON.stringify(h.emulator.activeSnapshot())).toBe(before);
-    expect(h.emulator.openSessionCount()).toBe(0);
+    expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
+    expect(t.h.emulator.openSessionCount()).toBe(0);
   });
 
   it('a fault injected at each call of an apply activates nothing', async () => {
-    h.emulator.requestLog.length = 0;
-    const dry = await h.cli(['plan', manifests, ...h.connection, '--no-server-check']);
+    t.h.emulator.requestLog.length = 0;
+    const dry = await t.h.cli(['plan', manifests, ...t.h.connection, '--no-server-check']);
     expect(dry.code).toBe(0);
     // Count the calls of a full apply by planning with the server check (same calls minus activate).
-    h.emulator.requestLog.length = 0;
-    await h.cli(['plan', manifests, ...h.connection]);
-    const calls = h.emulator.requestLog.filter((e) => e.path !== '/session/terminate').length + 1; // + activate
+    t.h.emulator.requestLog.length = 0;
+    await t.h.cli(['plan', manifests, ...t.h.connection]);
+    const calls = t.h.emulator.requestLog.filter((e) => e.path !== '/session/terminate').length + 1; // + activate
     expect(calls).toBeGreaterThan(8);
-    const before = JSON.stringify(h.emulator.activeSnapshot());
+    const before = JSON.stringify(t.h.emulator.activeSnapshot());
     for (let nth = 1; nth <= calls; nth += 1) {
-      h.emulator.faults.clear();
-      h.emulator.faults.add({ path: /^(?!\/session\/terminate)/, status: 500, nth });
-      const r = await h.cli(['apply', manifests, ...h.connection, '--comment', `fault ${nth}`]);
+      t.h.emulator.faults.clear();
+      t.h.emulator.faults.add({ path: /^(?!\/session\/terminate)/, status: 500, nth });
+      const r = await t.h.cli(['apply', manifests, ...t.h.connection, '--comment', `fault ${nth}`]);
       expect(r.code, `fault at call ${nth}: ${r.stderr}`).toBe(1);
-      expect(JSON.stringify(h.emulator.activeSnapshot()), `fault at call ${nth}`).toBe(before);
-      expect(h.emulator.openSessionCount(), `fault at call ${nth}`).toBe(0);
+      expect(JSON.stringify(t.h.emulator.activeSnapshot()), `fault at call ${nth}`).toBe(before);
+      expect(t.h.emulator.openSessionCount(), `fault at call ${nth}`).toBe(0);
     }
-    h.emulator.faults.clear();
-    const ok = await h.cli(['apply', manifests, ...h.connection]);
+    t.h.emulator.faults.clear();
+    const ok = await t.h.cli(['apply', manifests, ...t.h.connection]);
     expect(ok.code).toBe(0);
   });
 
   it('two applies racing: one activates, the other stops on OUTDATED_CONFIGURATION', async () => {
-    const other = await writeManifests(h, 'race', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 7') });
-    const third = await writeManifests(h, 'race2', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 8') });
-    h.emulator.faults.add({ path: '*', latencyMs: 15 });
-    const [a, b] = await Promise.all([h.cli(['apply', other, ...h.connection]), h.cli(['apply', third, ...h.connection])]);
-    h.emulator.faults.clear();
+    const other = await writeManifests(t.h, 'race', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 7') });
+    const third = await writeManifests(t.h, 'race2', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 8') });
+    t.h.emulator.faults.add({ path: '*', latencyMs: 15 });
+    const [a, b] = await Promise.all([t.h.cli(['apply', other, ...t.h.connection]), t.h.cli(['apply', third, ...t.h.connection])]);
+    t.h.emulator.faults.clear();
     const codes = [a.code, b.code].sort();
     expect(codes).toEqual([0, 1]);
     const loser = a.code === 1 ? a : b;
     expect(loser.stderr).toMatch(/OUTDATED_CONFIGURATION|activated .* since/i);
-    expect(h.emulator.openSessionCount()).toBe(0);
+    expect(t.h.emulator.openSessionCount()).toBe(0);
   });
 });

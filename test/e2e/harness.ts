@@ -4,6 +4,7 @@
  * scan (test/e2e/secrets.test.ts runs its own commands; each file scans what it ran).
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,4 +111,40 @@ export function leakedSecrets(harness: Harness): string[] {
   const leaks = harness.secrets.filter((s) => s.length > 0 && all.includes(s));
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(all)) leaks.push('a PEM private key');
   return leaks;
+}
+
+/** A suite's harness: started before its tests; `config` = `--config <demo project>` plus the connection. */
+export interface SuiteHarness {
+  readonly h: Harness;
+  readonly config: readonly string[];
+}
+
+/**
+ * Registers the suite hooks every end-to-end file needs: start a harness before the tests;
+ * after them, assert that no secret appeared in any output and no session stayed open,
+ * then stop it.
+ */
+export function useHarness(options: EmulatorOptions = {}): SuiteHarness {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startHarness(options);
+  });
+  afterAll(async () => {
+    if (!harness) return;
+    expect(leakedSecrets(harness)).toEqual([]);
+    expect(harness.emulator.openSessionCount()).toBe(0);
+    await harness.close();
+  });
+  const get = (): Harness => {
+    if (!harness) throw new Error('the harness starts in beforeAll');
+    return harness;
+  };
+  return {
+    get h() {
+      return get();
+    },
+    get config() {
+      return ['--config', DEMO_PROJECT, ...get().connection];
+    },
+  };
 }

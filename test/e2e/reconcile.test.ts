@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from './harness.js';
-import { DEMO_PROJECT, leakedSecrets, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 
 describe('plan, apply and drift of the examples against the emulator', () => {
-  let h: Harness;
-  let config: string[];
-  beforeAll(async () => {
-    h = await startHarness();
-    config = ['--config', DEMO_PROJECT, ...h.connection];
-  });
-  afterAll(async () => {
-    expect(leakedSecrets(h)).toEqual([]);
-    expect(h.emulator.openSessionCount()).toBe(0);
-    await h.close();
-  });
+  const t = useHarness();
 
   it('plans the whole example as creates and links, checked by the gateway', async () => {
-    const r = await h.cli(['plan', ...config, '--detailed-exitcode']);
+    const r = await t.h.cli(['plan', ...t.config, '--detailed-exitcode']);
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/Plan: \d+ to create, 0 to update, 0 to delete/);
@@ -24,22 +13,22 @@ describe('plan, apply and drift of the examples against the emulator', () => {
   });
 
   it('applies and activates with a comment, then plans no changes', async () => {
-    const apply = await h.cli(['apply', ...config, '--comment', 'e2e apply']);
+    const apply = await t.h.cli(['apply', ...t.config, '--comment', 'e2e apply']);
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain('activated');
-    const snapshot = JSON.stringify(h.emulator.activeSnapshot());
+    const snapshot = JSON.stringify(t.h.emulator.activeSnapshot());
     expect(snapshot).toContain('e2e apply');
-    const plan = await h.cli(['plan', ...config, '--detailed-exitcode']);
+    const plan = await t.h.cli(['plan', ...t.config, '--detailed-exitcode']);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('No changes');
-    const drift = await h.cli(['drift', ...config]);
+    const drift = await t.h.cli(['drift', ...t.config]);
     expect(drift.code).toBe(0);
   });
 
   it('reports each change made behind its back with exit 2, and apply heals them', async () => {
     let deleted = '';
-    await h.raw(async (s) => {
+    await t.h.raw(async (s) => {
       const [checkout] = await s.list('mappings', ['labels==managed-by-gwops']);
       if (!checkout) throw new Error('no managed mapping');
       await s.update('mappings', checkout.id, { type: 'mapping', attributes: { threatHandling: 'NOTIFY' } });
@@ -57,15 +46,15 @@ describe('plan, apply and drift of the examples against the emulator', () => {
       await s.remove('mappings', victim.id);
       deleted = String(victim.attributes.name);
     }, 'manual changes');
-    const drift = await h.cli(['drift', ...config]);
+    const drift = await t.h.cli(['drift', ...t.config]);
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('threatHandling');
     expect(drift.stdout).toMatch(/link|mappings/);
     expect(drift.stdout).toContain('example-extra');
     expect(drift.stdout).toContain(`+ mapping "${deleted}"`);
-    const heal = await h.cli(['apply', ...config, '--prune', '--comment', 'heal']);
+    const heal = await t.h.cli(['apply', ...t.config, '--prune', '--comment', 'heal']);
     expect(heal.code).toBe(0);
-    const after = await h.cli(['drift', ...config]);
+    const after = await t.h.cli(['drift', ...t.config]);
     expect(after.stdout).toContain('No drift');
     expect(after.code).toBe(0);
   });
