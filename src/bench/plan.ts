@@ -97,7 +97,8 @@ async function populate(child: Child, count: number): Promise<void> {
   await pool.close();
 }
 
-function desiredDocuments(count: number): ManifestDocument[] {
+/** The desired state of the bench: one back-end group and `count` mappings, every tenth changed. */
+export function desiredDocuments(count: number): ManifestDocument[] {
   const source = { file: 'bench.yaml', line: 1, column: 1 };
   const docs: ManifestDocument[] = [
     { kind: 'back-end-group', name: 'bench-backend', attributes: { name: 'bench-backend' }, relationships: {}, source },
@@ -155,6 +156,32 @@ async function measure(fn: () => Promise<{ requests: number; steps?: number }>):
 
 const RUNS = 3;
 
+/**
+ * What `gwops plan --no-server-check` does after the session is open: build desired
+ * state, fetch one projected list per kind, build live state and the plan. Returns the
+ * number of steps.
+ */
+export async function planSteps(session: GatewaySession, documents: readonly ManifestDocument[]): Promise<number> {
+  const desired = desiredState(documents);
+  const kinds = kindsToFetch(desired, SCOPE, ['back-end-group', 'mapping']);
+  const lists = await fetchLiveLists(session, kinds, desired, SCOPE);
+  const live = liveState(lists, new Map());
+  const plan = buildPlan(desired, live, { prune: false, isOwned: ownershipPredicate(SCOPE), allowMassDelete: false, massDeleteShare: 0.5 });
+  return plan.steps.length;
+}
+
+/** Peak RSS (MB) of a fresh process that runs one plan of `size` mappings against the emulator child. */
+async function probePlanRss(child: Child, size: number): Promise<number> {
+  const probe = fork(fileURLToPath(new URL('./plan-probe.js', import.meta.url)), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, GWOPS_BENCH_URL: child.url, GWOPS_BENCH_KEY: child.apiKey, GWOPS_BENCH_SIZE: String(size) },
+  });
+  return new Promise<number>((resolve, reject) => {
+    probe.once('message', (m) => resolve(Number(m) / 1024));
+    probe.once('exit', (code) => reject(new Error(`plan probe exited with ${String(code)}`)));
+  });
+}
+
 /** The element with the median value of `key` (upper median for even counts). */
 function medianBy<T>(values: readonly T[], key: (value: T) => number): T {
   const sorted = [...values].sort((a, b) => key(a) - key(b));
@@ -171,7 +198,7 @@ function totalRequests(session: GatewaySession): number {
 export async function benchPlan(sizes: readonly number[], progress: (line: string) => void): Promise<string[]> {
   const lines = [
     'plan against the emulator (10 % of mappings changed), side by side with bare fetch-and-parse (medians of 3 alternating runs after a warm-up)',
-    `${'mappings'.padStart(9)} ${'fetch ms'.padStart(9)} ${'plan ms'.padStart(9)} ${'ratio'.padStart(6)} ${'plan cpu ms'.padStart(12)} ${'fetch MB'.padStart(9)} ${'plan MB'.padStart(8)} ${'requests'.padStart(9)} ${'min req'.padStart(8)} ${'steps'.padStart(6)}`,
+    `${'mappings'.padStart(9)} ${'fetch ms'.padStart(9)} ${'plan ms'.padStart(9)} ${'ratio'.padStart(6)} ${'plan cpu ms'.padStart(12)} ${'fetch MB'.padStart(9)} ${'plan MB'.padStart(8)} ${'plan RSS'.padStart(8)} ${'requests'.padStart(9)} ${'min req'.padStart(8)} ${'steps'.padStart(6)}`,
   ];
   for (const size of sizes) {
     const child = await startChild();
@@ -196,15 +223,7 @@ export async function benchPlan(sizes: readonly number[], progress: (line: strin
           for (const collection of ['back-end-groups', 'mappings']) await session.list(collection, []);
           return undefined;
         });
-      const planRun = (): Promise<Figures> =>
-        inSession(async (session) => {
-          const desired = desiredState(documents);
-          const kinds = kindsToFetch(desired, SCOPE, ['back-end-group', 'mapping']);
-          const lists = await fetchLiveLists(session, kinds, desired, SCOPE);
-          const live = liveState(lists, new Map());
-          const plan = buildPlan(desired, live, { prune: false, isOwned: ownershipPredicate(SCOPE), allowMassDelete: false, massDeleteShare: 0.5 });
-          return plan.steps.length;
-        });
+      const planRun = (): Promise<Figures> => inSession((session) => planSteps(session, documents));
       // One warm-up of each (JIT, connection), then alternating runs; medians are reported.
       await bareRun();
       await planRun();
@@ -218,14 +237,15 @@ export async function benchPlan(sizes: readonly number[], progress: (line: strin
       const planned = medianBy(plans, (f) => f.wallMs);
       planned.peakMb = Math.max(...plans.map((f) => f.peakMb));
       bare.peakMb = Math.max(...bares.map((f) => f.peakMb));
+      const rssMb = await probePlanRss(child, size);
       const minimum = 2 /* create, load-active */ + 2 /* GET per kind */ + 1; /* terminate */
       lines.push(
-        `${String(size).padStart(9)} ${bare.wallMs.toFixed(0).padStart(9)} ${planned.wallMs.toFixed(0).padStart(9)} ${(planned.wallMs / bare.wallMs).toFixed(2).padStart(6)} ${planned.cpuMs.toFixed(0).padStart(12)} ${bare.peakMb.toFixed(0).padStart(9)} ${planned.peakMb.toFixed(0).padStart(8)} ${String(planned.requests).padStart(9)} ${String(minimum).padStart(8)} ${String(planned.steps ?? 0).padStart(6)}`,
+        `${String(size).padStart(9)} ${bare.wallMs.toFixed(0).padStart(9)} ${planned.wallMs.toFixed(0).padStart(9)} ${(planned.wallMs / bare.wallMs).toFixed(2).padStart(6)} ${planned.cpuMs.toFixed(0).padStart(12)} ${bare.peakMb.toFixed(0).padStart(9)} ${planned.peakMb.toFixed(0).padStart(8)} ${rssMb.toFixed(0).padStart(8)} ${String(planned.requests).padStart(9)} ${String(minimum).padStart(8)} ${String(planned.steps ?? 0).padStart(6)}`,
       );
     } finally {
       await child.close();
     }
   }
-  lines.push(`memory: peak of V8 heap + external + array buffers during the run; process RSS peak at the end: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\ntargets: requests = minimum (+1 per change when applied); plan/fetch ratio <= 1.5; peak memory < 500 MB at 20,000 mappings`);
+  lines.push(`memory: fetch MB / plan MB = peak of V8 heap + external + array buffers during a run; plan RSS = peak RSS of a separate process doing one plan (node itself included)\ntargets: requests = minimum (+1 per change when applied); plan/fetch ratio <= 1.5; peak memory < 500 MB at 20,000 mappings`);
   return lines;
 }
