@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../../src/cli/io.js';
-import { runEmulatorCommand } from '../../../src/cli/commands/emulator.js';
-import type { EmulatorCommandOptions } from '../../../src/cli/commands/emulator.js';
+import { runEmulatorCommand } from '../../../src/cli/commands/emulator-run.js';
+import type { EmulatorCommandOptions } from '../../../src/cli/commands/emulator-run.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import { UsageError } from '../../../src/errors.js';
 import { Client } from './helpers.js';
@@ -99,7 +99,7 @@ describe('gwops emulator', () => {
 
 describe('--fault specs', () => {
   it('parses every key', async () => {
-    const { parseFaultSpec } = await import('../../../src/cli/commands/emulator.js');
+    const { parseFaultSpec } = await import('../../../src/cli/commands/emulator-run.js');
     expect(parseFaultSpec('path=/configuration/mappings*,method=get,status=503,nth=2')).toEqual({
       path: '/configuration/mappings*',
       method: 'GET',
@@ -141,7 +141,7 @@ describe('--fault specs', () => {
 
 describe('loopback detection', () => {
   it('treats only loopback hosts as private', async () => {
-    const { isLoopback } = await import('../../../src/cli/commands/emulator.js');
+    const { isLoopbackHost: isLoopback } = await import('../../../src/gateway/http.js');
     expect(['127.0.0.1', '127.1.2.3', '::1', 'localhost'].map(isLoopback)).toEqual([true, true, true, true]);
     expect(['0.0.0.0', '::', '192.168.1.5', 'example.com'].map(isLoopback)).toEqual([false, false, false, false]);
   });

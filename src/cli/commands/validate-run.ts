@@ -1,0 +1,46 @@
+/**
+ * `gwops validate [paths...]`: loads and checks manifests offline (issue 3), prints every
+ * diagnostic, exit 0 when there is no error (warnings allowed), 1 otherwise. No gateway is
+ * contacted.
+ */
+import type { Variant } from '../../kinds/index.js';
+import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
+import type { DiagnosticFormat } from '../../manifest/index.js';
+import { EXIT } from '../exit.js';
+import type { CliIO } from '../io.js';
+
+/** Options as commander parses them. */
+export interface ValidateCommandOptions {
+  format: DiagnosticFormat;
+  variant?: Variant;
+  target?: string;
+  config?: string;
+  /** Do not read `{ fromFile }` / `{ fromEnv }` secrets (CI jobs without them). */
+  skipSecrets?: boolean;
+}
+
+/**
+ * Runs validate and writes its report to `io.stdout`.
+ * @returns the exit code: 0 valid (warnings allowed), 1 any error
+ * @throws InputError for unreadable paths or an invalid project file (mapped to exit 1 by the caller)
+ */
+export async function runValidate(paths: readonly string[], options: ValidateCommandOptions, io: CliIO): Promise<number> {
+  const result = await loadManifests({
+    paths,
+    cwd: io.cwd,
+    env: io.env,
+    stdin: io.stdin,
+    ...(options.config !== undefined ? { configFile: options.config } : {}),
+    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(options.variant !== undefined ? { variant: options.variant } : {}),
+    resolveSecrets: options.skipSecrets !== true,
+  });
+  const failed = hasErrors(result.diagnostics);
+  const color = io.isTTY && io.env.NO_COLOR === undefined;
+  io.stdout.write(formatDiagnostics(result.diagnostics, options.format, { color }));
+  if (options.format === 'text' && !failed) {
+    const n = result.documents.length;
+    io.stdout.write(`${n} document${n === 1 ? '' : 's'} valid (variant ${result.variant})\n`);
+  }
+  return failed ? EXIT.error : EXIT.ok;
+}
