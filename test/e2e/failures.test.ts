@@ -98,6 +98,20 @@ describe('failures leave the active configuration untouched and no session open'
     expect(ok.code).toBe(0);
   });
 
+  it('reports the steps applied before a failed one and those skipped after it', async () => {
+    const fresh = await writeManifests(t.h, 'report', { 'app.yaml': SMALL['app.yaml'].replaceAll('small-', 'report-') });
+    t.h.emulator.faults.clear();
+    t.h.emulator.faults.add({ method: 'PATCH', path: '/configuration/mappings/*/relationships/*', status: 500, nth: 1 });
+    const r = await t.h.cli(['apply', fresh, ...t.h.connection]);
+    t.h.emulator.faults.clear();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/applied +create back-end-group 'report-backend'/);
+    expect(r.stderr).toMatch(/failed +link mapping 'report-(api|web)' back-end-groups .* 500 INJECTED_FAULT/);
+    expect(r.stderr).toMatch(/skipped +link/);
+    expect(r.stderr).toContain('nothing was activated');
+    expect(t.h.emulator.openSessionCount()).toBe(0);
+  });
+
   it('two applies racing: one activates, the other stops on OUTDATED_CONFIGURATION', async () => {
     const other = await writeManifests(t.h, 'race', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 7') });
     const third = await writeManifests(t.h, 'race2', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 8') });
