@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { GwopsError, InputError } from '../errors.js';
 import type { GatewaySession, ResolvedConnection, ValidatorMessage } from '../gateway/index.js';
-import { resolveConnection, withSession } from '../gateway/index.js';
+import { ConnectionError, resolveConnection, withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, LoadResult } from '../manifest/index.js';
@@ -88,6 +88,20 @@ export class ApplyFailedError extends GwopsError {
     );
     this.report = report;
     this.plan = plan;
+  }
+}
+
+/**
+ * The connection broke after the activation request was sent: whether the gateway
+ * activated is unknown. Exit code 1; `gwops drift` tells.
+ */
+export class ActivationUnknownError extends GwopsError {
+  constructor(cause: ConnectionError) {
+    super(
+      `${cause.message}; the activation request was sent, so the gateway may or may not have activated the configuration: ` +
+        'run gwops drift to see the live state before applying again',
+      { cause },
+    );
   }
 }
 
@@ -283,7 +297,12 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
     if (!(await input.confirm(planned.plan))) return { ...planned, prepared, activated: false, messages: [] };
     const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress);
     if (messages.some((m) => m.severity === 'ERROR')) throw new ValidatorRejectedError(messages);
-    await session.activate(input.comment);
+    try {
+      await session.activate(input.comment);
+    } catch (error) {
+      if (error instanceof ConnectionError && error.phase === 'response') throw new ActivationUnknownError(error);
+      throw error;
+    }
     return { ...planned, prepared, activated: true, comment: input.comment, messages };
   });
 }

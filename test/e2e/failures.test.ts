@@ -112,6 +112,18 @@ describe('failures leave the active configuration untouched and no session open'
     expect(t.h.emulator.openSessionCount()).toBe(0);
   });
 
+  it('says the outcome is unknown when the connection breaks after activation was sent', async () => {
+    const fresh = await writeManifests(t.h, 'unknown', { 'app.yaml': SMALL['app.yaml'].replaceAll('small-', 'unknown-') });
+    t.h.emulator.faults.clear();
+    t.h.emulator.faults.add({ method: 'POST', path: '/configuration/configurations/activate', drop: true, nth: 1 });
+    const r = await t.h.cli(['apply', fresh, ...t.h.connection]);
+    t.h.emulator.faults.clear();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('may or may not have activated');
+    expect(r.stderr).toContain('gwops drift');
+    expect(t.h.emulator.openSessionCount()).toBe(0);
+  });
+
   it('two applies racing: one activates, the other stops on OUTDATED_CONFIGURATION', async () => {
     const other = await writeManifests(t.h, 'race', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 7') });
     const third = await writeManifests(t.h, 'race2', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 8') });
