@@ -521,8 +521,15 @@ describe('examples', () => {
     expect(demo.manifests).toEqual(['../manifests']);
     expect(existsSync(join(EXAMPLES, 'demo', '../manifests'))).toBe(true);
     expect(demo.targets).toEqual({
-      demo: { url: 'https://127.0.0.1:8443/airlock/rest', apiKeyFile: '../../.gwops/emulator-api-key', variant: 'latest' },
+      demo: {
+        url: 'https://127.0.0.1:8443/airlock/rest',
+        apiKeyFile: '../../.gwops/emulator-api-key',
+        caFile: '../../.gwops/emulator-cert.pem',
+        variant: 'latest',
+      },
     });
+    // The emulator's default certificate file, so the demo target verifies TLS.
+    expect(resolve(EXAMPLES, 'demo', '../../.gwops/emulator-cert.pem')).toBe(join(ROOT, '.gwops', 'emulator-cert.pem'));
     expect(resolve(EXAMPLES, 'demo', '../../.gwops/emulator-api-key')).toBe(join(ROOT, '.gwops', 'emulator-api-key'));
     expect(demo.ownership).toEqual(base.ownership);
     expect(demo.allowExternalLinks).toBe(false);
