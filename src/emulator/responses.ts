@@ -23,11 +23,19 @@ export interface Reply {
   /** A binary body (instead of `body`), e.g. a ZIP export. */
   readonly binary?: { readonly contentType: string; readonly data: Buffer };
   readonly headers?: Readonly<Record<string, string>>;
+  /** The whole JSON body as text (instead of `body`), when it was assembled from cached parts. */
+  readonly json?: string;
 }
 
 /** A success envelope `{meta:{type,timestamp}, data}` with the given status (default 200). */
 export function dataReply(data: unknown, status = 200): Reply {
   return { status, body: { meta: { type: DOCUMENT_TYPE, timestamp: timestamp() }, data } };
+}
+
+/** A 200 envelope whose `data` array is made of already serialised resource objects. */
+export function dataListReply(serialisedResources: readonly string[]): Reply {
+  const meta = JSON.stringify({ type: DOCUMENT_TYPE, timestamp: timestamp() });
+  return { status: 200, json: `{"meta":${meta},"data":[${serialisedResources.join(',')}]}` };
 }
 
 /** A success answer without a body (204 unless told otherwise). */

@@ -199,12 +199,12 @@ function write(res: ServerResponse, reply: Reply): void {
     res.end(reply.binary.data);
     return;
   }
-  if (reply.body === undefined) {
+  if (reply.body === undefined && reply.json === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = reply.json ?? JSON.stringify(reply.body);
   headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(reply.status, headers);
