@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { GwopsError, InputError } from '../errors.js';
-import type { GatewaySession, ResolvedConnection, ValidatorMessage } from '../gateway/index.js';
+import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage } from '../gateway/index.js';
 import { ConnectionError, resolveConnection, withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, kindExistsIn } from '../kinds/index.js';
@@ -25,17 +25,12 @@ import type { Plan } from './plan-types.js';
 import { PLAN_FORMAT_VERSION } from './plan-types.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
-export interface RunInput {
+export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'env' | 'cwd'> {
   readonly paths: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdin?: NodeJS.ReadableStream | undefined;
   readonly configFile?: string | undefined;
+  /** A target of the project file (its URL, key, variant and overlays). */
   readonly target?: string | undefined;
-  readonly url?: string | undefined;
-  readonly apiKeyFile?: string | undefined;
-  readonly caFile?: string | undefined;
-  readonly insecure?: boolean | undefined;
   readonly variant?: Variant | undefined;
   readonly prune?: boolean | undefined;
   readonly allowMassDelete?: boolean | undefined;
