@@ -25,6 +25,7 @@
  */
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
 import type { Dispatcher } from 'undici';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { EmulatorOptions, RunningEmulator } from '../../../src/emulator/api.js';
@@ -118,6 +119,21 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       return new Client(emulator.url, dispatcher);
     },
   };
+}
+
+/**
+ * Registers the hooks most suites need: before the tests, start a harness and open an
+ * administrator session on it, handed to `ready`; after them, close the harness.
+ */
+export function useAdminSession(ready: (harness: Harness, client: Client) => void, options: EmulatorOptions = {}): void {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startHarness(options);
+    ready(harness, await harness.client().open(harness.emulator.apiKey));
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
 }
 
 /** The `name=value` part of a `Set-Cookie` header for `JSESSIONID`, if any. */

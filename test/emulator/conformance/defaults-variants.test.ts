@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wireSchema, writeOnlyAttributes } from '../../../src/schema/index.js';
 import type { JsonSchema } from '../../../src/schema/index.js';
-import { at, COLLECTION, errorCode, one, PEM, startHarness, uniqueName, VALID } from './client.js';
+import { at, COLLECTION, errorCode, one, PEM, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
 import type { Client, Harness } from './client.js';
 
 type Variant = 'earliest' | 'middle' | 'latest';
@@ -34,15 +34,10 @@ function expectedDefaults(kind: 'mapping' | 'virtual-host' | 'back-end-group', v
 }
 
 describe.each(VARIANTS)('server defaults on the %s variant', (variant) => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness({ variant });
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  useAdminSession((_harness, client) => {
+    c = client;
+  }, { variant });
 
   it('a mapping created with only a name returns the full default tree of server-defaults/mapping.yaml', async () => {
     const name = uniqueName('bare');
@@ -103,14 +98,9 @@ describe.each(VARIANTS)('server defaults on the %s variant', (variant) => {
 });
 
 describe('sensible defaults for the kinds without recorded server defaults', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   /** Every readable property of the schema, with a value of the schema's type (objects recursively). */
@@ -143,12 +133,9 @@ describe('sensible defaults for the kinds without recorded server defaults', () 
 describe('write-only attributes are never returned', () => {
   let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((harness, client) => {
+    h = harness;
+    c = client;
   });
 
   const SECRET_KEY = '-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n-----END PRIVATE KEY-----\n';

@@ -3,9 +3,9 @@
  * practice". (401 and 403 are in session.test.ts, 409 OUTDATED_CONFIGURATION and
  * CONFIGURATION_LOAD_REQUIRED in configurations.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCode, many, startHarness, uniqueName, VALID } from './client.js';
-import type { Client, Harness, Reply } from './client.js';
+import {describe, expect, it } from 'vitest';
+import { errorCode, many, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
+import type { Client, Reply } from './client.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
 
@@ -19,14 +19,9 @@ function expectErrorDocument(reply: Reply, status: number, code: string): void {
 }
 
 describe('errors', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   it('an error document carries meta.type, meta.timestamp, a request id and errors[{code, status, title, detail}]', async () => {

@@ -2,19 +2,14 @@
  * PATCH rules: gateway-config-api.md "Rules for PATCH" (one test per rule) and real-clients.md
  * (deep merge of nested objects, lists replaced whole, a missing data.id tolerated).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, errorCode, one, startHarness, uniqueName, VALID } from './client.js';
-import type { Client, Harness } from './client.js';
+import {describe, expect, it } from 'vitest';
+import {at, errorCode, one, uniqueName, VALID, useAdminSession } from './client.js';
+import type { Client } from './client.js';
 
 describe('rules for PATCH', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   const newMapping = (attributes: Record<string, unknown> = {}) =>

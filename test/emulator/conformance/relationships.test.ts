@@ -2,9 +2,9 @@
  * Relationship endpoints: real-clients.md "Relationship endpoints" (one test per row),
  * gateway-config-api.md "Relationships of a virtual host" and the maintenance endpoints.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLLECTION, linkedIds, PEM, startHarness, uniqueName, VALID } from './client.js';
-import type { Client, Harness, Type } from './client.js';
+import {describe, expect, it } from 'vitest';
+import { COLLECTION, linkedIds, PEM, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
+import type { Client, Type } from './client.js';
 
 interface Row {
   from: Type;
@@ -41,14 +41,9 @@ function attributesFor(type: Type): Record<string, unknown> {
 }
 
 describe('relationship endpoints (latest variant)', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   describe.each(rows)('$from /relationships/$name', ({ from, name, to, inverse, cardinality }) => {
@@ -195,14 +190,9 @@ describe('relationship endpoints (latest variant)', () => {
 });
 
 describe('maintenance endpoints of virtual hosts', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   it('POST .../maintenance answers 204 and sets showMaintenancePage to true', async () => {

@@ -3,7 +3,7 @@
  * gateway-config-api.md "Endpoints" and "Filter syntax", mapping templates.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, COLLECTION, errorCode, many, one, PEM, PEM2, startHarness, uniqueName, VALID } from './client.js';
+import { at, COLLECTION, errorCode, many, one, PEM, PEM2, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
 import type { Client, Harness, Type } from './client.js';
 
 
@@ -49,14 +49,9 @@ const kinds: KindCase[] = [
 ];
 
 describe('resource collections (latest variant)', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   describe.each(kinds)('$type', ({ type, attributes, patch, check }) => {
@@ -257,14 +252,9 @@ describe('list filters (gateway-config-api.md "Filter syntax")', () => {
 });
 
 describe('mapping templates (real-clients.md "Resources")', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   const templateId = async (): Promise<string> => {
@@ -312,14 +302,9 @@ describe('mapping templates (real-clients.md "Resources")', () => {
 });
 
 describe('source mappings (real-clients.md "Resources")', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   it('PATCH /mappings/{id}/relationships/template sets the source mapping (204), named in mappingTemplateName', async () => {
@@ -369,14 +354,9 @@ describe('source mappings (real-clients.md "Resources")', () => {
 });
 
 describe('more real-client expectations of resources', () => {
-  let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((_harness, client) => {
+    c = client;
   });
 
   it('lists are not paginated: 150 objects come back in one data[]', async () => {

@@ -3,8 +3,8 @@
  * item of what clients send), issue 2 item 7.
  */
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCode, linkedIds, one, startHarness, uniqueName, VALID } from './client.js';
+import {describe, expect, it } from 'vitest';
+import { errorCode, linkedIds, one, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
 import type { CallOptions, Client, Harness } from './client.js';
 
 /** The four forms of a body-less POST that real clients send. */
@@ -18,12 +18,9 @@ const BODYLESS: [string, CallOptions][] = [
 describe('tolerance of real clients', () => {
   let h: Harness;
   let c: Client;
-  beforeAll(async () => {
-    h = await startHarness();
-    c = await h.client().open(h.emulator.apiKey);
-  });
-  afterAll(async () => {
-    await h.close();
+  useAdminSession((harness, client) => {
+    h = harness;
+    c = client;
   });
 
   describe('double slashes in paths', () => {
