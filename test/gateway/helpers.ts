@@ -1,3 +1,8 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { startFaultProxy } from './fault-proxy.js';
+import type { FaultProxy } from './fault-proxy.js';
 /** Shared test helpers for the gateway client tests. */
 import type { RetryClock, RetryPolicy } from '../../src/gateway/retry.js';
 
@@ -23,4 +28,27 @@ export const TEST_POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 10, maxDe
 /** Minimal valid mapping attributes. */
 export function mappingAttributes(name: string): Record<string, unknown> {
   return { name, entryPath: { value: `/${name}/` }, backendPath: '/' };
+}
+
+/**
+ * Registers the hooks of the gateway client suites: before them, a plain-HTTP emulator
+ * and a fault proxy in front of it, handed to `ready`; before each test, no injected
+ * faults and an empty request log; after them, both closed.
+ */
+export function useEmulatorAndProxy(ready: (emulator: RunningEmulator, proxy: FaultProxy) => void): void {
+  let emulator: RunningEmulator | undefined;
+  let proxy: FaultProxy | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, tls: false });
+    proxy = await startFaultProxy(emulator.url);
+    ready(emulator, proxy);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await emulator?.close();
+  });
+  beforeEach(() => {
+    emulator?.faults.clear();
+    if (emulator) emulator.requestLog.length = 0;
+  });
 }

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ApiError, ConnectionError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';
-import { startFaultProxy } from './fault-proxy.js';
 import type { FaultProxy } from './fault-proxy.js';
-import { TEST_POLICY, mappingAttributes, recordingClock } from './helpers.js';
+import { TEST_POLICY, mappingAttributes, recordingClock, useEmulatorAndProxy } from './helpers.js';
 
 let emulator: RunningEmulator;
 let proxy: FaultProxy;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, tls: false });
-  proxy = await startFaultProxy(emulator.url);
-});
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-beforeEach(() => {
-  emulator.faults.clear();
+useEmulatorAndProxy((e, p) => {
+  emulator = e;
+  proxy = p;
 });
 
 /** An open session with the active configuration loaded; the request log starts empty. */

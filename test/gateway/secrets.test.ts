@@ -1,23 +1,17 @@
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { withSession } from '../../src/gateway/lifecycle.js';
 import { GatewaySession } from '../../src/gateway/session.js';
-import { startFaultProxy } from './fault-proxy.js';
 import type { FaultProxy } from './fault-proxy.js';
-import { TEST_POLICY, mappingAttributes, recordingClock } from './helpers.js';
+import { TEST_POLICY, mappingAttributes, recordingClock, useEmulatorAndProxy } from './helpers.js';
 
 let emulator: RunningEmulator;
 let proxy: FaultProxy;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, tls: false });
-  proxy = await startFaultProxy(emulator.url);
-});
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
+useEmulatorAndProxy((e, p) => {
+  emulator = e;
+  proxy = p;
 });
 
 const PRIVATE_KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgSECRETSECRET\n-----END PRIVATE KEY-----\n';

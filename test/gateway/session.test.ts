@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ApiError, OutdatedConfigurationError, SessionError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';
 import type { ApiResource } from '../../src/gateway/documents.js';
 import { withSession } from '../../src/gateway/lifecycle.js';
-import { startFaultProxy } from './fault-proxy.js';
 import type { FaultProxy } from './fault-proxy.js';
-import { TEST_POLICY, mappingAttributes, recordingClock } from './helpers.js';
+import { TEST_POLICY, mappingAttributes, recordingClock, useEmulatorAndProxy } from './helpers.js';
 
 let emulator: RunningEmulator;
 let proxy: FaultProxy;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, tls: false });
-  proxy = await startFaultProxy(emulator.url);
-});
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-});
-beforeEach(() => {
-  emulator.faults.clear();
-  emulator.requestLog.length = 0;
+useEmulatorAndProxy((e, p) => {
+  emulator = e;
+  proxy = p;
 });
 
 function session(url = emulator.url, apiKey = emulator.apiKey): GatewaySession {
