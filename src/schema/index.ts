@@ -114,21 +114,27 @@ export function walkAttributes(type: ResourceType): AttributePath[] {
   return out;
 }
 
-const secretCache = new Map<ResourceType, readonly AttributePath[]>();
+/** Attribute paths with a schema mark, walked once per (type, mark) and cached. */
+const markCache = new Map<string, readonly AttributePath[]>();
 
-/** Attribute paths marked `x-gwops-secret` for a resource type. */
-export function secretAttributes(type: ResourceType): readonly AttributePath[] {
-  let found = secretCache.get(type);
+function markedAttributes(type: ResourceType, mark: 'x-gwops-secret' | 'writeOnly'): readonly AttributePath[] {
+  const key = `${type}\u0000${mark}`;
+  let found = markCache.get(key);
   if (!found) {
-    found = walkAttributes(type).filter((p) => p.schema['x-gwops-secret'] === true);
-    secretCache.set(type, found);
+    found = walkAttributes(type).filter((p) => p.schema[mark] === true);
+    markCache.set(key, found);
   }
   return found;
 }
 
-/** Attribute paths marked `writeOnly` (never returned by GET) for a resource type. */
+/** Attribute paths marked `x-gwops-secret` for a resource type (cached). */
+export function secretAttributes(type: ResourceType): readonly AttributePath[] {
+  return markedAttributes(type, 'x-gwops-secret');
+}
+
+/** Attribute paths marked `writeOnly` (never returned by GET) for a resource type (cached). */
 export function writeOnlyAttributes(type: ResourceType): readonly AttributePath[] {
-  return walkAttributes(type).filter((p) => p.schema.writeOnly === true);
+  return markedAttributes(type, 'writeOnly');
 }
 
 /** True when a property schema exists in `variant` (no `x-gwops-variants` means all). */

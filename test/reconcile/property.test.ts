@@ -15,17 +15,7 @@ import type { ApiResource } from '../../src/reconcile/live.js';
 import type { State } from '../../src/reconcile/model.js';
 import { MassDeleteError, buildPlan } from '../../src/reconcile/plan.js';
 import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
-import { writeOnlyAttributes as uncachedWriteOnly } from '../../src/schema/index.js';
-
-const writeOnlyCache = new Map<ResourceType, ReturnType<typeof uncachedWriteOnly>>();
-function writeOnlyAttributes(type: ResourceType): ReturnType<typeof uncachedWriteOnly> {
-  let found = writeOnlyCache.get(type);
-  if (!found) {
-    found = uncachedWriteOnly(type);
-    writeOnlyCache.set(type, found);
-  }
-  return found;
-}
+import { writeOnlyAttributes } from '../../src/schema/index.js';
 import { doc, pem } from './helpers.js';
 import { FakeGateway, merge } from './simulator.js';
 

@@ -12,17 +12,7 @@ import type { ApiResource } from '../../src/reconcile/live.js';
 import type { State } from '../../src/reconcile/model.js';
 import type { Plan } from '../../src/reconcile/plan-types.js';
 import { SENSITIVE_MASK, idPlaceholder } from '../../src/reconcile/plan-types.js';
-import { writeOnlyAttributes as uncachedWriteOnly } from '../../src/schema/index.js';
-
-const writeOnlyCache = new Map<ResourceType, ReturnType<typeof uncachedWriteOnly>>();
-function writeOnlyAttributes(type: ResourceType): ReturnType<typeof uncachedWriteOnly> {
-  let found = writeOnlyCache.get(type);
-  if (!found) {
-    found = uncachedWriteOnly(type);
-    writeOnlyCache.set(type, found);
-  }
-  return found;
-}
+import { writeOnlyAttributes } from '../../src/schema/index.js';
 
 interface Stored {
   id: string;
