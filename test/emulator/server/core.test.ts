@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { Client, data, errorCode, list } from './helpers.js';
+import { Client, data, errorCode, list, useEmulator } from './helpers.js';
 
 let emulator: RunningEmulator;
-const clients: Client[] = [];
+const suite = useEmulator((e) => (emulator = e));
 function client(key?: string): Client {
-  const c = new Client(emulator, key);
-  clients.push(c);
-  return c;
+  return suite.client(key);
 }
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, tls: false });
-});
-afterAll(async () => {
-  for (const c of clients) await c.close();
-  await emulator.close();
-});
 
 describe('sessions', () => {
   it('creates a session with the bearer key and refuses a wrong one', async () => {

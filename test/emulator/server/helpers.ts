@@ -1,5 +1,7 @@
 /** A tiny HTTP client for the emulator smoke tests (undici, one cookie jar per client). */
 import { Agent, request } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
+import { startEmulator } from '../../../src/emulator/index.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 
 export interface Answer {
@@ -85,4 +87,30 @@ export function list(answer: Answer): Record<string, unknown>[] {
 /** The first error code of an error document. */
 export function errorCode(answer: Answer): string | undefined {
   return (answer.json as { errors?: { code: string }[] } | undefined)?.errors?.[0]?.code;
+}
+
+/**
+ * Registers a suite's hooks: a plain-HTTP emulator started before the tests (handed to
+ * `ready`), and after them every client made through the returned `client` closed, then
+ * the emulator.
+ */
+export function useEmulator(ready: (emulator: RunningEmulator) => void): { client(key?: string): Client } {
+  let emulator: RunningEmulator | undefined;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, tls: false });
+    ready(emulator);
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await emulator?.close();
+  });
+  return {
+    client(key?: string): Client {
+      if (!emulator) throw new Error('the emulator starts in beforeAll');
+      const c = new Client(emulator, key);
+      clients.push(c);
+      return c;
+    },
+  };
 }

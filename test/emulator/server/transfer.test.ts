@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../../src/emulator/index.js';
-import type { RunningEmulator } from '../../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { readZip, writeZip } from '../../../src/emulator/zip.js';
-import { Client, data, errorCode, list } from './helpers.js';
+import { data, errorCode, list, useEmulator } from './helpers.js';
+import type { Client } from './helpers.js';
 
-let emulator: RunningEmulator;
-const clients: Client[] = [];
+const suite = useEmulator(() => undefined);
 async function started(): Promise<Client> {
-  const c = new Client(emulator);
-  clients.push(c);
+  const c = suite.client();
   await c.start();
   return c;
 }
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, tls: false });
-});
-afterAll(async () => {
-  for (const c of clients) await c.close();
-  await emulator.close();
-});
 
 describe('zip', () => {
   it('round-trips entries', () => {
@@ -41,8 +30,7 @@ describe('export and import', () => {
     expect(String(exported.headers['content-type'])).toBe('application/zip');
     expect(exported.bytes.subarray(0, 2).toString('latin1')).toBe('PK');
 
-    const b = new Client(emulator);
-    clients.push(b);
+    const b = suite.client();
     await b.login();
     const imported = await b.call('PUT', '/configuration/configurations/import', { raw: exported.bytes, headers: { 'content-type': 'application/zip' } });
     expect(imported.status).toBe(200);
