@@ -16,9 +16,16 @@ function addConnectionOptions(command: Command): Command {
     .addOption(new Option('--variant <variant>', 'gateway variant (default: the target\'s, else latest)').choices(['earliest', 'middle', 'latest']));
 }
 
+/** The `--prune` / `--allow-mass-delete` pair that plan and apply share. */
+function addPruneOptions(command: Command): Command {
+  return command
+    .option('--prune', 'delete owned live objects that no manifest declares')
+    .option('--allow-mass-delete', 'allow deleting all, or more than the configured share, of the owned objects of a kind');
+}
+
 /** Registers `gwops plan`, `gwops apply` and `gwops drift`. */
 export const registerReconcile: CommandModule = (program, io, done) => {
-  addConnectionOptions(
+  addPruneOptions(addConnectionOptions(
     program
       .command('plan')
       .description('Show the API calls that would make the gateway match the manifests (checked by the gateway, never persisted)')
@@ -27,15 +34,13 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--out <file>', 'also write the plan as JSON (for apply --plan)')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
-    .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
-    .option('--prune', 'delete owned live objects that no manifest declares')
-    .option('--allow-mass-delete', 'allow deleting all, or more than the configured share, of the owned objects of a kind')
+    .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages'))
     .action(async (paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }) => {
       const { planAction } = await import('./reconcile-run.js');
       done(await planAction(paths, flags, io));
     });
 
-  addConnectionOptions(
+  addPruneOptions(addConnectionOptions(
     program
       .command('apply')
       .description('Execute the plan in one session and activate it when the gateway\'s validator reports no error')
@@ -44,9 +49,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .addOption(new Option('--format <format>', 'how to show the plan').choices(['text', 'markdown', 'json']).default('text'))
     .option('--plan <file>', 'apply a plan saved with plan --out (refused when the live state changed since)')
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
-    .option('--yes', 'do not ask for confirmation')
-    .option('--prune', 'delete owned live objects that no manifest declares')
-    .option('--allow-mass-delete', 'allow deleting all, or more than the configured share, of the owned objects of a kind')
+    .option('--yes', 'do not ask for confirmation'))
     .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean }) => {
       const { applyAction } = await import('./reconcile-run.js');
       done(await applyAction(paths, flags, io));
