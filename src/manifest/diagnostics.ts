@@ -14,6 +14,8 @@ import pc from 'picocolors';
  */
 export type DiagnosticCode =
   | 'yaml-syntax'
+  | 'invalid-encoding'
+  | 'control-character'
   | 'duplicate-key'
   | 'not-an-object'
   | 'unknown-kind'

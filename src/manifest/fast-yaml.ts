@@ -10,7 +10,10 @@
  * `js-yaml` refuses the file (syntax errors, duplicate keys: the `yaml` package then
  * reports every problem with its position) or the file uses what the two libraries treat
  * differently (merge keys `<<`, tabs, CR line ends, a byte-order mark). A differential
- * test checks that both give the same values and positions.
+ * test checks that both give the same values and positions. Files with aliases are left to
+ * the `yaml` package too: `js-yaml` has no bound on what aliases expand to (a "billion
+ * laughs" file of 1 KB stands for billions of nodes), while parseFile checks it on the
+ * `yaml` package's syntax tree.
  */
 import yaml from 'js-yaml';
 import { Schema, isScalar } from 'yaml';
@@ -61,12 +64,32 @@ const CORE = (() => {
 const DIFFERENT = /\t|\r|^\uFEFF|<<\s*:/m;
 
 /**
+ * True when `text` may hold an alias (`*name`): it has an anchor (`&`; an alias without one
+ * is an error for `js-yaml` anyway) and a `*` where a node may start (at the start of a
+ * line, after white space or after `[ { , :`) followed by a character an anchor name may
+ * start with. Never false for a text with an alias; true for a few texts without one
+ * (`" *"` in a quoted string), which then merely take the slower path. Finds the stars
+ * with `indexOf`, so texts without any cost a scan at memory speed.
+ */
+export function mayHoldAlias(text: string): boolean {
+  if (!text.includes('&')) return false;
+  for (let at = text.indexOf('*'); at !== -1; at = text.indexOf('*', at + 1)) {
+    const before = at === 0 ? '\n' : (text[at - 1] ?? '\n');
+    const after = text[at + 1];
+    if (after === undefined || /[\s,[\]{}]/.test(after)) continue;
+    if (/[\s[{,:]/.test(before)) return true;
+  }
+  return false;
+}
+
+/**
  * Reads every document of `text` with `js-yaml`. Returns undefined when the text is not
- * valid YAML for it (or uses anything listed in {@link DIFFERENT}); the caller then uses
- * the `yaml` package. Empty documents (no content, or just `null`) are left out.
+ * valid YAML for it (or uses anything listed in {@link DIFFERENT}, or may hold an alias:
+ * {@link mayHoldAlias}); the caller then uses the `yaml` package. Empty documents (no
+ * content, or just `null`) are left out.
  */
 export function fastParse(text: string): FastDocument[] | undefined {
-  if (DIFFERENT.test(text)) return undefined;
+  if (DIFFERENT.test(text) || mayHoldAlias(text)) return undefined;
   const starts: { line: number; column: number }[] = [];
   let depth = 0;
   let values: unknown[];

@@ -3,8 +3,8 @@
  * `LineCounter`; positions are computed only when a diagnostic needs one (lazy), so valid
  * manifests pay nothing for them.
  */
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit } from 'yaml';
-import type { Document, Node } from 'yaml';
+import { LineCounter, isAlias, isMap, isNode, isPair, isScalar, isSeq, parseAllDocuments, visit } from 'yaml';
+import type { Alias, Document, Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { fastParse } from './fast-yaml.js';
 
@@ -15,6 +15,75 @@ export interface SourceFile {
   /** Directory that `fromFile` secret sources resolve against (absolute). */
   readonly dir: string;
   readonly text: string;
+  /** Set when the bytes read were not UTF-8: `text` then has U+FFFD from there on. */
+  readonly invalidUtf8?: InvalidUtf8;
+}
+
+/** Where the first byte that is not UTF-8 is, in a file decoded leniently. */
+export interface InvalidUtf8 {
+  /** 1-based line and column (UTF-16 units of the decoded text, as every position). */
+  readonly line: number;
+  readonly column: number;
+  /** The byte's value. */
+  readonly byte: number;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Offset of the first byte of `bytes` that does not start or continue a well-formed UTF-8
+ * character (overlong forms, surrogates and code points above U+10FFFF included), or -1.
+ * For a truncated character, its first byte.
+ */
+function invalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] ?? 0;
+    if (lead < 0x80) {
+      i += 1;
+      continue;
+    }
+    const more = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
+    if (more === 0) return i;
+    // The second byte's range excludes overlong forms (E0, F0), surrogates (ED) and > U+10FFFF (F4).
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+    const second = bytes[i + 1];
+    if (second === undefined || second < low || second > high) return i;
+    for (let k = 2; k <= more; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || (next & 0xc0) !== 0x80) return i;
+    }
+    i += more + 1;
+  }
+  return -1;
+}
+
+/**
+ * Decodes a file's bytes as UTF-8, strictly: bytes that are not UTF-8 are not silently
+ * replaced. A byte-order mark is kept (the YAML readers skip it). When the bytes are not
+ * UTF-8, `text` is the lenient decoding (U+FFFD for each bad sequence, so the rest of the
+ * file can still be checked) and `invalidUtf8` says where the first bad byte is (line and
+ * column counted like the YAML positions: UTF-16 units of the decoded text, from 1).
+ */
+export function decodeUtf8(bytes: Uint8Array): { text: string; invalidUtf8?: InvalidUtf8 } {
+  try {
+    return { text: strictUtf8.decode(bytes) };
+  } catch {
+    const offset = Math.max(0, invalidUtf8Offset(bytes));
+    const before = lenientUtf8.decode(bytes.subarray(0, offset));
+    let line = 1;
+    let lineStart = 0;
+    for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) {
+      line += 1;
+      lineStart = i + 1;
+    }
+    return {
+      text: lenientUtf8.decode(bytes),
+      invalidUtf8: { line, column: before.length - lineStart + 1, byte: bytes[offset] ?? 0 },
+    };
+  }
 }
 
 /** The `yaml` package's view of a document, for positions. */
@@ -190,8 +259,146 @@ function yamlDiagnostic(source: SourceFile, pos: Position, message: string): Dia
  * diagnostics (pushed to `out`); documents with syntax errors are dropped, documents that
  * are empty (only comments) are skipped. Merge keys (`<<`) are supported. Plain files are
  * read by the fast path ({@link fastParse}); anything else by the `yaml` package.
+ *
+ * Also reported: bytes that are not UTF-8 (`invalid-encoding`, at the first one; the rest of
+ * the file is still checked), aliases that would expand beyond {@link MAX_ALIAS_EXPANSION}
+ * or without end (the document is dropped), and control characters other than tab, line
+ * feed and carriage return in keys and values, written raw or as escapes such as `"\0"`
+ * (`control-character`, at the value).
  */
 export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument[] {
+  if (source.invalidUtf8) {
+    const { line, column, byte } = source.invalidUtf8;
+    const hex = byte.toString(16).toUpperCase().padStart(2, '0');
+    out.push({
+      severity: 'error',
+      code: 'invalid-encoding',
+      file: source.file,
+      line,
+      column,
+      pointer: '',
+      message: `the file is not valid UTF-8 (byte 0x${hex} here is not part of a UTF-8 character): save it as UTF-8`,
+    });
+  }
+  const docs = readDocuments(source, out);
+  if (MAY_HOLD_CONTROL.test(source.text)) for (const parsed of docs) checkControlCharacters(parsed, out);
+  return docs;
+}
+
+/* eslint-disable no-control-regex -- finding control characters is the point */
+/** C0 control characters a value may not hold (all but tab, line feed and carriage return). */
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F]/;
+/**
+ * Cheap test of a whole file: such a character written raw, or an escape of a double-quoted
+ * scalar that may give one (`\0 \a \b \e \f \v`, `\x00`-`\x1F`, `\u0000`-`\u001F`,
+ * `\U00000000`-`\U0000001F`). Only files that pass it have their values searched.
+ */
+const MAY_HOLD_CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F]|\\(?:[0abefv]|x[01]|u00[01]|U000000[01])/;
+/* eslint-enable no-control-regex */
+
+/** Reports the keys and values of a document that hold a control character ({@link CONTROL}). */
+function checkControlCharacters(parsed: ParsedDocument, out: Diagnostic[]): void {
+  const seen = new Set<object>(); // an alias's value is shared: search it once
+  const path: string[] = [];
+  const report = (text: string, what: 'key' | 'value'): void => {
+    const code = (text.match(CONTROL)?.[0] ?? '').charCodeAt(0);
+    const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    out.push(
+      makeDiagnostic(parsed, {
+        code: 'control-character',
+        pointer: [...path],
+        at: what,
+        message: `control character ${name} in a ${what}: only tab, line feed and carriage return may appear (written raw or as escapes such as "\\0" or "\\x01"); remove it`,
+      }),
+    );
+  };
+  const search = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (CONTROL.test(value)) report(value, 'value');
+      return;
+    }
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    for (const [key, item] of entries) {
+      path.push(key);
+      if (!Array.isArray(value) && CONTROL.test(key)) report(key, 'key');
+      search(item);
+      path.pop();
+    }
+  };
+  search(parsed.value);
+}
+
+/**
+ * Most that the aliases of a file may add to it, in characters of YAML with every alias
+ * written out; a file longer than this may grow to twice its length.
+ */
+export const MAX_ALIAS_EXPANSION = 1_000_000;
+
+/** An alias that cannot be resolved safely. */
+interface AliasProblem {
+  readonly kind: 'unresolved' | 'cyclic' | 'excessive';
+  readonly alias: Alias;
+}
+
+/**
+ * Checks the aliases of a document before they are resolved: each names an anchor earlier in
+ * the document, none is inside the value it names (that value would contain itself), and
+ * written out they add at most `budget.left` characters (shared by the documents of a file;
+ * what they add is taken from it). Resolved aliases share their value, but what reads the
+ * values later (variables, templates, schema checks, requests) reads every copy, and a few
+ * hundred bytes of nested aliases ("billion laughs") stand for billions of nodes; merge keys
+ * (`<<`) even copy while resolving. Linear in the size of the document: the size of each
+ * anchored value is computed once.
+ */
+function aliasProblem(doc: Document.Parsed, budget: { left: number }): AliasProblem | undefined {
+  const anchors = new Map<string, Node>();
+  /** Written-out length of the anchored nodes read so far (not of those still being read). */
+  const sizes = new Map<Node, number>();
+  let problem: AliasProblem | undefined;
+  const length = (node: Node): number => (node.range ? Math.max(1, node.range[1] - node.range[0]) : 1);
+  /** Characters the aliases inside `node` add when written out. */
+  const added = (node: unknown): number => {
+    if (problem) return 0;
+    if (isPair(node)) return added(node.key) + added(node.value);
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      const size = target ? sizes.get(target) : undefined;
+      if (size === undefined) {
+        problem = { kind: target ? 'cyclic' : 'unresolved', alias: node };
+        return 0;
+      }
+      const extra = Math.max(0, size - length(node));
+      budget.left -= extra;
+      if (budget.left < 0) problem = { kind: 'excessive', alias: node };
+      return extra;
+    }
+    if (!isNode(node)) return 0;
+    if (node.anchor !== undefined) anchors.set(node.anchor, node);
+    let extra = 0;
+    if (isMap(node) || isSeq(node)) for (const item of node.items) extra += added(item);
+    if (node.anchor !== undefined) sizes.set(node, length(node) + extra);
+    return extra;
+  };
+  added(doc.contents);
+  return problem;
+}
+
+function aliasMessage(problem: AliasProblem, limit: number): string {
+  const name = `'*${problem.alias.source}'`;
+  switch (problem.kind) {
+    case 'unresolved':
+      return `YAML error: alias ${name} names no anchor of this document (anchors do not reach across '---')`;
+    case 'cyclic':
+      return `YAML error: alias ${name} is inside the value its anchor names, so that value would contain itself without end; write the values out or use \`extends\` templates`;
+    case 'excessive':
+      return `YAML error: too many alias references (YAML anchors/aliases expand to more than ${limit.toLocaleString('en-US')} characters written out); write the values out or use \`extends\` templates`;
+  }
+}
+
+/** {@link parseFile} without the checks of the text and the values. */
+function readDocuments(source: SourceFile, out: Diagnostic[]): ParsedDocument[] {
   const fast = fastParse(source.text);
   if (fast) {
     return fast.map((d, index) => ({
@@ -207,6 +414,8 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
   }
   const { docs, lineCounter } = fullParse(source);
   const result: ParsedDocument[] = [];
+  const aliasLimit = Math.max(MAX_ALIAS_EXPANSION, source.text.length);
+  const aliasBudget = { left: aliasLimit };
   docs.forEach((doc, index) => {
     const ast: DocumentAst = { doc, lineCounter };
     if (doc.errors.length > 0) {
@@ -228,26 +437,19 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
     if (doc.contents === null) return;
     const parsed: ParsedDocument = { source, index, value: undefined, start: astStart(ast), ast: () => ast };
     checkDuplicateKeys(ast, source.file, doc.contents, [], out);
+    const aliases = aliasProblem(doc, aliasBudget);
+    if (aliases) {
+      const offset = aliases.alias.range?.[0];
+      out.push(yamlDiagnostic(source, offset === undefined ? parsed.start : positionAt(lineCounter, offset), aliasMessage(aliases, aliasLimit)));
+      return;
+    }
     try {
-      parsed.value = doc.toJS({ maxAliasCount: 1000 });
+      // aliasProblem bounds what aliases (and merge keys) expand to, exactly: the `yaml`
+      // package's own estimate (maxAliasCount) is not needed on top of it.
+      parsed.value = doc.toJS({ maxAliasCount: -1 });
     } catch (error) {
-      // Aliases and merge keys are resolved here: name the alias that has no anchor, if any.
-      let unresolved: { source: string; offset: number } | undefined;
-      visit(doc, {
-        Alias: (_key, node) => {
-          if (!unresolved && node.resolve(doc) === undefined) unresolved = { source: node.source, offset: node.range?.[0] ?? 0 };
-        },
-      });
-      const pos = unresolved ? positionAt(lineCounter, unresolved.offset) : parsed.start;
-      out.push(
-        yamlDiagnostic(
-          source,
-          pos,
-          unresolved
-            ? `YAML error: alias '*${unresolved.source}' names no anchor of this document (anchors do not reach across '---')`
-            : `YAML error: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'cannot read the document'}`,
-        ),
-      );
+      const sentence = error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'cannot read the document';
+      out.push(yamlDiagnostic(source, parsed.start, `YAML error: ${sentence}`));
       return;
     }
     result.push(parsed);

@@ -5,6 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
+import { decodeUtf8 } from './parse.js';
 import type { SourceFile } from './parse.js';
 import { PROJECT_FILE, loadProject } from './project.js';
 
@@ -18,10 +19,10 @@ export interface InputPath {
 
 const MANIFEST_FILE = /\.ya?ml$/i;
 
-async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** The overlay directories of a project file in `dir`, if there is a readable one. */
@@ -85,7 +86,8 @@ export async function expandPaths(paths: readonly string[], cwd: string, exclude
 }
 
 /**
- * Reads the files (stdin for `-`).
+ * Reads the files (stdin for `-`), decoded strictly as UTF-8 ({@link decodeUtf8}): bytes
+ * that are not UTF-8 become a located error of `parseFile`, not U+FFFD.
  * @throws InputError when a file cannot be read, or `-` is given without a stdin stream
  */
 export async function readSources(paths: readonly InputPath[], cwd: string, stdin: NodeJS.ReadableStream | undefined): Promise<SourceFile[]> {
@@ -93,13 +95,15 @@ export async function readSources(paths: readonly InputPath[], cwd: string, stdi
     paths.map(async (p): Promise<SourceFile> => {
       if (p.absolute === '-') {
         if (!stdin) throw new InputError("'-' given but there is no standard input");
-        return { file: '-', dir: cwd, text: await readStream(stdin) };
+        return { file: '-', dir: cwd, ...decodeUtf8(await readStream(stdin)) };
       }
+      let bytes: Buffer;
       try {
-        return { file: p.display, dir: path.dirname(p.absolute), text: await readFile(p.absolute, 'utf8') };
+        bytes = await readFile(p.absolute);
       } catch (error) {
         throw new InputError(`cannot read '${p.display}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
       }
+      return { file: p.display, dir: path.dirname(p.absolute), ...decodeUtf8(bytes) };
     }),
   );
 }
