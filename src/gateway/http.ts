@@ -3,23 +3,65 @@
  * client of this API is strictly sequential inside a session, real-clients.md "Base
  * URL, transport, headers"), TLS verified by default, and the transport faults mapped
  * to typed errors.
+ *
+ * Bounds of one call:
+ * - Time: connect within min(10 s, timeout); response headers, and each pause in the
+ *   body, within the timeout (default 120 s; `--timeout`, `GWOPS_TIMEOUT` or a target's
+ *   `timeout`). A call still running after 5 s is announced once through `onWarning`.
+ * - Size: a body read whole (every answer except a 2xx list streamed to a sink) is
+ *   refused past {@link MAX_BODY_BYTES} (64 MiB); a list body streamed element by element
+ *   past {@link MAX_STREAMED_BODY_BYTES} (1 GiB). Both are checked against
+ *   `Content-Length` before reading and counted while reading: at the limit reading stops,
+ *   the body is destroyed, and the call fails with a {@link ResponseTooLargeError} (not
+ *   retried).
  */
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ConfigError } from '../errors.js';
-import { ConnectionError, InterruptedError, TlsVerificationError } from './errors.js';
+import { ConnectionError, ConnectionTimeoutError, InterruptedError, ResponseTooLargeError, TlsVerificationError, secondsText } from './errors.js';
 import type { ObjectLabel } from './errors.js';
+
+/** Default of the connect timeout, in milliseconds (never more than the response timeout). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** Default of the response timeout (headers, and each pause in the body), in milliseconds: activation can be slow. */
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 120_000;
+/** After this long a call still running is announced through `onWarning`, once. Milliseconds. */
+export const WAITING_NOTICE_MS = 5_000;
 
 /** Timeouts of the HTTP layer, in milliseconds. */
 export interface HttpTimeouts {
-  /** Establishing the TCP/TLS connection. Default 10 000. */
+  /** Establishing the TCP/TLS connection. Default {@link DEFAULT_CONNECT_TIMEOUT_MS} (10 000). */
   readonly connectMs?: number;
-  /** Waiting for the response headers. Default 120 000 (activation can be slow). */
+  /** Waiting for the response headers. Default {@link DEFAULT_RESPONSE_TIMEOUT_MS} (120 000). */
   readonly headersMs?: number;
-  /** Idle time between body chunks. Default 120 000. */
+  /** Idle time between body chunks. Default {@link DEFAULT_RESPONSE_TIMEOUT_MS} (120 000). */
   readonly bodyMs?: number;
+  /** When a call still running is announced through `onWarning`. Default {@link WAITING_NOTICE_MS} (5 000). */
+  readonly noticeMs?: number;
+}
+
+/**
+ * Largest body read whole: 64 MiB. Every answer is read whole except a 2xx list body
+ * streamed to `RawRequest.sink` (element by element). A larger body fails the call with a
+ * {@link ResponseTooLargeError}, decided while reading (the rest is never downloaded).
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Largest list body streamed to `RawRequest.sink`: 1 GiB. Such a body is framed element
+ * by element, so memory follows what the caller keeps, not the body's size; the limit
+ * only stops a gateway that never ends its answer.
+ */
+export const MAX_STREAMED_BODY_BYTES = 1024 * 1024 * 1024;
+
+/** Size limits of response bodies, in bytes (see {@link MAX_BODY_BYTES}, {@link MAX_STREAMED_BODY_BYTES}). */
+export interface BodyLimits {
+  /** Body read whole. Default {@link MAX_BODY_BYTES}. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Body streamed to a sink. Default {@link MAX_STREAMED_BODY_BYTES}. */
+  readonly maxStreamedBodyBytes?: number | undefined;
 }
 
 /** How to reach the gateway. */
@@ -30,9 +72,14 @@ export interface TransportOptions {
   readonly ca?: string | undefined;
   /** Skip TLS certificate verification; `onWarning` is told. */
   readonly insecure?: boolean | undefined;
-  /** Receives human-readable warnings (e.g. about `insecure`). Default: none. */
+  /**
+   * Receives human-readable warnings (e.g. about `insecure`, or that a call has been
+   * waiting for the gateway for more than `timeouts.noticeMs`). Default: none.
+   */
   readonly onWarning?: ((message: string) => void) | undefined;
   readonly timeouts?: HttpTimeouts | undefined;
+  /** Overrides of the body size limits (tests). */
+  readonly limits?: BodyLimits | undefined;
 }
 
 /** One raw response. `text` is the whole body decoded as UTF-8 (empty for 204). */
@@ -120,6 +167,12 @@ const TLS_CODES = new Set([
 /** Codes of faults that happen before a request is on the wire. */
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** The `Content-Length` of a response, when present and a plain number. */
+function contentLength(headers: IncomingHttpHeaders): number | undefined {
+  const value = headers['content-length'];
+  return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+}
+
 function errorCode(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error) {
     const code = error.code;
@@ -134,6 +187,13 @@ export class HttpTransport {
   readonly origin: string;
   private readonly basePath: string;
   private readonly pool: Pool;
+  private readonly onWarning: ((message: string) => void) | undefined;
+  private readonly connectMs: number;
+  private readonly headersMs: number;
+  private readonly bodyMs: number;
+  private readonly noticeMs: number;
+  private readonly maxBodyBytes: number;
+  private readonly maxStreamedBodyBytes: number;
 
   /**
    * @throws ConfigError when the URL is refused (see {@link checkBaseUrl}); nothing is sent.
@@ -150,27 +210,57 @@ export class HttpTransport {
       );
     }
     const t = options.timeouts ?? {};
+    this.onWarning = options.onWarning;
+    this.connectMs = t.connectMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.headersMs = t.headersMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
+    this.bodyMs = t.bodyMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
+    this.noticeMs = t.noticeMs ?? WAITING_NOTICE_MS;
+    this.maxBodyBytes = options.limits?.maxBodyBytes ?? MAX_BODY_BYTES;
+    this.maxStreamedBodyBytes = options.limits?.maxStreamedBodyBytes ?? MAX_STREAMED_BODY_BYTES;
     this.pool = new Pool(url.origin, {
       connections: 1,
       pipelining: 1,
       connect: {
         ...(options.ca !== undefined ? { ca: [...rootCertificates, options.ca] } : {}),
         rejectUnauthorized: !insecure,
-        timeout: t.connectMs ?? 10_000,
+        timeout: this.connectMs,
       },
-      headersTimeout: t.headersMs ?? 120_000,
-      bodyTimeout: t.bodyMs ?? 120_000,
+      headersTimeout: this.headersMs,
+      bodyTimeout: this.bodyMs,
     });
   }
 
   /**
-   * Sends one request and reads the whole body (or streams a 2xx body to `req.sink`).
-   * Does not retry.
-   * @throws whatever `req.sink` throws, unchanged; ConnectionError (phase `connect` or `response`), TlsVerificationError,
+   * Sends one request and reads the whole body (or streams a 2xx body to `req.sink`),
+   * within the size limits (see the module comment). Does not retry. When the call takes
+   * longer than `timeouts.noticeMs`, `onWarning` is told once (the timer never keeps the
+   * process alive and is cleared when the call ends).
+   * @throws whatever `req.sink` throws, unchanged; ResponseTooLargeError; ConnectionError (phase `connect` or
+   *   `response`; a ConnectionTimeoutError when a timeout expired), TlsVerificationError,
    *   InterruptedError when `signal` was aborted with an InterruptedError reason.
    */
   async send(req: RawRequest): Promise<RawResponse> {
-    let sinkError: Error | undefined;
+    const onWarning = this.onWarning;
+    const notice =
+      onWarning === undefined
+        ? undefined
+        : setTimeout(() => {
+            onWarning(
+              `waiting for the gateway: ${req.method} ${req.path} has taken ${secondsText(this.noticeMs)} s ` +
+                `(timeout ${secondsText(this.headersMs)} s, --timeout to change)`,
+            );
+          }, this.noticeMs);
+    notice?.unref();
+    try {
+      return await this.exchange(req);
+    } finally {
+      clearTimeout(notice);
+    }
+  }
+
+  private async exchange(req: RawRequest): Promise<RawResponse> {
+    // An error that is not a transport fault (the sink's, or a body too large): thrown as it is.
+    let stop: Error | undefined;
     try {
       const res = await this.pool.request({
         path: this.basePath + req.path,
@@ -179,26 +269,47 @@ export class HttpTransport {
         body: req.body,
         signal: req.signal,
       });
-      if (req.sink && res.statusCode >= 200 && res.statusCode < 300) {
-        for await (const chunk of res.body) {
+      const sink = res.statusCode >= 200 && res.statusCode < 300 ? req.sink : undefined;
+      const limit = sink ? this.maxStreamedBodyBytes : this.maxBodyBytes;
+      const declared = contentLength(res.headers);
+      const tooLarge = (): ResponseTooLargeError =>
+        new ResponseTooLargeError({ method: req.method, path: req.path, object: req.object, limitBytes: limit, streamed: sink !== undefined, declaredBytes: declared });
+      if (declared !== undefined && declared > limit) {
+        stop = tooLarge();
+        res.body.destroy();
+      } else {
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        for await (const data of res.body) {
+          const chunk = data as Buffer;
+          bytes += chunk.length;
+          if (bytes > limit) {
+            stop = tooLarge();
+            res.body.destroy();
+            break;
+          }
+          if (!sink) {
+            chunks.push(chunk);
+            continue;
+          }
           try {
-            req.sink(chunk as Buffer);
+            sink(chunk);
           } catch (error) {
-            sinkError = error instanceof Error ? error : new Error(String(error));
+            stop = error instanceof Error ? error : new Error(String(error));
             res.body.destroy();
             break;
           }
         }
-        if (sinkError === undefined) return { status: res.statusCode, headers: res.headers, text: '' };
-      } else {
-        const text = await res.body.text();
-        return { status: res.statusCode, headers: res.headers, text };
+        if (stop === undefined) {
+          // TextDecoder drops a leading BOM, as undici's body.text() does.
+          const text = sink ? '' : new TextDecoder('utf-8').decode(Buffer.concat(chunks, bytes));
+          return { status: res.statusCode, headers: res.headers, text };
+        }
       }
     } catch (error) {
       throw this.classify(error, req);
     }
-    // The sink rejected the body (not a transport fault): its error as it is.
-    throw sinkError;
+    throw stop;
   }
 
   private classify(error: unknown, req: RawRequest): Error {
@@ -210,7 +321,11 @@ export class HttpTransport {
       return new TlsVerificationError(this.origin, code, { cause: error });
     }
     const phase = CONNECT_CODES.has(code) ? 'connect' : 'response';
-    return new ConnectionError({ method: req.method, path: req.path, phase, causeCode: code, origin: this.origin, object: req.object }, { cause: error });
+    const init = { method: req.method, path: req.path, phase, causeCode: code, origin: this.origin, object: req.object } as const;
+    const timeoutMs =
+      code === 'UND_ERR_CONNECT_TIMEOUT' ? this.connectMs : code === 'UND_ERR_HEADERS_TIMEOUT' ? this.headersMs : code === 'UND_ERR_BODY_TIMEOUT' ? this.bodyMs : undefined;
+    if (timeoutMs !== undefined) return new ConnectionTimeoutError({ ...init, timeoutMs }, { cause: error });
+    return new ConnectionError(init, { cause: error });
   }
 
   /** Closes the connection; pending requests are failed. Idempotent. */

@@ -1,10 +1,11 @@
 /**
  * Retries of safe calls (ARCHITECTURE.md "Retry what is safe"; issue 4 "Connection"):
- * 429/502/503/504 and connection faults, exponential backoff with jitter, `Retry-After`
+ * 429/502/503/504 and connection faults (not a response timeout: see
+ * {@link isTransientFault}), exponential backoff with jitter, `Retry-After`
  * honoured, bounded by attempts and by total time. Whether a call is safe to repeat is
  * decided by the caller (GatewaySession); a POST is never passed here blindly.
  */
-import { ApiError, ConnectionError } from './errors.js';
+import { ApiError, ConnectionError, ConnectionTimeoutError } from './errors.js';
 
 /** Bounds of retrying. All durations in milliseconds. */
 export interface RetryPolicy {
@@ -94,10 +95,15 @@ export function backoffDelay(failedAttempts: number, policy: RetryPolicy, random
 
 /**
  * True for faults that a retry may cure: an {@link ApiError} with status 429/502/503/504,
- * or a {@link ConnectionError}. TLS verification failures, 4xx and 500 are not retried.
+ * or a {@link ConnectionError}, except a response timeout. Not retried: TLS verification
+ * failures, 4xx, 500; a response timeout ({@link ConnectionTimeoutError} in phase
+ * `response`: the gateway took the call and stayed silent for the whole timeout, and
+ * repeating it would multiply the wait the user bounded with `--timeout`); a response too
+ * large (ResponseTooLargeError: the same call would download the same answer again).
  */
 export function isTransientFault(error: unknown): boolean {
   if (error instanceof ApiError) return isRetryableStatus(error.status);
+  if (error instanceof ConnectionTimeoutError && error.phase === 'response') return false;
   return error instanceof ConnectionError;
 }
 

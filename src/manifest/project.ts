@@ -11,7 +11,7 @@ import { InputError } from '../errors.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { loadSchemaFile } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
-import { makeDiagnostic, parseFile } from './parse.js';
+import { decodeUtf8, makeDiagnostic, parseFile } from './parse.js';
 import { schemaDiagnosticsWith } from './schema-check.js';
 
 /** One gateway a project is applied to. Paths are absolute (resolved against the project file's directory). */
@@ -22,6 +22,8 @@ export interface TargetConfig {
   apiKeyEnv?: string;
   apiKeyFile?: string;
   caFile?: string;
+  /** How long a call waits for the gateway, in seconds (below `--timeout` and `GWOPS_TIMEOUT`). */
+  timeout?: number;
   variant?: Variant;
   /** Overlay directories or files (absolute). */
   overlays?: string[];
@@ -73,9 +75,9 @@ const list = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isAr
 export function loadProject(cwd: string, configFile?: string): ProjectConfig {
   const file = configFile !== undefined ? path.resolve(cwd, configFile) : path.join(cwd, PROJECT_FILE);
   if (configFile === undefined && !existsSync(file)) return defaultProject();
-  let text: string;
+  let decoded: ReturnType<typeof decodeUtf8>;
   try {
-    text = readFileSync(file, 'utf8');
+    decoded = decodeUtf8(readFileSync(file));
   } catch (error) {
     throw new InputError(`cannot read project file '${configFile ?? PROJECT_FILE}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, {
       cause: error,
@@ -83,7 +85,7 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
   }
   const display = path.relative(cwd, file) || file;
   const diagnostics: Diagnostic[] = [];
-  const docs = parseFile({ file: display, dir: path.dirname(file), text }, diagnostics);
+  const docs = parseFile({ file: display, dir: path.dirname(file), ...decoded }, diagnostics);
   const doc = docs[0];
   const value: unknown = doc?.value ?? {};
   if (doc && docs.length === 1) {
@@ -105,7 +107,7 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
   const dir = path.dirname(file);
   const raw = value as {
     manifests?: unknown;
-    targets?: Record<string, { url: string; apiKeyEnv?: string; apiKeyFile?: string; caFile?: string; variant?: Variant; overlays?: unknown }>;
+    targets?: Record<string, { url: string; apiKeyEnv?: string; apiKeyFile?: string; caFile?: string; timeout?: number; variant?: Variant; overlays?: unknown }>;
     ownership?: Partial<Record<ResourceType, unknown>>;
     allowExternalLinks?: boolean;
     massDeleteShare?: number;
@@ -116,6 +118,7 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
     if (t.apiKeyEnv !== undefined) target.apiKeyEnv = t.apiKeyEnv;
     if (t.apiKeyFile !== undefined) target.apiKeyFile = path.resolve(dir, t.apiKeyFile);
     if (t.caFile !== undefined) target.caFile = path.resolve(dir, t.caFile);
+    if (t.timeout !== undefined) target.timeout = t.timeout;
     if (t.variant !== undefined) target.variant = t.variant;
     if (t.overlays !== undefined) target.overlays = list(t.overlays).map((p) => path.resolve(dir, p));
     targets[name] = target;

@@ -144,12 +144,14 @@ describe('resolveConnection', () => {
   writeFileSync(join(dir, 'not-ca.pem'), 'hello');
   const target = { url: 'https://gw.example.com/airlock/rest', apiKeyEnv: 'SHOP_KEY', apiKeyFile: 'key.txt', caFile: 'ca.pem' };
 
-  it('takes the key from --api-key-file, then GWOPS_API_KEY, then apiKeyEnv, then apiKeyFile', () => {
+  it('takes the key from --api-key-file, then apiKeyEnv, then apiKeyFile, then GWOPS_API_KEY', () => {
     const env = { GWOPS_API_KEY: 'env-key', SHOP_KEY: 'target-env-key' };
     expect(resolveConnection({ target, apiKeyFile: 'key.txt', env, cwd: dir }).apiKey).toBe('file-key-123');
-    expect(resolveConnection({ target, env, cwd: dir }).apiKey).toBe('env-key');
+    // GWOPS_API_KEY next to a different key of the target is refused (test/gateway/keys.test.ts).
+    expect(() => resolveConnection({ target, env, cwd: dir })).toThrow(ConfigError);
     expect(resolveConnection({ target, env: { SHOP_KEY: 'target-env-key' }, cwd: dir }).apiKey).toBe('target-env-key');
     expect(resolveConnection({ target, env: {}, cwd: dir }).apiKey).toBe('file-key-123');
+    expect(resolveConnection({ url: target.url, env, cwd: dir }).apiKey).toBe('env-key');
   });
   it('reads the CA file and prefers --url over the target url', () => {
     const c = resolveConnection({ url: 'https://other:9443/airlock/rest', target, env: {}, cwd: dir, insecure: true });

@@ -10,9 +10,10 @@ function addConnectionOptions(command: Command): Command {
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
     .option('--target <name>', "a target of the project file (its URL, key, variant and overlays)")
     .option('--url <url>', 'base URL of the configuration REST API, e.g. https://gw:443/airlock/rest')
-    .option('--api-key-file <file>', 'file holding the API key (else GWOPS_API_KEY or the target\'s apiKeyEnv/apiKeyFile)')
+    .option('--api-key-file <file>', 'path of a file holding the API key (else the target\'s apiKeyEnv/apiKeyFile, else GWOPS_API_KEY)')
     .option('--ca-file <file>', 'PEM file of an extra CA to trust')
     .option('--insecure', 'skip TLS certificate verification (not recommended)')
+    .option('--timeout <seconds>', 'how long each call waits for the gateway\'s answer (else GWOPS_TIMEOUT, else the target\'s timeout, else 120)')
     .addOption(new Option('--variant <variant>', 'gateway variant (default: the target\'s, else latest)').choices(['earliest', 'middle', 'latest']));
 }
 
@@ -49,7 +50,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .addOption(new Option('--format <format>', 'how to show the plan').choices(['text', 'markdown', 'json']).default('text'))
     .option('--plan <file>', 'apply a plan saved with plan --out (refused when the live state changed since)')
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
-    .option('--yes', 'do not ask for confirmation'))
+    .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)'))
     .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean }) => {
       const { applyAction } = await import('./reconcile-run.js');
       done(await applyAction(paths, flags, io));

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GwopsError } from '../../src/errors.js';
+import { ResponseTooLargeError } from '../../src/gateway/errors.js';
+import { MAX_BODY_BYTES, MAX_STREAMED_BODY_BYTES } from '../../src/gateway/http.js';
+import { GatewaySession } from '../../src/gateway/session.js';
+import type { ApiResource } from '../../src/gateway/documents.js';
+import type { FakeGateway, FakeHandler } from './fake-gateway.js';
+import { startFakeGateway, streamForever } from './fake-gateway.js';
+import { TEST_POLICY, recordingClock } from './helpers.js';
+
+const MiB = 1024 * 1024;
+let gateway: FakeGateway | undefined;
+
+afterEach(async () => {
+  await gateway?.close();
+  gateway = undefined;
+});
+
+async function openSession(handler: FakeHandler, limits?: { maxBodyBytes?: number; maxStreamedBodyBytes?: number }): Promise<GatewaySession> {
+  gateway = await startFakeGateway(handler);
+  const session = new GatewaySession({ url: gateway.url, apiKey: 'fake-key', retry: TEST_POLICY, clock: recordingClock(), limits });
+  await session.open();
+  return session;
+}
+
+const MESSAGE = '{"type":"validator-message","id":"m","attributes":{"meta":{"severity":"WARNING"},"detail":"x"}},';
+
+describe('response size limits', () => {
+  it('a whole-body answer past the limit is a ResponseTooLargeError naming the call and the limit, read no further and not retried', async () => {
+    const s = await openSession(async (_req, res, path, g) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (path === '/configuration/validator-messages') await streamForever(res, g, '{"data":[', MESSAGE);
+    }, { maxBodyBytes: MiB });
+    const error = await s.validatorMessages().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toBeInstanceOf(GwopsError);
+    expect((error as GwopsError).exitCode).toBe(1);
+    expect((error as Error).message).toContain('GET /configuration/validator-messages');
+    expect((error as Error).message).toContain('1 MiB');
+    expect(gateway?.requests.get('GET /configuration/validator-messages')).toBe(1);
+    // Bounded while reading: the client stopped long before the 48 MiB the server would send.
+    expect(gateway?.written ?? 0).toBeLessThan(16 * MiB);
+    await s.terminate();
+  });
+
+  it('the whole-body limit is 64 MiB by default, and a Content-Length above it is refused before the body is read', async () => {
+    expect(MAX_BODY_BYTES).toBe(64 * MiB);
+    expect(MAX_STREAMED_BODY_BYTES).toBeGreaterThan(MAX_BODY_BYTES);
+    const s = await openSession(async (_req, res, _path, g) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(200 * MiB) });
+      await streamForever(res, g, '{"data":[', MESSAGE, 200 * MiB);
+    });
+    const error = await s.validatorMessages().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toContain('64 MiB');
+    expect(gateway?.requests.get('GET /configuration/validator-messages')).toBe(1);
+    expect(gateway?.written ?? 0).toBeLessThan(16 * MiB);
+    await s.terminate();
+  });
+
+  it('a list framed element by element may pass the whole-body limit, up to its own larger limit', async () => {
+    const element = '{"type":"mapping","id":"1","attributes":{"name":"m","padding":"' + 'x'.repeat(1000) + '"}}';
+    const s = await openSession(async (req, res, _path, g) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url?.includes('endless') === true) {
+        await streamForever(res, g, '{"data":[', element + ',');
+        return;
+      }
+      res.end(`{"data":[${Array.from({ length: 2000 }, () => element).join(',')}]}`);
+    }, { maxBodyBytes: 256 * 1024, maxStreamedBodyBytes: 4 * MiB });
+    const project = (r: ApiResource): ApiResource => ({ ...r, attributes: { name: r.attributes.name } });
+    const listed = await s.list('mappings', [], { project, streamAboveBytes: 64 * 1024 });
+    expect(listed).toHaveLength(2000);
+
+    const error = await s.list('mappings', ['name==endless'], { project, streamAboveBytes: 64 * 1024 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toContain('GET /configuration/mappings?filter=name%3D%3Dendless');
+    expect((error as Error).message).toContain('4 MiB');
+    expect(gateway?.requests.get('GET /configuration/mappings')).toBe(2);
+    expect(gateway?.written ?? 0).toBeLessThan(2 * MiB + 4 * MiB + 16 * MiB);
+    await s.terminate();
+  });
+});
