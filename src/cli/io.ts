@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SecretRedactor } from '../secrets.js';
 
 /**
  * What a command may touch of the outside world, injected so tests capture output
@@ -15,10 +16,37 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Working directory that relative paths resolve against. */
   readonly cwd: string;
-  /** True when stdout is an interactive terminal (colours, prompts, progress). */
+  /** True when stdout is an interactive terminal (colours, progress). */
   readonly isTTY: boolean;
+  /**
+   * True when standard input and standard error are both terminals: only then can a
+   * question be asked (it is written to stderr, so stdout stays data) and answered.
+   */
+  readonly canPrompt?: boolean | undefined;
   /** Standard input, for `-` paths and prompts. */
   readonly stdin: NodeJS.ReadableStream;
+  /**
+   * The run's secret registry. {@link redactingIO} (applied by `main`) sets it and passes
+   * every write to `stdout` and `stderr` through it; commands register the secrets they
+   * learn into it and redact with it whatever else they write (the plan file).
+   */
+  readonly secrets?: SecretRedactor | undefined;
+}
+
+/**
+ * `io` with `stdout` and `stderr` redacted by `secrets` (a new registry when absent):
+ * every write goes through {@link SecretRedactor.redact}, so a secret registered at any
+ * point of the run, and any PEM private key block, never reaches either stream. A secret
+ * split across two writes is not recognised; gwops writes whole rendered texts.
+ */
+export function redactingIO(io: CliIO, secrets: SecretRedactor = io.secrets ?? new SecretRedactor()): CliIO {
+  const through = (sink: TextSink): TextSink => ({ write: (text: string) => sink.write(secrets.redact(String(text))) });
+  return { ...io, stdout: through(io.stdout), stderr: through(io.stderr), secrets };
+}
+
+/** `text` redacted with the run's registry (private key blocks only when there is none). */
+export function redactText(io: CliIO, text: string): string {
+  return (io.secrets ?? new SecretRedactor()).redact(text);
 }
 
 /** The real process's IO. */
@@ -29,6 +57,7 @@ export function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     isTTY: process.stdout.isTTY === true,
+    canPrompt: process.stdin.isTTY === true && process.stderr.isTTY === true,
     stdin: process.stdin,
   };
 }

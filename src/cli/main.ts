@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { EXIT_CODES_HELP, exitCodeFor } from './exit.js';
+import { EXIT_CODES_HELP, debugEnabled, exitCodeFor } from './exit.js';
 import type { CliIO, CommandModule } from './io.js';
-import { processIO } from './io.js';
+import { processIO, redactingIO } from './io.js';
 import { registerEmulator } from './commands/emulator.js';
 import { registerValidate } from './commands/validate.js';
 import { registerSchema } from './commands/schema.js';
@@ -14,11 +14,14 @@ const COMMANDS: readonly CommandModule[] = [registerValidate, registerSchema, re
  * Runs the CLI. Returns the process exit code instead of exiting, so tests can call it.
  * @param argv full argv as in `process.argv` (node, script, args...)
  */
-export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
+  // One secret registry per run; everything written to stdout or stderr goes through it.
+  const io = redactingIO(given);
   let exitCode = 0;
   const program = new Command('gwops')
     .description('Declarative GitOps for the gateway configuration REST API: validate, plan, apply, drift')
     .version('0.1.0')
+    .option('--debug', 'print stack traces of unexpected errors (also GWOPS_DEBUG=1)')
     .showHelpAfterError()
     .addHelpText('after', EXIT_CODES_HELP)
     .configureOutput({
@@ -31,7 +34,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
-    return exitCodeFor(error, io);
+    return exitCodeFor(error, io, debugEnabled(argv, io.env));
   }
   return exitCode;
 }

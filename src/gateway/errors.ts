@@ -1,6 +1,6 @@
 /**
  * Typed errors of the gateway client. All map to exit code 1 except an interruption
- * (130 for SIGINT, 143 for SIGTERM). Callers branch on the class and its fields
+ * (129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM). Callers branch on the class and its fields
  * (`status`, `code`), never on message text.
  *
  * Messages never contain the API key, the `JSESSIONID` cookie or request bodies: they
@@ -8,6 +8,8 @@
  * the object the call was about.
  */
 import { GwopsError } from '../errors.js';
+import { SIGNAL_EXIT_CODES } from '../interrupts.js';
+import type { InterruptSignal } from '../interrupts.js';
 
 /** The object a call is about, for error messages: e.g. `{ kind: 'mapping', name: 'shop-api' }`. */
 export interface ObjectLabel {
@@ -135,19 +137,27 @@ export class SessionError extends GwopsError {
   readonly method: string;
   readonly path: string;
   readonly status: number | undefined;
+  /**
+   * For `key-rejected`: where the rejected key came from, e.g. `environment variable
+   * GWOPS_API_KEY` (a description of the source, never the key).
+   */
+  readonly keySource: string | undefined;
 
-  constructor(reason: SessionFailure, method: string, path: string, status?: number) {
-    super(`${method} ${path} failed: ${SessionError.explain(reason, status)}`);
+  constructor(reason: SessionFailure, method: string, path: string, status?: number, keySource?: string) {
+    super(`${method} ${path} failed: ${SessionError.explain(reason, status, keySource)}`);
     this.reason = reason;
     this.method = method;
     this.path = path;
     this.status = status;
+    this.keySource = keySource;
   }
 
-  private static explain(reason: SessionFailure, status: number | undefined): string {
+  private static explain(reason: SessionFailure, status: number | undefined, keySource: string | undefined): string {
     switch (reason) {
       case 'key-rejected':
-        return `${status ?? 401} the gateway rejected the API key (invalid, expired, revoked, or lacking rights)`;
+        return keySource !== undefined
+          ? `${status ?? 401} the API key from ${keySource} was rejected (invalid, expired, revoked, lacking rights, or meant for another gateway)`
+          : `${status ?? 401} the gateway rejected the API key (invalid, expired, revoked, or lacking rights)`;
       case 'expired':
         return `${status ?? 401} the REST session is no longer valid (idle timeout or terminated); nothing was activated`;
       case 'no-cookie':
@@ -199,6 +209,82 @@ export class ConnectionError extends GwopsError {
   }
 }
 
+/** `ms` as seconds for messages: `120`, `0.5`. */
+export function secondsText(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}
+
+/** A byte count for messages: `64 MiB`, `1 GiB`, `512 bytes`. */
+export function bytesText(bytes: number): string {
+  const units: readonly (readonly [string, number])[] = [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]];
+  for (const [unit, size] of units) if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * A {@link ConnectionError} because the gateway did not answer in time: no connection
+ * within the connect timeout (phase `connect`), no response headers, or a body that
+ * stopped arriving, within the response timeout (phase `response`; `--timeout`).
+ * Message: `GET /configuration/mappings failed: the gateway at https://gw:443 timed out after 120 s (no response; UND_ERR_HEADERS_TIMEOUT)`.
+ */
+export class ConnectionTimeoutError extends ConnectionError {
+  /** The timeout that expired, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(
+    init: { method: string; path: string; phase: ConnectionPhase; causeCode: string; origin: string; timeoutMs: number; object?: ObjectLabel | undefined; attempts?: number },
+    options?: ErrorOptions,
+  ) {
+    super(init, options);
+    this.timeoutMs = init.timeoutMs;
+    const after = `timed out after ${secondsText(init.timeoutMs)} s`;
+    const what =
+      init.phase === 'connect'
+        ? `cannot connect to ${init.origin}: ${after}`
+        : `the gateway at ${init.origin} ${after} (${init.causeCode === 'UND_ERR_BODY_TIMEOUT' ? 'the response body stopped arriving' : 'no response'}; --timeout sets the limit)`;
+    const code = init.phase === 'connect' ? ` (${init.causeCode})` : '';
+    this.message = `${callLabel(init.method, init.path, init.object)} failed: ${what}${code}${attemptsNote(init.attempts)}`;
+  }
+
+  /** A copy of this error that records the total number of attempts. */
+  override withAttempts(attempts: number): ConnectionTimeoutError {
+    const { method, path, phase, causeCode, origin, object, timeoutMs } = this;
+    return new ConnectionTimeoutError({ method, path, phase, causeCode, origin, object, timeoutMs, attempts }, { cause: this.cause });
+  }
+}
+
+/**
+ * The gateway's answer is larger than gwops reads (see `MAX_BODY_BYTES` and
+ * `MAX_STREAMED_BODY_BYTES` in http.ts): reading stopped at the limit and the rest was
+ * discarded. Never retried (the same call would get the same answer). Exit code 1.
+ */
+export class ResponseTooLargeError extends GwopsError {
+  readonly method: string;
+  readonly path: string;
+  readonly object: ObjectLabel | undefined;
+  /** The limit that was exceeded, in bytes. */
+  readonly limitBytes: number;
+  /** True for the limit of a list body framed element by element, false for a whole body. */
+  readonly streamed: boolean;
+  /** The `Content-Length` the gateway announced, when it did. */
+  readonly declaredBytes: number | undefined;
+
+  constructor(init: { method: string; path: string; limitBytes: number; streamed: boolean; declaredBytes?: number | undefined; object?: ObjectLabel | undefined }) {
+    const kind = init.streamed ? 'a list body read element by element' : 'a whole response body';
+    const declared = init.declaredBytes !== undefined ? ` (Content-Length ${bytesText(init.declaredBytes)})` : '';
+    super(
+      `${callLabel(init.method, init.path, init.object)} failed: the response is larger than ${bytesText(init.limitBytes)}${declared}, ` +
+        `the limit of gwops for ${kind}; gwops stopped reading it (not retried)`,
+    );
+    this.method = init.method;
+    this.path = init.path;
+    this.object = init.object;
+    this.limitBytes = init.limitBytes;
+    this.streamed = init.streamed;
+    this.declaredBytes = init.declaredBytes;
+  }
+}
+
 /** The gateway's TLS certificate could not be verified. Never retried. */
 export class TlsVerificationError extends GwopsError {
   readonly causeCode: string;
@@ -225,27 +311,50 @@ export class UnexpectedResponseError extends GwopsError {
   }
 }
 
-/** The run was interrupted by SIGINT (exit 130) or SIGTERM (exit 143); the session was terminated. */
-export class InterruptedError extends GwopsError {
-  override readonly exitCode: number;
-  readonly signal: 'SIGINT' | 'SIGTERM';
-  constructor(signal: 'SIGINT' | 'SIGTERM') {
-    super(`interrupted by ${signal}: the REST session was terminated (edits not yet activated are discarded)`);
-    this.signal = signal;
-    this.exitCode = signal === 'SIGINT' ? 130 : 143;
-  }
-}
-
-const PRIVATE_KEY_BLOCK = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g;
+/**
+ * What an interruption means for the active configuration: `discarded` (the usual case:
+ * edits that were not activated are lost with the session), `activated` (the signal came
+ * while the activation request was in flight, and the gateway answered that it activated),
+ * `unknown` (the signal came while the activation request was in flight, and no answer
+ * arrived in time).
+ */
+export type InterruptOutcome = 'discarded' | 'activated' | 'unknown';
 
 /**
- * Removes secrets from text that came from the gateway (error details): every literal
- * occurrence of `secrets` (API key, session cookie) and any PEM private key block.
+ * The run was interrupted by a signal; the session was terminated. Exit code 129
+ * (SIGHUP), 130 (SIGINT) or 143 (SIGTERM); the message says what became of the edits.
  */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text.replace(PRIVATE_KEY_BLOCK, '[redacted private key]');
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+export class InterruptedError extends GwopsError {
+  override readonly exitCode: number;
+  readonly signal: InterruptSignal;
+  readonly outcome: InterruptOutcome;
+  constructor(signal: InterruptSignal, outcome: InterruptOutcome = 'discarded') {
+    super(InterruptedError.explain(signal, outcome));
+    this.signal = signal;
+    this.outcome = outcome;
+    this.exitCode = SIGNAL_EXIT_CODES[signal];
   }
-  return out;
+
+  private static explain(signal: InterruptSignal, outcome: InterruptOutcome): string {
+    switch (outcome) {
+      case 'discarded':
+        return `interrupted by ${signal}: the REST session was terminated (edits not yet activated are discarded)`;
+      case 'activated':
+        return (
+          `interrupted by ${signal} after the activation request was sent: the gateway activated the configuration ` +
+          "(confirmed in its configurations list); the REST session was terminated"
+        );
+      case 'unknown':
+        return (
+          `interrupted by ${signal} while waiting for the answer to the activation request: whether the gateway ` +
+          'activated the configuration is unknown; run gwops drift to see the live state before applying again'
+        );
+    }
+  }
 }
+
+/**
+ * Removes secrets from text that came from the gateway (error details). Moved to
+ * src/secrets.ts (the one redaction mechanism); re-exported for existing callers.
+ */
+export { redact } from '../secrets.js';

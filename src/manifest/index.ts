@@ -64,6 +64,12 @@ export interface LoadResult {
   variant: Variant;
   /** Where an object is declared (for mapping the gateway's validator messages back to file:line). */
   locate(kind: ResourceType, name: string): SourceLocation | undefined;
+  /**
+   * Every secret value of the manifests (each resolved `fromEnv` / `fromFile` value, and
+   * secrets written as strings), for redaction: register them in the run's SecretRedactor
+   * (src/secrets.ts). Never print them.
+   */
+  secretValues: string[];
 }
 
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
@@ -127,13 +133,14 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   }
   const entries: Entry[] = [...index.values()].flatMap((m) => [...m.values()]);
   const literals: LiteralSecret[] = [];
+  const secretValues: string[] = [];
   for (const entry of entries) {
     const label = labelOf(entry.kind, entry.name);
     for (const spec of schemaDiagnostics(entry.kind, entry.value, label)) out.push(entryDiagnostic(entry, spec));
     checkVariant(entry, variant, out);
     checkNameAttribute(entry, out);
     checkPatterns(entry, out);
-    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out));
+    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues));
   }
   const effective = mergeTemplates(index, out);
 
@@ -189,5 +196,6 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     project,
     variant,
     locate: (kind, name) => byKey.get(`${kind}\0${name}`),
+    secretValues: [...new Set(secretValues)],
   };
 }

@@ -11,6 +11,7 @@ import type { Diagnostic } from './diagnostics.js';
 import type { EntryIndex } from './collect.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf, originOf } from './entries.js';
+import { decodeUtf8 } from './parse.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { AttributeObject } from './types.js';
 
@@ -67,11 +68,15 @@ export interface LiteralSecret {
  * an error naming the attribute path (never a value). Returns the literal secrets, which
  * are not resolved from variables, for the literal-secret warning. With `env` undefined,
  * sources are left as they are (only literals are collected).
+ *
+ * Every secret value found (resolved from a source, or written as a string, literally or
+ * through `${VAR}`) is appended to `values`, for redaction (src/secrets.ts).
  */
 export function resolveSecrets(
   entry: Entry,
   env: Readonly<Record<string, string | undefined>> | undefined,
   out: Diagnostic[],
+  values?: string[],
 ): LiteralSecret[] {
   const attributes = entry.value.attributes;
   if (!isObject(attributes)) return [];
@@ -82,6 +87,7 @@ export function resolveSecrets(
       const pointer = ['attributes', ...at];
       const label = `secret '${attributePath(at)}' of ${labelOf(entry.kind, entry.name)}`;
       if (typeof value === 'string') {
+        values?.push(value);
         const { origin, segments } = originOf(entry, pointer);
         if (!origin.substituted.has(segments.join('/'))) literals.push({ entry, at });
         return;
@@ -97,13 +103,26 @@ export function resolveSecrets(
         const dir = originOf(entry, pointer).origin.parsed.source.dir;
         const file = path.resolve(dir, value.fromFile);
         try {
-          resolved = readFileSync(file, 'utf8').replace(/(\r?\n)+$/, '');
+          const decoded = decodeUtf8(readFileSync(file));
+          if (decoded.invalidUtf8) {
+            const { line, column } = decoded.invalidUtf8;
+            out.push(
+              entryDiagnostic(entry, {
+                code: 'secret-unavailable',
+                pointer,
+                message: `${label}: file '${value.fromFile}' is not valid UTF-8 (first invalid byte at line ${line}, column ${column}); save it as UTF-8 text (a PEM file)`,
+              }),
+            );
+          } else {
+            resolved = decoded.text.replace(/(\r?\n)+$/, '');
+          }
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable';
           out.push(entryDiagnostic(entry, { code: 'secret-unavailable', pointer, message: `${label}: cannot read file '${value.fromFile}' (${code})` }));
         }
       }
       if (resolved === undefined) return;
+      values?.push(resolved);
       copy ??= structuredClone(attributes);
       let node: unknown = copy;
       for (const s of at.slice(0, -1)) node = Array.isArray(node) ? node[Number(s)] : isObject(node) ? node[s] : undefined;

@@ -1,19 +1,18 @@
 /**
- * The reconciler's use cases: `plan`, `apply` and `drift` as functions that return data
- * (the CLI prints it). Data path (ARCHITECTURE.md): manifests → desired state; one
+ * The reconciler's use cases `plan` and `drift` as functions that return data (the CLI
+ * prints it), and the stages they share with `apply` (apply.ts). Data path (ARCHITECTURE.md): manifests → desired state; one
  * session → load-active → one GET per kind → live state; diff → plan; execute in the
  * session → validator messages → activate (apply) or throw the edits away (plan).
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { GwopsError, InputError } from '../errors.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage } from '../gateway/index.js';
-import { ConnectionError, resolveConnection, withSession } from '../gateway/index.js';
+import { resolveConnection, withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, LoadResult } from '../manifest/index.js';
 import { hasErrors, loadManifests } from '../manifest/index.js';
 import type { SourceLocation } from '../manifest/types.js';
+import type { SecretRedactor } from '../secrets.js';
 import { certificateHandles, desiredState } from './desired.js';
 import type { ExecutionReport, ProgressListener } from './execute.js';
 import { executePlan } from './execute.js';
@@ -22,10 +21,9 @@ import { liveState } from './live.js';
 import type { ObjectRef, State } from './model.js';
 import { buildPlan } from './plan.js';
 import type { Plan } from './plan-types.js';
-import { PLAN_FORMAT_VERSION } from './plan-types.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
-export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'env' | 'cwd'> {
+export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
   readonly paths: readonly string[];
   readonly stdin?: NodeJS.ReadableStream | undefined;
   readonly configFile?: string | undefined;
@@ -36,6 +34,11 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly allowMassDelete?: boolean | undefined;
   /** Receives warnings (manifest warnings, `--insecure`, failed session terminate). */
   readonly warn: (message: string) => void;
+  /**
+   * The run's secret registry (the CLI redacts all its output with it): the manifests'
+   * secret values, the API key and the session cookie are registered into it.
+   */
+  readonly secrets?: SecretRedactor | undefined;
 }
 
 /** Manifests have errors: nothing was sent to any gateway. Exit code 1. */
@@ -86,23 +89,6 @@ export class ApplyFailedError extends GwopsError {
   }
 }
 
-/**
- * The connection broke after the activation request was sent: whether the gateway
- * activated is unknown. Exit code 1; `gwops drift` tells.
- */
-export class ActivationUnknownError extends GwopsError {
-  constructor(cause: ConnectionError) {
-    super(
-      `${cause.message}; the activation request was sent, so the gateway may or may not have activated the configuration: ` +
-        'run gwops drift to see the live state before applying again',
-      { cause },
-    );
-  }
-}
-
-/** `apply --plan` was given a plan made against a different live state. Exit code 1. */
-export class StalePlanError extends GwopsError {}
-
 /** Loaded manifests and the desired state built from them. */
 export interface Prepared {
   readonly loaded: LoadResult;
@@ -124,26 +110,36 @@ export async function prepare(input: RunInput): Promise<Prepared> {
     ...(input.target ? { target: input.target } : {}),
     ...(input.variant ? { variant: input.variant } : {}),
   });
+  input.secrets?.addAll(loaded.secretValues);
   if (hasErrors(loaded.diagnostics)) throw new ManifestError(loaded.diagnostics);
   for (const d of loaded.diagnostics) input.warn(`${d.file}:${d.line}:${d.column}: warning: ${d.message}`);
   return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant };
 }
 
-/** The connection of a run: `--url` or the target, the key never from a command-line value. */
-export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConnection {
+/**
+ * The connection of a run: `--url` or the target, the key never from a command-line value.
+ * The API key is registered in `input.secrets`, which rides along (`secrets`) so that the
+ * session opened with this connection registers its cookie and redacts error details.
+ */
+export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConnection & { readonly secrets?: SecretRedactor } {
   const target = input.target ? prepared.loaded.project.targets[input.target] : undefined;
   const onlyTarget = Object.keys(prepared.loaded.project.targets);
   const implicit = !input.target && !input.url && onlyTarget.length === 1 ? prepared.loaded.project.targets[onlyTarget[0] ?? ''] : undefined;
-  return resolveConnection({
+  const connection = resolveConnection({
     url: input.url,
     target: target ?? implicit,
     targetName: input.target ?? (implicit ? onlyTarget[0] : undefined),
     apiKeyFile: input.apiKeyFile,
     caFile: input.caFile,
     insecure: input.insecure,
+    timeout: input.timeout,
     env: input.env,
     cwd: input.cwd,
   });
+  if (!input.secrets) return connection;
+  input.secrets.add(connection.apiKey);
+  // Object.assign keeps the connection's own (non-enumerable) toJSON, which hides the key.
+  return Object.assign(connection, { secrets: input.secrets });
 }
 
 /** Live state and the plan against it. */
@@ -196,7 +192,7 @@ export function locateMessages(
 }
 
 /** Executes the plan in the session and reads the validator messages. */
-async function executeAndValidate(
+export async function executeAndValidate(
   session: GatewaySession,
   prepared: Prepared,
   planned: Planned,
@@ -231,74 +227,6 @@ export async function runPlan(input: RunInput & { readonly serverCheck: boolean 
     if (!input.serverCheck || planned.plan.steps.length === 0) return { ...planned, prepared };
     const { messages } = await executeAndValidate(session, prepared, planned, signal);
     return { ...planned, prepared, messages };
-  });
-}
-
-/** Result of {@link runApply}. */
-export interface ApplyResult extends Planned {
-  readonly prepared: Prepared;
-  readonly activated: boolean;
-  readonly comment?: string;
-  readonly messages: readonly LocatedValidatorMessage[];
-}
-
-/** Options of {@link runApply} beyond the shared ones. */
-export interface ApplyInput extends RunInput {
-  /** A saved plan (`--plan`); refused when the live state changed since it was made. */
-  readonly planFile?: string | undefined;
-  readonly comment: string;
-  /** Asked before anything is changed; false stops without changes. */
-  readonly confirm: (plan: Plan) => Promise<boolean>;
-  readonly onProgress?: ProgressListener | undefined;
-  /** Told the plan before execution (to print it). */
-  readonly onPlan?: ((plan: Plan) => void) | undefined;
-}
-
-/** Reads and checks a saved plan file. @throws InputError when unreadable or of another format version */
-export async function readPlanFile(file: string, cwd: string): Promise<Plan> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(resolve(cwd, file), 'utf8'));
-  } catch (error) {
-    throw new InputError(`cannot read plan file ${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
-  if (version !== PLAN_FORMAT_VERSION) {
-    throw new InputError(`plan file ${file} has formatVersion ${JSON.stringify(version)}; this gwops reads ${PLAN_FORMAT_VERSION}`);
-  }
-  return parsed as Plan;
-}
-
-/**
- * `gwops apply`: executes the plan, reads validator messages, and activates only when
- * there is no ERROR (never with `ignoreOutdatedConfiguration`).
- * @throws ValidatorRejectedError (exit 3), ApplyFailedError, StalePlanError,
- *   OutdatedConfigurationError, ManifestError, connection and API errors (exit 1)
- */
-export async function runApply(input: ApplyInput): Promise<ApplyResult> {
-  const prepared = await prepare(input);
-  const saved = input.planFile ? await readPlanFile(input.planFile, input.cwd) : undefined;
-  const connection = connectionFor(input, prepared);
-  return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
-    const fresh = await readAndPlan(session, prepared, input);
-    if (saved && saved.liveDigest !== fresh.plan.liveDigest) {
-      throw new StalePlanError(
-        `the live configuration changed since plan file ${input.planFile ?? ''} was made; run gwops plan again`,
-      );
-    }
-    const planned: Planned = saved ? { live: fresh.live, plan: saved } : fresh;
-    input.onPlan?.(planned.plan);
-    if (planned.plan.steps.length === 0) return { ...planned, prepared, activated: false, messages: [] };
-    if (!(await input.confirm(planned.plan))) return { ...planned, prepared, activated: false, messages: [] };
-    const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress);
-    if (messages.some((m) => m.severity === 'ERROR')) throw new ValidatorRejectedError(messages);
-    try {
-      await session.activate(input.comment);
-    } catch (error) {
-      if (error instanceof ConnectionError && error.phase === 'response') throw new ActivationUnknownError(error);
-      throw error;
-    }
-    return { ...planned, prepared, activated: true, comment: input.comment, messages };
   });
 }
 

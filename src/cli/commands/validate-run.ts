@@ -1,5 +1,5 @@
 /**
- * `gwops validate [paths...]`: loads and checks manifests offline (issue 3), prints every
+ * `gwops validate [paths...]`: loads and checks manifests offline, prints every
  * diagnostic, exit 0 when there is no error (warnings allowed), 1 otherwise. No gateway is
  * contacted.
  */
@@ -35,6 +35,7 @@ export async function runValidate(paths: readonly string[], options: ValidateCom
     ...(options.variant !== undefined ? { variant: options.variant } : {}),
     resolveSecrets: options.skipSecrets !== true,
   });
+  for (const value of result.secretValues) io.secrets?.add(value);
   const failed = hasErrors(result.diagnostics);
   const color = io.isTTY && io.env.NO_COLOR === undefined;
   io.stdout.write(formatDiagnostics(result.diagnostics, options.format, { color }));
