@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm run build`).
-import { main } from '../dist/cli/main.js';
+import { runProcess } from '../dist/cli/process.js';
 
-process.exitCode = await main(process.argv);
+await runProcess(process.argv);

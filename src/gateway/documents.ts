@@ -168,3 +168,51 @@ export function validatorMessagesOf(document: unknown): ValidatorMessage[] {
   if (!isRecord(document) || !Array.isArray(document.data)) throw new DocumentShapeError('document without a data array');
   return document.data.map(toValidatorMessage);
 }
+
+/**
+ * One entry of `GET /configuration/configurations` (docs/gateway-api.md "Configurations
+ * and activation"): `configType` is `CURRENTLY_ACTIVE` for the active one; `comment`,
+ * `createdAt` (ISO 8601) and `createdBy` may be missing.
+ */
+export interface ConfigurationEntry {
+  readonly id: string;
+  readonly configType: string | undefined;
+  readonly comment: string | undefined;
+  readonly createdAt: string | undefined;
+  readonly createdBy: string | undefined;
+}
+
+const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The entries of a configurations list document, in the gateway's order (newest first). @throws DocumentShapeError */
+export function configurationsOf(document: unknown): ConfigurationEntry[] {
+  return resourcesOf(document).map((r) => ({
+    id: r.id,
+    configType: optionalString(r.attributes.configType),
+    comment: optionalString(r.attributes.comment),
+    createdAt: optionalString(r.attributes.createdAt),
+    createdBy: optionalString(r.attributes.createdBy),
+  }));
+}
+
+/**
+ * Why an answer to `POST /configuration/configurations/activate` is not the documented
+ * success, or undefined when it is: only 200 or 204 whose body is empty or a JSON
+ * document without `errors` counts (a 202 "accepted", an `errors` body or an unreadable
+ * body leaves the outcome unknown).
+ */
+export function activationAnswerProblem(status: number, text: string): string | undefined {
+  if (status !== 200 && status !== 204) return `status ${status} is not the documented success (200)`;
+  if (text.trim() === '') return undefined;
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return 'the body is not JSON';
+  }
+  if (isRecord(document) && 'errors' in document) {
+    const error = firstError(text);
+    return `the body is an error document${error?.code ? ` (${error.code})` : ''}`;
+  }
+  return undefined;
+}

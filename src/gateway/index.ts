@@ -2,14 +2,14 @@
 export { GatewaySession, nameFilter } from './session.js';
 export type { SessionOptions, CreateCheck, TerminateResult, ListOptions } from './session.js';
 export { withSession } from './lifecycle.js';
-export type { WithSessionOptions, SignalSource } from './lifecycle.js';
+export type { WithSessionOptions, SignalSource, SessionScope } from './lifecycle.js';
 export { resolveConnection, API_KEY_ENV } from './connection.js';
 export type { ConnectionTarget, ConnectionInput, ResolvedConnection } from './connection.js';
 export { checkBaseUrl, isLoopbackHost } from './http.js';
 export type { HttpTimeouts, TransportOptions } from './http.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, backoffDelay, isRetryableStatus, systemClock } from './retry.js';
 export type { RetryPolicy, RetryClock } from './retry.js';
-export type { ApiResource, NewResource, ResourceIdentifier, RelationshipData, ValidatorMessage, ValidatorSeverity } from './documents.js';
+export type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, RelationshipData, ValidatorMessage, ValidatorSeverity } from './documents.js';
 export {
   ApiError,
   OutdatedConfigurationError,
@@ -18,5 +18,7 @@ export {
   TlsVerificationError,
   UnexpectedResponseError,
   InterruptedError,
+  ConnectionTimeoutError,
+  ResponseTooLargeError,
 } from './errors.js';
-export type { ObjectLabel, SessionFailure, ConnectionPhase } from './errors.js';
+export type { ObjectLabel, SessionFailure, ConnectionPhase, InterruptOutcome } from './errors.js';

@@ -1,46 +1,62 @@
 /**
- * The one way gwops uses a session: open it, run the work, and always terminate it
- * (gateway-config-api.md "A session must be terminated when the client is finished";
- * issue 4 "Connection"): on success, on error, and on SIGINT/SIGTERM.
+ * The one way gwops uses a session: open it, run the work, and always terminate it (a
+ * client must end its session when it is finished: docs/gateway-api.md "Sessions"): on
+ * success, on error, and on SIGHUP, SIGINT and SIGTERM.
  */
+import { INTERRUPT_SIGNALS, SIGNAL_EXIT_CODES, signalSource } from '../interrupts.js';
+import type { InterruptSignal, SignalSource } from '../interrupts.js';
 import { InterruptedError } from './errors.js';
 import { GatewaySession } from './session.js';
 import type { SessionOptions } from './session.js';
 
-type Signal = 'SIGINT' | 'SIGTERM';
-
-/** Where signal handlers are installed; `process` by default (tests pass an EventEmitter). */
-export interface SignalSource {
-  on(event: Signal, listener: () => void): unknown;
-  off(event: Signal, listener: () => void): unknown;
-}
+export type { SignalSource } from '../interrupts.js';
 
 /** Options of {@link withSession}: the session's options (its `signal` is provided here) plus the signal source. */
 export interface WithSessionOptions extends Omit<SessionOptions, 'signal'> {
-  /** Default: `process`. */
+  /** Default: the CLI's signal hub when installed, else `process`. */
   readonly signals?: SignalSource | undefined;
   /**
    * After a signal, once the session is terminated, how long `fn` may take to settle
-   * before the process is ended with 130/143 anyway (e.g. `fn` waits on a prompt).
-   * Milliseconds; default 5 000.
+   * before the process is ended with the signal's exit code anyway (e.g. `fn` ignores
+   * the signal). Milliseconds; default 5 000. A second signal shortens it to
+   * {@link SECOND_SIGNAL_WAIT_MS} when it is longer.
    */
   readonly graceMs?: number | undefined;
   /** Ends the process when `fn` overruns the grace period. Default: `process.exit`. */
   readonly exit?: ((code: number) => void) | undefined;
 }
 
+/** How long a second signal waits for the session's termination before the process ends. Milliseconds. */
+export const SECOND_SIGNAL_WAIT_MS = 3_000;
+
+/** What {@link withSession} gives `fn` besides the session and the abort signal. */
+export interface SessionScope {
+  /**
+   * Runs `work` so that a signal arriving meanwhile does not cancel it at once: the
+   * signal is held until `work` settles or `maxMs` (milliseconds) have passed, whichever
+   * comes first, and then delivered as usual (the abort signal fires, the session is
+   * terminated). For a call whose outcome must be known, such as an activation that has
+   * been sent. Check `signal.aborted` after it returns to learn whether a signal came.
+   * A second signal while a signal is held delivers it at once.
+   * @param describe what is waited for, for the message on a held signal
+   */
+  shield<T>(work: () => Promise<T>, maxMs: number, describe: string): Promise<T>;
+}
+
 /**
- * Opens a session, runs `fn(session, signal)`, and always terminates the session.
+ * Opens a session, runs `fn(session, signal, scope)`, and always terminates the session.
  *
- * While it runs, SIGINT and SIGTERM handlers are installed. On the first signal the
- * `signal` passed to `fn` aborts (a running call is cancelled, later calls are refused),
- * the session is terminated at once, the handlers are removed (a second signal ends the
- * process the default way), and when `fn` has settled this function rejects with an
- * {@link InterruptedError} whose `exitCode` is 130 (SIGINT) or 143 (SIGTERM): the CLI maps
- * it like any GwopsError, so the process ends with that code. Should `fn` not settle
- * within `graceMs` after the session was terminated (it ignores the signal, or waits on
- * a prompt), the process is ended with that code through `exit`. The handlers are
- * removed in every case before this function settles.
+ * While it runs, SIGHUP, SIGINT and SIGTERM handlers are installed on `options.signals`.
+ * On the first signal the `signal` passed to `fn` aborts with an {@link InterruptedError}
+ * (a running call is cancelled, later calls are refused), the session is terminated at
+ * once, and when `fn` has settled this function rejects with that error (exit code 129,
+ * 130 or 143; the CLI maps it like any GwopsError), or with the InterruptedError that
+ * `fn` threw itself (one that says more, e.g. about an activation). Should `fn` not
+ * settle within `graceMs` after the session was terminated, the process is ended with
+ * that code through `exit`. A second signal does not end the process at once: it waits
+ * (at most {@link SECOND_SIGNAL_WAIT_MS}) for the termination under way; a third ends
+ * it at once. During `scope.shield(...)` the first signal is held (see SessionScope).
+ * The handlers are removed in every case before this function settles.
  *
  * A signal during `open()` cancels it; a session the gateway created for a lost
  * response then idles out.
@@ -50,47 +66,90 @@ export interface WithSessionOptions extends Omit<SessionOptions, 'signal'> {
  * @returns what `fn` returns
  * @throws whatever `open()` or `fn` throws (see GatewaySession), or InterruptedError
  */
-export async function withSession<T>(options: WithSessionOptions, fn: (session: GatewaySession, signal: AbortSignal) => Promise<T>): Promise<T> {
-  const signals: SignalSource = options.signals ?? process;
+export async function withSession<T>(
+  options: WithSessionOptions,
+  fn: (session: GatewaySession, signal: AbortSignal, scope: SessionScope) => Promise<T>,
+): Promise<T> {
+  const signals: SignalSource = options.signals ?? signalSource();
   const controller = new AbortController();
   const session = new GatewaySession({ ...options, signal: controller.signal });
+  const handlers = new Map<InterruptSignal, () => void>(INTERRUPT_SIGNALS.map((s) => [s, () => onSignal(s)]));
+  const removeHandlers = (): void => {
+    for (const [signal, handler] of handlers) signals.off(signal, handler);
+  };
+  const processExit = options.exit ?? ((code: number): void => process.exit(code));
+  const exit = (code: number): void => {
+    removeHandlers();
+    processExit(code);
+  };
   let interrupted: InterruptedError | undefined;
   let forceTimer: NodeJS.Timeout | undefined;
   let settled = false;
-  const exit = options.exit ?? ((code: number): void => process.exit(code));
+  let signalsSeen = 0;
+  let shielding = 0;
+  let held: { signal: InterruptSignal; timer: NodeJS.Timeout } | undefined;
+  let shieldMs = 0;
+  let shieldLabel = '';
 
-  const handlers: Record<Signal, () => void> = {
-    SIGINT: () => onSignal('SIGINT'),
-    SIGTERM: () => onSignal('SIGTERM'),
+  const forceExitAfter = (ms: number, code: number): void => {
+    if (settled) return;
+    clearTimeout(forceTimer);
+    forceTimer = setTimeout(() => exit(code), ms);
   };
-  let installed = false;
-  const removeHandlers = (): void => {
-    if (!installed) return;
-    installed = false;
-    signals.off('SIGINT', handlers.SIGINT);
-    signals.off('SIGTERM', handlers.SIGTERM);
-  };
-  function onSignal(signal: Signal): void {
+  const deliver = (signal: InterruptSignal): void => {
+    if (held) clearTimeout(held.timer);
+    held = undefined;
     if (interrupted) return;
     interrupted = new InterruptedError(signal);
-    removeHandlers();
     controller.abort(interrupted);
     const code = interrupted.exitCode;
-    void session.terminate().then(() => {
-      if (settled) return;
-      forceTimer = setTimeout(() => exit(code), options.graceMs ?? 5_000);
-    });
+    void session.terminate().then(() => forceExitAfter(options.graceMs ?? 5_000, code));
+  };
+  function onSignal(signal: InterruptSignal): void {
+    signalsSeen += 1;
+    if (signalsSeen >= 3) {
+      exit(interrupted?.exitCode ?? SIGNAL_EXIT_CODES[signal]);
+      return;
+    }
+    if (held || interrupted) {
+      if (held) deliver(held.signal);
+      const code = interrupted?.exitCode ?? SIGNAL_EXIT_CODES[signal];
+      options.onWarning?.(`${signal} again: waiting at most ${SECOND_SIGNAL_WAIT_MS / 1000} s for the REST session to be terminated (a third signal ends at once)`);
+      forceExitAfter(Math.min(SECOND_SIGNAL_WAIT_MS, options.graceMs ?? 5_000), code);
+      return;
+    }
+    if (shielding > 0) {
+      options.onWarning?.(
+        `${signal} received while ${shieldLabel} is in flight: waiting at most ${Math.ceil(shieldMs / 1000)} s for the gateway's answer ` +
+          'so that the outcome is known (a second signal stops waiting; the outcome is then unknown)',
+      );
+      held = { signal, timer: setTimeout(() => deliver(signal), shieldMs) };
+      return;
+    }
+    deliver(signal);
   }
-  signals.on('SIGINT', handlers.SIGINT);
-  signals.on('SIGTERM', handlers.SIGTERM);
-  installed = true;
+  const scope: SessionScope = {
+    async shield(work, maxMs, describe) {
+      shielding += 1;
+      shieldMs = maxMs;
+      shieldLabel = describe;
+      try {
+        return await work();
+      } finally {
+        shielding -= 1;
+        if (held && shielding === 0) deliver(held.signal);
+      }
+    },
+  };
 
+  for (const [signal, handler] of handlers) signals.on(signal, handler);
   try {
     let result: T;
     try {
       await session.open();
-      result = await fn(session, controller.signal);
+      result = await fn(session, controller.signal, scope);
     } catch (error) {
+      if (error instanceof InterruptedError) throw error;
       if (interrupted) throw interrupted;
       throw error;
     }
@@ -99,7 +158,8 @@ export async function withSession<T>(options: WithSessionOptions, fn: (session: 
   } finally {
     settled = true;
     clearTimeout(forceTimer);
-    removeHandlers();
+    if (held) clearTimeout(held.timer);
     await session.terminate();
+    removeHandlers();
   }
 }

@@ -9,10 +9,21 @@
  * only through {@link GatewaySession.createChecked}; activation never.
  */
 import type { ApiErrorInit, ObjectLabel } from './errors.js';
-import { ApiError, ConnectionError, OutdatedConfigurationError, SessionError, UnexpectedResponseError, redact } from './errors.js';
-import { DocumentShapeError, firstError, parseJson, resourceOf, resourcesOf, toResource, validatorMessagesOf } from './documents.js';
+import { ApiError, ConnectionError, OutdatedConfigurationError, SessionError, UnexpectedResponseError } from './errors.js';
+import { SecretRedactor, truncateEcho } from '../secrets.js';
+import {
+  DocumentShapeError,
+  activationAnswerProblem,
+  configurationsOf,
+  firstError,
+  parseJson,
+  resourceOf,
+  resourcesOf,
+  toResource,
+  validatorMessagesOf,
+} from './documents.js';
 import { DataArraySplitter } from './data-array.js';
-import type { ApiResource, NewResource, ResourceIdentifier, ValidatorMessage } from './documents.js';
+import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, ValidatorMessage } from './documents.js';
 import { HttpTransport } from './http.js';
 import type { RawResponse, TransportOptions } from './http.js';
 import { DEFAULT_RETRY_POLICY, abortReason, parseRetryAfter, retrying, systemClock } from './retry.js';
@@ -21,12 +32,22 @@ import type { RetryClock, RetryPolicy } from './retry.js';
 /** Everything a session needs. The API key is used for `POST /session/create` only. */
 export interface SessionOptions extends TransportOptions {
   readonly apiKey: string;
+  /**
+   * Where the key came from, e.g. `environment variable GWOPS_API_KEY` (not secret): named
+   * when the gateway rejects the key (SessionError `key-rejected`).
+   */
+  readonly apiKeySource?: string | undefined;
   /** Overrides of {@link DEFAULT_RETRY_POLICY}. */
   readonly retry?: Partial<RetryPolicy> | undefined;
   /** Injected time (tests record waits instead of waiting). Default: the real clock. */
   readonly clock?: RetryClock | undefined;
   /** When aborted, running calls are cancelled and new ones refused with `signal.reason` (terminate still works). */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The run's secret registry: the session registers the API key and the `JSESSIONID`
+   * cookie into it and redacts error details with everything it holds. Default: its own.
+   */
+  readonly secrets?: SecretRedactor | undefined;
 }
 
 /** How {@link GatewaySession.createChecked} decides whether a failed create landed anyway. */
@@ -102,11 +123,13 @@ function sessionCookie(setCookie: string | string[] | undefined): string | undef
 export class GatewaySession {
   private readonly transport: HttpTransport;
   private readonly apiKey: string;
+  private readonly apiKeySource: string | undefined;
   private readonly policy: RetryPolicy;
   private readonly clock: RetryClock;
   private readonly signal: AbortSignal | undefined;
   private readonly onWarning: ((message: string) => void) | undefined;
   private cookie: string | undefined;
+  private readonly redactor: SecretRedactor;
   private terminated = false;
   private terminating: Promise<TerminateResult> | undefined;
   private readonly counts = new Map<string, number>();
@@ -115,6 +138,9 @@ export class GatewaySession {
   constructor(options: SessionOptions) {
     this.transport = new HttpTransport(options);
     this.apiKey = options.apiKey;
+    this.apiKeySource = options.apiKeySource;
+    this.redactor = options.secrets ?? new SecretRedactor();
+    this.redactor.add(options.apiKey);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.clock = options.clock ?? systemClock;
     this.signal = options.signal;
@@ -145,6 +171,7 @@ export class GatewaySession {
     const cookie = sessionCookie(res.headers['set-cookie']);
     if (!cookie) throw new SessionError('no-cookie', 'POST', '/session/create');
     this.cookie = cookie;
+    this.redactor.add(cookie);
   }
 
   /**
@@ -296,13 +323,29 @@ export class GatewaySession {
 
   /**
    * `POST /configuration/configurations/activate` with `{comment}`. Never sets
-   * `options.ignoreOutdatedConfiguration` (ARCHITECTURE.md "One activation is one
-   * transaction") and is not repeated unless it certainly never reached the gateway.
+   * `options.ignoreOutdatedConfiguration` (one activation is one transaction:
+   * docs/architecture.md) and is not repeated unless it certainly never reached the
+   * gateway. Only the documented success counts (see {@link activationAnswerProblem}).
    * @throws OutdatedConfigurationError on 409 `OUTDATED_CONFIGURATION`; ApiError otherwise
-   *   (e.g. 400 `VALIDATION_FAILED`)
+   *   (e.g. 400 `VALIDATION_FAILED`); UnexpectedResponseError for a 2xx answer that is
+   *   not the documented success (the outcome is then unknown); ConnectionError
    */
   async activate(comment: string): Promise<void> {
-    await this.call({ method: 'POST', path: '/configuration/configurations/activate', retry: 'unsent', body: { comment } });
+    const path = '/configuration/configurations/activate';
+    const res = await this.call({ method: 'POST', path, retry: 'unsent', body: { comment } });
+    const problem = activationAnswerProblem(res.status, res.text);
+    if (problem !== undefined) throw new UnexpectedResponseError('POST', path, res.status, problem);
+  }
+
+  /**
+   * `GET /configuration/configurations`: every configuration entry, newest first; works
+   * before a load (docs/gateway-api.md "Configurations and activation").
+   * @throws ApiError, ConnectionError, UnexpectedResponseError
+   */
+  async configurations(): Promise<ConfigurationEntry[]> {
+    const path = '/configuration/configurations';
+    const res = await this.call({ method: 'GET', path, retry: 'transient' });
+    return this.parse('GET', path, res, configurationsOf);
   }
 
   /**
@@ -381,7 +424,9 @@ export class GatewaySession {
   }
 
   private failure(spec: CallSpec, res: RawResponse): Error {
-    if (spec.bearer && (res.status === 401 || res.status === 403)) return new SessionError('key-rejected', spec.method, spec.path, res.status);
+    if (spec.bearer && (res.status === 401 || res.status === 403)) {
+      return new SessionError('key-rejected', spec.method, spec.path, res.status, this.apiKeySource);
+    }
     if (!spec.bearer && res.status === 401) return new SessionError('expired', spec.method, spec.path, res.status);
     const error = firstError(res.text);
     const detail = error?.detail ?? error?.title;
@@ -390,7 +435,8 @@ export class GatewaySession {
       path: spec.path,
       status: res.status,
       code: error?.code,
-      detail: detail === undefined ? undefined : redact(detail, this.secrets()),
+      // Redacted first, then cut: a cut through a secret would leave a prefix that no longer matches.
+      detail: detail === undefined ? undefined : truncateEcho(this.secrets().redact(detail)),
       object: spec.object,
       retryAfterMs: parseRetryAfter(res.headers['retry-after'], this.clock.now()),
     };
@@ -407,8 +453,11 @@ export class GatewaySession {
     }
   }
 
-  private secrets(): string[] {
-    return this.cookie ? [this.apiKey, this.cookie] : [this.apiKey];
+  /** The session's known secrets (API key, cookie once open, and whatever the run registered). */
+  private secrets(): SecretRedactor {
+    this.redactor.add(this.apiKey);
+    if (this.cookie) this.redactor.add(this.cookie);
+    return this.redactor;
   }
 }
 

@@ -50,7 +50,7 @@ describe('failures leave the active configuration untouched and no session open'
       'app.yaml': SMALL['app.yaml'].replace('http2Allowed: false', 'http2Allowed: true'),
     });
     t.h.emulator.requestLog.length = 0;
-    const r = await t.h.cli(['apply', broken, ...t.h.connection]);
+    const r = await t.h.cli(['apply', '--yes', broken, ...t.h.connection]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/app\.yaml:\d+:\d+/);
     expect(r.stderr).toContain('HTTP/2');
@@ -67,7 +67,7 @@ describe('failures leave the active configuration untouched and no session open'
     const written = await readFile(join(broken, 'app.yaml'), 'utf8');
     expect(written).not.toContain('priority: 6 }\nrelationships:\n  back-end-groups');
     const before = JSON.stringify(t.h.emulator.activeSnapshot());
-    const r = await t.h.cli(['apply', broken, ...t.h.connection]);
+    const r = await t.h.cli(['apply', '--yes', broken, ...t.h.connection]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('ERROR');
     expect(r.stderr).toMatch(/app\.yaml:\d+/);
@@ -88,13 +88,13 @@ describe('failures leave the active configuration untouched and no session open'
     for (let nth = 1; nth <= calls; nth += 1) {
       t.h.emulator.faults.clear();
       t.h.emulator.faults.add({ path: /^(?!\/session\/terminate)/, status: 500, nth });
-      const r = await t.h.cli(['apply', manifests, ...t.h.connection, '--comment', `fault ${nth}`]);
+      const r = await t.h.cli(['apply', '--yes', manifests, ...t.h.connection, '--comment', `fault ${nth}`]);
       expect(r.code, `fault at call ${nth}: ${r.stderr}`).toBe(1);
       expect(JSON.stringify(t.h.emulator.activeSnapshot()), `fault at call ${nth}`).toBe(before);
       expect(t.h.emulator.openSessionCount(), `fault at call ${nth}`).toBe(0);
     }
     t.h.emulator.faults.clear();
-    const ok = await t.h.cli(['apply', manifests, ...t.h.connection]);
+    const ok = await t.h.cli(['apply', '--yes', manifests, ...t.h.connection]);
     expect(ok.code).toBe(0);
   });
 
@@ -102,7 +102,7 @@ describe('failures leave the active configuration untouched and no session open'
     const fresh = await writeManifests(t.h, 'report', { 'app.yaml': SMALL['app.yaml'].replaceAll('small-', 'report-') });
     t.h.emulator.faults.clear();
     t.h.emulator.faults.add({ method: 'PATCH', path: '/configuration/mappings/*/relationships/*', status: 500, nth: 1 });
-    const r = await t.h.cli(['apply', fresh, ...t.h.connection]);
+    const r = await t.h.cli(['apply', '--yes', fresh, ...t.h.connection]);
     t.h.emulator.faults.clear();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/applied +create back-end-group 'report-backend'/);
@@ -116,7 +116,7 @@ describe('failures leave the active configuration untouched and no session open'
     const fresh = await writeManifests(t.h, 'unknown', { 'app.yaml': SMALL['app.yaml'].replaceAll('small-', 'unknown-') });
     t.h.emulator.faults.clear();
     t.h.emulator.faults.add({ method: 'POST', path: '/configuration/configurations/activate', drop: true, nth: 1 });
-    const r = await t.h.cli(['apply', fresh, ...t.h.connection]);
+    const r = await t.h.cli(['apply', '--yes', fresh, ...t.h.connection]);
     t.h.emulator.faults.clear();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('may or may not have activated');
@@ -128,7 +128,7 @@ describe('failures leave the active configuration untouched and no session open'
     const other = await writeManifests(t.h, 'race', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 7') });
     const third = await writeManifests(t.h, 'race2', { 'app.yaml': SMALL['app.yaml'].replace('priority: 5', 'priority: 8') });
     t.h.emulator.faults.add({ path: '*', latencyMs: 15 });
-    const [a, b] = await Promise.all([t.h.cli(['apply', other, ...t.h.connection]), t.h.cli(['apply', third, ...t.h.connection])]);
+    const [a, b] = await Promise.all([t.h.cli(['apply', '--yes', other, ...t.h.connection]), t.h.cli(['apply', '--yes', third, ...t.h.connection])]);
     t.h.emulator.faults.clear();
     const codes = [a.code, b.code].sort();
     expect(codes).toEqual([0, 1]);

@@ -15,7 +15,7 @@ describe('saved plans and output formats', () => {
     expect(saved.steps.length).toBeGreaterThan(50);
     const text = await readFile(out, 'utf8');
     for (const secret of t.h.secrets) expect(text.includes(secret)).toBe(false);
-    const apply = await t.h.cli(['apply', ...t.config, '--plan', out, '--comment', 'from saved plan']);
+    const apply = await t.h.cli(['apply', '--yes', ...t.config, '--plan', out, '--comment', 'from saved plan']);
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
     expect(JSON.stringify(t.h.emulator.activeSnapshot())).toContain('from saved plan');
@@ -33,7 +33,7 @@ describe('saved plans and output formats', () => {
       if (m) await s.update('mappings', m.id, { type: 'mapping', attributes: { backendPath: '/again/' } });
     }, 'drift 2');
     const before = JSON.stringify(t.h.emulator.activeSnapshot());
-    const apply = await t.h.cli(['apply', ...t.config, '--plan', out]);
+    const apply = await t.h.cli(['apply', '--yes', ...t.config, '--plan', out]);
     expect(apply.code).toBe(1);
     expect(apply.stderr).toMatch(/changed since plan file/);
     expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);

@@ -13,7 +13,7 @@ describe('plan, apply and drift of the examples against the emulator', () => {
   });
 
   it('applies and activates with a comment, then plans no changes', async () => {
-    const apply = await t.h.cli(['apply', ...t.config, '--comment', 'e2e apply']);
+    const apply = await t.h.cli(['apply', '--yes', ...t.config, '--comment', 'e2e apply']);
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain('activated');
@@ -52,7 +52,7 @@ describe('plan, apply and drift of the examples against the emulator', () => {
     expect(drift.stdout).toMatch(/link|mappings/);
     expect(drift.stdout).toContain('example-extra');
     expect(drift.stdout).toContain(`+ mapping "${deleted}"`);
-    const heal = await t.h.cli(['apply', ...t.config, '--prune', '--comment', 'heal']);
+    const heal = await t.h.cli(['apply', '--yes', ...t.config, '--prune', '--comment', 'heal']);
     expect(heal.code).toBe(0);
     const after = await t.h.cli(['drift', ...t.config]);
     expect(after.stdout).toContain('No drift');

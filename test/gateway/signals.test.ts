@@ -39,7 +39,8 @@ beforeAll(async () => {
   mkdirSync(cache, { recursive: true });
   outDir = mkdtempSync(join(cache, 'gwops-signals-'));
   // Transpile (no type check: tsc does that) the client and what it imports.
-  const files = [...readdirSync(join(root, 'src/gateway')).filter((f) => f.endsWith('.ts')).map((f) => `gateway/${f}`), 'errors.ts'];
+  const ts_ = (dir: string): string[] => readdirSync(join(root, 'src', dir)).filter((f) => f.endsWith('.ts'));
+  const files = [...ts_('gateway').map((f) => `gateway/${f}`), ...ts_('.')];
   mkdirSync(join(outDir, 'gateway'));
   for (const file of files) {
     const source = readFileSync(join(root, 'src', file), 'utf8');

@@ -12,6 +12,8 @@ import { readOrCreateKeyFile } from '../../emulator/api-keys.js';
 import { startEmulator } from '../../emulator/index.js';
 import type { FaultRule, RunningEmulator, ServeOptions } from '../../emulator/index.js';
 import { isLoopbackHost } from '../../gateway/http.js';
+import { INTERRUPT_SIGNALS, signalSource } from '../../interrupts.js';
+import type { InterruptSignal } from '../../interrupts.js';
 import type { CliIO } from '../io.js';
 
 /** Options as commander parses them. */
@@ -173,7 +175,9 @@ export async function serveOptions(opts: EmulatorCommandOptions, io: CliIO): Pro
  */
 export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CliIO, stop: Promise<unknown>, onStarted?: (emulator: RunningEmulator) => void): Promise<number> {
   const { options, keyFiles } = await serveOptions(opts, io);
-  const emulator = await startEmulator(options);
+  const emulator = await startEmulator(options).catch((error: unknown) => {
+    throw listenError(error, opts.host, options.port);
+  });
   let certLines: string[] = [];
   if (emulator.caCertificate !== undefined) {
     const certFile = resolve(io.cwd, opts.certFile);
@@ -210,15 +214,25 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CliIO
 }
 
 
-/** A promise that settles on the first SIGINT or SIGTERM. */
-export function signalled(): Promise<NodeJS.Signals> {
+/** A one-line error for a failure to listen (port in use, no permission); anything else unchanged. */
+function listenError(error: unknown, host: string, port: number | undefined): unknown {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  const where = `${host}:${port ?? 0}`;
+  if (code === 'EADDRINUSE') return new ConfigError(`cannot listen on ${where}: the port is already in use; choose another with --port (0 picks a free one)`, { cause: error });
+  if (code === 'EACCES') return new ConfigError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges); choose another with --port`, { cause: error });
+  if (code === 'EADDRNOTAVAIL') return new ConfigError(`cannot listen on ${where}: the address is not one of this machine's; check --host`, { cause: error });
+  return error;
+}
+
+/** A promise that settles on the first SIGHUP, SIGINT or SIGTERM (through the CLI's signal hub when installed). */
+export function signalled(): Promise<InterruptSignal> {
+  const source = signalSource();
   return new Promise((resolveSignal) => {
-    const on = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+    const listeners = INTERRUPT_SIGNALS.map((signal) => [signal, (): void => done(signal)] as const);
+    function done(signal: InterruptSignal): void {
+      for (const [s, l] of listeners) source.off(s, l);
       resolveSignal(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+    }
+    for (const [s, l] of listeners) source.on(s, l);
   });
 }

@@ -1,0 +1,32 @@
+/**
+ * gwops as a real process: what `bin/gwops.js` runs. Before the CLI is even loaded it
+ * installs the signal hub (so a signal at any moment gets a message and its exit code:
+ * 129 SIGHUP, 130 SIGINT, 143 SIGTERM) and makes a closed output pipe (`gwops plan |
+ * head -1`) end quietly instead of crashing. Only `../interrupts.js` is imported
+ * statically, so this costs nothing at start-up.
+ */
+import { SIGNAL_EXIT_CODES, SignalHub, useSignalHub } from '../interrupts.js';
+import type { InterruptSignal } from '../interrupts.js';
+
+/** Ignores write errors of a standard stream: a reader that went away (EPIPE) or a closed terminal (EIO). */
+function tolerateClosedStream(stream: NodeJS.WriteStream): void {
+  stream.on('error', () => undefined);
+}
+
+/**
+ * Runs the CLI with the process's argv and IO and sets `process.exitCode`.
+ * A signal that arrives while no REST session is open ends the process at once with its
+ * exit code; while one is open, the session's own handlers terminate it first.
+ */
+export async function runProcess(argv: readonly string[]): Promise<void> {
+  tolerateClosedStream(process.stdout);
+  tolerateClosedStream(process.stderr);
+  const hub = new SignalHub(process, (signal: InterruptSignal) => {
+    process.stderr.write(`interrupted by ${signal}: no REST session was open\n`);
+    process.exit(SIGNAL_EXIT_CODES[signal]);
+  });
+  hub.install();
+  useSignalHub(hub);
+  const { main } = await import('./main.js');
+  process.exitCode = await main(argv);
+}

@@ -1,0 +1,190 @@
+/**
+ * The `apply` use case: the plan (fresh, or a saved one checked against the live state),
+ * consent, execution in the session, the gateway's validator, and the activation, whose
+ * outcome is reported as the gateway shows it.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { GwopsError, InputError } from '../errors.js';
+import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
+import { ApiError, ConnectionError, InterruptedError, UnexpectedResponseError, withSession } from '../gateway/index.js';
+import type { ProgressListener } from './execute.js';
+import type { Plan } from './plan-types.js';
+import { PLAN_FORMAT_VERSION } from './plan-types.js';
+import type { LocatedValidatorMessage, Planned, Prepared, RunInput } from './run.js';
+import { ValidatorRejectedError, connectionFor, executeAndValidate, prepare, readAndPlan } from './run.js';
+
+/**
+ * The activation request was sent but its outcome is not known: the connection broke
+ * before the answer, or the answer was not the documented success. Exit code 1;
+ * `gwops drift` tells what is live.
+ */
+export class ActivationUnknownError extends GwopsError {
+  constructor(reason: string, options?: ErrorOptions) {
+    super(
+      `${reason}; the activation request was sent, so the gateway may or may not have activated the configuration: ` +
+        'run gwops drift to see the live state before applying again',
+      options,
+    );
+  }
+}
+
+/**
+ * The gateway answered the activation as a success, but its configurations list does not
+ * show this run's configuration as the active one. Exit code 1.
+ */
+export class ActivationMismatchError extends GwopsError {}
+
+/** Apply needs consent and none can be asked for (no terminal) nor was given (`--yes`). Exit code 1. */
+export class ConsentRequiredError extends GwopsError {}
+
+/** `apply --plan` was given a plan made against a different live state. Exit code 1. */
+export class StalePlanError extends GwopsError {}
+
+/**
+ * How an apply ended without an error: `no-changes` (nothing to do), `cancelled` (the
+ * answer to the question was not "yes"; nothing was changed), `activated`.
+ */
+export type ApplyOutcome = 'no-changes' | 'cancelled' | 'activated';
+
+/** Result of {@link runApply}. */
+export interface ApplyResult extends Planned {
+  readonly prepared: Prepared;
+  readonly outcome: ApplyOutcome;
+  readonly comment?: string;
+  readonly messages: readonly LocatedValidatorMessage[];
+  /** The configuration entry that this run activated, as the configurations list shows it. */
+  readonly activation?: ConfigurationEntry;
+}
+
+/** Options of {@link runApply} beyond the shared ones. */
+export interface ApplyInput extends RunInput {
+  /** A saved plan (`--plan`); refused when the live state changed since it was made. */
+  readonly planFile?: string | undefined;
+  readonly comment: string;
+  /**
+   * Asked once the plan is known and before anything is changed; false stops without
+   * changes (outcome `cancelled`). May throw (e.g. ConsentRequiredError) to stop with an
+   * error. `signal` aborts when the run is interrupted.
+   */
+  readonly confirm: (plan: Plan, signal: AbortSignal) => Promise<boolean>;
+  readonly onProgress?: ProgressListener | undefined;
+  /** Told the plan before execution (to print it). */
+  readonly onPlan?: ((plan: Plan) => void) | undefined;
+  /** How long a signal may wait for the answer to an activation request already sent. Milliseconds; default 30 000. */
+  readonly activationWaitMs?: number | undefined;
+}
+
+/** Reads and checks a saved plan file. @throws InputError when unreadable or of another format version */
+export async function readPlanFile(file: string, cwd: string): Promise<Plan> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(resolve(cwd, file), 'utf8'));
+  } catch (error) {
+    throw new InputError(`cannot read plan file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
+  if (version !== PLAN_FORMAT_VERSION) {
+    throw new InputError(`plan file ${file} has formatVersion ${JSON.stringify(version)}; this gwops reads ${PLAN_FORMAT_VERSION}`);
+  }
+  return parsed as Plan;
+}
+
+/**
+ * `gwops apply`: executes the plan, reads validator messages, and activates only when
+ * there is no ERROR (never with `ignoreOutdatedConfiguration`). The outcome reported is
+ * the one the gateway shows: after the documented success answer, the configurations
+ * list must show a new active entry with this run's comment. Once the activation request
+ * is sent, a signal waits (at most `activationWaitMs`) for its answer.
+ * @throws ValidatorRejectedError (exit 3), ApplyFailedError, StalePlanError,
+ *   OutdatedConfigurationError, ManifestError, ActivationUnknownError,
+ *   ActivationMismatchError, whatever `confirm` throws, connection and API errors (exit
+ *   1), InterruptedError (exit 129/130/143, saying whether the activation happened)
+ */
+export async function runApply(input: ApplyInput): Promise<ApplyResult> {
+  const prepared = await prepare(input);
+  const saved = input.planFile ? await readPlanFile(input.planFile, input.cwd) : undefined;
+  const connection = connectionFor(input, prepared);
+  return withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
+    const fresh = await readAndPlan(session, prepared, input);
+    if (saved && saved.liveDigest !== fresh.plan.liveDigest) {
+      throw new StalePlanError(
+        `the live configuration changed since plan file ${input.planFile ?? ''} was made; run gwops plan again`,
+      );
+    }
+    const planned: Planned = saved ? { live: fresh.live, plan: saved } : fresh;
+    input.onPlan?.(planned.plan);
+    if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
+    if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
+    const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress);
+    if (messages.some((m) => m.severity === 'ERROR')) throw new ValidatorRejectedError(messages);
+    const before = await session.configurations();
+    const activation = await activate(session, scope, input.comment, before, input.activationWaitMs ?? 30_000);
+    if (signal.aborted && signal.reason instanceof InterruptedError) {
+      throw new InterruptedError(signal.reason.signal, 'activated');
+    }
+    return { ...planned, prepared, outcome: 'activated', comment: input.comment, messages, activation };
+  });
+}
+
+/**
+ * Sends the activation and confirms it through the configurations list; a signal that
+ * comes meanwhile waits for the answer (at most `waitMs`).
+ * @param before the configurations list read just before activating
+ * @returns the new active entry
+ */
+async function activate(
+  session: GatewaySession,
+  scope: SessionScope,
+  comment: string,
+  before: readonly ConfigurationEntry[],
+  waitMs: number,
+): Promise<ConfigurationEntry> {
+  try {
+    return await scope.shield(
+      async () => {
+        await session.activate(comment);
+        return confirmActivation(await session.configurations(), before, comment);
+      },
+      waitMs,
+      'the activation request',
+    );
+  } catch (error) {
+    if (error instanceof InterruptedError) throw new InterruptedError(error.signal, 'unknown');
+    if (error instanceof ConnectionError && error.phase === 'response') throw new ActivationUnknownError(error.message, { cause: error });
+    if (error instanceof UnexpectedResponseError && error.path === '/configuration/configurations/activate') {
+      throw new ActivationUnknownError(error.message, { cause: error });
+    }
+    if (error instanceof ApiError && error.status >= 500) throw new ActivationUnknownError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+function describeEntry(entry: ConfigurationEntry | undefined): string {
+  if (!entry) return 'no configuration is marked active';
+  const parts = [`configuration ${entry.id}`];
+  if (entry.createdAt !== undefined) parts.push(`created ${entry.createdAt}`);
+  if (entry.createdBy !== undefined) parts.push(`by ${entry.createdBy}`);
+  parts.push(entry.comment !== undefined ? `with comment ${JSON.stringify(entry.comment)}` : 'without a comment');
+  return parts.join(' ');
+}
+
+/**
+ * The active entry after an activation, checked against the list before it: it must be
+ * new (another id than the entry active before), carry this run's comment, and not be
+ * older than the entry active before.
+ * @throws ActivationMismatchError naming what is active instead
+ */
+export function confirmActivation(after: readonly ConfigurationEntry[], before: readonly ConfigurationEntry[], comment: string): ConfigurationEntry {
+  const isActive = (e: ConfigurationEntry): boolean => e.configType === 'CURRENTLY_ACTIVE';
+  const previous = before.find(isActive);
+  const active = after.find(isActive);
+  const older = previous?.createdAt !== undefined && active?.createdAt !== undefined && Date.parse(active.createdAt) < Date.parse(previous.createdAt);
+  if (!active || active.id === previous?.id || active.comment !== comment || older) {
+    throw new ActivationMismatchError(
+      `the gateway answered the activation as a success, but its configurations list does not show this run's configuration ` +
+        `(comment ${JSON.stringify(comment)}) as the active one: ${describeEntry(active)}. Run gwops drift to see the live state.`,
+    );
+  }
+  return active;
+}
