@@ -2,8 +2,8 @@
  * `npm run bench`: the speed and memory targets of gwops, measured side by side in one run
  * (never as timed tests: the machines are shared and noisy).
  *
- * Parts: `validate` (issue 3: 1,000 and 10,000 mappings, target 10,000 under 2 s) and
- * `plan` (issue 4: 1,000 / 5,000 / 20,000 mappings against the emulator, plan time vs bare
+ * Parts: `validate` (1,000 and 10,000 mappings, target 10,000 under 2 s) and
+ * `plan` (1,000 / 5,000 / 20,000 mappings against the emulator, plan time vs bare
  * fetch-and-parse, request count, peak memory). The emulator's own list latency is
  * `npm run bench:emulator`.
  *

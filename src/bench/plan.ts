@@ -1,10 +1,10 @@
 /**
- * Plan benchmark (issue 4, "How it is checked"): `gwops plan` against the emulator for
- * 1,000 / 5,000 / 20,000 mappings with 10 % changed, reporting wall time, CPU time, peak
- * memory and request count, side by side in the same run with the time to merely fetch
- * and parse the same lists. Targets: requests = the minimum (session calls + 1 GET per
- * kind fetched); plan time at most 1.5x the bare fetch-and-parse time; peak memory under
- * 500 MB at 20,000 mappings.
+ * Plan benchmark, how the planner's speed targets are checked: `gwops plan` against the
+ * emulator for 1,000 / 5,000 / 20,000 mappings with 10 % changed, reporting wall time, CPU
+ * time, peak memory and request count, side by side in the same run with the time to merely
+ * fetch and parse the same lists. Targets: requests = the minimum (session calls + 1 GET
+ * per kind fetched); plan time at most 1.5x the bare fetch-and-parse time; peak memory
+ * under 500 MB at 20,000 mappings.
  *
  * The emulator runs in a child process (plain HTTP on loopback) so the figures are the
  * reconciler's own. The plan is built without the server check (no execution), the part

@@ -1,6 +1,6 @@
 /**
- * API keys of the emulator: random JWT-shaped bearer keys (gateway-config-api.md
- * "Authentication": "the key is a JWT", valid for 2 years) and key files.
+ * API keys of the emulator: random JWT-shaped bearer keys (docs/gateway-api.md "Sessions":
+ * a key is a JWT, valid for two years) and key files.
  *
  * Keys are secrets: nothing here logs, prints or puts them into an error message.
  */

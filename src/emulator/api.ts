@@ -4,8 +4,7 @@
  *
  * `export function startEmulator(options?: EmulatorOptions): Promise<RunningEmulator>;`
  *
- * HTTP behaviour decisions, where the reference files are silent:
- * HTTP behaviour summary (details in the reference files; where they are silent, this is the decision):
+ * HTTP behaviour summary (details in docs/gateway-api.md; where it is silent, this is the decision):
  * - Base path `/airlock/rest`; double slashes in paths are collapsed. Responses are JSON:API envelopes `{meta:{type:'jsonapi.metadata.document', timestamp}, data}` with `Content-Type: application/json`; error documents `{meta:{type,timestamp,rid}, errors:[{code, status, title, detail}]}`.
  * - `POST /session/create` with `Authorization: Bearer <key>` → 200, `Set-Cookie: JSESSIONID=<random>; Path=/; HttpOnly` (+ `; Secure` under TLS); wrong/missing key → 401. Every other call needs a valid `JSESSIONID` cookie (parsed tolerantly, also when a client echoes the whole Set-Cookie value; a Bearer header beside it is ignored) → else 401. A read-only key's session gets 403 on every modifying call (resource/relationship POST/PATCH/DELETE, maintenance, activate, save, configuration delete); GETs, session create/terminate and loads are allowed. `POST /session/terminate` → 200. Idle timeout → the cookie stops working (401).
  * - `GET /system/status/node` → 200 `data: {type:'node-status', id:'node', attributes:{version, hostName, failoverState:'standalone'}}`; version per variant: earliest '7.8.2', middle '8.2.1', latest '8.6.0'. `GET /configuration/license` → 200 (keep-alive).
@@ -20,7 +19,7 @@
  * /** Coerces "true"/"false" strings where the schema says boolean, then checks against wireSchema(type, variant, {keepRanges:false}) compiled once per (type, variant) with ajv (draft 2020-12). *\/
  * export function checkAttributes(type: ResourceType, variant: Variant, attributes: unknown):
  *   { ok: true; value: JsonObject } | { ok: false; detail: string };   // detail e.g. "unknown attribute 'tls.fooBar'" / "'keepAliveTimeout' must be integer"
- * /** Deep merge for PATCH (gateway-config-api.md "Rules for PATCH", real-clients.md "PATCH merges nested objects deeply"): objects merge recursively, arrays and scalars replace; unchanged subtrees of `base` are shared, not copied. *\/
+ * /** Deep merge for PATCH (docs/gateway-api.md "Rules for PATCH": nested objects merge at every depth): objects merge recursively, arrays and scalars replace; unchanged subtrees of `base` are shared, not copied. *\/
  * export function mergeAttributes(base: Readonly<JsonObject>, patch: Readonly<JsonObject>): JsonObject;
  * /** The attributes as GET returns them: write-only attributes (schema `writeOnly`) removed. *\/
  * export function readableAttributes(type: ResourceType, attributes: Readonly<JsonObject>): JsonObject;
@@ -33,13 +32,13 @@
  *
  * // src/emulator/filter.ts
  * export class FilterSyntaxError extends Error {}
- * /** Parses the `filter` query values (gateway-config-api.md "Filter syntax"): one condition is `property operator value`, operators `==` (exact) and `=@` (substring), case sensitive; several filter parameters AND; commas inside one value OR (a comma piece without an operator is another value for the previous property and operator). Values arrive raw or URL-encoded (decode before calling). @throws FilterSyntaxError *\/
+ * /** Parses the `filter` query values (docs/gateway-api.md "Filter syntax"): one condition is `property operator value`, operators `==` (exact) and `=@` (substring), case sensitive; several filter parameters AND; commas inside one value OR (a comma piece without an operator is another value for the previous property and operator). Values arrive raw or URL-encoded (decode before calling). @throws FilterSyntaxError *\/
  * export function parseFilters(values: readonly string[]): Filter;
  * /** True when the resource matches. `property` is a dotted path looked up first in `attributes`, then in the resource object itself (`type`, `id`, `meta.severity`); for arrays (e.g. `labels`), a match of any element counts; the mapping property `label` matches the `labels` list. Numbers and booleans compare by their string form. *\/
  * export function matchesFilter(filter: Filter, resource: { type: string; id: string; attributes?: unknown; meta?: unknown }): boolean;
  *
  * // src/emulator/validator.ts
- * /** Validator messages of a configuration, recomputed on each call (rules in issue 2, item 6). Sorted deterministically. *\/
+ * /** Validator messages of a configuration, recomputed on each call (rules in docs/gateway-api.md "Validator messages"). Sorted deterministically. *\/
  * export function validatorMessages(content: ConfigContent, context: ModelContext): ValidatorMessage[];
  * ```
  * (`JsonObject`, `ConfigContent`, `ValidatorMessage`, `ModelContext` come from `src/emulator/model.ts`; `ResourceType`, `Variant` from `src/kinds/index.ts`.)

@@ -44,8 +44,8 @@ function schemaAllows(schema: JsonSchema, jsonType: string): boolean {
 
 /**
  * Replaces the strings "true"/"false" by booleans wherever `schema` says boolean
- * (real-clients.md "String booleans"). Copy-on-write: returns `value` itself when nothing
- * changed, and new containers only along changed paths.
+ * (docs/gateway-api.md "What real clients send"). Copy-on-write: returns `value` itself
+ * when nothing changed, and new containers only along changed paths.
  */
 function coerceBooleans(value: Json, schema: JsonSchema | undefined): Json {
   if (!schema) return value;
@@ -130,14 +130,14 @@ function detailOf(errors: readonly ErrorObject[]): string {
 
 /**
  * Checks request attributes of a create or PATCH against the attribute schema of one
- * variant (gateway-config-api.md "Errors": 400 `INVALID_VALUE`; "Versioning": an attribute
+ * variant (docs/gateway-api.md "Rules for PATCH": 400 `INVALID_VALUE`; "Variants": an attribute
  * of another variant reads like an unknown one).
  *
- * First coerces the strings "true"/"false" where the schema says boolean (real-clients.md
- * "String booleans"), then validates against `wireSchema(type, variant, {keepRanges:false})`,
- * compiled once per (type, variant) with ajv 2020 (allErrors). Numbers outside the
- * reference's ranges are accepted here: the validator reports them
- * (gateway-config-api.md "Limits").
+ * First coerces the strings "true"/"false" where the schema says boolean
+ * (docs/gateway-api.md "What real clients send"), then validates against
+ * `wireSchema(type, variant, {keepRanges:false})`, compiled once per (type, variant) with
+ * ajv 2020 (allErrors). Numbers outside the documented ranges are accepted here: the
+ * validator reports them (docs/gateway-api.md "Attributes and server defaults").
  *
  * @param attributes the parsed `data.attributes` of the request (anything JSON)
  * @returns `{ok:true, value}` with the coerced attributes (the input itself when nothing
@@ -155,8 +155,8 @@ export function checkAttributes(type: ResourceType, variant: Variant, attributes
 }
 
 /**
- * Deep merge for PATCH (gateway-config-api.md "Rules for PATCH" 3 and 4; real-clients.md
- * "PATCH merges nested objects deeply"): where both sides hold an object, they merge
+ * Deep merge for PATCH (docs/gateway-api.md "Rules for PATCH" 3 and 4: lists replace,
+ * nested objects merge at every depth): where both sides hold an object, they merge
  * recursively; arrays, scalars and null in `patch` replace the value of `base`; members
  * absent from `patch` keep their value.
  *
@@ -220,8 +220,8 @@ function without(value: Json, segments: readonly string[], index: number): Json 
 
 /**
  * The attributes as GET returns them: the schema's `writeOnly` attributes removed
- * (real-clients.md "SSL certificate": `privateKey`, `passphrase`; acme-service
- * `externalAccountBinding.hmacKey`).
+ * (docs/gateway-api.md "Attributes and server defaults": `privateKey`, `passphrase`;
+ * acme-service `externalAccountBinding.hmacKey`).
  *
  * Copy-on-write: when the object holds no write-only attribute, `attributes` itself is
  * returned (typed mutable for the caller's convenience: treat it as read-only).

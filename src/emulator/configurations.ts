@@ -1,6 +1,7 @@
 /**
  * Stored configurations: the active one, saved ones, previously active ones and the initial
- * one (real-clients.md "Configurations"), optionally persisted to a state file.
+ * one (docs/gateway-api.md "Configurations and activation"), optionally persisted to a
+ * state file.
  *
  * The state file is written atomically (temp file in the same directory, fsync, rename,
  * fsync of the directory), so a crash mid-write leaves the previous file intact. Objects

@@ -1,6 +1,6 @@
 /**
- * Server defaults of new objects (issue 2, item 3: "New objects get the server defaults ...
- * so GET returns full attribute trees").
+ * Server defaults of new objects: a new object gets the gateway's full default tree, so GET
+ * returns every attribute (docs/gateway-api.md "Attributes and server defaults").
  *
  * The default tree of each (type, variant) is built once, deep-frozen, and shared by every
  * object created from it: `mergeAttributes` copies only the paths a request sets, so 20,000
@@ -14,12 +14,12 @@ import { wireSchema } from '../schema/index.js';
 import { isJsonObject, mergeAttributes } from './attributes.js';
 import type { Json, JsonObject } from './model.js';
 
-/** Types whose defaults come from `server-defaults/<type>.yaml` (real-clients.md, last part of "Attributes the reference does not list"). */
+/** Types whose defaults come from `server-defaults/<type>.yaml` (docs/gateway-api.md "Attributes and server defaults"). */
 const RECORDED: ReadonlySet<ResourceType> = new Set(['virtual-host', 'mapping', 'back-end-group']);
 
 /**
- * Defaults the recorded files lack: variant-only attributes (gateway-config-api.md
- * "Versioning"), attributes the recording left out, and the kinds without a recording.
+ * Defaults the recorded files lack: variant-only attributes (docs/gateway-api.md
+ * "Variants"), attributes the recording left out, and the kinds without a recording.
  * Members that do not exist in a variant are dropped by {@link filterToSchema}.
  */
 const EXTRA_DEFAULTS: Readonly<Record<ResourceType, JsonObject>> = {
@@ -79,7 +79,7 @@ interface ItemDefaults {
   readonly defaults: Readonly<JsonObject>;
 }
 
-/** List-item defaults (real-clients.md "Back-end group": the server fills mode, spare, weight). */
+/** List-item defaults (docs/gateway-api.md "Attributes and server defaults": the server fills mode, spare, weight). */
 const ITEM_DEFAULTS: Readonly<Record<ResourceType, readonly ItemDefaults[]>> = {
   'virtual-host': [],
   mapping: [],
@@ -150,12 +150,12 @@ export function defaultAttributes(type: ResourceType, variant: Variant): Readonl
 }
 
 /**
- * Full attribute tree of a new object (issue 2, item 3): the server defaults of
- * `server-defaults/<type>.yaml` filtered to what exists in `variant` (schema
- * `x-gwops-variants`), plus sensible defaults for variant-only attributes the files lack
- * (earliest `tls.lowStrengthCiphersAllowed` false; latest `tls.certificateMode`
- * CERTIFICATE, `acmeChallengeType` TLS_ALPN_01, `signatureAlgorithms` '',
- * `signatureAlgorithmsMode` DEFAULT; the earliest mapping's flat `apiSecurity` fields),
+ * Full attribute tree of a new object (docs/gateway-api.md "Attributes and server
+ * defaults"): the server defaults of `server-defaults/<type>.yaml` filtered to what exists
+ * in `variant` (schema `x-gwops-variants`), plus sensible defaults for variant-only
+ * attributes the files lack (earliest `tls.lowStrengthCiphersAllowed` false; latest
+ * `tls.certificateMode` CERTIFICATE, `acmeChallengeType` TLS_ALPN_01, `signatureAlgorithms`
+ * '', `signatureAlgorithmsMode` DEFAULT; the earliest mapping's flat `apiSecurity` fields),
  * for ssl-certificate (`certType` SERVER_CERT, `certificate` '', `certificateChain` [],
  * `rootCaCertificate` '') and acme-service; `name` defaults to '' where the type has one.
  * Then `given` is merged over them ({@link mergeAttributes}: objects deeply, lists
@@ -193,9 +193,9 @@ function fillAt(value: Json, path: readonly string[], index: number, defaults: R
 }
 
 /**
- * Applies list-item defaults (e.g. `backendHosts[]`: mode ENABLED, spare false, weight
- * 100, protocol HTTP, port 80; real-clients.md "Back-end group") to items that lack them,
- * as after a PATCH replaced a list. Members an item has are kept.
+ * Applies list-item defaults (e.g. `backendHosts[]`: mode ENABLED, spare false, weight 100,
+ * protocol HTTP, port 80; docs/gateway-api.md "Attributes and server defaults") to items
+ * that lack them, as after a PATCH replaced a list. Members an item has are kept.
  *
  * Copy-on-write: returns `attributes` itself when every item is complete (typed mutable
  * for the caller's convenience: treat it as read-only).

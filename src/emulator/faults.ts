@@ -1,7 +1,8 @@
 /**
- * Fault injection for tests and drills (issue 2, item 8): per path pattern, added latency,
- * an HTTP status for the Nth matching call or a fraction of calls, a dropped connection, or
- * the expiry of all sessions. Rules and their meaning are fixed in `api.ts` (`FaultRule`).
+ * Fault injection for tests and drills (an emulator feature; its error code `INJECTED_FAULT`
+ * is listed in docs/gateway-api.md "Errors"): per path pattern, added latency, an HTTP
+ * status for the Nth matching call or a fraction of calls, a dropped connection, or the
+ * expiry of all sessions. Rules and their meaning are fixed in `api.ts` (`FaultRule`).
  */
 import type { FaultRule } from './api.js';
 

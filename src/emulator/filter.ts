@@ -1,5 +1,5 @@
 /**
- * The list filter of the API (gateway-config-api.md "Filter syntax"; real-clients.md on
+ * The list filter of the API (docs/gateway-api.md "Filter syntax", which also covers
  * `label` and raw or URL-encoded values): parsing of the `filter` query values, and
  * matching of resources against the parsed form.
  */
@@ -50,7 +50,7 @@ function parseCondition(piece: string): { property: string; operator: FilterOper
 }
 
 /**
- * Parses the `filter` query values (gateway-config-api.md "Filter syntax"): one condition
+ * Parses the `filter` query values (docs/gateway-api.md "Filter syntax"): one condition
  * is `property operator value`, operators `==` (exact) and `=@` (substring), case
  * sensitive; several `filter` parameters combine with AND; commas inside one value combine
  * with OR. A comma piece that is not itself `property operator value` is another value for
@@ -85,7 +85,7 @@ function scalarMatches(value: unknown, operator: FilterOperator, wanted: readonl
   else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
   else if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'value' in value) {
     // An object property such as a mapping's `entryPath` is compared by its `value` member
-    // (gateway-config-api.md lists `entryPath` among the mapping filters).
+    // (docs/gateway-api.md "Filter syntax" lists `entryPath` among the mapping filters).
     const inner = value.value;
     return typeof inner !== 'object' && scalarMatches(inner, operator, wanted);
   } else return false;
@@ -124,7 +124,7 @@ const LABEL_PATH: readonly string[] = ['labels'];
 function conditionMatches(c: FilterCondition, resource: { attributes?: unknown }): boolean {
   const attributes = resource.attributes;
   if (exists(attributes, c.path)) return matchesAt(attributes, c.path, 0, c.operator, c.values);
-  // real-clients.md: the mapping filter property `label` matches an element of `labels`.
+  // The mapping filter property `label` matches an element of `labels` (docs/gateway-api.md "Filter syntax").
   if (c.property === 'label' && exists(attributes, LABEL_PATH)) return matchesAt(attributes, LABEL_PATH, 0, c.operator, c.values);
   return matchesAt(resource, c.path, 0, c.operator, c.values);
 }
@@ -135,11 +135,12 @@ function conditionMatches(c: FilterCondition, resource: { attributes?: unknown }
  * A condition's property is a dotted path looked up first in `attributes`, and, when it
  * does not exist there, in the resource object itself (`type`, `id`, `meta.severity`).
  * Arrays on the way or at the end (e.g. `labels`, `backendHosts.hostName`) match when any
- * element matches. The property `label` matches an element of `labels` (real-clients.md).
- * Numbers and booleans compare by their string form (`networkInterface.http.port==80`);
- * an object compares by its `value` member (`entryPath==/shop/`); other objects and null
- * never match. Allocation-free per resource: one pass over 20,000 full mappings takes a few
- * milliseconds on an idle core (`npm run bench:emulator` prints the figure, "model only").
+ * element matches. The property `label` matches an element of `labels` (docs/gateway-api.md
+ * "Filter syntax"). Numbers and booleans compare by their string form
+ * (`networkInterface.http.port==80`); an object compares by its `value` member
+ * (`entryPath==/shop/`); other objects and null never match. Allocation-free per resource:
+ * one pass over 20,000 full mappings takes a few milliseconds on an idle core
+ * (`npm run bench:emulator` prints the figure, "model only").
  */
 export function matchesFilter(
   filter: Filter,

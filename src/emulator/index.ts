@@ -1,6 +1,7 @@
 /**
- * `startEmulator`: the local gateway (issue 2), over HTTPS (self-signed certificate
- * generated at start) or plain HTTP. Types and HTTP decisions are fixed in `api.ts`.
+ * `startEmulator`: the local gateway (docs/gateway-api.md describes what it serves), over
+ * HTTPS (self-signed certificate generated at start) or plain HTTP. Types and HTTP
+ * decisions are fixed in `api.ts`.
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { Server } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Links between objects of a working copy (real-clients.md "Relationship endpoints"): a link
+ * Links between objects of a working copy (docs/gateway-api.md "Relationships"): a link
  * made from either side is the same link, so both sides are always stored (model.ts
  * `StoredObject.relationships`). Linking a to-one relationship replaces its previous link,
  * on whichever side the to-one end is.
@@ -18,7 +18,7 @@ export function emulatedRelationships(type: ResourceType): Readonly<Record<strin
 /**
  * The relationship `name` of `type` as it exists in `variant`, or undefined.
  * Older gateways name the mapping's to-one link `back-end-group`; it is an alias of
- * `back-end-groups` (real-clients.md).
+ * `back-end-groups` (docs/gateway-api.md "Relationships").
  */
 export function relationshipOf(type: ResourceType, name: string, variant: Variant): RelationshipDefinition | undefined {
   const rels = emulatedRelationships(type);

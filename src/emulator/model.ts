@@ -34,7 +34,7 @@ export interface ConfigContent {
   nextId: number;
 }
 
-/** A validator message as served by `GET /configuration/validator-messages` (real-clients.md "Validator messages"). */
+/** A validator message as served by `GET /configuration/validator-messages` (docs/gateway-api.md "Validator messages"). */
 export interface ValidatorMessage {
   readonly severity: 'ERROR' | 'WARNING' | 'INFO';
   /** Stable machine code, e.g. `DUPLICATE_REGEX_PRIORITY`. */

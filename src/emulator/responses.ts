@@ -1,15 +1,16 @@
 /**
  * Response documents of the emulated API: JSON:API envelopes and error documents
- * (gateway-config-api.md "Envelope", "Errors"; real-clients.md "Errors in practice").
+ * (docs/gateway-api.md "Documents and ids", "Errors").
  */
 import { randomUUID } from 'node:crypto';
 import type { Variant } from '../kinds/index.js';
 
-/** `meta.type` of every document (gateway-config-api.md "Envelope"). */
+/** `meta.type` of every document (docs/gateway-api.md "Documents and ids"). */
 export const DOCUMENT_TYPE = 'jsonapi.metadata.document';
 
 /**
- * Server time in the reference's format `yyyy-MM-dd'T'HH:mm:ss.SSSXXX` (UTC, so the zone is `Z`).
+ * Server time in the API's format `yyyy-MM-dd'T'HH:mm:ss.SSSXXX` (docs/gateway-api.md
+ * "Documents and ids"; UTC, so the zone is `Z`).
  */
 export function timestamp(date: Date = new Date()): string {
   return date.toISOString();
@@ -70,7 +71,7 @@ const TITLES: Readonly<Record<number, string>> = {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    /** The API's error code, e.g. `ENTITY_NOT_FOUND` (gateway-config-api.md "Error codes"). */
+    /** The API's error code, e.g. `ENTITY_NOT_FOUND` (docs/gateway-api.md "Errors"). */
     readonly code: string,
     readonly detail?: string,
   ) {
@@ -81,7 +82,7 @@ export class ApiError extends Error {
 
 /**
  * An error document `{meta:{type,timestamp,rid}, errors:[{code,status,title,detail}]}`
- * (gateway-config-api.md "Errors"; `rid` and the members beside `code` from real-clients.md).
+ * (docs/gateway-api.md "Errors": `code` is the only member every gateway sends; newer ones add `rid`).
  */
 export function errorReply(status: number, code: string, detail?: string): Reply {
   const error: Record<string, string> = { code, status: String(status), title: TITLES[status] ?? 'Error' };
@@ -100,8 +101,8 @@ export const errors = {
   loadRequired: (): ApiError =>
     new ApiError(400, 'CONFIGURATION_LOAD_REQUIRED', 'load a configuration first (POST /configuration/configurations/load-active)'),
   /**
-   * Modification of a built-in entity: 409 `DEFAULT_ENTITY_MODIFICATION` (real-clients.md); 409
-   * exists only in later variants (gateway-config-api.md "Errors"), so the earliest answers 400.
+   * Modification of a built-in entity: 409 `DEFAULT_ENTITY_MODIFICATION`; 409 exists only in
+   * later variants (docs/gateway-api.md "Errors"), so the earliest answers 400.
    */
   defaultEntity: (what: string, variant: Variant): ApiError =>
     new ApiError(variant === 'earliest' ? 400 : 409, 'DEFAULT_ENTITY_MODIFICATION', `${what} is a built-in entity and cannot be modified`),

@@ -1,7 +1,7 @@
 /**
- * Configuration endpoints (real-clients.md "Configurations"; gateway-config-api.md "States
- * and transitions"): list, load-active, load by id, load-empty-config, save, activate,
- * delete; plus validator messages, which decide whether activation may happen.
+ * Configuration endpoints (docs/gateway-api.md "Configurations and activation"): list,
+ * load-active, load by id, load-empty-config, save, activate, delete; plus validator
+ * messages, which decide whether activation may happen.
  */
 import type { ConfigurationEntry, ConfigurationStore } from './configurations.js';
 import type { Json, ModelContext, ConfigContent, ValidatorMessage } from './model.js';
@@ -77,12 +77,12 @@ function save(call: Call): Reply {
   return dataReply(configurationObject(store, entry));
 }
 
-/** True when `value` is true or the string "true" (string booleans, real-clients.md). */
+/** True when `value` is true or the string "true" (string booleans, docs/gateway-api.md "What real clients send"). */
 function truthy(value: Json | undefined): boolean {
   return value === true || value === 'true';
 }
 
-/** The working copy's validator messages, recomputed on each call (issue 2, item 6). */
+/** The working copy's validator messages, recomputed on each call (docs/gateway-api.md "Validator messages"). */
 export function messagesOf(content: ConfigContent, model: ModelContext): ValidatorMessage[] {
   return validatorMessages(content, model);
 }
@@ -121,7 +121,7 @@ function remove(call: Call): Reply {
   }
 }
 
-/** A validator message as a resource (both shapes of real-clients.md "Validator messages"). */
+/** A validator message as a resource (both shapes of docs/gateway-api.md "Validator messages"). */
 function messageObject(m: ValidatorMessage): { type: string; id: string; meta: unknown; attributes: unknown } {
   return {
     type: 'validator-message',
@@ -136,7 +136,7 @@ function validatorMessagesRoute(call: Call): Reply {
   const filter = filterOf(call);
   const out = messagesOf(working, call.core.model)
     .map(messageObject)
-    // The reference filters messages by `type` meaning the type of the object concerned.
+    // A `type` filter means the type of the object concerned (docs/gateway-api.md "Validator messages").
     .filter((m) => !filter || matchesFilter(filter, { ...m, type: (m.meta as { type: string }).type }));
   return dataReply(out);
 }

@@ -1,7 +1,7 @@
 /**
  * Relationship endpoints `/configuration/{collection}/{id}/relationships/{name}`
- * (real-clients.md "Relationship endpoints"; gateway-config-api.md "Endpoints"): PATCH (and
- * POST) add links, DELETE removes them, both 204; GET answers the linkage.
+ * (docs/gateway-api.md "Relationships"): PATCH (and POST) add links, DELETE removes them,
+ * both 204; GET answers the linkage.
  */
 import type { KindDefinition, RelationshipDefinition } from '../kinds/index.js';
 import type { ConfigContent, Json } from './model.js';
@@ -13,7 +13,8 @@ import { isJsonObject, kindAt, noEndpoint, param, refuseBuiltIn, requestData, sh
 
 /**
  * The ids named by a relationship body's `data`: one identifier or an array of them, ids as
- * JSON strings or numbers (real-clients.md). `null` or `[]` name none.
+ * JSON strings or numbers (docs/gateway-api.md "What real clients send"). `null` or `[]`
+ * name none.
  * @throws ApiError 400 INVALID_REQUEST_FORMAT for a malformed identifier, 400 INVALID_VALUE
  * when an identifier's `type` is not the relationship's target type.
  */

@@ -1,7 +1,6 @@
 /**
- * Resource endpoints `/configuration/{collection}[/{id}]` (real-clients.md "Resources";
- * gateway-config-api.md "Endpoints", "Rules for PATCH") and the maintenance endpoints of
- * virtual hosts.
+ * Resource endpoints `/configuration/{collection}[/{id}]` (docs/gateway-api.md "Resource
+ * types", "Rules for PATCH") and the maintenance endpoints of virtual hosts.
  */
 import { kindOf } from '../kinds/index.js';
 import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
@@ -153,7 +152,7 @@ function requestedLinks(content: ConfigContent, kind: KindDefinition, variant: V
 }
 
 /**
- * Mapping names are unique (gateway-config-api.md "Resource: mapping": `name` "Unique name"):
+ * Mapping names are unique among mappings (docs/gateway-api.md "Resource types"):
  * a create or rename onto an existing name is refused.
  * @throws ApiError 400 INVALID_VALUE naming the holder of the name.
  */
@@ -196,7 +195,7 @@ function patch(call: Call): Reply {
   const variant = call.core.variant;
   const data = resourceData(call, kind);
   const id = param(call, 'id');
-  // PATCH rule 2; a missing id is tolerated (real-clients.md "Resources").
+  // PATCH rule 2; a missing id is tolerated (docs/gateway-api.md "Rules for PATCH", rule 1).
   const givenId = data.id;
   if (givenId !== undefined && givenId !== null && (typeof givenId === 'object' || String(givenId) !== id)) {
     throw errors.invalidValue(`'data.id' (${show(givenId)}) differs from the id in the path (${id})`);
@@ -226,7 +225,7 @@ function remove(call: Call): Reply {
   return emptyReply();
 }
 
-/** `POST`/`DELETE .../virtual-hosts/{id}/maintenance` (gateway-config-api.md "Maintenance page"). */
+/** `POST`/`DELETE .../virtual-hosts/{id}/maintenance` (docs/gateway-api.md "Resource types"). */
 function maintenance(show: boolean): (call: Call) => Reply {
   return (call) => {
     const kind = kindOf('virtual-host');

@@ -1,5 +1,5 @@
 /**
- * Export and import (real-clients.md "Configurations", "Resources"): a configuration as a
+ * Export and import (docs/gateway-api.md "Export and import"): a configuration as a
  * ZIP (`GET /configuration/configurations/export`, `.../{id}/export`,
  * `PUT /configuration/configurations/import`), and mappings as a ZIP
  * (`GET /configuration/mappings/{id}/export`, `PUT /configuration/mappings/import` replacing

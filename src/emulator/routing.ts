@@ -74,7 +74,7 @@ export function kindAt(call: Call, collection: string): KindDefinition {
   return kind;
 }
 
-/** 404 `NOT_FOUND` for a path that names no endpoint (a typo in the URL, gateway-config-api.md "Errors"). */
+/** 404 `NOT_FOUND` for a path that names no endpoint (a typo in the URL, docs/gateway-api.md "Errors"). */
 export function noEndpoint(path: string): ApiError {
   return new ApiError(404, 'NOT_FOUND', `no endpoint ${path}`);
 }
@@ -89,7 +89,8 @@ export function param(call: Call, name: string): string {
 export { isJsonObject } from './attributes.js';
 
 /**
- * Refuses modification of a built-in entity: ids of built-ins are negative (real-clients.md).
+ * Refuses modification of a built-in entity: ids of built-ins are negative
+ * (docs/gateway-api.md "Documents and ids").
  * @throws ApiError 409 (400 on the earliest variant) DEFAULT_ENTITY_MODIFICATION.
  */
 export function refuseBuiltIn(call: Call, type: string, id: string): void {

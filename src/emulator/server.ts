@@ -1,7 +1,7 @@
 /**
  * The HTTP side of the emulator: request parsing with the tolerance real clients need
- * (real-clients.md "Base URL, transport, headers"), authentication, routing, fault
- * injection, the request log, and writing replies.
+ * (docs/gateway-api.md "Base path and transport", "What real clients send"),
+ * authentication, routing, fault injection, the request log, and writing replies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -39,7 +39,10 @@ export interface ServerDeps {
   readonly onInternalError?: (error: unknown) => void;
 }
 
-/** Collapses repeated slashes and drops a trailing one (real-clients.md: double slashes are seen). */
+/**
+ * Collapses repeated slashes and drops a trailing one (clients send double slashes:
+ * docs/gateway-api.md "What real clients send").
+ */
 export function normalisePath(path: string): string {
   const collapsed = path.replace(/\/{2,}/g, '/');
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;

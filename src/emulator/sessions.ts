@@ -1,7 +1,7 @@
 /**
- * REST sessions (gateway-config-api.md "Authentication", "States and transitions";
- * real-clients.md "Base URL, transport, headers"): a `JSESSIONID` cookie per session, cookie
- * authentication after create, an idle timeout, and one working copy per session.
+ * REST sessions (docs/gateway-api.md "Sessions", "Configurations and activation", "What
+ * real clients send"): a `JSESSIONID` cookie per session, cookie authentication after
+ * create, an idle timeout, and one working copy per session.
  */
 import { randomBytes } from 'node:crypto';
 import type { KeyUser } from './api-keys.js';
@@ -84,9 +84,10 @@ export class SessionStore {
 }
 
 /**
- * The session cookie values found in `Cookie` headers, in order. Tolerant: cookies separated
- * by `;` or `,`, spaces, quoted values, attributes of a copied `Set-Cookie` value
- * (`Path=/; Secure; HttpOnly`) and several headers are all accepted (real-clients.md).
+ * The session cookie values found in `Cookie` headers, in order. Tolerant: cookies
+ * separated by `;` or `,`, spaces, quoted values, attributes of a copied `Set-Cookie` value
+ * (`Path=/; Secure; HttpOnly`) and several headers are all accepted (docs/gateway-api.md
+ * "What real clients send").
  */
 export function sessionIdsFromCookies(header: string | string[] | undefined): string[] {
   if (header === undefined) return [];

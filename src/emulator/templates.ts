@@ -1,11 +1,12 @@
 /**
- * Mapping templates and source mappings (real-clients.md "Resources"): the built-in template
- * `New_Mapping` (negative id, read-only), `POST /configuration/mappings/create-from-template`,
+ * Mapping templates and source mappings (docs/gateway-api.md "Mapping templates"): the
+ * built-in template `New_Mapping` (negative id, read-only),
+ * `POST /configuration/mappings/create-from-template`,
  * `PATCH /configuration/mappings/{id}/relationships/template` and
  * `POST /configuration/mappings/{id}/pull-from-source-mapping`.
  *
  * The source mapping of a mapping is kept where the API keeps it: in the mapping's
- * `mappingTemplateName` attribute (gateway-config-api.md "Resource: mapping").
+ * `mappingTemplateName` attribute (docs/gateway-api.md "Mapping templates").
  */
 import type { Variant } from '../kinds/index.js';
 import type { ConfigContent, JsonObject, StoredObject } from './model.js';
@@ -24,7 +25,7 @@ export interface MappingTemplate {
   readonly attributes: JsonObject;
 }
 
-/** Name and id of the template that always exists (real-clients.md). */
+/** Name and id of the template that always exists (docs/gateway-api.md "Mapping templates"). */
 export const NEW_MAPPING_TEMPLATE = { id: '-1000', name: 'New_Mapping' } as const;
 
 /** The built-in templates of a variant. */

@@ -1,7 +1,7 @@
 /**
- * The emulator's validator (issue 2, item 6; gateway-config-api.md "Other resources":
- * validator messages, severity ERROR prevents activation). A pure function of a
- * configuration's content, recomputed on every `GET /configuration/validator-messages`.
+ * The emulator's validator (docs/gateway-api.md "Validator messages": its rules, and a
+ * message of severity ERROR prevents activation). A pure function of a configuration's
+ * content, recomputed on every `GET /configuration/validator-messages`.
  */
 import type { ResourceType } from '../kinds/index.js';
 import type { ConfigContent, JsonObject, ModelContext, StoredObject, ValidatorMessage } from './model.js';
@@ -32,7 +32,7 @@ const TITLES: Readonly<Record<ValidatorCode, string>> = {
   BACKEND_GROUP_WITHOUT_HOSTS: 'Back-end group without hosts',
 };
 
-/** gateway-config-api.md "Limits". */
+/** docs/gateway-api.md "Attributes and server defaults" (value rules). */
 const PRIORITY_MIN = -999;
 const PRIORITY_MAX = 999;
 const MAX_REQUEST_BODY_SIZE_MAX = 2147483647;
@@ -200,16 +200,17 @@ function compareKeyed(a: Keyed, b: Keyed): number {
 }
 
 /**
- * Validator messages of a configuration (issue 2, item 6), recomputed on each call.
+ * Validator messages of a configuration (docs/gateway-api.md "Validator messages"),
+ * recomputed on each call.
  *
  * Rules (severity; the object named in `model` and, by its `name`, in `detail`):
  * - `DUPLICATE_REGEX_PRIORITY` (ERROR, one per mapping involved): two or more mappings with
- *   `entryPath.regexFormatEnforced` true share `entryPath.priority` (gateway-config-api.md
- *   "Resource: mapping": unique among regular-expression mappings). The detail names up to
- *   three of the others.
+ *   `entryPath.regexFormatEnforced` true share `entryPath.priority` (docs/gateway-api.md
+ *   "Attributes and server defaults": unique among regular-expression mappings). The
+ *   detail names up to three of the others.
  * - `PRIORITY_OUT_OF_RANGE` (ERROR): `entryPath.priority` outside -999..999;
  *   `MAX_REQUEST_BODY_SIZE_OUT_OF_RANGE` (ERROR): `limits.general.maxRequestBodySize`
- *   outside 0..2147483647 (gateway-config-api.md "Limits").
+ *   outside 0..2147483647 (docs/gateway-api.md "Attributes and server defaults").
  * - `MAPPING_WITHOUT_BACKEND_GROUP` (ERROR), `MAPPING_WITHOUT_VIRTUAL_HOST` (WARNING): no
  *   link to an existing object through `back-end-groups` / `virtual-hosts`.
  * - `HTTP2_WITHOUT_HTTPS` (ERROR): `networkInterface.https.http2Allowed` true while

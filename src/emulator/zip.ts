@@ -1,7 +1,7 @@
 /**
- * ZIP archives for configuration and mapping export/import (real-clients.md
- * "Configurations", "Resources"), through the `fflate` library: the emulator only maps
- * its entries to and from buffers.
+ * ZIP archives for configuration and mapping export/import (docs/gateway-api.md "Export and
+ * import"), through the `fflate` library: the emulator only maps its entries to and from
+ * buffers.
  */
 import { unzipSync, zipSync } from 'fflate';
 

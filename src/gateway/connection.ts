@@ -1,8 +1,8 @@
 /**
- * Where the gateway is, how to authenticate and how long to wait (issue 4 "Connection"):
- * the URL from `--url` or the target; the API key from `--api-key-file`, the target's
- * `apiKeyEnv`/`apiKeyFile`, or `GWOPS_API_KEY`, never from a command-line value; the
- * timeout from `--timeout`, `GWOPS_TIMEOUT` or the target's `timeout`.
+ * Where the gateway is, how to authenticate and how long to wait (README.md, connection
+ * options): the URL from `--url` or the target; the API key from `--api-key-file`, the
+ * target's `apiKeyEnv`/`apiKeyFile`, or `GWOPS_API_KEY`, never from a command-line value;
+ * the timeout from `--timeout`, `GWOPS_TIMEOUT` or the target's `timeout`.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,11 +1,11 @@
 /**
- * JSON:API documents as the gateway answers them (gateway-config-api.md "Envelope",
- * real-clients.md "Validator messages" and "Errors in practice"), checked at the
- * boundary so that the rest of gwops works with typed values.
+ * JSON:API documents as the gateway answers them (docs/gateway-api.md "Documents and ids",
+ * "Validator messages" and "Errors"), checked at the boundary so that the rest of gwops
+ * works with typed values.
  */
 import type { ApiErrorObject } from './errors.js';
 
-/** A JSON:API resource identifier. Ids are strings holding integers (real-clients.md). */
+/** A JSON:API resource identifier. Ids are strings holding integers (docs/gateway-api.md "Documents and ids"). */
 export interface ResourceIdentifier {
   readonly type: string;
   readonly id: string;
@@ -35,7 +35,7 @@ export type ValidatorSeverity = 'ERROR' | 'WARNING' | 'INFO';
 
 /**
  * A validator message, normalised from either shape real clients read
- * (real-clients.md "Validator messages"): resource-level `meta.severity` with
+ * (docs/gateway-api.md "Validator messages"): resource-level `meta.severity` with
  * `attributes.detail`, or `attributes.{code,title,meta.severity,meta.model}`.
  */
 export interface ValidatorMessage {

@@ -17,7 +17,7 @@ export interface ObjectLabel {
   readonly name: string;
 }
 
-/** One error object of a JSON:API error document (real-clients.md "Errors in practice"). */
+/** One error object of a JSON:API error document (docs/gateway-api.md "Errors"). */
 export interface ApiErrorObject {
   readonly code?: string;
   readonly status?: string;
@@ -103,8 +103,8 @@ export class ApiError extends GwopsError {
 
 /**
  * Activation refused with 409 `OUTDATED_CONFIGURATION`: another session activated a
- * configuration after this run loaded its copy (real-clients.md "Concurrent editing").
- * gwops never overrides this with `ignoreOutdatedConfiguration`.
+ * configuration after this run loaded its copy (docs/gateway-api.md "Configurations and
+ * activation"). gwops never overrides this with `ignoreOutdatedConfiguration`.
  */
 export class OutdatedConfigurationError extends ApiError {
   constructor(init: ApiErrorInit) {

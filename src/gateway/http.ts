@@ -1,7 +1,7 @@
 /**
  * The HTTP layer: one undici `Pool` per session (keep-alive, one connection: every
- * client of this API is strictly sequential inside a session, real-clients.md "Base
- * URL, transport, headers"), TLS verified by default, and the transport faults mapped
+ * client of this API is strictly sequential inside a session, docs/gateway-api.md "Base
+ * path and transport"), TLS verified by default, and the transport faults mapped
  * to typed errors.
  *
  * Bounds of one call:
@@ -66,7 +66,7 @@ export interface BodyLimits {
 
 /** How to reach the gateway. */
 export interface TransportOptions {
-  /** Base URL of the API, e.g. `https://gw.example.com/airlock/rest` (real-clients.md "Base URL"). */
+  /** Base URL of the API, e.g. `https://gw.example.com/airlock/rest` (docs/gateway-api.md "Base path and transport"). */
   readonly url: string;
   /** Extra trusted CA certificates (PEM), added to Node's default trust store. */
   readonly ca?: string | undefined;
@@ -124,7 +124,7 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * Parses and checks the base URL: `https://` always; plain `http://` only for a loopback
- * host (issue 4 "Connection"). No request is made.
+ * host (README.md, connection options). No request is made.
  * @throws ConfigError for an unparseable URL, another scheme, or plain http to a non-loopback host.
  */
 export function checkBaseUrl(url: string): URL {

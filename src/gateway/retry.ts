@@ -1,5 +1,5 @@
 /**
- * Retries of safe calls (ARCHITECTURE.md "Retry what is safe"; issue 4 "Connection"):
+ * Retries of safe calls (docs/architecture.md "Habits": retry what is safe):
  * 429/502/503/504 and connection faults (not a response timeout: see
  * {@link isTransientFault}), exponential backoff with jitter, `Retry-After`
  * honoured, bounded by attempts and by total time. Whether a call is safe to repeat is

@@ -1,8 +1,8 @@
 /**
- * One REST session with the gateway (gateway-config-api.md "What the service does",
- * "Authentication"; real-clients.md "Base URL, transport, headers"): `open()` creates it
- * with the Bearer key, every later call carries only the `JSESSIONID` cookie, and
- * `terminate()` ends it. Calls are strictly sequential (one connection).
+ * One REST session with the gateway (docs/gateway-api.md "Sessions", "Base path and
+ * transport"): `open()` creates it with the Bearer key, every later call carries only the
+ * `JSESSIONID` cookie, and `terminate()` ends it. Calls are strictly sequential (one
+ * connection).
  *
  * Idempotent calls (GET, PATCH, DELETE, relationship PATCH/DELETE, load-active before any
  * edit, terminate) are retried on 429/502/503/504 and connection faults; a resource POST
@@ -184,7 +184,7 @@ export class GatewaySession {
 
   /**
    * One `GET /configuration/{collection}` with one `filter` parameter per entry (AND;
-   * gateway-config-api.md "Filter syntax"), values URL-encoded. No pagination exists.
+   * docs/gateway-api.md "Filter syntax"), values URL-encoded. No pagination exists.
    * @param collection path segment, e.g. `mappings`
    * @param filters e.g. `['name=@shop-', 'label==team-shop']`
    */
@@ -282,7 +282,7 @@ export class GatewaySession {
 
   /**
    * `PATCH /configuration/{collection}/{id}` with `{data:{type,id,attributes}}` (always
-   * with `id`; gateway-config-api.md "Rules for PATCH": attributes merge, lists replace).
+   * with `id`; docs/gateway-api.md "Rules for PATCH": attributes merge, lists replace).
    * @returns the updated resource, or undefined when the gateway answers 204
    */
   async update(collection: string, id: string, resource: NewResource, object?: ObjectLabel): Promise<ApiResource | undefined> {
@@ -299,7 +299,7 @@ export class GatewaySession {
 
   /**
    * `PATCH /configuration/{collection}/{id}/relationships/{relationship}`: adds links
-   * (real-clients.md "Relationship endpoints"). An array is sent as to-many
+   * (docs/gateway-api.md "Relationships"). An array is sent as to-many
    * `{data:[{type,id}]}`, a single identifier as to-one `{data:{type,id}}`.
    */
   async link(collection: string, id: string, relationship: string, targets: ResourceIdentifier | readonly ResourceIdentifier[], object?: ObjectLabel): Promise<void> {
@@ -463,7 +463,7 @@ export class GatewaySession {
 
 /**
  * Filters that select at least the object named `name`. A comma inside a filter value
- * means OR (gateway-config-api.md "Filter syntax"), so a name with commas is narrowed by
+ * means OR (docs/gateway-api.md "Filter syntax"), so a name with commas is narrowed by
  * a substring filter on its longest comma-free piece instead; callers compare exactly.
  */
 export function nameFilter(name: string): string[] {

@@ -2,8 +2,8 @@ import type { KindDefinition } from './kind.js';
 
 /**
  * `acme-service`: an ACME certificate-authority account used by virtual hosts whose
- * `tls.certificateMode` is ACME_SERVICE (latest variant only, gateway-config-api.md
- * "Versioning").
+ * `tls.certificateMode` is ACME_SERVICE (latest variant only, docs/gateway-api.md
+ * "Variants").
  */
 export const acmeService: KindDefinition = {
   type: 'acme-service',

@@ -1,8 +1,9 @@
 import type { KindDefinition } from './kind.js';
 
 /**
- * `back-end-group`: real-clients.md "Attributes the reference does not list"; its
- * `client-certificate` is the ssl-certificate it presents to back ends (mutual TLS).
+ * `back-end-group`: docs/gateway-api.md "Attributes and server defaults" and
+ * "Relationships"; its `client-certificate` is the ssl-certificate it presents to back ends
+ * (mutual TLS).
  */
 export const backEndGroup: KindDefinition = {
   type: 'back-end-group',

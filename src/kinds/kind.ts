@@ -1,17 +1,16 @@
 /**
- * The one interface every resource kind implements (see ARCHITECTURE.md, "One module
- * per kind with the same fixed interface").
+ * The one interface every resource kind implements (see docs/architecture.md "Habits": one
+ * module per kind, in an explicit registry).
  *
  * Names follow the gateway configuration API: `type` is the JSON:API resource type,
  * `collection` the path segment under `/configuration`, relationship names are the
- * API's own (`gateway-config-api.md` "Relationships of a virtual host",
- * `real-clients.md` "Relationship endpoints").
+ * API's own (docs/gateway-api.md "Resource types", "Relationships").
  */
 
 /** The API's resource types that gwops manages. */
 export type ResourceType = 'virtual-host' | 'mapping' | 'back-end-group' | 'ssl-certificate' | 'acme-service';
 
-/** Gateway variants, as in the "Versioning" part of `gateway-config-api.md`. */
+/** Gateway variants, as in docs/gateway-api.md "Variants". */
 export type Variant = 'earliest' | 'middle' | 'latest';
 
 export const VARIANTS: readonly Variant[] = ['earliest', 'middle', 'latest'];

@@ -1,6 +1,6 @@
 import type { KindDefinition } from './kind.js';
 
-/** `mapping`: gateway-config-api.md "Resource: mapping"; relationships from real-clients.md. */
+/** `mapping`: docs/gateway-api.md "Resource types"; relationships in "Relationships". */
 export const mapping: KindDefinition = {
   type: 'mapping',
   collection: 'mappings',

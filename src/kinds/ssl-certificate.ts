@@ -1,9 +1,9 @@
 import type { KindDefinition } from './kind.js';
 
 /**
- * `ssl-certificate`: real-clients.md "SSL certificate". Carries no `name` attribute, so it
- * is matched by the fingerprint of its `certificate`; `privateKey` and `passphrase` are
- * write-only.
+ * `ssl-certificate`: docs/gateway-api.md "Attributes and server defaults". Carries no
+ * `name` attribute, so it is matched by the fingerprint of its `certificate`; `privateKey`
+ * and `passphrase` are write-only.
  */
 export const sslCertificate: KindDefinition = {
   type: 'ssl-certificate',

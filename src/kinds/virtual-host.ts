@@ -1,6 +1,6 @@
 import type { KindDefinition } from './kind.js';
 
-/** `virtual-host`: gateway-config-api.md "Resource: virtual-host". */
+/** `virtual-host`: docs/gateway-api.md "Resource types". */
 export const virtualHost: KindDefinition = {
   type: 'virtual-host',
   collection: 'virtual-hosts',

@@ -16,7 +16,7 @@ import { documentStart, hasNode, makeDiagnostic, pointerSegments } from './parse
 import { attributePath, suggestion } from './schema-check.js';
 import { substituteVariables } from './variables.js';
 
-/** The manifest format version (issue 3 "The format"). */
+/** The manifest format version (`apiVersion`, README.md "Manifests"). */
 export const API_VERSION = 'gwops/v1';
 
 /** Entries by `kind` then `name`. */

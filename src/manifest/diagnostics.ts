@@ -1,7 +1,7 @@
 /**
  * Diagnostics of manifest validation: the one shape every problem is reported in, and the
- * three output formats of `gwops validate` (issue 3: file:line:column, JSON pointer, what is
- * wrong and what would be right; every problem at once).
+ * three output formats of `gwops validate` (docs/architecture.md "Habits": file:line:column,
+ * JSON pointer, what is wrong and what would be right; every problem at once).
  *
  * Messages never contain a value of an attribute marked `x-gwops-secret`: the code that
  * creates a diagnostic names attribute paths only.

@@ -1,8 +1,8 @@
 /**
- * The manifest loader (issue 3): files → YAML documents with positions → variables →
- * envelope checks → overlays → schema validation → semantic rules → secrets and templates
- * resolved → {@link ManifestDocument}s. Every problem is reported at once as a
- * {@link Diagnostic}; nothing here contacts a gateway.
+ * The manifest loader (docs/architecture.md "The data path", step 1): files → YAML
+ * documents with positions → variables → envelope checks → overlays → schema validation →
+ * semantic rules → secrets and templates resolved → {@link ManifestDocument}s. Every
+ * problem is reported at once as a {@link Diagnostic}; nothing here contacts a gateway.
  */
 import { InputError } from '../errors.js';
 import { isResourceType } from '../kinds/index.js';

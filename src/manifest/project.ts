@@ -1,5 +1,5 @@
 /**
- * The project file `gwops.yaml` (issue 3 "The format"): manifest paths, targets with their
+ * The project file `gwops.yaml` (README.md "Manifests"): manifest paths, targets with their
  * variant and overlay directories, and the ownership scope as the API's own GET filters.
  * Validated against `schemas/project.schema.json`.
  */

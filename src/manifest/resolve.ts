@@ -1,7 +1,7 @@
 /**
  * Resolution of entries into final attributes: secret sources (`{ fromFile }`,
- * `{ fromEnv }`) read, and `extends` templates deep-merged (issue 3 "The format": lists
- * replace, the mapping's own attributes win).
+ * `{ fromEnv }`) read, and `extends` templates deep-merged (lists replace, the mapping's own
+ * attributes win).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Semantic rules beyond the schema (issue 3 "Semantic checks beyond the schema"): variants,
+ * Semantic rules beyond the schema (docs/architecture.md "The data path", step 1): variants,
  * links to names no manifest defines, regex priorities, regular expressions, HTTP/2 and
  * certificate modes. Each rule pushes diagnostics; none throws.
  */
@@ -23,7 +23,7 @@ const variantsText = (schema: JsonSchema): string => {
 
 /**
  * Reports attributes, relationships and kinds that do not exist in `variant`
- * (gateway-config-api.md "Versioning"; the schemas' `x-gwops-variants` marks).
+ * (docs/gateway-api.md "Variants"; the schemas' `x-gwops-variants` marks).
  */
 export function checkVariant(entry: Entry, variant: Variant, out: Diagnostic[]): void {
   const label = labelOf(entry.kind, entry.name);
@@ -179,8 +179,9 @@ export interface Resolved {
 
 /**
  * Rules across documents: links to names no manifest defines (unless `allowExternalLinks`),
- * unique priorities of regex mappings (gateway-config-api.md "entryPath.priority"), valid
- * regex entry paths, HTTP/2 only with HTTPS, and `tls.certificateMode` with its link.
+ * unique priorities of regex mappings (docs/gateway-api.md "Attributes and server
+ * defaults"), valid regex entry paths, HTTP/2 only with HTTPS, and `tls.certificateMode`
+ * with its link.
  */
 export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
   const priorities = new Map<number, Resolved>();
@@ -280,8 +281,8 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
 
 /**
  * A to-one link declared from both sides must name the same object: a virtual host has one
- * `ssl-certificate` and one `acme-service` (gateway-config-api.md "Relationships of a virtual
- * host"), whichever side declares it.
+ * `ssl-certificate` and one `acme-service` (docs/gateway-api.md "Relationships"), whichever
+ * side declares it.
  */
 function checkToOneConflicts(resolved: readonly Resolved[], out: Diagnostic[]): void {
   // virtual-host name → relationship → declared targets with where they are declared

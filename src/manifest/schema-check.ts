@@ -1,7 +1,7 @@
 /**
  * Schema validation of manifest documents with ajv (draft 2020-12), compiled once per
  * process, and the translation of ajv's errors into diagnostics that say what would be
- * right (did-you-mean for unknown keys and enum values, issue 3 "`gwops validate`").
+ * right (did-you-mean for unknown keys and enum values; docs/architecture.md "Habits").
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';

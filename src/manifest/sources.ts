@@ -1,6 +1,6 @@
 /**
  * Input files: paths given on the command line or in the project file, directories
- * searched recursively for `*.yaml`/`*.yml` (issue 3 "The format"), `-` for stdin.
+ * searched recursively for `*.yaml`/`*.yml`, `-` for stdin.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';

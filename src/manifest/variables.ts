@@ -1,5 +1,5 @@
 /**
- * `${VAR}` and `${VAR:-default}` substitution in string values (issue 3, "The format").
+ * `${VAR}` and `${VAR:-default}` substitution in string values (README.md "Manifests").
  * `$${` stands for a literal `${`. Keys are never substituted.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Desired state: the resolved manifest documents built into the state model (model.ts),
- * the same model live state is built into (issue 4 "Diff and plan").
+ * the same model live state is built into (docs/architecture.md "Habits").
  */
 import type { ManifestDocument, SourceLocation } from '../manifest/types.js';
 import type { DeclaredRelationship, Link, ObjectRef, State, StateObject } from './model.js';

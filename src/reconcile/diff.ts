@@ -1,5 +1,6 @@
 /**
- * The comparison rules of issue 4 "Diff and plan", as pure functions over the state model:
+ * The comparison rules (docs/architecture.md "Decisions": only what is declared is
+ * managed), as pure functions over the state model:
  *
  * - only attributes a manifest declares are compared, recursively (an object value compares
  *   only its declared keys; array items that are objects too);

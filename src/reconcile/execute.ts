@@ -1,8 +1,9 @@
 /**
  * Executes a Plan inside one gateway session, step by step, never re-diffing
- * (ARCHITECTURE.md "Pure planner, separate executor"). Ids of objects created by the plan
- * are learnt from the POST responses and substituted into later paths and bodies; secret
- * values masked in the plan are refilled from the desired state just before sending.
+ * (docs/architecture.md "Habits": pure planner, separate executor). Ids of objects created
+ * by the plan are learnt from the POST responses and substituted into later paths and
+ * bodies; secret values masked in the plan are refilled from the desired state just before
+ * sending.
  */
 import { kindOf } from '../kinds/index.js';
 import type { GatewaySession } from '../gateway/index.js';
@@ -81,7 +82,7 @@ function attributesWithSecrets(step: CreateStep | UpdateStep, desired: State): R
 
 /**
  * Runs the steps in order. Stops at the first failure: that step is `failed`, the rest
- * `skipped` (ARCHITECTURE.md: dependent steps are reported as skipped, not failed);
+ * `skipped` (docs/architecture.md "Habits": skipped, not failed);
  * nothing is activated here (activation is the caller's, after validator messages).
  * @param live the live state the plan was made against (ids of existing objects)
  * @param options.signal aborts between steps (the running call is cancelled by the session)

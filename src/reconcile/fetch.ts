@@ -1,7 +1,7 @@
 /**
  * Reads live state: one GET list per kind that the manifests or the ownership scope
- * involve, narrowed by the project's ownership filters where that is safe (issue 4,
- * "Fetching live state"). No per-object GETs.
+ * involve, narrowed by the project's ownership filters where that is safe
+ * (docs/architecture.md "The data path", step 2). No per-object GETs.
  */
 import type { ResourceType } from '../kinds/index.js';
 import { KINDS, kindOf } from '../kinds/index.js';

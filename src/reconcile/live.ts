@@ -1,7 +1,7 @@
 /**
  * Live state: the JSON:API lists fetched from the gateway (one per kind) built into the
- * same state model as desired state (model.ts; ARCHITECTURE.md "Build desired and live
- * state into the same indexed model").
+ * same state model as desired state (model.ts; docs/architecture.md "Habits": the same model
+ * for desired and live).
  */
 import { KINDS, isResourceType, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';

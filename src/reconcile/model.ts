@@ -1,7 +1,7 @@
 /**
  * The state model that desired state (from manifests) and live state (from the gateway)
- * are both built into, so the differ compares like with like (ARCHITECTURE.md: decK's
- * `state.Get` on both paths).
+ * are both built into, so the differ compares like with like (docs/architecture.md "Habits";
+ * the idea comes from decK's `state.Get` on both paths).
  */
 import { createHash } from 'node:crypto';
 import { KINDS, kindOf } from '../kinds/index.js';
@@ -112,8 +112,9 @@ export function certificateFingerprint(pem: string): string | undefined {
 
 /**
  * The relationship `relationship` of `kind` from the kind registry.
- * Older gateways name the mapping's link `back-end-group` (real-clients.md); it is read as
- * `back-end-groups`. Returns undefined for relationships gwops does not manage.
+ * Older gateways name the mapping's link `back-end-group` (docs/gateway-api.md
+ * "Relationships"); it is read as `back-end-groups`. Returns undefined for relationships
+ * gwops does not manage.
  */
 export function relationshipDefinition(kind: ResourceType, relationship: string): RelationshipDefinition | undefined {
   const rels = kindOf(kind).relationships;

@@ -1,5 +1,5 @@
 /**
- * The Plan: plain, versioned, JSON-serialisable data (ARCHITECTURE.md "The plan is data";
+ * The Plan: plain, versioned, JSON-serialisable data (docs/architecture.md "Decisions";
  * Terraform `plans.Plan` + `jsonplan.FormatVersion`). Built by `buildPlan` (plan.ts), read
  * by the executor and the renderers, never re-diffed.
  *
@@ -176,7 +176,7 @@ export interface MassDeleteCount {
 
 /**
  * Pruning would delete every owned object of a kind, or more than the allowed share,
- * and `--allow-mass-delete` was not given (issue 4 "Diff and plan"). Exit code 1.
+ * and `--allow-mass-delete` was not given (docs/architecture.md "Decisions"). Exit code 1.
  */
 export class MassDeleteError extends GwopsError {
   readonly counts: readonly MassDeleteCount[];

@@ -1,9 +1,9 @@
 /**
- * The pure planner (ARCHITECTURE.md "Pure planner, separate executor"; Terraform
- * `Context.Plan`): desired state + live state → Plan (plan-types.ts). No I/O, no clock, no
- * randomness; the same input always gives the same plan.
+ * The pure planner (docs/architecture.md "Habits": pure planner, separate executor;
+ * Terraform `Context.Plan`): desired state + live state → Plan (plan-types.ts). No I/O, no
+ * clock, no randomness; the same input always gives the same plan.
  *
- * Rules (issue 4 "Diff and plan"):
+ * Rules (docs/architecture.md "Decisions"):
  * - identity is the name; certificates are matched by fingerprint (live certificates are
  *   named after the desired handle with the same fingerprint, see live.ts), so replacing a
  *   certificate is create, relink, delete;

@@ -1,8 +1,9 @@
 /**
  * The reconciler's use cases `plan` and `drift` as functions that return data (the CLI
- * prints it), and the stages they share with `apply` (apply.ts). Data path (ARCHITECTURE.md): manifests → desired state; one
- * session → load-active → one GET per kind → live state; diff → plan; execute in the
- * session → validator messages → activate (apply) or throw the edits away (plan).
+ * prints it), and the stages they share with `apply` (apply.ts). Data path
+ * (docs/architecture.md "The data path"): manifests → desired state; one session →
+ * load-active → one GET per kind → live state; diff → plan; execute in the session →
+ * validator messages → activate (apply) or throw the edits away (plan).
  */
 import { GwopsError, InputError } from '../errors.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage } from '../gateway/index.js';

@@ -7,7 +7,7 @@
  * - `$defs.attributes` of `schemas/<type>.schema.json` is the attribute object of the API
  *   resource, `additionalProperties: false` at every level.
  * - `"x-gwops-variants": [...]` on a property: it exists only in those variants
- *   (gateway-config-api.md "Versioning").
+ *   (docs/gateway-api.md "Variants").
  * - `"x-gwops-secret": true`: a secret; masked by every renderer. In manifests it may also
  *   be a `{fromFile}` / `{fromEnv}` source (`anyOf` with `$defs.secretSource`).
  * - `"writeOnly": true`: accepted on create and update, never returned by GET.
@@ -153,7 +153,7 @@ export interface WireSchemaOptions {
  * The attribute schema as the API sees it in one variant: properties of other variants
  * removed, secrets plain strings (no `{fromFile}` sources), `$ref`s inlined. Used by the
  * emulator to answer 400 `INVALID_VALUE` for unknown attributes and wrong types
- * (gateway-config-api.md "Errors").
+ * (docs/gateway-api.md "Errors", "Rules for PATCH").
  */
 export function wireSchema(type: ResourceType, variant: Variant, options: WireSchemaOptions): JsonSchema {
   const root = documentSchema(type);

@@ -1,5 +1,5 @@
 /**
- * Checks `examples/` (issue 3, "How it is checked"): every YAML document parses, every
+ * Checks `examples/`: every YAML document parses, every
  * manifest document is valid against its kind's schema (and the editor schema), the
  * example is as large as promised, every relationship names a defined object, and the
  * rules the gateway's validator enforces hold in the latest variant, also after the
@@ -201,7 +201,10 @@ function linked(all: readonly Link[], kind: string, name: string, toKind: string
   return out;
 }
 
-/** The gateway's rules (issue 2, validator messages of severity ERROR) over a set of resolved documents. */
+/**
+ * The gateway's rules (validator messages of severity ERROR, docs/gateway-api.md "Validator
+ * messages") over a set of resolved documents.
+ */
 function gatewayErrors(docs: readonly Doc[]): string[] {
   const errors: string[] = [];
   const all = links(docs);
@@ -256,7 +259,7 @@ function gatewayErrors(docs: readonly Doc[]): string[] {
 /**
  * Paths where `live` differs from what is declared: objects compare only their declared
  * keys, lists item by item and with the same length, everything else strictly (the
- * comparison issue 4 prescribes, so that an apply followed by a plan shows no change).
+ * comparison of docs/architecture.md "Decisions", so that an apply followed by a plan shows no change).
  */
 function declaredMismatches(declared: Json, live: Json | undefined, path = ''): string[] {
   if (isObject(declared)) {

@@ -1,5 +1,5 @@
 /**
- * The broken-manifest corpus (issue 3 "How it is checked"): one folder per case under
+ * The broken-manifest corpus, how validation diagnostics are checked: one folder per case under
  * `corpus/`, with the manifests (or a `gwops.yaml` naming them), an optional
  * `options.json` (`target`, `variant`, `env`) and `expected.json`, the exact diagnostics:
  * code, file, line, column, pointer and message. `UPDATE_CORPUS=1` rewrites the expected

@@ -1,7 +1,7 @@
 /**
  * Property: for random desired and live states, executing the plan on a simulated gateway
  * makes live equal desired (declared attributes, managed links), and planning again yields
- * no steps (issue 4 "How it is checked").
+ * no steps.
  */
 import type { RelationshipData } from '../../src/gateway/index.js';
 import fc from 'fast-check';

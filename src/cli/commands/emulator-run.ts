@@ -1,6 +1,6 @@
 /**
- * `gwops emulator`: runs the local gateway (issue 2) until SIGINT/SIGTERM. Prints its base URL
- * and where the API key files are, never a key.
+ * `gwops emulator`: runs the local gateway (src/emulator/) until SIGINT/SIGTERM. Prints its
+ * base URL and where the API key files are, never a key.
  */
 import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -1,15 +1,17 @@
 /**
- * A tiny test client for the emulator conformance suite, built on undici the way the
- * real clients of real-clients.md talk to a gateway: `POST /session/create` with a
- * Bearer key, then the `JSESSIONID` cookie on every call, JSON bodies, raw responses.
+ * A tiny test client for the emulator conformance suite, built on undici the way the real
+ * clients in docs/gateway-api.md "What real clients send" talk to a gateway:
+ * `POST /session/create` with a Bearer key, then the `JSESSIONID` cookie on every call,
+ * JSON bodies, raw responses.
  *
  * It deliberately does not hide anything: every call returns status, headers, the raw
  * text and the parsed JSON document, so a test can assert exactly what came back.
  *
- * The suite (issue 2, "How it is checked"), one file per area:
+ * The suite checks the emulator against docs/gateway-api.md, one file per area:
  * - session.test.ts: sessions, cookies, 401, read-only 403, idle timeout, TLS, plain HTTP, keys
- * - configurations.test.ts: every row of real-clients.md "Configurations", CONFIGURATION_LOAD_REQUIRED,
- *   concurrent activation (409 OUTDATED_CONFIGURATION / ignoreOutdatedConfiguration)
+ * - configurations.test.ts: every row of docs/gateway-api.md "Configurations and activation",
+ *   CONFIGURATION_LOAD_REQUIRED, concurrent activation (409 OUTDATED_CONFIGURATION /
+ *   ignoreOutdatedConfiguration)
  * - resources.test.ts: every cell of the collection table, filters, templates, export/import
  * - patch-rules.test.ts: the four PATCH rules, deep merge, whole-list replacement, attribute checks
  * - relationships.test.ts: every row of the relationship table, both sides, maintenance

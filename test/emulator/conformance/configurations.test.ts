@@ -1,12 +1,12 @@
 /**
- * Configurations: real-clients.md "Configurations" (one test per row), gateway-config-api.md
- * "States and transitions", and the concurrency case (OUTDATED_CONFIGURATION).
+ * Configurations: docs/gateway-api.md "Configurations and activation" (one test per row of its
+ * table, the activation rules), and the concurrency case (OUTDATED_CONFIGURATION).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { at, errorCode, many, one, startHarness, uniqueName, VALID } from './client.js';
 import type { Harness, ResourceObject } from './client.js';
 
-/** gateway-config-api.md: response timestamps use `yyyy-MM-dd'T'HH:mm:ss.SSSXXX`. */
+/** docs/gateway-api.md "Documents and ids": response timestamps use `yyyy-MM-dd'T'HH:mm:ss.SSSXXX`. */
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
 
 async function configurations(h: Harness): Promise<ResourceObject[]> {
@@ -297,7 +297,7 @@ describe('CONFIGURATION_LOAD_REQUIRED before a load', () => {
   });
 });
 
-describe('concurrent activation (real-clients.md "Concurrent editing")', () => {
+describe('concurrent activation (docs/gateway-api.md "Configurations and activation")', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await startHarness();

@@ -1,6 +1,6 @@
 /**
- * Server defaults (real-clients.md "Default values" and server-defaults/*.yaml), write-only
- * attributes, and variants (gateway-config-api.md "Versioning", issue 2 item 5).
+ * Server defaults (docs/gateway-api.md "Attributes and server defaults" and
+ * server-defaults/*.yaml), write-only attributes, and variants (docs/gateway-api.md "Variants").
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';

@@ -1,7 +1,7 @@
 /**
- * Error statuses and codes: gateway-config-api.md "Errors" and real-clients.md "Errors in
- * practice". (401 and 403 are in session.test.ts, 409 OUTDATED_CONFIGURATION and
- * CONFIGURATION_LOAD_REQUIRED in configurations.test.ts.)
+ * Error statuses and codes: docs/gateway-api.md "Errors". (401 and 403 are in
+ * session.test.ts, 409 OUTDATED_CONFIGURATION and CONFIGURATION_LOAD_REQUIRED in
+ * configurations.test.ts.)
  */
 import {describe, expect, it } from 'vitest';
 import { errorCode, many, startHarness, uniqueName, VALID, useAdminSession } from './client.js';

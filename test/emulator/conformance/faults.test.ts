@@ -1,5 +1,5 @@
 /**
- * Fault injection and the request log (issue 2 item 8, `FaultRule` and `RequestLogEntry` in
+ * Fault injection and the request log (`FaultRule` and `RequestLogEntry` in
  * src/emulator/api.ts).
  */
 import { performance } from 'node:perf_hooks';

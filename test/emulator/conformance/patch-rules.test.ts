@@ -1,6 +1,6 @@
 /**
- * PATCH rules: gateway-config-api.md "Rules for PATCH" (one test per rule) and real-clients.md
- * (deep merge of nested objects, lists replaced whole, a missing data.id tolerated).
+ * PATCH rules: docs/gateway-api.md "Rules for PATCH" (one test per rule: deep merge of nested
+ * objects, lists replaced whole, a missing data.id tolerated).
  */
 import {describe, expect, it } from 'vitest';
 import {at, errorCode, one, uniqueName, VALID, useAdminSession } from './client.js';
@@ -147,7 +147,7 @@ describe('rules for PATCH', () => {
     });
   });
 
-  describe('nested objects merge deeply (real-clients.md)', () => {
+  describe('nested objects merge deeply (docs/gateway-api.md "Rules for PATCH")', () => {
     it('a PATCH of ipRules.ipAddressBlacklists.logOnly keeps every sibling', async () => {
       const id = await newMapping();
       const before = await c.read('mapping', id);

@@ -1,6 +1,6 @@
 /**
- * A crash in the middle of writing the state file (issue 2 item 2: "written atomically: a
- * crash mid-write never corrupts it"), simulated by making the file system fail half-way
+ * A crash in the middle of writing the state file (the file is written atomically, so a
+ * crash mid-write never corrupts it), simulated by making the file system fail half-way
  * through the write, or just before the temp file is renamed over the state file. The
  * previous state must survive on disk, memory must agree with it, and a restart must load it.
  *

@@ -1,5 +1,5 @@
 /**
- * Persistence with a state file (issue 2 item 2): configurations survive a restart, and the
+ * Persistence with a state file (`--state-file`): configurations survive a restart, and the
  * file is written atomically (a stray temp file of a crashed write never corrupts it).
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
- * Property checks over HTTP: the list filter semantics of gateway-config-api.md "Filter
- * syntax" and the PATCH deep merge of real-clients.md agree with a tiny reference model for
+ * Property checks over HTTP: the list filter semantics of docs/gateway-api.md "Filter
+ * syntax" and the PATCH deep merge of "Rules for PATCH" agree with a tiny reference model for
  * generated inputs.
  */
 import fc from 'fast-check';

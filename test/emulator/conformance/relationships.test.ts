@@ -1,6 +1,6 @@
 /**
- * Relationship endpoints: real-clients.md "Relationship endpoints" (one test per row),
- * gateway-config-api.md "Relationships of a virtual host" and the maintenance endpoints.
+ * Relationship endpoints: docs/gateway-api.md "Relationships" (one test per row of its table)
+ * and the maintenance endpoints ("Resource types").
  */
 import {describe, expect, it } from 'vitest';
 import { COLLECTION, linkedIds, PEM, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
@@ -14,7 +14,7 @@ interface Row {
   cardinality: 'one' | 'many';
 }
 
-/** The relationship table of real-clients.md, with the inverse name each target shows. */
+/** The relationship table of docs/gateway-api.md "Relationships", with the inverse name each target shows. */
 const rows: Row[] = [
   { from: 'virtual-host', name: 'mappings', to: 'mapping', inverse: 'virtual-hosts', cardinality: 'many' },
   { from: 'virtual-host', name: 'ssl-certificate', to: 'ssl-certificate', inverse: 'virtual-hosts', cardinality: 'one' },

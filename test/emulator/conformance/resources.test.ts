@@ -1,6 +1,6 @@
 /**
- * Resources: real-clients.md "Resources" (one test per cell of the collection table),
- * gateway-config-api.md "Endpoints" and "Filter syntax", mapping templates.
+ * Resources: docs/gateway-api.md "Resource types" (one test per cell of the collection table),
+ * "Filter syntax" and "Mapping templates".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, COLLECTION, errorCode, many, one, PEM, PEM2, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
@@ -157,7 +157,7 @@ describe('acme-services outside the latest variant', () => {
   });
 });
 
-describe('list filters (gateway-config-api.md "Filter syntax")', () => {
+describe('list filters (docs/gateway-api.md "Filter syntax")', () => {
   let h: Harness;
   let c: Client;
   const ids: Record<string, string> = {};
@@ -251,7 +251,7 @@ describe('list filters (gateway-config-api.md "Filter syntax")', () => {
   });
 });
 
-describe('mapping templates (real-clients.md "Resources")', () => {
+describe('mapping templates (docs/gateway-api.md "Mapping templates")', () => {
   let c: Client;
   useAdminSession((_harness, client) => {
     c = client;
@@ -301,7 +301,7 @@ describe('mapping templates (real-clients.md "Resources")', () => {
   });
 });
 
-describe('source mappings (real-clients.md "Resources")', () => {
+describe('source mappings (docs/gateway-api.md "Mapping templates")', () => {
   let c: Client;
   useAdminSession((_harness, client) => {
     c = client;
@@ -367,7 +367,7 @@ describe('more real-client expectations of resources', () => {
     expect(new Set(listed.map((g) => g.id))).toEqual(ids);
   });
 
-  it('a back-end group shows its client-certificate relationship (real-clients.md "Attributes the reference does not list")', async () => {
+  it('a back-end group shows its client-certificate relationship (docs/gateway-api.md "Relationships")', async () => {
     const group = await c.create('back-end-group', VALID.backEndGroup(uniqueName('cc')));
     const read = await c.read('back-end-group', group);
     expect(read.relationships).toHaveProperty('mappings');
@@ -446,7 +446,7 @@ describe('more real-client expectations of resources', () => {
   });
 });
 
-describe('create with relationships in the body (gateway-config-api.md "Endpoints", POST virtual-hosts)', () => {
+describe('create with relationships in the body (docs/gateway-api.md "Relationships", POST virtual-hosts)', () => {
   it('POST /virtual-hosts with relationships links the named objects on both sides', async () => {
     const h = await startHarness();
     try {

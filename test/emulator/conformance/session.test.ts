@@ -1,6 +1,6 @@
 /**
- * Sessions and system calls: gateway-config-api.md "Authentication" and "Endpoints"
- * (session rows), real-clients.md "Base URL, transport, headers" and "Session and system".
+ * Sessions and system calls: docs/gateway-api.md "Sessions" (including its system calls) and
+ * "Base path and transport".
  */
 import { generate } from 'selfsigned';
 import { Agent, request } from 'undici';

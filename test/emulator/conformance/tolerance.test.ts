@@ -1,6 +1,6 @@
 /**
- * Tolerance of real clients: real-clients.md "Base URL, transport, headers" (one test per
- * item of what clients send), issue 2 item 7.
+ * Tolerance of real clients: docs/gateway-api.md "What real clients send" (one test per
+ * item of what clients send) and "Base path and transport".
  */
 import { Readable } from 'node:stream';
 import {describe, expect, it } from 'vitest';

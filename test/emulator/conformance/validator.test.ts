@@ -1,7 +1,7 @@
 /**
- * Validator messages: issue 2 item 6 (one test per rule, each with a control that clears
- * it), both shapes of real-clients.md "Validator messages", filters, and activation refused
- * while an ERROR exists (gateway-config-api.md "States and transitions").
+ * Validator messages: the emulator's rules in docs/gateway-api.md "Validator messages" (one test
+ * per rule, each with a control that clears it), both shapes of message, filters, and activation
+ * refused while an ERROR exists (docs/gateway-api.md "Configurations and activation").
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorCode, many, PEM, startHarness, uniqueName, VALID } from './client.js';
@@ -29,7 +29,8 @@ function shapes(m: ResourceObject): Message {
   expect(meta?.severity).toBe(severity);
   expect(typeof meta?.model?.type).toBe('string');
   expect(typeof meta?.model?.id).toBe('string');
-  // gateway-config-api.md: "each has a meta member carrying a severity ... and a type (e.g. back-end-group)"
+  // docs/gateway-api.md "Validator messages": the resource's `meta` carries the severity and
+  // the type of the object concerned.
   expect(m.meta?.type).toBe(meta?.model?.type);
   return { severity: String(severity), code: attrs.code, detail: attrs.detail, model: { type: meta?.model?.type, id: meta?.model?.id } };
 }

@@ -1,6 +1,6 @@
 /**
- * Whole call sequences the way independent real clients send them (real-clients.md): the
- * typical sequence of gateway-config-api.md "What the service does", a certificate tool, a
+ * Whole call sequences the way independent real clients send them (docs/gateway-api.md "What
+ * real clients send"): the typical sequence ("Configurations and activation"), a certificate tool, a
  * script that deploys a mapping from the template, and a maintenance-toggling shell script.
  * Each one mixes the habits real clients have (Bearer on every call, echoed Set-Cookie,
  * Content-Type on GETs, double slashes, numeric ids).
