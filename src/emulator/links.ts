@@ -6,7 +6,7 @@
  *
  * Objects are immutable: every change replaces the affected objects in the content's maps.
  */
-import { kindOf } from '../kinds/index.js';
+import { kindOf, relationshipNamed } from '../kinds/index.js';
 import type { RelationshipDefinition, ResourceType, Variant } from '../kinds/index.js';
 import type { ConfigContent, StoredObject } from './model.js';
 
@@ -17,12 +17,11 @@ export function emulatedRelationships(type: ResourceType): Readonly<Record<strin
 
 /**
  * The relationship `name` of `type` as it exists in `variant`, or undefined.
- * Older gateways name the mapping's to-one link `back-end-group`; it is an alias of
- * `back-end-groups` (docs/gateway-api.md "Relationships").
+ * A relationship's aliases (older gateways' names) name the relationship itself
+ * (docs/gateway-api.md "Relationships").
  */
 export function relationshipOf(type: ResourceType, name: string, variant: Variant): RelationshipDefinition | undefined {
-  const rels = emulatedRelationships(type);
-  const def = type === 'mapping' && name === 'back-end-group' ? rels['back-end-groups'] : rels[name];
+  const def = relationshipNamed(kindOf(type), name);
   if (!def) return undefined;
   if (def.variants && !def.variants.includes(variant)) return undefined;
   return def;

@@ -1,9 +1,9 @@
-import { acmeService } from './acme-service.js';
-import { backEndGroup } from './back-end-group.js';
+import { acmeService } from './acme-service/index.js';
+import { backEndGroup } from './back-end-group/index.js';
 import type { KindDefinition, ResourceType, Variant } from './kind.js';
-import { mapping } from './mapping.js';
-import { sslCertificate } from './ssl-certificate.js';
-import { virtualHost } from './virtual-host.js';
+import { mapping } from './mapping/index.js';
+import { sslCertificate } from './ssl-certificate/index.js';
+import { virtualHost } from './virtual-host/index.js';
 
 export type { KindDefinition, RelationshipDefinition, ResourceType, Variant, IdentityRule } from './kind.js';
 export { VARIANTS } from './kind.js';
@@ -42,4 +42,13 @@ export function relationshipsIn(kind: KindDefinition, variant: Variant): KindDef
 /** True when the kind exists in `variant`. */
 export function kindExistsIn(kind: KindDefinition, variant: Variant): boolean {
   return kind.variants.includes(variant);
+}
+
+/**
+ * The relationship of `kind` named `name`, also under one of its aliases (see
+ * RelationshipDefinition.aliases), whatever the variant; undefined when gwops does not
+ * manage it.
+ */
+export function relationshipNamed(kind: KindDefinition, name: string): KindDefinition['relationships'][string] | undefined {
+  return kind.relationships[name] ?? Object.values(kind.relationships).find((r) => r.aliases?.includes(name));
 }

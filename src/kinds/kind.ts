@@ -7,6 +7,8 @@
  * API's own (docs/gateway-api.md "Resource types", "Relationships").
  */
 
+import type { EmulatorHooks } from './emulator-hooks.js';
+
 /** The API's resource types that gwops manages. */
 export type ResourceType = 'virtual-host' | 'mapping' | 'back-end-group' | 'ssl-certificate' | 'acme-service';
 
@@ -33,6 +35,11 @@ export interface RelationshipDefinition {
    * mapping → back-end-groups). Exactly one side of each pair is canonical.
    */
   readonly canonical: boolean;
+  /**
+   * Other names under which gateways serve the same relationship, read as this one
+   * (older gateways name a mapping's link to its back-end group `back-end-group`).
+   */
+  readonly aliases?: readonly string[];
 }
 
 /** How live objects of a kind are matched to manifest documents. */
@@ -45,6 +52,8 @@ export type IdentityRule =
 /** The fixed shape of a kind module. */
 export interface KindDefinition {
   readonly type: ResourceType;
+  /** What the gateway emulator needs of this kind (defaults, validator rules, label). */
+  readonly emulator: EmulatorHooks;
   /** Path segment under `/configuration`, e.g. `virtual-hosts`. */
   readonly collection: string;
   /** Relationships that exist on this kind, keyed by the API's relationship name. */
@@ -57,4 +66,9 @@ export interface KindDefinition {
   readonly identity: IdentityRule;
   /** Variants in which the kind exists at all. */
   readonly variants: readonly Variant[];
+  /**
+   * The manifest-only document kind whose documents this kind's manifests may name in
+   * `extends` (mapping: `mapping-template`); none when absent.
+   */
+  readonly template?: string;
 }

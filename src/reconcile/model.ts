@@ -4,7 +4,7 @@
  * the idea comes from decK's `state.Get` on both paths).
  */
 import { createHash } from 'node:crypto';
-import { KINDS, kindOf } from '../kinds/index.js';
+import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import type { RelationshipDefinition, ResourceType } from '../kinds/index.js';
 import type { AttributeObject, SourceLocation } from '../manifest/types.js';
 
@@ -112,14 +112,12 @@ export function certificateFingerprint(pem: string): string | undefined {
 
 /**
  * The relationship `relationship` of `kind` from the kind registry.
- * Older gateways name the mapping's link `back-end-group` (docs/gateway-api.md
- * "Relationships"); it is read as `back-end-groups`. Returns undefined for relationships
+ * A relationship's aliases (older gateways' names) are read as the relationship itself
+ * (docs/gateway-api.md "Relationships"). Returns undefined for relationships
  * gwops does not manage.
  */
 export function relationshipDefinition(kind: ResourceType, relationship: string): RelationshipDefinition | undefined {
-  const rels = kindOf(kind).relationships;
-  if (kind === 'mapping' && relationship === 'back-end-group') return rels['back-end-groups'];
-  return rels[relationship];
+  return relationshipNamed(kindOf(kind), relationship);
 }
 
 /**

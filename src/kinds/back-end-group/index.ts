@@ -1,4 +1,5 @@
-import type { KindDefinition } from './kind.js';
+import type { KindDefinition } from '../kind.js';
+import { emulator } from './emulator.js';
 
 /**
  * `back-end-group`: docs/gateway-api.md "Attributes and server defaults" and
@@ -7,6 +8,7 @@ import type { KindDefinition } from './kind.js';
  */
 export const backEndGroup: KindDefinition = {
   type: 'back-end-group',
+  emulator,
   collection: 'back-end-groups',
   level: 0,
   identity: 'name',

@@ -1,4 +1,5 @@
-import type { KindDefinition } from './kind.js';
+import type { KindDefinition } from '../kind.js';
+import { emulator } from './emulator.js';
 
 /**
  * `ssl-certificate`: docs/gateway-api.md "Attributes and server defaults". Carries no
@@ -7,6 +8,7 @@ import type { KindDefinition } from './kind.js';
  */
 export const sslCertificate: KindDefinition = {
   type: 'ssl-certificate',
+  emulator,
   collection: 'ssl-certificates',
   level: 0,
   identity: 'certificate-fingerprint',

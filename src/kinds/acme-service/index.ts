@@ -1,4 +1,5 @@
-import type { KindDefinition } from './kind.js';
+import type { KindDefinition } from '../kind.js';
+import { emulator } from './emulator.js';
 
 /**
  * `acme-service`: an ACME certificate-authority account used by virtual hosts whose
@@ -7,6 +8,7 @@ import type { KindDefinition } from './kind.js';
  */
 export const acmeService: KindDefinition = {
   type: 'acme-service',
+  emulator,
   collection: 'acme-services',
   level: 0,
   identity: 'name',

@@ -1,8 +1,10 @@
-import type { KindDefinition } from './kind.js';
+import type { KindDefinition } from '../kind.js';
+import { emulator } from './emulator.js';
 
 /** `virtual-host`: docs/gateway-api.md "Resource types". */
 export const virtualHost: KindDefinition = {
   type: 'virtual-host',
+  emulator,
   collection: 'virtual-hosts',
   level: 2,
   identity: 'name',

@@ -1,0 +1,6 @@
+import type { EmulatorHooks } from '../emulator-hooks.js';
+
+/** The emulator's hooks for `acme-service`: see EmulatorHooks. */
+export const emulator: EmulatorHooks = {
+  label: 'ACME service',
+};
