@@ -1,0 +1,148 @@
+/**
+ * Loads the golden cases of `test/golden/<case>/` and plans them the way `gwops plan`
+ * does (`prepare` and `readAndPlan` in src/reconcile/run.ts), with the gateway replaced by
+ * the case's `live.json`. The layout of a case folder is described in golden.test.ts.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { resourcesOf } from '../../src/gateway/documents.js';
+import { matchesFilter, parseFilters } from '../../src/gateway/filter.js';
+import type { ApiResource } from '../../src/gateway/index.js';
+import { KINDS, kindByCollection, kindExistsIn } from '../../src/kinds/index.js';
+import type { Diagnostic, LoadResult } from '../../src/manifest/index.js';
+import { formatDiagnostics, loadManifests } from '../../src/manifest/index.js';
+import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import type { ListClient } from '../../src/reconcile/fetch.js';
+import { fetchLiveLists, kindsToFetch, ownershipPredicate } from '../../src/reconcile/fetch.js';
+import { liveState } from '../../src/reconcile/live.js';
+import type { State } from '../../src/reconcile/model.js';
+import { buildPlan } from '../../src/reconcile/plan.js';
+import type { Plan } from '../../src/reconcile/plan-types.js';
+import type { ValidatorMessageView } from '../../src/render/index.js';
+
+export const GOLDEN_DIR = new URL('./', import.meta.url);
+
+/** What `options.json` of a case may say (every member optional; unknown members are an error). */
+export interface CaseOptions {
+  /** `--prune`. */
+  readonly prune?: boolean;
+  /** `--allow-mass-delete`. */
+  readonly allowMassDelete?: boolean;
+  /** The run's environment: values of `${VAR}` and of `{ fromEnv: VAR }` secret sources. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The gateway's validator messages, as `gwops plan` maps them to manifests; shown in `plan.md`. */
+  readonly validatorMessages?: readonly ValidatorMessageView[];
+}
+
+const OPTION_KEYS: readonly string[] = ['prune', 'allowMassDelete', 'env', 'validatorMessages'] satisfies (keyof CaseOptions)[];
+
+export interface GoldenCase {
+  readonly name: string;
+  readonly dir: URL;
+  readonly options: CaseOptions;
+  readonly loaded: LoadResult;
+  readonly desired: State;
+  readonly live: State;
+  readonly plan: Plan;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readJson(url: URL): unknown {
+  return JSON.parse(readFileSync(url, 'utf8')) as unknown;
+}
+
+/** The case folders, sorted. */
+export function caseNames(): string[] {
+  return readdirSync(GOLDEN_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+}
+
+function readOptions(dir: URL): CaseOptions {
+  const url = new URL('options.json', dir);
+  if (!existsSync(url)) return {};
+  const value = readJson(url);
+  if (!isRecord(value)) throw new Error(`${url.pathname}: not a JSON object`);
+  const unknown = Object.keys(value).filter((k) => !OPTION_KEYS.includes(k));
+  if (unknown.length > 0) throw new Error(`${url.pathname}: unknown option ${unknown.join(', ')} (known: ${OPTION_KEYS.join(', ')})`);
+  const { prune, allowMassDelete, env, validatorMessages } = value;
+  const wrong = (member: string, expected: string): Error => new Error(`${url.pathname}: ${member} must be ${expected}`);
+  if (prune !== undefined && typeof prune !== 'boolean') throw wrong('prune', 'true or false');
+  if (allowMassDelete !== undefined && typeof allowMassDelete !== 'boolean') throw wrong('allowMassDelete', 'true or false');
+  if (env !== undefined && !(isRecord(env) && Object.values(env).every((v) => typeof v === 'string'))) throw wrong('env', 'an object of strings');
+  if (validatorMessages !== undefined && !(Array.isArray(validatorMessages) && validatorMessages.every(isRecord))) {
+    throw wrong('validatorMessages', 'an array of messages');
+  }
+  return {
+    ...(prune !== undefined ? { prune } : {}),
+    ...(allowMassDelete !== undefined ? { allowMassDelete } : {}),
+    ...(env !== undefined ? { env: env as Record<string, string> } : {}),
+    // The renderer's view of a message (severity, code, detail, object, source), as written.
+    ...(validatorMessages !== undefined ? { validatorMessages: validatorMessages as unknown as ValidatorMessageView[] } : {}),
+  };
+}
+
+/**
+ * `live.json`: per collection (`mappings`, `virtual-hosts`, ...), the body of the
+ * gateway's answer to `GET /configuration/{collection}` (`{ "data": [...] }`), checked
+ * by the REST client's own parser. A collection left out is empty.
+ */
+function readLive(dir: URL): Map<string, ApiResource[]> {
+  const url = new URL('live.json', dir);
+  const value = readJson(url);
+  if (!isRecord(value)) throw new Error(`${url.pathname}: not a JSON object`);
+  const lists = new Map<string, ApiResource[]>();
+  for (const [collection, body] of Object.entries(value)) {
+    const kind = kindByCollection(collection);
+    if (!kind) throw new Error(`${url.pathname}: '${collection}' is not a collection (known: ${KINDS.map((k) => k.collection).join(', ')})`);
+    const resources = resourcesOf(body);
+    const stray = resources.find((r) => r.type !== kind.type);
+    if (stray) throw new Error(`${url.pathname}: ${collection} holds a resource of type '${stray.type}'`);
+    lists.set(collection, resources);
+  }
+  return lists;
+}
+
+/** A gateway that answers list calls from `live.json`, applying the API's filters as the gateway does. */
+function caseGateway(lists: ReadonlyMap<string, readonly ApiResource[]>): ListClient {
+  return {
+    list(collection, filters, { project }) {
+      const filter = parseFilters(filters);
+      const matching = (lists.get(collection) ?? []).filter((r) => matchesFilter(filter, r));
+      return Promise.resolve(matching.map(project));
+    },
+  };
+}
+
+function diagnosticsError(name: string, diagnostics: readonly Diagnostic[]): Error {
+  return new Error(`golden case ${name}: the manifests must load without diagnostics:\n${formatDiagnostics(diagnostics, 'text')}`);
+}
+
+/**
+ * Plans one case: `loadManifests` on `manifests/` (with `gwops.yaml` of the case folder
+ * when there is one), then the same steps as `readAndPlan`.
+ * @throws Error when the manifests have any diagnostic, or a case file is malformed
+ */
+export async function loadCase(name: string): Promise<GoldenCase> {
+  const dir = new URL(`${name}/`, GOLDEN_DIR);
+  const options = readOptions(dir);
+  const loaded = await loadManifests({ paths: ['manifests'], cwd: fileURLToPath(dir), env: options.env ?? {} });
+  if (loaded.diagnostics.length > 0) throw diagnosticsError(name, loaded.diagnostics);
+  const desired = desiredState(loaded.documents);
+
+  const scope = loaded.project.ownership;
+  const available = KINDS.filter((k) => kindExistsIn(k, loaded.variant)).map((k) => k.type);
+  const fetched = await fetchLiveLists(caseGateway(readLive(dir)), kindsToFetch(desired, scope, available), desired, scope);
+  const live = liveState(fetched, certificateHandles(desired));
+  const plan = buildPlan(desired, live, {
+    prune: options.prune === true,
+    isOwned: ownershipPredicate(scope),
+    allowMassDelete: options.allowMassDelete === true,
+    massDeleteShare: loaded.project.massDeleteShare,
+  });
+  return { name, dir, options, loaded, desired, live, plan };
+}
