@@ -8,87 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { kindOf } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
+import type { ItemDefaults } from '../kinds/emulator-hooks.js';
 import type { JsonSchema } from '../schema/index.js';
 import { wireSchema } from '../schema/index.js';
 import { isJsonObject, mergeAttributes } from './attributes.js';
 import type { Json, JsonObject } from './model.js';
-
-/** Types whose defaults come from `server-defaults/<type>.yaml` (docs/gateway-api.md "Attributes and server defaults"). */
-const RECORDED: ReadonlySet<ResourceType> = new Set(['virtual-host', 'mapping', 'back-end-group']);
-
-/**
- * Defaults the recorded files lack: variant-only attributes (docs/gateway-api.md
- * "Variants"), attributes the recording left out, and the kinds without a recording.
- * Members that do not exist in a variant are dropped by {@link filterToSchema}.
- */
-const EXTRA_DEFAULTS: Readonly<Record<ResourceType, JsonObject>> = {
-  'virtual-host': {
-    name: '',
-    hostName: '',
-    networkInterface: { externalLogicalInterfaceName: '' },
-    tls: {
-      lowStrengthCiphersAllowed: false,
-      certificateMode: 'CERTIFICATE',
-      acmeChallengeType: 'TLS_ALPN_01',
-      signatureAlgorithms: '',
-      signatureAlgorithmsMode: 'DEFAULT',
-    },
-  },
-  mapping: {
-    name: '',
-    mappingTemplateName: '',
-    allowRules: [],
-    apiSecurity: {
-      openApi: { policies: [] },
-      // earliest variant: the flat API security fields
-      apiPolicyServiceEnabled: false,
-      apiPolicyServiceId: -1,
-      apiPolicyKeyExtractionHeader: {
-        enabled: true,
-        extractionPattern: { caseIgnored: false, inverted: false, pattern: '^Api-Key: (.*)$' },
-        replaceWith: '$1',
-      },
-      apiPolicyKeyExtractionQueryParameter: { enabled: false, parameterName: 'api_key' },
-      apiPolicyKeyExtractionCookie: { enabled: false, cookieName: 'ApiKey' },
-      jsonParser: { enabled: true, contentTypePattern: { caseIgnored: true, inverted: false, pattern: 'json' } },
-      logOnly: false,
-      openApiEnforced: false,
-      openApiPublishSpecificationEnabled: false,
-      openApiPublishSpecificationPath: '',
-    },
-    dosAttackPrevention: { whitelistIpPattern: { caseIgnored: false, inverted: false, pattern: '' } },
-    ipRules: { ipAddressBlacklists: { vendorThreatCategories: '' }, ipAddressWhitelists: { pathWhitelists: [] } },
-  },
-  'back-end-group': { name: '' },
-  'ssl-certificate': { certType: 'SERVER_CERT', certificate: '', certificateChain: [], rootCaCertificate: '' },
-  'acme-service': {
-    name: '',
-    tenant: '',
-    serverUrl: '',
-    contactEmailAddress: '',
-    termsOfServiceAccepted: false,
-    externalAccountBinding: { enabled: false, keyId: '' },
-  },
-};
-
-/** One list whose items get defaults for missing members. */
-interface ItemDefaults {
-  /** Path of the list from the attribute root. */
-  readonly path: readonly string[];
-  readonly defaults: Readonly<JsonObject>;
-}
-
-/** List-item defaults (docs/gateway-api.md "Attributes and server defaults": the server fills mode, spare, weight). */
-const ITEM_DEFAULTS: Readonly<Record<ResourceType, readonly ItemDefaults[]>> = {
-  'virtual-host': [],
-  mapping: [],
-  'back-end-group': [
-    { path: ['backendHosts'], defaults: deepFreeze({ mode: 'ENABLED', spare: false, weight: 100, protocol: 'HTTP', port: 80 }) },
-  ],
-  'ssl-certificate': [],
-  'acme-service': [],
-};
 
 /** Freezes a JSON tree in place and returns it. */
 function deepFreeze<T extends Json>(value: T): T {
@@ -99,10 +25,11 @@ function deepFreeze<T extends Json>(value: T): T {
   return value;
 }
 
-function loadRecorded(type: ResourceType): JsonObject {
-  const url = new URL(`../../server-defaults/${type}.yaml`, import.meta.url);
+/** The recorded default tree in `server-defaults/<file>` (docs/gateway-api.md "Attributes and server defaults"). */
+function loadRecorded(file: string): JsonObject {
+  const url = new URL(`../../server-defaults/${file}`, import.meta.url);
   const parsed: unknown = parse(readFileSync(url, 'utf8'));
-  if (!isJsonObject(parsed)) throw new Error(`server-defaults/${type}.yaml is not a mapping of attributes`);
+  if (!isJsonObject(parsed)) throw new Error(`server-defaults/${file} is not a mapping of attributes`);
   return parsed;
 }
 
@@ -132,16 +59,19 @@ const defaultsCache = new Map<string, Readonly<JsonObject>>();
 
 /**
  * The deep-frozen default attribute tree of a new object of `type` in `variant`: the
- * recorded server defaults (`server-defaults/<type>.yaml`) and {@link EXTRA_DEFAULTS},
- * filtered to the variant's schema. Built once per (type, variant).
+ * recorded server defaults (the file the kind's hooks name under `server-defaults/`) over
+ * the hooks' `extra` defaults, filtered to the variant's schema. Built once per (type,
+ * variant).
  * @throws Error when a server-defaults file is missing or malformed (a packaging error).
  */
 export function defaultAttributes(type: ResourceType, variant: Variant): Readonly<JsonObject> {
   const key = `${type}\u0000${variant}`;
   let tree = defaultsCache.get(key);
   if (!tree) {
-    const recorded = RECORDED.has(type) ? loadRecorded(type) : {};
-    const merged = mergeAttributes(EXTRA_DEFAULTS[type], recorded);
+    const defaults = kindOf(type).emulator.defaults;
+    const recorded = defaults.recorded === undefined ? {} : loadRecorded(defaults.recorded);
+    // A copy: the tree is frozen below, and the kind's own data is left as it is.
+    const merged = mergeAttributes(structuredClone(defaults.extra), recorded);
     const filtered = filterToSchema(merged, wireSchema(type, variant, { keepRanges: false }));
     tree = deepFreeze(isJsonObject(filtered) ? filtered : {});
     defaultsCache.set(key, tree);
@@ -151,14 +81,10 @@ export function defaultAttributes(type: ResourceType, variant: Variant): Readonl
 
 /**
  * Full attribute tree of a new object (docs/gateway-api.md "Attributes and server
- * defaults"): the server defaults of `server-defaults/<type>.yaml` filtered to what exists
- * in `variant` (schema `x-gwops-variants`), plus sensible defaults for variant-only
- * attributes the files lack (earliest `tls.lowStrengthCiphersAllowed` false; latest
- * `tls.certificateMode` CERTIFICATE, `acmeChallengeType` TLS_ALPN_01, `signatureAlgorithms`
- * '', `signatureAlgorithmsMode` DEFAULT; the earliest mapping's flat `apiSecurity` fields),
- * for ssl-certificate (`certType` SERVER_CERT, `certificate` '', `certificateChain` [],
- * `rootCaCertificate` '') and acme-service; `name` defaults to '' where the type has one.
- * Then `given` is merged over them ({@link mergeAttributes}: objects deeply, lists
+ * defaults"): the kind's server defaults (its hooks' `defaults`: the recorded tree under
+ * `server-defaults/`, plus the defaults the recording lacks, such as variant-only
+ * attributes, or all of them for a kind without recording) filtered to what exists in
+ * `variant` (schema `x-gwops-variants`). Then `given` is merged over them ({@link mergeAttributes}: objects deeply, lists
  * replaced) and list items get their item defaults ({@link fillItemDefaults}).
  *
  * `given` must already be checked ({@link checkAttributes}). The default subtrees are
@@ -192,16 +118,32 @@ function fillAt(value: Json, path: readonly string[], index: number, defaults: R
   return next === child ? value : { ...value, [seg]: next };
 }
 
+const itemDefaultsCache = new Map<ResourceType, readonly ItemDefaults[]>();
+
+/** The kind's list-item defaults, deep-frozen copies (built once per type). */
+function itemDefaults(type: ResourceType): readonly ItemDefaults[] {
+  let rules = itemDefaultsCache.get(type);
+  if (!rules) {
+    rules = (kindOf(type).emulator.defaults.items ?? []).map((rule) => ({
+      path: rule.path,
+      defaults: deepFreeze(structuredClone(rule.defaults) as JsonObject),
+    }));
+    itemDefaultsCache.set(type, rules);
+  }
+  return rules;
+}
+
 /**
- * Applies list-item defaults (e.g. `backendHosts[]`: mode ENABLED, spare false, weight 100,
- * protocol HTTP, port 80; docs/gateway-api.md "Attributes and server defaults") to items
- * that lack them, as after a PATCH replaced a list. Members an item has are kept.
+ * Applies the kind's list-item defaults (its hooks' `defaults.items`, e.g. a back-end
+ * group's `backendHosts[]`: mode ENABLED, spare false, weight 100, protocol HTTP, port 80;
+ * docs/gateway-api.md "Attributes and server defaults") to items that lack them, as after
+ * a PATCH replaced a list. Members an item has are kept.
  *
  * Copy-on-write: returns `attributes` itself when every item is complete (typed mutable
  * for the caller's convenience: treat it as read-only).
  */
 export function fillItemDefaults(type: ResourceType, attributes: Readonly<JsonObject>): JsonObject {
   let out = attributes as JsonObject;
-  for (const rule of ITEM_DEFAULTS[type]) out = fillAt(out, rule.path, 0, rule.defaults) as JsonObject;
+  for (const rule of itemDefaults(type)) out = fillAt(out, rule.path, 0, rule.defaults) as JsonObject;
   return out;
 }

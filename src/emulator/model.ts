@@ -6,29 +6,17 @@
  * session's working copy is a cheap clone of the per-type maps (copy-on-write), and
  * unchanged subtrees (such as server defaults) are shared between objects.
  */
+import { KINDS } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
+import type { Severity, StoredObject } from '../kinds/emulator-hooks.js';
 
-/** A JSON value as parsed from a request body. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
-
-/** One configuration object as stored (ids are strings holding integers, e.g. "4"). */
-export interface StoredObject {
-  readonly type: ResourceType;
-  readonly id: string;
-  /** Full attribute tree (server defaults filled in), write-only attributes included. */
-  readonly attributes: Readonly<JsonObject>;
-  /**
-   * Links by relationship name (the API's names, e.g. `mappings`, `ssl-certificate`) to the
-   * ids of the linked objects. A to-one relationship holds at most one id. Both sides of a
-   * link are always stored.
-   */
-  readonly relationships: Readonly<Record<string, readonly string[]>>;
-}
+// The JSON types and the stored object are defined beside the kinds' emulator hooks, which
+// read them too (the kinds never import the emulator).
+export type { Json, JsonObject, StoredObject } from '../kinds/emulator-hooks.js';
 
 /** The objects of one configuration (active, saved, or a session's working copy). */
 export interface ConfigContent {
-  /** Per resource type, objects by id. */
+  /** Per resource type (every kind of the registry `KINDS`), objects by id. */
   readonly objects: Record<ResourceType, Map<string, StoredObject>>;
   /** Next id to hand out on create (ids never repeat within one content lineage). */
   nextId: number;
@@ -36,7 +24,7 @@ export interface ConfigContent {
 
 /** A validator message as served by `GET /configuration/validator-messages` (docs/gateway-api.md "Validator messages"). */
 export interface ValidatorMessage {
-  readonly severity: 'ERROR' | 'WARNING' | 'INFO';
+  readonly severity: Severity;
   /** Stable machine code, e.g. `DUPLICATE_REGEX_PRIORITY`. */
   readonly code: string;
   /** Short title. */
@@ -52,30 +40,19 @@ export interface ModelContext {
   readonly variant: Variant;
 }
 
-/** A fresh empty content. */
+/** One map per kind of the registry, each made by `map`. */
+function mapsPerKind(map: (type: ResourceType) => Map<string, StoredObject>): ConfigContent['objects'] {
+  const objects: Partial<ConfigContent['objects']> = {};
+  for (const kind of KINDS) objects[kind.type] = map(kind.type);
+  return objects as ConfigContent['objects'];
+}
+
+/** A fresh empty content: an empty map for every kind of the registry. */
 export function emptyContent(): ConfigContent {
-  return {
-    objects: {
-      'virtual-host': new Map(),
-      mapping: new Map(),
-      'back-end-group': new Map(),
-      'ssl-certificate': new Map(),
-      'acme-service': new Map(),
-    },
-    nextId: 1,
-  };
+  return { objects: mapsPerKind(() => new Map()), nextId: 1 };
 }
 
 /** A copy-on-write clone: new maps, shared immutable objects. */
 export function cloneContent(content: ConfigContent): ConfigContent {
-  return {
-    objects: {
-      'virtual-host': new Map(content.objects['virtual-host']),
-      mapping: new Map(content.objects.mapping),
-      'back-end-group': new Map(content.objects['back-end-group']),
-      'ssl-certificate': new Map(content.objects['ssl-certificate']),
-      'acme-service': new Map(content.objects['acme-service']),
-    },
-    nextId: content.nextId,
-  };
+  return { objects: mapsPerKind((type) => new Map(content.objects[type])), nextId: content.nextId };
 }

@@ -65,10 +65,12 @@ const TITLES: Readonly<Record<number, string>> = {
 };
 
 /**
- * An API error: thrown by route handlers, turned into an error document by the server.
- * `detail` must never contain a secret (API keys, cookies, private keys).
+ * An error the emulated API answers: thrown by route handlers, turned into an error
+ * document by the server. (The client's own error for such answers is ApiError in
+ * src/gateway/errors.ts.) `detail` must never contain a secret (API keys, cookies, private
+ * keys).
  */
-export class ApiError extends Error {
+export class EmulatorApiError extends Error {
   constructor(
     readonly status: number,
     /** The API's error code, e.g. `ENTITY_NOT_FOUND` (docs/gateway-api.md "Errors"). */
@@ -76,7 +78,7 @@ export class ApiError extends Error {
     readonly detail?: string,
   ) {
     super(`${status} ${code}${detail ? `: ${detail}` : ''}`);
-    this.name = 'ApiError';
+    this.name = 'EmulatorApiError';
   }
 }
 
@@ -95,17 +97,17 @@ export function errorReply(status: number, code: string, detail?: string): Reply
 
 /** Shorthands for the errors the routes raise. */
 export const errors = {
-  notFound: (what: string): ApiError => new ApiError(404, 'ENTITY_NOT_FOUND', `${what} not found`),
-  invalidFormat: (detail: string): ApiError => new ApiError(400, 'INVALID_REQUEST_FORMAT', detail),
-  invalidValue: (detail: string): ApiError => new ApiError(400, 'INVALID_VALUE', detail),
-  loadRequired: (): ApiError =>
-    new ApiError(400, 'CONFIGURATION_LOAD_REQUIRED', 'load a configuration first (POST /configuration/configurations/load-active)'),
+  notFound: (what: string): EmulatorApiError => new EmulatorApiError(404, 'ENTITY_NOT_FOUND', `${what} not found`),
+  invalidFormat: (detail: string): EmulatorApiError => new EmulatorApiError(400, 'INVALID_REQUEST_FORMAT', detail),
+  invalidValue: (detail: string): EmulatorApiError => new EmulatorApiError(400, 'INVALID_VALUE', detail),
+  loadRequired: (): EmulatorApiError =>
+    new EmulatorApiError(400, 'CONFIGURATION_LOAD_REQUIRED', 'load a configuration first (POST /configuration/configurations/load-active)'),
   /**
    * Modification of a built-in entity: 409 `DEFAULT_ENTITY_MODIFICATION`; 409 exists only in
    * later variants (docs/gateway-api.md "Errors"), so the earliest answers 400.
    */
-  defaultEntity: (what: string, variant: Variant): ApiError =>
-    new ApiError(variant === 'earliest' ? 400 : 409, 'DEFAULT_ENTITY_MODIFICATION', `${what} is a built-in entity and cannot be modified`),
-  forbidden: (): ApiError => new ApiError(403, 'FORBIDDEN', 'this call is not allowed for a read-only API key'),
-  unauthorized: (detail: string): ApiError => new ApiError(401, 'UNAUTHORIZED', detail),
+  defaultEntity: (what: string, variant: Variant): EmulatorApiError =>
+    new EmulatorApiError(variant === 'earliest' ? 400 : 409, 'DEFAULT_ENTITY_MODIFICATION', `${what} is a built-in entity and cannot be modified`),
+  forbidden: (): EmulatorApiError => new EmulatorApiError(403, 'FORBIDDEN', 'this call is not allowed for a read-only API key'),
+  unauthorized: (detail: string): EmulatorApiError => new EmulatorApiError(401, 'UNAUTHORIZED', detail),
 };

@@ -8,7 +8,7 @@ import type { Json, ModelContext, ConfigContent, ValidatorMessage } from './mode
 import { cloneContent, emptyContent } from './model.js';
 import { matchesFilter, validatorMessageId, validatorMessages } from './pure.js';
 import type { Reply } from './responses.js';
-import { ApiError, dataReply, emptyReply, errors } from './responses.js';
+import { EmulatorApiError, dataReply, emptyReply, errors } from './responses.js';
 import { filterOf } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
 import { isJsonObject, loadWorkingCopy, param, workingCopy } from './routing.js';
@@ -59,7 +59,7 @@ function loadEmpty(call: Call): Reply {
   return emptyReply();
 }
 
-/** The optional `comment` of a save or activate body. @throws ApiError 400 INVALID_VALUE when not a string. */
+/** The optional `comment` of a save or activate body. @throws EmulatorApiError 400 INVALID_VALUE when not a string. */
 function commentOf(body: Json | undefined): string | undefined {
   if (!isJsonObject(body)) return undefined;
   const comment = body.comment;
@@ -94,7 +94,7 @@ function activate(call: Call): Reply {
   const options = isJsonObject(body) && isJsonObject(body.options) ? body.options : {};
   const store = call.core.configurations;
   if (call.session.loadedAtActivation !== store.activationCount() && !truthy(options.ignoreOutdatedConfiguration)) {
-    throw new ApiError(
+    throw new EmulatorApiError(
       409,
       'OUTDATED_CONFIGURATION',
       'another configuration was activated after this session loaded its copy; reload, or set options.ignoreOutdatedConfiguration',
@@ -102,7 +102,7 @@ function activate(call: Call): Reply {
   }
   const failing = messagesOf(working, call.core.model).filter((m) => m.severity === 'ERROR');
   if (failing.length > 0) {
-    throw new ApiError(400, 'VALIDATION_FAILED', `the configuration has ${failing.length} validator message(s) of severity ERROR`);
+    throw new EmulatorApiError(400, 'VALIDATION_FAILED', `the configuration has ${failing.length} validator message(s) of severity ERROR`);
   }
   const entry = store.activate(cloneContent(working), comment, call.session.user.user);
   call.session.loadedAtActivation = store.activationCount();
@@ -117,7 +117,7 @@ function remove(call: Call): Reply {
     case 'not-found':
       throw errors.notFound(`configuration ${id}`);
     case 'active':
-      throw new ApiError(409, 'ACTIVE_CONFIGURATION_DELETION', 'the currently active configuration cannot be deleted');
+      throw new EmulatorApiError(409, 'ACTIVE_CONFIGURATION_DELETION', 'the currently active configuration cannot be deleted');
   }
 }
 

@@ -15,7 +15,7 @@ import { isJsonObject, kindAt, noEndpoint, param, refuseBuiltIn, requestData, sh
  * The ids named by a relationship body's `data`: one identifier or an array of them, ids as
  * JSON strings or numbers (docs/gateway-api.md "What real clients send"). `null` or `[]`
  * name none.
- * @throws ApiError 400 INVALID_REQUEST_FORMAT for a malformed identifier, 400 INVALID_VALUE
+ * @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT for a malformed identifier, 400 INVALID_VALUE
  * when an identifier's `type` is not the relationship's target type.
  */
 export function identifiersOf(data: Json, def: RelationshipDefinition): string[] {
@@ -34,7 +34,7 @@ export function identifiersOf(data: Json, def: RelationshipDefinition): string[]
 
 /**
  * Checks that every id names an object of the relationship's target type.
- * @throws ApiError 404 ENTITY_NOT_FOUND naming the first missing one.
+ * @throws EmulatorApiError 404 ENTITY_NOT_FOUND naming the first missing one.
  */
 export function requireTargets(content: ConfigContent, def: RelationshipDefinition, ids: readonly string[]): void {
   for (const id of ids) {
@@ -42,7 +42,7 @@ export function requireTargets(content: ConfigContent, def: RelationshipDefiniti
   }
 }
 
-/** The relationship addressed by the path. @throws ApiError 404 for an unknown relationship or object. */
+/** The relationship addressed by the path. @throws EmulatorApiError 404 for an unknown relationship or object. */
 function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; def: RelationshipDefinition; id: string } {
   const kind = kindAt(call, param(call, 'collection'));
   const def = relationshipOf(kind.type, param(call, 'relationship'), call.core.variant);

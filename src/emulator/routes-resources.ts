@@ -1,9 +1,11 @@
 /**
  * Resource endpoints `/configuration/{collection}[/{id}]` (docs/gateway-api.md "Resource
- * types", "Rules for PATCH") and the maintenance endpoints of virtual hosts.
+ * types", "Rules for PATCH") and the endpoints below one object that the kinds declare
+ * (`itemActions` of their emulator hooks, e.g. the maintenance page of virtual hosts).
  */
-import { kindOf } from '../kinds/index.js';
+import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
+import type { ItemAction } from '../kinds/emulator-hooks.js';
 import { writeOnlyAttributes } from '../schema/index.js';
 import type { ConfigContent, Json, JsonObject, StoredObject } from './model.js';
 import { addLinks, relationshipOf, relationshipsMember, removeAllLinks, removeLinks } from './links.js';
@@ -54,7 +56,7 @@ function resourceJson(obj: StoredObject, variant: Variant): string {
 
 /**
  * The filter of a list call, from its `filter` query parameters; undefined without any.
- * @throws ApiError 400 INVALID_REQUEST_FORMAT when a filter cannot be parsed.
+ * @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT when a filter cannot be parsed.
  */
 export function filterOf(call: Call): Filter | undefined {
   const values = call.query.get('filter');
@@ -97,7 +99,7 @@ function list(call: Call): Reply {
   return dataListReply(matching.map((obj) => resourceJson(obj, variant)));
 }
 
-/** The object addressed by the path. @throws ApiError 404 ENTITY_NOT_FOUND. */
+/** The object addressed by the path. @throws EmulatorApiError 404 ENTITY_NOT_FOUND. */
 function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; obj: StoredObject } {
   const kind = kindAt(call, param(call, 'collection'));
   const content = workingCopy(call);
@@ -114,7 +116,7 @@ function read(call: Call): Reply {
 
 /**
  * The `data` of a create or PATCH body, checked: an object whose `type` is the kind's.
- * @throws ApiError 400 INVALID_REQUEST_FORMAT otherwise.
+ * @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT otherwise.
  */
 function resourceData(call: Call, kind: KindDefinition): JsonObject {
   const data = requestData(call.json());
@@ -125,7 +127,7 @@ function resourceData(call: Call, kind: KindDefinition): JsonObject {
   return data;
 }
 
-/** Checked attributes of a request. @throws ApiError 400 INVALID_VALUE. */
+/** Checked attributes of a request. @throws EmulatorApiError 400 INVALID_VALUE. */
 function checked(kind: KindDefinition, variant: Variant, attributes: Json | undefined): JsonObject {
   const result = checkAttributes(kind.type, variant, attributes ?? {});
   if (!result.ok) throw errors.invalidValue(result.detail);
@@ -152,16 +154,18 @@ function requestedLinks(content: ConfigContent, kind: KindDefinition, variant: V
 }
 
 /**
- * Mapping names are unique among mappings (docs/gateway-api.md "Resource types"):
- * a create or rename onto an existing name is refused.
- * @throws ApiError 400 INVALID_VALUE naming the holder of the name.
+ * Names are unique among the objects of a kind whose hooks say `uniqueNames` (mappings,
+ * docs/gateway-api.md "Resource types"): a create or rename onto an existing name is refused.
+ * @throws EmulatorApiError 400 INVALID_VALUE naming the holder of the name.
  */
 function requireUniqueName(content: ConfigContent, kind: KindDefinition, attributes: JsonObject, selfId?: string): void {
-  if (kind.type !== 'mapping') return;
+  if (kind.emulator.uniqueNames !== true) return;
   const name = attributes.name;
   if (typeof name !== 'string' || name === '') return;
-  for (const m of content.objects.mapping.values()) {
-    if (m.id !== selfId && m.attributes.name === name) throw errors.invalidValue(`a mapping named '${name}' exists already (id ${m.id})`);
+  for (const o of content.objects[kind.type].values()) {
+    if (o.id !== selfId && o.attributes.name === name) {
+      throw errors.invalidValue(`a ${kind.emulator.label} named '${name}' exists already (id ${o.id})`);
+    }
   }
 }
 
@@ -225,28 +229,42 @@ function remove(call: Call): Reply {
   return emptyReply();
 }
 
-/** `POST`/`DELETE .../virtual-hosts/{id}/maintenance` (docs/gateway-api.md "Resource types"). */
-function maintenance(show: boolean): (call: Call) => Reply {
+/**
+ * `{method} .../{collection}/{id}/{segment}` of a kind's item action (e.g. `POST`/`DELETE
+ * .../virtual-hosts/{id}/maintenance`, docs/gateway-api.md "Resource types"): merges the
+ * action's attributes into the object, 204.
+ */
+function itemAction(kind: KindDefinition, action: ItemAction): (call: Call) => Reply {
   return (call) => {
-    const kind = kindOf('virtual-host');
     refuseBuiltIn(call, kind.type, param(call, 'id'));
     const content = workingCopy(call);
     const id = param(call, 'id');
-    const obj = content.objects['virtual-host'].get(id);
-    if (!obj) throw errors.notFound(`virtual-host ${id}`);
-    content.objects['virtual-host'].set(id, { ...obj, attributes: mergeAttributes(obj.attributes, { showMaintenancePage: show }) });
+    const obj = content.objects[kind.type].get(id);
+    if (!obj) throw errors.notFound(`${kind.type} ${id}`);
+    content.objects[kind.type].set(id, { ...obj, attributes: mergeAttributes(obj.attributes, action.attributes) });
     return emptyReply();
   };
 }
 
 const COLLECTION = ['configuration', ':collection'] as const;
 const ITEM = ['configuration', ':collection', ':id'] as const;
-const MAINTENANCE = ['configuration', 'virtual-hosts', ':id', 'maintenance'] as const;
 
-/** The resource and maintenance routes. */
+/** The routes of every kind's item actions. */
+const itemActionRoutes: readonly Route[] = KINDS.flatMap((kind) =>
+  (kind.emulator.itemActions ?? []).map(
+    (action): Route => ({
+      method: action.method,
+      pattern: ['configuration', kind.collection, ':id', action.segment],
+      modifying: true,
+      needsLoad: true,
+      handle: itemAction(kind, action),
+    }),
+  ),
+);
+
+/** The kinds' item actions, then the resource routes. */
 export const resourceRoutes: readonly Route[] = [
-  { method: 'POST', pattern: MAINTENANCE, modifying: true, needsLoad: true, handle: maintenance(true) },
-  { method: 'DELETE', pattern: MAINTENANCE, modifying: true, needsLoad: true, handle: maintenance(false) },
+  ...itemActionRoutes,
   { method: 'GET', pattern: COLLECTION, modifying: false, needsLoad: true, handle: list },
   { method: 'POST', pattern: COLLECTION, modifying: true, needsLoad: true, handle: create },
   { method: 'GET', pattern: ITEM, modifying: false, needsLoad: true, handle: read },

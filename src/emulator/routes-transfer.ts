@@ -1,20 +1,22 @@
 /**
  * Export and import (docs/gateway-api.md "Export and import"): a configuration as a
  * ZIP (`GET /configuration/configurations/export`, `.../{id}/export`,
- * `PUT /configuration/configurations/import`), and mappings as a ZIP
- * (`GET /configuration/mappings/{id}/export`, `PUT /configuration/mappings/import` replacing
- * by name, `POST /configuration/mappings/import` adding copies).
+ * `PUT /configuration/configurations/import`), and, for every kind whose emulator hooks
+ * say `objectArchives` (mappings), its objects as a ZIP
+ * (`GET /configuration/{collection}/{id}/export`, `PUT /configuration/{collection}/import`
+ * replacing by name, `POST /configuration/{collection}/import` adding copies).
  *
- * The archives hold JSON written by the emulator (`configuration.json`, `mappings.json`);
- * they round-trip through the emulator, not into a real gateway.
+ * The archives hold JSON written by the emulator (`configuration.json`,
+ * `{collection}.json`); they round-trip through the emulator, not into a real gateway.
  */
-import type { Variant } from '../kinds/index.js';
+import { KINDS } from '../kinds/index.js';
+import type { KindDefinition, Variant } from '../kinds/index.js';
 import { decodeContent, encodeContent } from './configurations.js';
 import type { ConfigContent, JsonObject, StoredObject } from './model.js';
 import { cloneContent } from './model.js';
 import { checkAttributes, fillItemDefaults, newObjectAttributes, readableAttributes } from './pure.js';
 import type { Reply } from './responses.js';
-import { ApiError, dataReply, errors } from './responses.js';
+import { EmulatorApiError, dataReply, errors } from './responses.js';
 import { resourceObject } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
 import { isJsonMediaType } from './server.js';
@@ -22,7 +24,6 @@ import { loadWorkingCopy, param, refuseBuiltIn, workingCopy } from './routing.js
 import { ZipFormatError, readZip, writeZip } from './zip.js';
 
 const CONFIGURATION_FILE = 'configuration.json';
-const MAPPINGS_FILE = 'mappings.json';
 const FORMAT_VERSION = 1;
 
 function zipReply(name: string, entries: { name: string; data: Buffer }[]): Reply {
@@ -33,12 +34,12 @@ function zipReply(name: string, entries: { name: string; data: Buffer }[]): Repl
   };
 }
 
-/** The uploaded ZIP's entries. @throws ApiError 415 for another media type, 400 for an unreadable archive. */
+/** The uploaded ZIP's entries. @throws EmulatorApiError 415 for another media type, 400 for an unreadable archive. */
 function uploadedZip(call: Call): Map<string, Buffer> {
   const type = call.contentType;
   const media = (type?.split(';')[0] ?? '').trim().toLowerCase();
   if (type !== undefined && media !== 'application/zip' && media !== 'application/octet-stream' && !isJsonMediaType(type)) {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'upload the archive as application/zip');
+    throw new EmulatorApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'upload the archive as application/zip');
   }
   try {
     return new Map(readZip(call.raw()).map((e) => [e.name, e.data]));
@@ -88,24 +89,32 @@ function importConfiguration(call: Call): Reply {
   return dataReply(null);
 }
 
-function exportMapping(call: Call): Reply {
-  const content = workingCopy(call);
-  const id = param(call, 'id');
-  const obj = content.objects.mapping.get(id);
-  if (!obj) throw errors.notFound(`mapping ${id}`);
-  const json = JSON.stringify({ formatVersion: FORMAT_VERSION, mappings: [{ attributes: obj.attributes }] });
-  return zipReply(`mapping-${id}.zip`, [{ name: MAPPINGS_FILE, data: Buffer.from(json, 'utf8') }]);
+/** The archive file that holds objects of `kind`, e.g. `mappings.json`. */
+function archiveFile(kind: KindDefinition): string {
+  return `${kind.collection}.json`;
 }
 
-/** The checked attribute objects of an uploaded mapping archive. */
-function uploadedMappings(call: Call, variant: Variant): JsonObject[] {
-  const raw = parseJsonEntry(uploadedZip(call), MAPPINGS_FILE);
-  const list = typeof raw === 'object' && raw !== null ? (raw as { mappings?: unknown }).mappings : undefined;
-  if (!Array.isArray(list)) throw errors.invalidFormat(`${MAPPINGS_FILE} has no mappings list`);
+function exportObject(kind: KindDefinition): (call: Call) => Reply {
+  return (call) => {
+    const content = workingCopy(call);
+    const id = param(call, 'id');
+    const obj = content.objects[kind.type].get(id);
+    if (!obj) throw errors.notFound(`${kind.type} ${id}`);
+    const json = JSON.stringify({ formatVersion: FORMAT_VERSION, [kind.collection]: [{ attributes: obj.attributes }] });
+    return zipReply(`${kind.type}-${id}.zip`, [{ name: archiveFile(kind), data: Buffer.from(json, 'utf8') }]);
+  };
+}
+
+/** The checked attribute objects of an uploaded archive of `kind`'s objects. */
+function uploadedObjects(call: Call, kind: KindDefinition, variant: Variant): JsonObject[] {
+  const file = archiveFile(kind);
+  const raw = parseJsonEntry(uploadedZip(call), file);
+  const list = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[kind.collection] : undefined;
+  if (!Array.isArray(list)) throw errors.invalidFormat(`${file} has no ${kind.collection} list`);
   return list.map((item: unknown, i) => {
     const attributes = typeof item === 'object' && item !== null ? (item as { attributes?: unknown }).attributes : undefined;
-    const check = checkAttributes('mapping', variant, attributes);
-    if (!check.ok) throw errors.invalidValue(`mapping ${i + 1} of the archive: ${check.detail}`);
+    const check = checkAttributes(kind.type, variant, attributes);
+    if (!check.ok) throw errors.invalidValue(`${kind.type} ${i + 1} of the archive: ${check.detail}`);
     return check.value;
   });
 }
@@ -114,36 +123,47 @@ function nameOf(obj: { attributes: Readonly<JsonObject> }): string | undefined {
   return typeof obj.attributes.name === 'string' ? obj.attributes.name : undefined;
 }
 
-function importMappings(asCopy: boolean): (call: Call) => Reply {
+function importObjects(kind: KindDefinition, asCopy: boolean): (call: Call) => Reply {
   return (call) => {
     const content = workingCopy(call);
     const variant = call.core.variant;
-    const imported = uploadedMappings(call, variant);
+    const imported = uploadedObjects(call, kind, variant);
     // Work on a clone so that a failure half-way leaves the session's copy untouched.
     const next = cloneContent(content);
+    const objects = next.objects[kind.type];
     const touched: StoredObject[] = [];
     for (const attributes of imported) {
       const name = typeof attributes.name === 'string' ? attributes.name : '';
-      const existing = asCopy ? undefined : [...next.objects.mapping.values()].find((m) => nameOf(m) === name);
+      const existing = asCopy ? undefined : [...objects.values()].find((o) => nameOf(o) === name);
       if (existing) {
-        refuseBuiltIn(call, 'mapping', existing.id);
-        const replaced: StoredObject = { ...existing, attributes: fillItemDefaults('mapping', newObjectAttributes('mapping', variant, attributes)) };
-        next.objects.mapping.set(existing.id, replaced);
+        refuseBuiltIn(call, kind.type, existing.id);
+        const replaced: StoredObject = { ...existing, attributes: fillItemDefaults(kind.type, newObjectAttributes(kind.type, variant, attributes)) };
+        objects.set(existing.id, replaced);
         touched.push(replaced);
       } else {
         const id = String(next.nextId++);
-        const used = new Set([...next.objects.mapping.values()].map(nameOf));
+        const used = new Set([...objects.values()].map(nameOf));
         let unique = name;
         for (let i = 2; asCopy && used.has(unique); i++) unique = `${name}_${i}`;
-        const created: StoredObject = { type: 'mapping', id, attributes: newObjectAttributes('mapping', variant, { ...attributes, name: unique }), relationships: {} };
-        next.objects.mapping.set(id, created);
+        const created: StoredObject = { type: kind.type, id, attributes: newObjectAttributes(kind.type, variant, { ...attributes, name: unique }), relationships: {} };
+        objects.set(id, created);
         touched.push(created);
       }
     }
-    content.objects.mapping = next.objects.mapping;
+    content.objects[kind.type] = objects;
     content.nextId = next.nextId;
-    return dataReply(touched.map((m) => resourceObject(m, variant)));
+    return dataReply(touched.map((o) => resourceObject(o, variant)));
   };
+}
+
+/** The archive routes of one kind whose hooks say `objectArchives`. */
+function objectArchiveRoutes(kind: KindDefinition): Route[] {
+  const collection = ['configuration', kind.collection] as const;
+  return [
+    { method: 'GET', pattern: [...collection, ':id', 'export'], modifying: false, needsLoad: true, handle: exportObject(kind) },
+    { method: 'PUT', pattern: [...collection, 'import'], modifying: true, needsLoad: true, handle: importObjects(kind, false) },
+    { method: 'POST', pattern: [...collection, 'import'], modifying: true, needsLoad: true, handle: importObjects(kind, true) },
+  ];
 }
 
 const CONFIGS = ['configuration', 'configurations'] as const;
@@ -153,7 +173,5 @@ export const transferRoutes: readonly Route[] = [
   { method: 'GET', pattern: [...CONFIGS, 'export'], modifying: false, needsLoad: true, handle: exportLoaded },
   { method: 'GET', pattern: [...CONFIGS, ':id', 'export'], modifying: false, needsLoad: true, handle: exportById },
   { method: 'PUT', pattern: [...CONFIGS, 'import'], modifying: false, needsLoad: false, handle: importConfiguration },
-  { method: 'GET', pattern: ['configuration', 'mappings', ':id', 'export'], modifying: false, needsLoad: true, handle: exportMapping },
-  { method: 'PUT', pattern: ['configuration', 'mappings', 'import'], modifying: true, needsLoad: true, handle: importMappings(false) },
-  { method: 'POST', pattern: ['configuration', 'mappings', 'import'], modifying: true, needsLoad: true, handle: importMappings(true) },
+  ...KINDS.flatMap((kind) => (kind.emulator.objectArchives === true ? objectArchiveRoutes(kind) : [])),
 ];

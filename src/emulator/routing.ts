@@ -10,7 +10,7 @@ import type { ConfigurationStore } from './configurations.js';
 import { isJsonObject } from './attributes.js';
 import type { ConfigContent, Json, ModelContext } from './model.js';
 import type { Reply } from './responses.js';
-import { ApiError, errors } from './responses.js';
+import { EmulatorApiError, errors } from './responses.js';
 import type { Session, SessionStore } from './sessions.js';
 
 /** Everything a route may read or change. */
@@ -37,7 +37,7 @@ export interface Call {
   readonly session: Session;
   /**
    * The JSON body; undefined when the request has none (no body, empty, or only whitespace).
-   * @throws ApiError 415 when a body comes with a Content-Type other than JSON, 400
+   * @throws EmulatorApiError 415 when a body comes with a Content-Type other than JSON, 400
    * `INVALID_REQUEST_FORMAT` when it is not JSON.
    */
   json(): Json | undefined;
@@ -58,14 +58,14 @@ export interface Route {
   handle(call: Call): Reply;
 }
 
-/** The session's working copy. @throws ApiError 400 CONFIGURATION_LOAD_REQUIRED when none is loaded. */
+/** The session's working copy. @throws EmulatorApiError 400 CONFIGURATION_LOAD_REQUIRED when none is loaded. */
 export function workingCopy(call: Call): ConfigContent {
   const working = call.session.working;
   if (!working) throw errors.loadRequired();
   return working;
 }
 
-/** The kind served at `/configuration/{collection}` in this variant. @throws ApiError 404 otherwise. */
+/** The kind served at `/configuration/{collection}` in this variant. @throws EmulatorApiError 404 otherwise. */
 export function kindAt(call: Call, collection: string): KindDefinition {
   const kind = kindByCollection(collection);
   if (!kind || !kindExistsIn(kind, call.core.variant)) {
@@ -75,8 +75,8 @@ export function kindAt(call: Call, collection: string): KindDefinition {
 }
 
 /** 404 `NOT_FOUND` for a path that names no endpoint (a typo in the URL, docs/gateway-api.md "Errors"). */
-export function noEndpoint(path: string): ApiError {
-  return new ApiError(404, 'NOT_FOUND', `no endpoint ${path}`);
+export function noEndpoint(path: string): EmulatorApiError {
+  return new EmulatorApiError(404, 'NOT_FOUND', `no endpoint ${path}`);
 }
 
 /** A named path parameter. @throws Error when the route pattern lacks it (a programming error). */
@@ -91,7 +91,7 @@ export { isJsonObject } from './attributes.js';
 /**
  * Refuses modification of a built-in entity: ids of built-ins are negative
  * (docs/gateway-api.md "Documents and ids").
- * @throws ApiError 409 (400 on the earliest variant) DEFAULT_ENTITY_MODIFICATION.
+ * @throws EmulatorApiError 409 (400 on the earliest variant) DEFAULT_ENTITY_MODIFICATION.
  */
 export function refuseBuiltIn(call: Call, type: string, id: string): void {
   if (id.startsWith('-')) throw errors.defaultEntity(`${type} ${id}`, call.core.variant);
@@ -103,7 +103,7 @@ export function loadWorkingCopy(call: Call, content: ConfigContent): void {
   call.session.loadedAtActivation = call.core.configurations.activationCount();
 }
 
-/** The `data` member of a JSON:API request body. @throws ApiError 400 INVALID_REQUEST_FORMAT when absent. */
+/** The `data` member of a JSON:API request body. @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT when absent. */
 export function requestData(body: Json | undefined): Json {
   if (!isJsonObject(body) || !('data' in body)) throw errors.invalidFormat("the body must be a JSON:API document with a 'data' member");
   return body.data ?? null;

@@ -10,7 +10,7 @@ import type { RequestLogEntry } from './api.js';
 import type { FaultInjector } from './faults.js';
 import type { Json } from './model.js';
 import type { Reply } from './responses.js';
-import { ApiError, dataReply, errorReply, errors, metaReply } from './responses.js';
+import { EmulatorApiError, dataReply, errorReply, errors, metaReply } from './responses.js';
 import type { Call, EmulatorCore, Route } from './routing.js';
 import { noEndpoint } from './routing.js';
 import type { Session } from './sessions.js';
@@ -80,7 +80,7 @@ export function isJsonMediaType(contentType: string): boolean {
   return media === 'application/json' || media.endsWith('+json');
 }
 
-/** Reads the whole body. @throws ApiError 413 beyond {@link MAX_BODY_BYTES}. */
+/** Reads the whole body. @throws EmulatorApiError 413 beyond {@link MAX_BODY_BYTES}. */
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -91,7 +91,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
     if (size > MAX_BODY_BYTES) tooLarge = true;
     else chunks.push(buf);
   }
-  if (tooLarge) throw new ApiError(413, 'INVALID_REQUEST_FORMAT', 'request body too large');
+  if (tooLarge) throw new EmulatorApiError(413, 'INVALID_REQUEST_FORMAT', 'request body too large');
   return Buffer.concat(chunks);
 }
 
@@ -102,11 +102,11 @@ function parseJsonBody(req: IncomingMessage, raw: Buffer): Json | undefined {
   const contentType = req.headers['content-type'];
   // A body without Content-Type is tolerated (some scripts omit it); any other type is not.
   if (contentType !== undefined && !isJsonMediaType(contentType)) {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
+    throw new EmulatorApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
   }
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'content encodings are not supported');
+    throw new EmulatorApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'content encodings are not supported');
   }
   try {
     return JSON.parse(text) as Json;
@@ -183,7 +183,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     else if (!inBase) reply = errorReply(404, 'NOT_FOUND', `no endpoint ${path}`);
     else reply = dispatch(deps, req, method, rel, query, body);
   } catch (error) {
-    if (error instanceof ApiError) reply = errorReply(error.status, error.code, error.detail);
+    if (error instanceof EmulatorApiError) reply = errorReply(error.status, error.code, error.detail);
     else {
       deps.onInternalError?.(error);
       reply = errorReply(500, 'INTERNAL_ERROR');
@@ -220,7 +220,7 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
   const route = segments.join('/');
 
   if (route === 'session/create') {
-    if (method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+    if (method !== 'POST') throw new EmulatorApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
     const key = bearerKey(req);
     const user = key === undefined ? undefined : core.keys.lookup(key);
     if (!user) throw errors.unauthorized('a valid API key is required: Authorization: Bearer <key>');
@@ -231,7 +231,7 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
 
   const session = authenticate(core, req);
   if (route === 'session/terminate') {
-    if (method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+    if (method !== 'POST') throw new EmulatorApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
     core.sessions.terminate(session.id);
     return metaReply(200);
   }
@@ -268,11 +268,11 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
     };
     return r.handle(call);
   }
-  if (pathMatched) throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${rel}`);
+  if (pathMatched) throw new EmulatorApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${rel}`);
   throw noEndpoint(rel);
 }
 
-/** The session of the request's `JSESSIONID` cookie. @throws ApiError 401 when there is none. */
+/** The session of the request's `JSESSIONID` cookie. @throws EmulatorApiError 401 when there is none. */
 function authenticate(core: EmulatorCore, req: IncomingMessage): Session {
   for (const id of sessionIdsFromCookies(req.headers.cookie)) {
     const session = core.sessions.touch(id);

@@ -1,14 +1,18 @@
 /**
- * Mapping templates and source mappings (docs/gateway-api.md "Mapping templates"): the
- * built-in template `New_Mapping` (negative id, read-only),
- * `POST /configuration/mappings/create-from-template`,
- * `PATCH /configuration/mappings/{id}/relationships/template` and
- * `POST /configuration/mappings/{id}/pull-from-source-mapping`.
+ * Templates and source objects (docs/gateway-api.md "Mapping templates"), for every kind
+ * whose `KindDefinition.template` names its template type and whose emulator hooks hold
+ * `templates` (mappings): the built-in templates (negative ids, read-only) under
+ * `/configuration/templates/{collection}`, `POST /configuration/{collection}/create-from-template`,
+ * `PATCH /configuration/{collection}/{id}/relationships/template` and
+ * `POST /configuration/{collection}/{id}/pull-from-source-mapping`.
  *
- * The source mapping of a mapping is kept where the API keeps it: in the mapping's
- * `mappingTemplateName` attribute (docs/gateway-api.md "Mapping templates").
+ * The source of an object is kept where the API keeps it: in the attribute the hooks name
+ * (`sourceAttribute`, a mapping's `mappingTemplateName`; docs/gateway-api.md "Mapping
+ * templates").
  */
-import type { Variant } from '../kinds/index.js';
+import { KINDS } from '../kinds/index.js';
+import type { KindDefinition, Variant } from '../kinds/index.js';
+import type { TemplateHooks } from '../kinds/emulator-hooks.js';
 import type { ConfigContent, JsonObject, StoredObject } from './model.js';
 import { newObjectAttributes, readableAttributes } from './pure.js';
 import type { Reply } from './responses.js';
@@ -17,145 +21,168 @@ import { resourceObject } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
 import { isJsonObject, param, refuseBuiltIn, requestData, show, workingCopy } from './routing.js';
 
-/** A built-in mapping template. */
-export interface MappingTemplate {
+/** A built-in template. */
+export interface Template {
   readonly id: string;
   readonly name: string;
-  /** Full mapping attributes a mapping created from it starts with. */
+  /** Full attributes an object created from it starts with. */
   readonly attributes: JsonObject;
 }
 
-/** Name and id of the template that always exists (docs/gateway-api.md "Mapping templates"). */
-export const NEW_MAPPING_TEMPLATE = { id: '-1000', name: 'New_Mapping' } as const;
-
-/** The built-in templates of a variant. */
-export function builtInTemplates(variant: Variant): MappingTemplate[] {
-  return [
-    { ...NEW_MAPPING_TEMPLATE, attributes: newObjectAttributes('mapping', variant, { name: NEW_MAPPING_TEMPLATE.name }) },
-    {
-      id: '-1001',
-      name: 'REST_API',
-      attributes: newObjectAttributes('mapping', variant, { name: 'REST_API', backendPath: '/api/', entryPath: { value: '/api/' } }),
-    },
-  ];
+/** A kind with templates: its definition, its template type and its hooks. */
+interface TemplateKind {
+  readonly kind: KindDefinition;
+  /** The resource type of its templates, e.g. `mapping-template`. */
+  readonly type: string;
+  readonly hooks: TemplateHooks;
 }
 
-const templatesByVariant = new Map<Variant, MappingTemplate[]>();
+/** The built-in templates of a kind in a variant. */
+export function builtInTemplates(kind: KindDefinition, variant: Variant): Template[] {
+  return (kind.emulator.templates?.builtIn ?? []).map((t) => ({
+    id: t.id,
+    name: t.name,
+    attributes: newObjectAttributes(kind.type, variant, t.given),
+  }));
+}
 
-function templates(variant: Variant): MappingTemplate[] {
-  let found = templatesByVariant.get(variant);
+const templatesByKind = new Map<string, Template[]>();
+
+function templates(t: TemplateKind, variant: Variant): Template[] {
+  const key = `${t.kind.type}\u0000${variant}`;
+  let found = templatesByKind.get(key);
   if (!found) {
-    found = builtInTemplates(variant);
-    templatesByVariant.set(variant, found);
+    found = builtInTemplates(t.kind, variant);
+    templatesByKind.set(key, found);
   }
   return found;
 }
 
-function templateObject(t: MappingTemplate): unknown {
-  return { type: 'mapping-template', id: t.id, attributes: readableAttributes('mapping', t.attributes) };
+function templateObject(t: TemplateKind, template: Template): unknown {
+  return { type: t.type, id: template.id, attributes: readableAttributes(t.kind.type, template.attributes) };
 }
 
-function listTemplates(call: Call): Reply {
-  workingCopy(call);
-  return dataReply(templates(call.core.variant).map(templateObject));
+/** The name of an object or template, when it has one. */
+function nameOf(obj: { readonly attributes: Readonly<JsonObject> }): string | undefined {
+  return typeof obj.attributes.name === 'string' ? obj.attributes.name : undefined;
 }
 
-function readTemplate(call: Call): Reply {
-  const id = param(call, 'id');
-  const t = templates(call.core.variant).find((x) => x.id === id);
-  if (!t) throw errors.notFound(`mapping-template ${id}`);
-  return dataReply(templateObject(t));
-}
+/** The routes of one kind with templates. */
+function routesOf(t: TemplateKind): Route[] {
+  const { kind, hooks } = t;
 
-function modifyTemplate(call: Call): Reply {
-  const id = param(call, 'id');
-  if (!templates(call.core.variant).some((x) => x.id === id)) throw errors.notFound(`mapping-template ${id}`);
-  throw errors.defaultEntity(`mapping-template ${id}`, call.core.variant);
-}
-
-/** A mapping name not yet used in `content`: `base`, else `base_2`, `base_3`, ... */
-function unusedName(content: ConfigContent, base: string): string {
-  const used = new Set<string>();
-  for (const m of content.objects.mapping.values()) if (typeof m.attributes.name === 'string') used.add(m.attributes.name);
-  if (!used.has(base)) return base;
-  for (let i = 2; ; i++) if (!used.has(`${base}_${i}`)) return `${base}_${i}`;
-}
-
-function createFromTemplate(call: Call): Reply {
-  const content = workingCopy(call);
-  const data = requestData(call.json());
-  if (!isJsonObject(data)) throw errors.invalidFormat("'data' must be an object");
-  if (data.type !== undefined && data.type !== 'create-mapping-from-template') {
-    throw errors.invalidFormat("'data.type' must be 'create-mapping-from-template'");
+  function listTemplates(call: Call): Reply {
+    workingCopy(call);
+    return dataReply(templates(t, call.core.variant).map((x) => templateObject(t, x)));
   }
-  const templateId = isJsonObject(data.attributes) ? data.attributes.id : undefined;
-  if (typeof templateId !== 'string' && typeof templateId !== 'number') throw errors.invalidFormat("'data.attributes.id' names the template");
-  const t = templates(call.core.variant).find((x) => x.id === String(templateId));
-  if (!t) throw errors.notFound(`mapping-template ${String(templateId)}`);
-  const id = String(content.nextId++);
-  const obj: StoredObject = { type: 'mapping', id, attributes: { ...t.attributes, name: unusedName(content, t.name) }, relationships: {} };
-  content.objects.mapping.set(id, obj);
-  return dataReply(resourceObject(obj, call.core.variant), 201);
-}
 
-/** The mapping addressed by the path. @throws ApiError 404 / 409 (built-in). */
-function targetMapping(call: Call, content: ConfigContent): StoredObject {
-  const id = param(call, 'id');
-  refuseBuiltIn(call, 'mapping', id);
-  const obj = content.objects.mapping.get(id);
-  if (!obj) throw errors.notFound(`mapping ${id}`);
-  return obj;
-}
-
-function setSource(call: Call): Reply {
-  const content = workingCopy(call);
-  const target = targetMapping(call, content);
-  const data = requestData(call.json());
-  let name = '';
-  if (data !== null) {
-    const ident = Array.isArray(data) ? data[0] : data;
-    if (!isJsonObject(ident) || (typeof ident.id !== 'string' && typeof ident.id !== 'number')) {
-      throw errors.invalidFormat('a resource identifier must be an object {type, id}');
-    }
-    if (ident.type !== undefined && ident.type !== 'mapping' && ident.type !== 'mapping-template') {
-      throw errors.invalidValue(`the source of a mapping is a mapping, not ${show(ident.type)}`);
-    }
-    const sourceId = String(ident.id);
-    const source = content.objects.mapping.get(sourceId) ?? templates(call.core.variant).find((x) => x.id === sourceId);
-    if (!source) throw errors.notFound(`mapping ${sourceId}`);
-    name = typeof source.attributes.name === 'string' ? source.attributes.name : '';
+  function readTemplate(call: Call): Reply {
+    const id = param(call, 'id');
+    const found = templates(t, call.core.variant).find((x) => x.id === id);
+    if (!found) throw errors.notFound(`${t.type} ${id}`);
+    return dataReply(templateObject(t, found));
   }
-  content.objects.mapping.set(target.id, { ...target, attributes: { ...target.attributes, mappingTemplateName: name } });
-  return emptyReply();
+
+  function modifyTemplate(call: Call): Reply {
+    const id = param(call, 'id');
+    if (!templates(t, call.core.variant).some((x) => x.id === id)) throw errors.notFound(`${t.type} ${id}`);
+    throw errors.defaultEntity(`${t.type} ${id}`, call.core.variant);
+  }
+
+  /** A name not yet used by an object of the kind in `content`: `base`, else `base_2`, `base_3`, ... */
+  function unusedName(content: ConfigContent, base: string): string {
+    const used = new Set<string>();
+    for (const o of content.objects[kind.type].values()) {
+      const name = nameOf(o);
+      if (name !== undefined) used.add(name);
+    }
+    if (!used.has(base)) return base;
+    for (let i = 2; ; i++) if (!used.has(`${base}_${i}`)) return `${base}_${i}`;
+  }
+
+  function createFromTemplate(call: Call): Reply {
+    const content = workingCopy(call);
+    const data = requestData(call.json());
+    if (!isJsonObject(data)) throw errors.invalidFormat("'data' must be an object");
+    const createType = `create-${kind.type}-from-template`;
+    if (data.type !== undefined && data.type !== createType) {
+      throw errors.invalidFormat(`'data.type' must be '${createType}'`);
+    }
+    const templateId = isJsonObject(data.attributes) ? data.attributes.id : undefined;
+    if (typeof templateId !== 'string' && typeof templateId !== 'number') throw errors.invalidFormat("'data.attributes.id' names the template");
+    const found = templates(t, call.core.variant).find((x) => x.id === String(templateId));
+    if (!found) throw errors.notFound(`${t.type} ${String(templateId)}`);
+    const id = String(content.nextId++);
+    const obj: StoredObject = { type: kind.type, id, attributes: { ...found.attributes, name: unusedName(content, found.name) }, relationships: {} };
+    content.objects[kind.type].set(id, obj);
+    return dataReply(resourceObject(obj, call.core.variant), 201);
+  }
+
+  /** The object addressed by the path. @throws EmulatorApiError 404 / 409 (built-in). */
+  function target(call: Call, content: ConfigContent): StoredObject {
+    const id = param(call, 'id');
+    refuseBuiltIn(call, kind.type, id);
+    const obj = content.objects[kind.type].get(id);
+    if (!obj) throw errors.notFound(`${kind.type} ${id}`);
+    return obj;
+  }
+
+  function setSource(call: Call): Reply {
+    const content = workingCopy(call);
+    const obj = target(call, content);
+    const data = requestData(call.json());
+    let name = '';
+    if (data !== null) {
+      const ident = Array.isArray(data) ? data[0] : data;
+      if (!isJsonObject(ident) || (typeof ident.id !== 'string' && typeof ident.id !== 'number')) {
+        throw errors.invalidFormat('a resource identifier must be an object {type, id}');
+      }
+      if (ident.type !== undefined && ident.type !== kind.type && ident.type !== t.type) {
+        throw errors.invalidValue(`the source of a ${kind.emulator.label} is a ${kind.emulator.label}, not ${show(ident.type)}`);
+      }
+      const sourceId = String(ident.id);
+      const source = content.objects[kind.type].get(sourceId) ?? templates(t, call.core.variant).find((x) => x.id === sourceId);
+      if (!source) throw errors.notFound(`${kind.type} ${sourceId}`);
+      name = nameOf(source) ?? '';
+    }
+    content.objects[kind.type].set(obj.id, { ...obj, attributes: { ...obj.attributes, [hooks.sourceAttribute]: name } });
+    return emptyReply();
+  }
+
+  const notPulled = new Set(hooks.notPulled);
+
+  function pullFromSource(call: Call): Reply {
+    const content = workingCopy(call);
+    const obj = target(call, content);
+    const sourceName = obj.attributes[hooks.sourceAttribute];
+    if (typeof sourceName !== 'string' || sourceName === '') throw errors.notFound(`source ${kind.type} of ${kind.type} ${obj.id}`);
+    const source =
+      [...content.objects[kind.type].values()].find((o) => o.id !== obj.id && o.attributes.name === sourceName) ??
+      templates(t, call.core.variant).find((x) => x.name === sourceName);
+    if (!source) throw errors.notFound(`source ${kind.type} '${sourceName}'`);
+    const attributes: JsonObject = { ...obj.attributes };
+    for (const [key, value] of Object.entries(source.attributes)) if (!notPulled.has(key)) attributes[key] = value;
+    content.objects[kind.type].set(obj.id, { ...obj, attributes });
+    return emptyReply();
+  }
+
+  const list = ['configuration', 'templates', kind.collection];
+  const item = ['configuration', kind.collection, ':id'];
+  return [
+    { method: 'GET', pattern: list, modifying: false, needsLoad: true, handle: listTemplates },
+    { method: 'GET', pattern: [...list, ':id'], modifying: false, needsLoad: true, handle: readTemplate },
+    { method: 'PATCH', pattern: [...list, ':id'], modifying: true, needsLoad: true, handle: modifyTemplate },
+    { method: 'DELETE', pattern: [...list, ':id'], modifying: true, needsLoad: true, handle: modifyTemplate },
+    { method: 'POST', pattern: ['configuration', kind.collection, 'create-from-template'], modifying: true, needsLoad: true, handle: createFromTemplate },
+    { method: 'PATCH', pattern: [...item, 'relationships', 'template'], modifying: true, needsLoad: true, handle: setSource },
+    { method: 'POST', pattern: [...item, `pull-from-source-${kind.type}`], modifying: true, needsLoad: true, handle: pullFromSource },
+  ];
 }
 
-/** Attributes a pull never copies: the mapping's identity and where it is served. */
-const NOT_PULLED = new Set(['name', 'mappingTemplateName', 'entryPath']);
-
-function pullFromSource(call: Call): Reply {
-  const content = workingCopy(call);
-  const target = targetMapping(call, content);
-  const sourceName = target.attributes.mappingTemplateName;
-  if (typeof sourceName !== 'string' || sourceName === '') throw errors.notFound(`source mapping of mapping ${target.id}`);
-  const source =
-    [...content.objects.mapping.values()].find((m) => m.id !== target.id && m.attributes.name === sourceName) ??
-    templates(call.core.variant).find((t) => t.name === sourceName);
-  if (!source) throw errors.notFound(`source mapping '${sourceName}'`);
-  const attributes: JsonObject = { ...target.attributes };
-  for (const [key, value] of Object.entries(source.attributes)) if (!NOT_PULLED.has(key)) attributes[key] = value;
-  content.objects.mapping.set(target.id, { ...target, attributes });
-  return emptyReply();
-}
-
-const TEMPLATES = ['configuration', 'templates', 'mappings'] as const;
+/** The kinds with templates: `template` set in the registry and `templates` in their hooks. */
+const TEMPLATE_KINDS: readonly TemplateKind[] = KINDS.flatMap((kind) =>
+  kind.template !== undefined && kind.emulator.templates !== undefined ? [{ kind, type: kind.template, hooks: kind.emulator.templates }] : [],
+);
 
 /** The template routes (placed before the generic resource routes). */
-export const templateRoutes: readonly Route[] = [
-  { method: 'GET', pattern: TEMPLATES, modifying: false, needsLoad: true, handle: listTemplates },
-  { method: 'GET', pattern: [...TEMPLATES, ':id'], modifying: false, needsLoad: true, handle: readTemplate },
-  { method: 'PATCH', pattern: [...TEMPLATES, ':id'], modifying: true, needsLoad: true, handle: modifyTemplate },
-  { method: 'DELETE', pattern: [...TEMPLATES, ':id'], modifying: true, needsLoad: true, handle: modifyTemplate },
-  { method: 'POST', pattern: ['configuration', 'mappings', 'create-from-template'], modifying: true, needsLoad: true, handle: createFromTemplate },
-  { method: 'PATCH', pattern: ['configuration', 'mappings', ':id', 'relationships', 'template'], modifying: true, needsLoad: true, handle: setSource },
-  { method: 'POST', pattern: ['configuration', 'mappings', ':id', 'pull-from-source-mapping'], modifying: true, needsLoad: true, handle: pullFromSource },
-];
+export const templateRoutes: readonly Route[] = TEMPLATE_KINDS.flatMap(routesOf);

@@ -22,3 +22,5 @@ export {
   ResponseTooLargeError,
 } from './errors.js';
 export type { ObjectLabel, SessionFailure, ConnectionPhase, InterruptOutcome } from './errors.js';
+export { FilterSyntaxError, matchesFilter, parseFilters } from './filter.js';
+export type { Filter, FilterCondition, FilterOperator } from './filter.js';

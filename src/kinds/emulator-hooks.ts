@@ -1,11 +1,139 @@
 /**
  * What the gateway emulator needs to know about a kind, held by the kind's own module
  * (`src/kinds/<kind>/emulator.ts`), so that the emulator's generic code never names a
- * kind. Types only: nothing here imports the emulator.
+ * kind. Plain JSON types and small pure helpers only: nothing here imports the emulator
+ * (the emulator depends on the kinds, never the reverse).
  */
+import type { ResourceType, Variant } from './kind.js';
+
+/** A JSON value as parsed from a request body. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** One configuration object as the emulator stores it (ids are strings holding integers, e.g. "4"). */
+export interface StoredObject {
+  readonly type: ResourceType;
+  readonly id: string;
+  /** Full attribute tree (server defaults filled in), write-only attributes included. */
+  readonly attributes: Readonly<JsonObject>;
+  /**
+   * Links by relationship name (the API's names, e.g. `mappings`, `ssl-certificate`) to the
+   * ids of the linked objects. A to-one relationship holds at most one id. Both sides of a
+   * link are always stored.
+   */
+  readonly relationships: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Severity of a validator message (docs/gateway-api.md "Validator messages"). */
+export type Severity = 'ERROR' | 'WARNING' | 'INFO';
+
+/** Emits one validator message about `object` (the generic validator adds the code's title). */
+export type Emit<Code extends string = string> = (severity: Severity, code: Code, object: StoredObject, detail: string) => void;
+
+/** What the generic validator offers a kind's rules. */
+export interface RuleContext {
+  readonly variant: Variant;
+  /** How a detail names an object: `mapping 'shop'`, or `mapping with id 4` when it has no name. */
+  readonly label: (object: StoredObject) => string;
+  /** True when `object` links through its relationship `name` to at least one existing object. */
+  readonly linked: (object: StoredObject, name: string) => boolean;
+}
+
+/**
+ * The validator rules of a kind (docs/gateway-api.md "Validator messages"): a pure
+ * function of the kind's objects, linear in their number (the benchmarks run it on
+ * 20,000 mappings).
+ */
+export interface ValidatorRules<Code extends string = string> {
+  /** The short title of every code the rules emit. */
+  readonly titles: Readonly<Record<Code, string>>;
+  /** Emits the messages about `objects`, the kind's objects by id. */
+  check(objects: ReadonlyMap<string, StoredObject>, context: RuleContext, emit: Emit<Code>): void;
+}
+
+/** One list whose items get defaults for the members they lack. */
+export interface ItemDefaults {
+  /** Path of the list from the attribute root, e.g. `['backendHosts']`. */
+  readonly path: readonly string[];
+  readonly defaults: Readonly<JsonObject>;
+}
+
+/** Server defaults of new objects (docs/gateway-api.md "Attributes and server defaults"). */
+export interface ServerDefaults {
+  /**
+   * The file under `server-defaults/` that holds the default attribute tree recorded from
+   * a real gateway, e.g. `mapping.yaml`; none when the kind has no recording.
+   */
+  readonly recorded?: string;
+  /**
+   * Defaults the recording lacks (variant-only attributes, attributes the recording left
+   * out), or all of them when there is none. Members that do not exist in a variant are
+   * dropped by the emulator. Merged under the recording.
+   */
+  readonly extra: Readonly<JsonObject>;
+  /** List items the server completes (e.g. a back-end group's `backendHosts[]`). */
+  readonly items?: readonly ItemDefaults[];
+}
+
+/**
+ * An endpoint `{method} /configuration/{collection}/{id}/{segment}` that sets attributes of
+ * one object and answers 204 (a virtual host's maintenance page).
+ */
+export interface ItemAction {
+  readonly method: 'POST' | 'DELETE';
+  readonly segment: string;
+  /** Merged into the object's attributes, as a PATCH would. */
+  readonly attributes: Readonly<JsonObject>;
+}
+
+/** A built-in template (negative id, read-only). */
+export interface BuiltInTemplate {
+  readonly id: string;
+  readonly name: string;
+  /** Attributes given over the server defaults. */
+  readonly given: Readonly<JsonObject>;
+}
+
+/**
+ * Templates and source objects of a kind whose `KindDefinition.template` is set
+ * (docs/gateway-api.md "Mapping templates").
+ */
+export interface TemplateHooks {
+  /** The built-in templates; the first is the one that always exists. */
+  readonly builtIn: readonly BuiltInTemplate[];
+  /** The attribute that names an object's source (a template or another object of the kind). */
+  readonly sourceAttribute: string;
+  /** Attributes a pull from the source never copies: the object's identity and where it is served. */
+  readonly notPulled: readonly string[];
+}
 
 /** The emulator's view of one kind. */
 export interface EmulatorHooks {
   /** How validator messages and errors name an object of this kind, e.g. `virtual host`. */
   readonly label: string;
+  /** Server defaults of new objects and of list items. */
+  readonly defaults: ServerDefaults;
+  /** Validator rules about objects of this kind; none when the gateway checks nothing of it. */
+  readonly validator?: ValidatorRules;
+  /** Names are unique among objects of this kind: a create or rename onto a used name is refused. */
+  readonly uniqueNames?: boolean;
+  /** Endpoints below one object that set attributes (`POST`/`DELETE .../{id}/maintenance`). */
+  readonly itemActions?: readonly ItemAction[];
+  /**
+   * Objects of this kind are exported and imported on their own, as archives of
+   * `{collection}.json` (docs/gateway-api.md "Export and import").
+   */
+  readonly objectArchives?: boolean;
+  /** Built-in templates and source objects; only with `KindDefinition.template`. */
+  readonly templates?: TemplateHooks;
+}
+
+/** The value at `path` below `node`, or undefined when a step is missing or not an object. */
+export function member(node: unknown, ...path: string[]): unknown {
+  let current = node;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current) || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
 }

@@ -5,7 +5,7 @@
  */
 import type { ResourceType } from '../kinds/index.js';
 import { KINDS, kindOf } from '../kinds/index.js';
-import { matchesFilter, parseFilters } from '../emulator/filter.js';
+import { matchesFilter, parseFilters } from '../gateway/filter.js';
 import type { ApiResource } from '../gateway/index.js';
 import type { State, StateObject } from './model.js';
 
@@ -55,20 +55,23 @@ function addPath(shape: Shape, path: readonly string[]): void {
 /**
  * What a plan reads of the live objects of `kind`: the attributes any desired object of
  * the kind declares (objects by their declared keys, arrays and scalars whole), `name`,
- * the `certificate` of certificates (their identity), and the properties the ownership
- * filters test. Everything else of a full live tree (hundreds of server defaults per
- * mapping) is dropped as the list streams in.
+ * the attributes that are the kind's identity (a certificate's `certificate`), and the
+ * properties the ownership filters test (with the attribute a filter property of the kind
+ * reads, KindDefinition `filterProperties`). Everything else of a full live tree (hundreds
+ * of server defaults per mapping) is dropped as the list streams in.
  */
 export function projectionShape(kind: ResourceType, desired: State, scope: OwnershipScope): Shape {
+  const definition = kindOf(kind);
   const shape: Shape = { name: true };
-  if (kind === 'ssl-certificate') shape.certificate = true;
+  for (const attribute of definition.identity.attributes) shape[attribute] = true;
   for (const object of desired.objects.get(kind)?.values() ?? []) addToShape(shape, object.attributes);
   const filters = scope[kind];
   if (filters && filters.length > 0) {
     for (const group of parseFilters(filters).all) {
       for (const condition of group) {
         addPath(shape, condition.path);
-        if (kind === 'mapping' && condition.property === 'label') shape.labels = true;
+        const reads = definition.filterProperties?.[condition.property];
+        if (reads) addPath(shape, reads);
       }
     }
   }
@@ -109,7 +112,7 @@ export function kindsToFetch(desired: State, scope: OwnershipScope, available: r
 export function fetchFilters(kind: ResourceType, desired: State, scope: OwnershipScope): string[] {
   const filters = scope[kind];
   if (!filters || filters.length === 0) return [];
-  if (kindOf(kind).identity !== 'name') return [];
+  if (!kindOf(kind).identity.byName) return [];
   const nameOnly = filters.every((f) =>
     f.split(',').every((piece) => !/^[A-Za-z.]+(==|=@)/.test(piece) || /^name(==|=@)/.test(piece)),
   );

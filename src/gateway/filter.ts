@@ -2,6 +2,10 @@
  * The list filter of the API (docs/gateway-api.md "Filter syntax", which also covers
  * `label` and raw or URL-encoded values): parsing of the `filter` query values, and
  * matching of resources against the parsed form.
+ *
+ * Part of the API's grammar, so it lives with the client: gwops matches the objects it
+ * reads against a project's ownership filters (src/reconcile/fetch.ts), and the emulator
+ * serves the same grammar (src/emulator/routes-resources.ts).
  */
 
 /** A `filter` query value that is not `property operator value` (answered with 400). */
