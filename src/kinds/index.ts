@@ -1,15 +1,39 @@
 import { acmeService } from './acme-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
-import type { KindDefinition, ResourceType, Variant } from './kind.js';
+import type { KindDefinition, ResourceType, TemplateKind, Variant } from './kind.js';
 import { mapping } from './mapping/index.js';
 import { sslCertificate } from './ssl-certificate/index.js';
 import { virtualHost } from './virtual-host/index.js';
 
-export type { KindDefinition, RelationshipDefinition, ResourceType, Variant, IdentityRule } from './kind.js';
+export type {
+  DocumentKind,
+  IdentityHooks,
+  KindAttributes,
+  KindDefinition,
+  KindModule,
+  ManifestRuleContext,
+  ManifestRules,
+  RelationshipDefinition,
+  ResourceType,
+  RuleDocument,
+  RuleProblem,
+  TemplateKind,
+  Variant,
+} from './kind.js';
 export { VARIANTS } from './kind.js';
 
-/** Every kind gwops manages, in dependency order (the one explicit registry). */
-export const KINDS: readonly KindDefinition[] = [sslCertificate, acmeService, backEndGroup, mapping, virtualHost];
+/**
+ * The registry with each module's own literal type, from which `ResourceType` and
+ * `TemplateKind` are read (kind.ts). Use {@link KINDS}.
+ */
+export const KIND_MODULES = [sslCertificate, acmeService, backEndGroup, mapping, virtualHost] as const;
+
+/**
+ * Every kind gwops manages, in dependency order (the one explicit registry). The type
+ * annotation checks every module against the strict `KindDefinition` (relationship
+ * targets are resource types).
+ */
+export const KINDS: readonly KindDefinition[] = KIND_MODULES;
 
 const byType = new Map<string, KindDefinition>(KINDS.map((k) => [k.type, k]));
 const byCollection = new Map<string, KindDefinition>(KINDS.map((k) => [k.collection, k]));
@@ -51,4 +75,28 @@ export function kindExistsIn(kind: KindDefinition, variant: Variant): boolean {
  */
 export function relationshipNamed(kind: KindDefinition, name: string): KindDefinition['relationships'][string] | undefined {
   return kind.relationships[name] ?? Object.values(kind.relationships).find((r) => r.aliases?.includes(name));
+}
+
+const byTemplate = new Map<string, KindDefinition>(KINDS.flatMap((k) => (k.template === undefined ? [] : [[k.template, k] as const])));
+
+/** The template document kinds (`KindDefinition.template`), in registry order. */
+export function templateKinds(): TemplateKind[] {
+  return [...byTemplate.keys()] as TemplateKind[];
+}
+
+/** True when `value` is a template document kind such as `mapping-template`. */
+export function isTemplateKind(value: unknown): value is TemplateKind {
+  return typeof value === 'string' && byTemplate.has(value);
+}
+
+/**
+ * The kind whose objects a document of `kind` describes: the resource kind itself, or for
+ * a template kind the kind that names it in `template` (its attributes, secrets and
+ * variants are that kind's).
+ * @throws Error when `kind` is no document kind (a programming error).
+ */
+export function kindOfDocument(kind: string): KindDefinition {
+  const found = byType.get(kind) ?? byTemplate.get(kind);
+  if (!found) throw new Error(`unknown document kind ${kind}`);
+  return found;
 }

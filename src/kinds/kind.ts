@@ -1,16 +1,28 @@
 /**
  * The one interface every resource kind implements (see docs/architecture.md "Habits": one
- * module per kind, in an explicit registry).
+ * module per kind, in an explicit registry). A kind module holds the kind's data and its
+ * behaviour: generic code calls the hooks below and never names a kind.
  *
  * Names follow the gateway configuration API: `type` is the JSON:API resource type,
  * `collection` the path segment under `/configuration`, relationship names are the
  * API's own (docs/gateway-api.md "Resource types", "Relationships").
  */
 
+import type { DiagnosticCode } from '../manifest/diagnostics.js';
 import type { EmulatorHooks } from './emulator-hooks.js';
+import type { KIND_MODULES } from './index.js';
 
-/** The API's resource types that gwops manages. */
-export type ResourceType = 'virtual-host' | 'mapping' | 'back-end-group' | 'ssl-certificate' | 'acme-service';
+/**
+ * The API's resource types that gwops manages: the `type` of every module in the registry
+ * (`KIND_MODULES` in index.ts), so a new kind needs no edit here.
+ */
+export type ResourceType = (typeof KIND_MODULES)[number]['type'];
+
+/** The manifest-only template document kinds, one per kind that names one in `template`. */
+export type TemplateKind = (typeof KIND_MODULES)[number] extends infer K ? (K extends { readonly template: infer T extends string } ? T : never) : never;
+
+/** Every kind a manifest document may have: a resource type or a template kind. */
+export type DocumentKind = ResourceType | TemplateKind;
 
 /** Gateway variants, as in docs/gateway-api.md "Variants". */
 export type Variant = 'earliest' | 'middle' | 'latest';
@@ -18,11 +30,11 @@ export type Variant = 'earliest' | 'middle' | 'latest';
 export const VARIANTS: readonly Variant[] = ['earliest', 'middle', 'latest'];
 
 /** One relationship of a kind, as served under `/{collection}/{id}/relationships/{name}`. */
-export interface RelationshipDefinition {
+export interface RelationshipDefinition<Target extends string = ResourceType> {
   /** The API's relationship name, e.g. `mappings`, `ssl-certificate`. */
   readonly name: string;
   /** The resource type at the other end. */
-  readonly target: ResourceType;
+  readonly target: Target;
   /** `one`: `data` is one identifier or null; `many`: `data` is an array. */
   readonly cardinality: 'one' | 'many';
   /** The relationship name on the target that shows the same link. */
@@ -42,33 +54,147 @@ export interface RelationshipDefinition {
   readonly aliases?: readonly string[];
 }
 
-/** How live objects of a kind are matched to manifest documents. */
-export type IdentityRule =
-  /** By the `name` attribute. */
-  | 'name'
-  /** By the SHA-256 fingerprint of the `certificate` attribute (objects without `name`). */
-  | 'certificate-fingerprint';
+/** An object's attributes, as a manifest declares them or as a GET list returns them. */
+export interface KindAttributes {
+  readonly [key: string]: unknown;
+}
 
-/** The fixed shape of a kind module. */
-export interface KindDefinition {
-  readonly type: ResourceType;
+/**
+ * How objects of a kind are matched between the manifests and the gateway
+ * (docs/architecture.md "Decisions": identity is the name; a certificate, which has no
+ * `name`, is matched by the SHA-256 fingerprint of its PEM). Name-identified kinds share
+ * one implementation (`nameIdentity`, src/kinds/identity.ts).
+ */
+export interface IdentityHooks {
+  /**
+   * True when the `name` attribute is the identity: ownership filters on `name` can then
+   * narrow a GET list without losing a declared object.
+   */
+  readonly byName: boolean;
+  /** Attributes a fetched live object must keep for {@link IdentityHooks.live} (`name`; a certificate's `certificate`). */
+  readonly attributes: readonly string[];
+  /**
+   * Top-level attributes the diff never compares: they are the identity, so a different
+   * value is another object (a certificate's `certificate`).
+   */
+  readonly ignoredInDiff: readonly string[];
+  /**
+   * The gateway identity of a declared object when it is not the document's name:
+   * `{ key }` (unique per kind; stored as `StateObject.identityKey`), or `{ problem }`,
+   * why the declared attributes give none (a message part such as `attributes.certificate
+   * must hold a PEM certificate (...)`). Undefined when the name is the identity.
+   */
+  declared(attributes: KindAttributes): { readonly key: string } | { readonly problem: string } | undefined;
+  /**
+   * The name a live object gets in the state model, and its identity key when the name
+   * is not the identity. `handleOf` gives the desired object's name for an identity key
+   * (so that a live certificate is named like its manifest); a key no manifest declares
+   * gets a display name (`sha256:<first 16 hex digits>`). `name` is undefined when the
+   * object carries no usable identity (generic code then names it `#id:<id>`).
+   */
+  live(attributes: KindAttributes, handleOf: (key: string) => string | undefined): { readonly name: string | undefined; readonly key?: string };
+  /**
+   * How to tell whether a create that failed may have landed anyway (docs/architecture.md
+   * "Habits": retry what is safe): `{ name }` looks the object up with the API's name
+   * filter; `{ matches }` recognises it among the listed objects of the kind.
+   */
+  lookup(name: string, attributes: KindAttributes): { readonly name: string } | { readonly matches: (listed: KindAttributes) => boolean };
+  /**
+   * True when a live object that no manifest declares is deleted once the plan unlinks it
+   * from everything that used it: the identity is the content, so a changed object is a
+   * new one and the old one is left orphaned (a replaced certificate).
+   */
+  readonly deleteWhenOrphaned: boolean;
+}
+
+/** A resolved manifest document as a kind's rules see it (a ManifestDocument). */
+export interface RuleDocument {
+  readonly kind: ResourceType;
+  readonly name: string;
+  /** The effective attributes (templates merged, secrets resolved: never put values in messages). */
+  readonly attributes: KindAttributes;
+  /** Declared links by relationship name as written, each a list of target names. */
+  readonly relationships: Readonly<Record<string, readonly string[]>>;
+}
+
+/** One problem a kind's rules report about a document; always an error. */
+export interface RuleProblem {
+  readonly code: DiagnosticCode;
+  /** JSON pointer segments from the document root, e.g. `['attributes', 'entryPath', 'priority']`. */
+  readonly pointer: readonly string[];
+  /** Says what would be right; names attribute paths, never values of secrets. */
+  readonly message: string;
+}
+
+/** What the generic manifest checks offer a kind's {@link ManifestRules}. */
+export interface ManifestRuleContext {
+  /**
+   * Every resolved document of `type`, or of every kind when `type` is absent, in one
+   * fixed order (the order the loader resolved them in; the first of two conflicting
+   * declarations is the first in this order).
+   */
+  documents(type?: ResourceType): readonly RuleDocument[];
+  /** Reports a problem, positioned where the value at its pointer is written (in the base document or an overlay). */
+  report(document: RuleDocument, problem: RuleProblem): void;
+  /** Where the value at `pointer` of `document` is written: `file:line:column`. */
+  where(document: RuleDocument, pointer: readonly string[]): string;
+  /** How messages name a document's object: `mapping 'shop-api'`. */
+  label(document: RuleDocument): string;
+  /** Why `pattern` is no valid regular expression of the gateway's dialect, or undefined when it is one. */
+  regexProblem(pattern: string): string | undefined;
+}
+
+/**
+ * The semantic rules of one kind's manifests beyond its schema (docs/architecture.md "The
+ * data path", step 1): called once with every resolved document of the kind, in the
+ * order of `context.documents`. Rules across kinds read the others through it.
+ */
+export type ManifestRules = (documents: readonly RuleDocument[], context: ManifestRuleContext) => void;
+
+/**
+ * The fixed shape of a kind module. Modules declare themselves `as const satisfies
+ * KindModule` (types and names loose, so that {@link ResourceType} can be read off them);
+ * the registry then checks each one against the strict `KindDefinition`.
+ */
+export interface KindDefinition<Type extends string = ResourceType> {
+  readonly type: Type;
   /** What the gateway emulator needs of this kind (defaults, validator rules, label). */
   readonly emulator: EmulatorHooks;
   /** Path segment under `/configuration`, e.g. `virtual-hosts`. */
   readonly collection: string;
   /** Relationships that exist on this kind, keyed by the API's relationship name. */
-  readonly relationships: Readonly<Record<string, RelationshipDefinition>>;
+  readonly relationships: Readonly<Record<string, RelationshipDefinition<Type>>>;
   /**
    * Dependency level: lower levels are created first and deleted last
    * (certificates, ACME services, back-end groups = 0; mappings = 1; virtual hosts = 2).
    */
   readonly level: number;
-  readonly identity: IdentityRule;
+  /** How objects are matched between manifests and the gateway. */
+  readonly identity: IdentityHooks;
   /** Variants in which the kind exists at all. */
   readonly variants: readonly Variant[];
   /**
    * The manifest-only document kind whose documents this kind's manifests may name in
-   * `extends` (mapping: `mapping-template`); none when absent.
+   * `extends` (mapping: `mapping-template`); none when absent. {@link TemplateKind} is the
+   * union of these, read off the modules.
    */
   readonly template?: string;
+  /**
+   * Properties of the API's GET filters that test another attribute than their name says,
+   * with the attribute path they read (a mapping's `label` tests its `labels`;
+   * docs/gateway-api.md "Filter syntax"). Fetched lists keep that attribute.
+   */
+  readonly filterProperties?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * False when the secret attribute at `path` (segments under `attributes`; marked
+   * `x-gwops-secret` in the schema) holds no secret with these effective attributes, so a
+   * value written in the manifest is no leak (a mapping's `jwsKey` is a public key unless
+   * `jwsAlgorithm` is HS_*). All secret attributes hold secrets when absent.
+   */
+  readonly holdsSecret?: (path: readonly string[], attributes: KindAttributes) => boolean;
+  /** Semantic rules of the kind's manifests; none when the schema says everything. */
+  readonly rules?: ManifestRules;
 }
+
+/** The loose shape a kind module declares itself with (see {@link KindDefinition}). */
+export type KindModule = KindDefinition<string>;

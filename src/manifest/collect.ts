@@ -55,7 +55,7 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
     );
     return undefined;
   }
-  if (typeof kind !== 'string' || !(SCHEMA_KINDS as readonly string[]).includes(kind)) {
+  if (typeof kind !== 'string' || !SCHEMA_KINDS.includes(kind)) {
     const shown = typeof kind === 'string' ? kind : JSON.stringify(kind);
     out.push(
       makeDiagnostic(parsed, {
@@ -68,7 +68,7 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
     );
     return undefined;
   }
-  return kind as SchemaKind;
+  return kind;
 }
 
 function checkName(parsed: ParsedDocument, kind: SchemaKind, value: Record<string, unknown>, out: Diagnostic[]): string | undefined {

@@ -5,8 +5,10 @@
  * problem is reported at once as a {@link Diagnostic}; nothing here contacts a gateway.
  */
 import { InputError } from '../errors.js';
-import { isResourceType } from '../kinds/index.js';
+import { isResourceType, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
+import type { ObjectKey } from '../object-key.js';
+import { objectKey } from '../object-key.js';
 import { attributesSchema } from '../schema/index.js';
 import { applyOverlays, applyVariables, collectEntries } from './collect.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -173,12 +175,9 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
   checkDocuments(resolved, index, project.allowExternalLinks || lostDocuments, out);
   for (const { entry, at } of literals) {
-    const type = entry.kind === 'mapping-template' ? 'mapping' : entry.kind;
-    const attrs = effective.get(entry) ?? {};
-    if (type === 'mapping' && at.join('.') === 'access.tokenVerification.jwsKey') {
-      const tv = (attrs.access as { tokenVerification?: { jwsAlgorithm?: unknown } } | undefined)?.tokenVerification;
-      if (typeof tv?.jwsAlgorithm !== 'string' || !tv.jwsAlgorithm.startsWith('HS_')) continue;
-    }
+    // A template's secrets are those of the kind that names it.
+    const holdsSecret = kindOfDocument(entry.kind).holdsSecret;
+    if (holdsSecret && !holdsSecret(at, effective.get(entry) ?? {})) continue;
     out.push(
       entryDiagnostic(entry, {
         code: 'literal-secret',
@@ -189,13 +188,13 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     );
   }
 
-  const byKey = new Map<string, SourceLocation>(resolved.map((r) => [`${r.doc.kind}\0${r.doc.name}`, r.doc.source]));
+  const byKey = new Map<ObjectKey<ResourceType>, SourceLocation>(resolved.map((r) => [objectKey(r.doc.kind, r.doc.name), r.doc.source]));
   return {
     documents: resolved.map((r) => r.doc),
     diagnostics: sortDiagnostics(out),
     project,
     variant,
-    locate: (kind, name) => byKey.get(`${kind}\0${name}`),
+    locate: (kind, name) => byKey.get(objectKey(kind, name)),
     secretValues: [...new Set(secretValues)],
   };
 }

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isResourceType } from '../kinds/index.js';
+import { KINDS, kindOfDocument } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
 import { secretAttributes } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { EntryIndex } from './collect.js';
@@ -48,10 +49,9 @@ function forEachAt(
   else forEachAt(root[head], rest, visit, [...at, head]);
 }
 
-/** Secret attribute paths of an entry's kind (templates have the mapping's). */
+/** Secret attribute paths of an entry's kind (a template has those of the kind that names it). */
 function secretsOf(entry: Entry): readonly { segments: readonly string[] }[] {
-  const type = entry.kind === 'mapping-template' ? 'mapping' : entry.kind;
-  return isResourceType(type) ? secretAttributes(type) : [];
+  return secretAttributes(kindOfDocument(entry.kind).type);
 }
 
 /** A literal secret found in an entry, checked for the warning once templates are merged. */
@@ -135,13 +135,22 @@ export function resolveSecrets(
 }
 
 /**
- * Effective attributes of every mapping and mapping-template entry: the `extends` chain
+ * Effective attributes of every entry of a kind with a template kind (KindDefinition
+ * `template`; mapping and mapping-template) and of its templates: the `extends` chain
  * deep-merged under the entry's own attributes. Reports `extends` naming a missing
  * template and cycles; the chain is cut at the problem.
  */
 export function mergeTemplates(index: EntryIndex, out: Diagnostic[]): Map<Entry, AttributeObject> {
-  const templates = index.get('mapping-template') ?? new Map<string, Entry>();
   const done = new Map<Entry, AttributeObject>();
+  for (const kind of KINDS) {
+    if (kind.template !== undefined) mergeKind(index, kind.type, kind.template, done, out);
+  }
+  return done;
+}
+
+/** {@link mergeTemplates} for one kind and its template kind: templates first, then the kind's entries. */
+function mergeKind(index: EntryIndex, type: ResourceType, templateKind: string, done: Map<Entry, AttributeObject>, out: Diagnostic[]): void {
+  const templates = index.get(templateKind) ?? new Map<string, Entry>();
   const resolving: Entry[] = [];
   const own = (e: Entry): AttributeObject => (isObject(e.value.attributes) ? e.value.attributes : {});
   const effective = (entry: Entry): AttributeObject => {
@@ -157,8 +166,8 @@ export function mergeTemplates(index: EntryIndex, out: Diagnostic[]): Map<Entry,
           entryDiagnostic(entry, {
             code: 'missing-template',
             pointer: ['extends'],
-            message: `${labelOf(entry.kind, entry.name)} extends '${ext}', which no mapping-template document defines${
-              index.get('mapping')?.has(ext) ? `: '${ext}' is a mapping; extends names a kind: mapping-template document` : suggestion(ext, [...templates.keys()])
+            message: `${labelOf(entry.kind, entry.name)} extends '${ext}', which no ${templateKind} document defines${
+              index.get(type)?.has(ext) ? `: '${ext}' is a ${type}; extends names a kind: ${templateKind} document` : suggestion(ext, [...templates.keys()])
             }`,
           }),
         );
@@ -168,7 +177,7 @@ export function mergeTemplates(index: EntryIndex, out: Diagnostic[]): Map<Entry,
           entryDiagnostic(entry, {
             code: 'template-cycle',
             pointer: ['extends'],
-            message: `mapping-template cycle ${cycle}: a template may not extend itself, directly or through others`,
+            message: `${templateKind} cycle ${cycle}: a template may not extend itself, directly or through others`,
           }),
         );
       } else {
@@ -179,8 +188,7 @@ export function mergeTemplates(index: EntryIndex, out: Diagnostic[]): Map<Entry,
     done.set(entry, result);
     return result;
   };
-  for (const kind of ['mapping-template', 'mapping'] as const) {
+  for (const kind of [templateKind, type]) {
     for (const entry of index.get(kind)?.values() ?? []) effective(entry);
   }
-  return done;
 }

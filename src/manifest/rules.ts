@@ -1,10 +1,11 @@
 /**
  * Semantic rules beyond the schema (docs/architecture.md "The data path", step 1): variants,
- * links to names no manifest defines, regex priorities, regular expressions, HTTP/2 and
- * certificate modes. Each rule pushes diagnostics; none throws.
+ * names, regular expressions, links to names no manifest defines, and the rules of each
+ * kind (KindDefinition `rules`, in the kind's module). Each rule pushes diagnostics; none
+ * throws.
  */
-import { isResourceType, kindOf } from '../kinds/index.js';
-import type { Variant } from '../kinds/index.js';
+import { KINDS, isTemplateKind, kindOf, kindOfDocument } from '../kinds/index.js';
+import type { ManifestRuleContext, ResourceType, RuleDocument, Variant } from '../kinds/index.js';
 import { attributesSchema, deref, documentSchema, existsInVariant } from '../schema/index.js';
 import type { JsonSchema } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -12,7 +13,7 @@ import type { EntryIndex } from './collect.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf } from './entries.js';
 import { attributePath, suggestion } from './schema-check.js';
-import type { AttributeObject, ManifestDocument } from './types.js';
+import type { ManifestDocument } from './types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -38,7 +39,8 @@ export function checkVariant(entry: Entry, variant: Variant, out: Diagnostic[]):
     );
     return;
   }
-  const type = entry.kind === 'mapping-template' ? 'mapping' : entry.kind;
+  // A template's attributes are those of the kind that names it.
+  const type = kindOfDocument(entry.kind).type;
   const root = documentSchema(type);
   const visit = (value: unknown, schema: JsonSchema, segments: string[]): void => {
     const n = deref(schema, root);
@@ -73,7 +75,7 @@ export function checkVariant(entry: Entry, variant: Variant, out: Diagnostic[]):
       });
     }
   };
-  if (isResourceType(type)) visit(entry.value.attributes, attributesSchema(type), ['attributes']);
+  visit(entry.value.attributes, attributesSchema(type), ['attributes']);
   const rels = docSchema.properties?.relationships;
   if (rels) visit(entry.value.relationships, rels, ['relationships']);
 }
@@ -165,12 +167,6 @@ export function checkPatterns(entry: Entry, out: Diagnostic[]): void {
   visit(entry.value.attributes, ['attributes']);
 }
 
-const get = (root: unknown, ...keys: string[]): unknown => {
-  let node = root;
-  for (const k of keys) node = isObject(node) ? node[k] : undefined;
-  return node;
-};
-
 /** One resolved document with the entry it came from (for positions). */
 export interface Resolved {
   readonly doc: ManifestDocument;
@@ -178,148 +174,58 @@ export interface Resolved {
 }
 
 /**
- * Rules across documents: links to names no manifest defines (unless `allowExternalLinks`),
- * unique priorities of regex mappings (docs/gateway-api.md "Attributes and server
- * defaults"), valid regex entry paths, HTTP/2 only with HTTPS, and `tls.certificateMode`
- * with its link.
+ * Rules across documents: links to names no manifest defines (unless
+ * `allowExternalLinks`), then the rules of each kind (KindDefinition `rules`, in registry
+ * order; e.g. unique priorities of regex mappings, HTTP/2 only with HTTPS, and
+ * `tls.certificateMode` with its link).
  */
 export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
-  const priorities = new Map<number, Resolved>();
-  checkToOneConflicts(resolved, out);
-  // Links declared from the other side, for certificate-mode checks: virtual host name → kinds linking it.
-  const linkedFrom = new Map<string, Set<string>>();
-  for (const r of resolved) {
-    if (r.doc.kind !== 'ssl-certificate' && r.doc.kind !== 'acme-service') continue;
-    for (const vh of r.doc.relationships['virtual-hosts'] ?? []) {
-      let set = linkedFrom.get(vh);
-      if (!set) linkedFrom.set(vh, (set = new Set()));
-      set.add(r.doc.kind);
-    }
+  if (!allowExternalLinks) for (const r of resolved) checkLinks(r, index, out);
+  const entries = new Map<RuleDocument, Entry>(resolved.map((r) => [r.doc, r.entry]));
+  const all = resolved.map((r) => r.doc);
+  const byKind = new Map<ResourceType, ManifestDocument[]>();
+  for (const doc of all) {
+    const list = byKind.get(doc.kind);
+    if (list) list.push(doc);
+    else byKind.set(doc.kind, [doc]);
   }
-  for (const r of resolved) {
-    const { doc, entry } = r;
-    const label = labelOf(doc.kind, doc.name);
-    const kind = kindOf(doc.kind);
-    if (!allowExternalLinks) {
-      for (const [rel, names] of Object.entries(doc.relationships)) {
-        const def = kind.relationships[rel];
-        if (!def) continue;
-        const known = index.get(def.target);
-        names.forEach((name, i) => {
-          if (known?.has(name)) return;
-          // A name of another kind is the likelier mistake than a typo.
-          const other = [...index.entries()].find(([k, m]) => k !== def.target && k !== 'mapping-template' && m.has(name))?.[0];
-          const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);
-          out.push(
-            entryDiagnostic(entry, {
-              code: 'unresolved-link',
-              pointer: def.cardinality === 'one' ? ['relationships', rel] : ['relationships', rel, String(i)],
-              message: `${label} links to ${def.target} '${name}' (relationship '${rel}'), which no manifest defines${hint}`,
-            }),
-          );
-        });
-      }
-    }
-    const attrs: AttributeObject = doc.attributes;
-    if (doc.kind === 'mapping') {
-      const regex = get(attrs, 'entryPath', 'regexFormatEnforced') === true;
-      const value = get(attrs, 'entryPath', 'value');
-      if (regex && typeof value === 'string') {
-        const problem = regexProblem(value);
-        if (problem !== undefined) {
-          out.push(
-            entryDiagnostic(entry, {
-              code: 'invalid-regex',
-              pointer: ['attributes', 'entryPath', 'value'],
-              message: `invalid regular expression in 'entryPath.value' of ${label} (regexFormatEnforced is true): ${problem}`,
-            }),
-          );
-        }
-      }
-      const priority = get(attrs, 'entryPath', 'priority');
-      if (regex && typeof priority === 'number') {
-        const first = priorities.get(priority);
-        if (first) {
-          const at = entryDiagnostic(first.entry, { code: 'duplicate-priority', pointer: ['attributes', 'entryPath', 'priority'], message: '' });
-          out.push(
-            entryDiagnostic(entry, {
-              code: 'duplicate-priority',
-              pointer: ['attributes', 'entryPath', 'priority'],
-              message: `regex ${label} has entryPath.priority ${priority}, already used by regex mapping '${first.doc.name}' (${at.file}:${at.line}:${at.column}): priorities of regex mappings must be unique`,
-            }),
-          );
-        } else {
-          priorities.set(priority, r);
-        }
-      }
-    }
-    if (doc.kind === 'virtual-host') {
-      const https = get(attrs, 'networkInterface', 'https');
-      if (get(https, 'http2Allowed') === true && get(https, 'enabled') === false) {
-        out.push(
-          entryDiagnostic(entry, {
-            code: 'http2-without-https',
-            pointer: ['attributes', 'networkInterface', 'https', 'http2Allowed'],
-            message: `${label} allows HTTP/2 but HTTPS is disabled: HTTP/2 needs networkInterface.https.enabled: true`,
-          }),
-        );
-      }
-      const mode = get(attrs, 'tls', 'certificateMode');
-      const needs = mode === 'CERTIFICATE' ? 'ssl-certificate' : mode === 'ACME_SERVICE' ? 'acme-service' : undefined;
-      if (needs && (doc.relationships[needs] ?? []).length === 0 && !linkedFrom.get(doc.name)?.has(needs)) {
-        out.push(
-          entryDiagnostic(entry, {
-            code: 'certificate-mode-link',
-            pointer: ['attributes', 'tls', 'certificateMode'],
-            message: `${label} has tls.certificateMode ${String(mode)} but no ${needs} link: add relationships: { ${needs}: <name> }`,
-          }),
-        );
-      }
-    }
-  }
+  const entryOf = (document: RuleDocument): Entry => {
+    const entry = entries.get(document);
+    if (!entry) throw new Error(`rules reported about ${labelOf(document.kind, document.name)}, which is no resolved document`);
+    return entry;
+  };
+  const context: ManifestRuleContext = {
+    documents: (type) => (type === undefined ? all : (byKind.get(type) ?? [])),
+    report: (document, problem) => out.push(entryDiagnostic(entryOf(document), problem)),
+    where: (document, pointer) => {
+      const at = entryDiagnostic(entryOf(document), { code: 'unresolved-link', pointer, message: '' });
+      return `${at.file}:${at.line}:${at.column}`;
+    },
+    label: (document) => labelOf(document.kind, document.name),
+    regexProblem,
+  };
+  for (const kind of KINDS) kind.rules?.(byKind.get(kind.type) ?? [], context);
 }
 
-/**
- * A to-one link declared from both sides must name the same object: a virtual host has one
- * `ssl-certificate` and one `acme-service` (docs/gateway-api.md "Relationships"), whichever
- * side declares it.
- */
-function checkToOneConflicts(resolved: readonly Resolved[], out: Diagnostic[]): void {
-  // virtual-host name → relationship → declared targets with where they are declared
-  type Claim = { target: string; by: Resolved; pointer: string[] };
-  const claims = new Map<string, Map<string, Claim[]>>();
-  const claim = (vh: string, rel: string, target: string, by: Resolved, pointer: string[]): void => {
-    let rels = claims.get(vh);
-    if (!rels) claims.set(vh, (rels = new Map<string, Claim[]>()));
-    let list = rels.get(rel);
-    if (!list) rels.set(rel, (list = []));
-    if (!list.some((c) => c.target === target)) list.push({ target, by, pointer });
-  };
-  for (const r of resolved) {
-    const { doc } = r;
-    if (doc.kind === 'virtual-host') {
-      for (const rel of ['ssl-certificate', 'acme-service']) {
-        const target = doc.relationships[rel]?.[0];
-        if (target !== undefined) claim(doc.name, rel, target, r, ['relationships', rel]);
-      }
-    } else if (doc.kind === 'ssl-certificate' || doc.kind === 'acme-service') {
-      (doc.relationships['virtual-hosts'] ?? []).forEach((vh, i) => claim(vh, doc.kind, doc.name, r, ['relationships', 'virtual-hosts', String(i)]));
-    }
-  }
-  for (const [vh, rels] of claims) {
-    for (const [rel, list] of rels) {
-      const [first, ...others] = list;
-      if (!first) continue;
-      for (const other of others) {
-        const at = entryDiagnostic(first.by.entry, { code: 'conflicting-link', pointer: first.pointer, message: '' });
-        out.push(
-          entryDiagnostic(other.by.entry, {
-            code: 'conflicting-link',
-            pointer: other.pointer,
-            message: `virtual-host '${vh}' can link one ${rel} only: '${other.target}' here and '${first.target}' at ${at.file}:${at.line}:${at.column}`,
-          }),
-        );
-      }
-    }
+/** Links of one document to names no manifest defines; the hint names the kind the name has when it is another one. */
+function checkLinks({ doc, entry }: Resolved, index: EntryIndex, out: Diagnostic[]): void {
+  const kind = kindOf(doc.kind);
+  for (const [rel, names] of Object.entries(doc.relationships)) {
+    const def = kind.relationships[rel];
+    if (!def) continue;
+    const known = index.get(def.target);
+    names.forEach((name, i) => {
+      if (known?.has(name)) return;
+      // A name of another kind is the likelier mistake than a typo.
+      const other = [...index.entries()].find(([k, m]) => k !== def.target && !isTemplateKind(k) && m.has(name))?.[0];
+      const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);
+      out.push(
+        entryDiagnostic(entry, {
+          code: 'unresolved-link',
+          pointer: def.cardinality === 'one' ? ['relationships', rel] : ['relationships', rel, String(i)],
+          message: `${labelOf(doc.kind, doc.name)} links to ${def.target} '${name}' (relationship '${rel}'), which no manifest defines${hint}`,
+        }),
+      );
+    });
   }
 }

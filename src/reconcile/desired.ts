@@ -2,17 +2,13 @@
  * Desired state: the resolved manifest documents built into the state model (model.ts),
  * the same model live state is built into (docs/architecture.md "Habits").
  */
+import { kindOf } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
 import type { ManifestDocument, SourceLocation } from '../manifest/types.js';
-import type { DeclaredRelationship, Link, ObjectRef, State, StateObject } from './model.js';
-import {
-  canonicalLink,
-  certificateFingerprint,
-  declaredKey,
-  emptyObjectMaps,
-  linkDefinition,
-  linkKey,
-  relationshipDefinition,
-} from './model.js';
+import type { ObjectKey } from '../object-key.js';
+import { objectKey } from '../object-key.js';
+import type { DeclaredKey, DeclaredRelationship, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
+import { canonicalLink, declaredKey, emptyObjectMaps, linkDefinition, linkKey, relationshipDefinition } from './model.js';
 import { DesiredStateError } from './plan-types.js';
 
 type Problem = DesiredStateError['problems'][number];
@@ -21,23 +17,24 @@ type Problem = DesiredStateError['problems'][number];
  * Builds the desired state from resolved manifest documents.
  *
  * - Objects keep exactly the declared attributes (not copied deeply: treat as read-only).
- * - `ssl-certificate` objects get `fingerprint`: SHA-256 (lowercase hex) of the DER bytes
- *   of the PEM `certificate` ({@link certificateFingerprint}).
+ * - Objects of kinds whose identity is not the name get `identityKey` from their kind's
+ *   `identity.declared` hook (a certificate: the SHA-256 fingerprint of its PEM).
  * - Links are the union of both sides' declarations, each stored once in the canonical
  *   direction (kind registry); `declaredRelationships` lists every (object, relationship)
  *   key a document declares, even with an empty list (then it means "no links").
  *
- * @throws DesiredStateError (all problems at once) for duplicate objects, two certificates
- *   with the same fingerprint, a certificate without a PEM `certificate`, a relationship
+ * @throws DesiredStateError (all problems at once) for duplicate objects, two objects with
+ *   the same identity key (two certificates with the same PEM), an object whose attributes
+ *   give no identity key (a certificate without a PEM `certificate`), a relationship
  *   gwops does not know, or a to-one relationship given more than one target (by either
  *   side's declarations).
  */
 export function desiredState(documents: readonly ManifestDocument[]): State {
   const objects = emptyObjectMaps();
   const problems: Problem[] = [];
-  const fingerprints = new Map<string, string>();
-  const linksByKey = new Map<string, { link: Link; source: SourceLocation }>();
-  const declared = new Map<string, DeclaredRelationship>();
+  const handles: IdentityHandles = new Map();
+  const linksByKey = new Map<LinkKey, { link: Link; source: SourceLocation }>();
+  const declared = new Map<DeclaredKey, DeclaredRelationship>();
 
   for (const doc of documents) {
     const ref: ObjectRef = { kind: doc.kind, name: doc.name };
@@ -49,20 +46,20 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
       continue;
     }
     let object: StateObject = { kind: doc.kind, name: doc.name, attributes: doc.attributes, source: doc.source };
-    if (doc.kind === 'ssl-certificate') {
-      const pem = doc.attributes.certificate;
-      const fingerprint = typeof pem === 'string' ? certificateFingerprint(pem) : undefined;
-      if (fingerprint === undefined) {
-        problems.push({ object: ref, detail: 'attributes.certificate must hold a PEM certificate (it is the identity on the gateway)', source: doc.source });
+    const identity = kindOf(doc.kind).identity;
+    const key = identity.declared(doc.attributes);
+    if (key !== undefined) {
+      if ('problem' in key) {
+        problems.push({ object: ref, detail: key.problem, source: doc.source });
         continue;
       }
-      const twin = fingerprints.get(fingerprint);
+      const twin = handles.get(objectKey(doc.kind, key.key));
       if (twin !== undefined) {
-        problems.push({ object: ref, detail: `has the same certificate as ssl-certificate '${twin}'`, source: doc.source });
+        problems.push({ object: ref, detail: `has the same ${identity.attributes.join(' and ')} as ${doc.kind} '${twin}'`, source: doc.source });
         continue;
       }
-      fingerprints.set(fingerprint, doc.name);
-      object = { ...object, fingerprint };
+      handles.set(objectKey(doc.kind, key.key), doc.name);
+      object = { ...object, identityKey: key.key };
     }
     byName.set(doc.name, object);
 
@@ -96,7 +93,7 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
 
 /** Links that give one object's to-one relationship two different targets (declared on different sides). */
 function toOneConflicts(links: readonly { link: Link; source: SourceLocation }[]): Problem[] {
-  const seen = new Map<string, Link>();
+  const seen = new Map<DeclaredKey, Link>();
   const problems: Problem[] = [];
   for (const { link, source } of links) {
     if (linkDefinition(link).cardinality !== 'one') continue;
@@ -117,14 +114,21 @@ function where(source: SourceLocation | undefined): string {
   return source ? `${source.file}:${source.line}` : 'another document';
 }
 
+/** Desired names by kind and identity key, for objects whose identity is not the name. */
+export type IdentityHandles = Map<ObjectKey<ResourceType>, string>;
+
 /**
- * The handles of the desired certificates by fingerprint: the argument `liveState` needs to
- * name live certificates like the manifests do.
+ * The names of the desired objects whose identity is not the name, by kind and identity
+ * key (`objectKey(kind, identityKey)`): the argument `liveState` needs to name such live
+ * objects (certificates) like the manifests do.
  */
-export function certificateHandles(desired: State): Map<string, string> {
-  const handles = new Map<string, string>();
-  for (const object of desired.objects.get('ssl-certificate')?.values() ?? []) {
-    if (object.fingerprint !== undefined) handles.set(object.fingerprint, object.name);
+export function identityHandles(desired: Pick<State, 'objects'>): IdentityHandles {
+  const handles: IdentityHandles = new Map();
+  for (const [kind, objects] of desired.objects) {
+    for (const object of objects.values()) if (object.identityKey !== undefined) handles.set(objectKey(kind, object.identityKey), object.name);
   }
   return handles;
 }
+
+/** @deprecated Use {@link identityHandles} (the same map, for every kind whose identity is not the name). */
+export const certificateHandles = identityHandles;

@@ -6,8 +6,12 @@
  * sending.
  */
 import { kindOf } from '../kinds/index.js';
-import type { GatewaySession } from '../gateway/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import type { CreateCheck, GatewaySession } from '../gateway/index.js';
+import type { ObjectKey } from '../object-key.js';
+import { objectKey } from '../object-key.js';
 import type { ObjectRef, State } from './model.js';
+import { idOfUnknownRef } from './model.js';
 import type { CreateStep, Plan, PlanStep, UpdateStep } from './plan-types.js';
 
 /**
@@ -27,8 +31,8 @@ export interface ExecutionReport {
   readonly outcomes: readonly StepOutcome[];
   /** The error that stopped execution, if any. */
   readonly error?: unknown;
-  /** Ids of the objects involved (live and created), keyed by `kind + '\u0000' + name`. */
-  readonly ids: ReadonlyMap<string, string>;
+  /** Ids of the objects involved (live and created), by `objectKey(kind, name)` (src/object-key.ts). */
+  readonly ids: ReadonlyMap<ObjectKey<ResourceType>, string>;
 }
 
 /** Raised inside execution when the run was interrupted (SIGINT/SIGTERM). */
@@ -36,11 +40,6 @@ export class ExecutionAborted extends Error {}
 
 /** Progress callback: called before (`started`) and after (`done`) each step. */
 export type ProgressListener = (event: { step: PlanStep; phase: 'started' | 'done'; total: number }) => void;
-
-/** Key of the id table. */
-function idKey(kind: string, name: string): string {
-  return `${kind}\u0000${name}`;
-}
 
 function decodePointer(pointer: string): string[] {
   return pointer
@@ -95,12 +94,12 @@ export async function executePlan(
   live: State,
   options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined } = {},
 ): Promise<ExecutionReport> {
-  const ids = new Map<string, string>();
+  const ids = new Map<ObjectKey<ResourceType>, string>();
   for (const [kind, objects] of live.objects) {
-    for (const object of objects.values()) if (object.id) ids.set(idKey(kind, object.name), object.id);
+    for (const object of objects.values()) if (object.id) ids.set(objectKey(kind, object.name), object.id);
   }
   const idOf = (ref: ObjectRef): string => {
-    const id = ids.get(idKey(ref.kind, ref.name)) ?? (ref.name.startsWith('#id:') ? ref.name.slice(4) : undefined);
+    const id = ids.get(objectKey(ref.kind, ref.name)) ?? idOfUnknownRef(ref.name);
     if (id === undefined) throw new Error(`no id known for ${ref.kind} '${ref.name}' (plan out of order)`);
     return id;
   };
@@ -114,7 +113,7 @@ export async function executePlan(
     try {
       if (options.signal?.aborted) throw new ExecutionAborted('interrupted before step ' + String(step.index));
       options.onProgress?.({ step, phase: 'started', total: plan.steps.length });
-      await runStep(client, step, desired, idOf, (id) => ids.set(idKey(step.kind, step.name), id));
+      await runStep(client, step, desired, idOf, (id) => ids.set(objectKey(step.kind, step.name), id));
       outcomes.push({ step: step.index, status: 'applied' });
       options.onProgress?.({ step, phase: 'done', total: plan.steps.length });
     } catch (caught) {
@@ -122,7 +121,7 @@ export async function executePlan(
       outcomes.push({ step: step.index, status: 'failed', error: caught instanceof Error ? caught.message : String(caught) });
     }
   }
-  const idsByObject = new Map<string, string>(ids);
+  const idsByObject = new Map(ids);
   return error === undefined ? { outcomes, ids: idsByObject } : { outcomes, ids: idsByObject, error };
 }
 
@@ -139,15 +138,15 @@ async function runStep(
     case 'create': {
       const attributes = attributesWithSecrets(step, desired);
       const resource = { type: step.kind, attributes };
-      const check =
-        kind.identity === 'name'
-          ? { name: step.name, object }
+      const lookup = kind.identity.lookup(step.name, attributes);
+      const check: CreateCheck =
+        'name' in lookup
+          ? { name: lookup.name, object }
           : {
               object,
               find: async () => {
-                const certificate = attributes.certificate;
                 const all = await client.list(kind.collection, []);
-                return all.find((r) => typeof certificate === 'string' && r.attributes.certificate === certificate);
+                return all.find((r) => lookup.matches(r.attributes));
               },
             };
       const result = await client.createChecked(kind.collection, resource, check);

@@ -6,31 +6,24 @@
 import { KINDS, isResourceType, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
-import type { Link, ObjectRef, State, StateObject } from './model.js';
-import {
-  UNKNOWN_ID_PREFIX,
-  canonicalLink,
-  certificateFingerprint,
-  emptyObjectMaps,
-  linkKey,
-  relationshipDefinition,
-} from './model.js';
-import { createHash } from 'node:crypto';
+import type { ObjectKey } from '../object-key.js';
+import { objectKey } from '../object-key.js';
+import type { Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
+import { UNKNOWN_ID_PREFIX, canonicalLink, emptyObjectMaps, linkKey, relationshipDefinition } from './model.js';
 
 /** A JSON:API resource object as a GET list returns it (the REST client's type). */
 export type { ApiResource } from '../gateway/index.js';
 import type { ApiResource } from '../gateway/index.js';
 
-/** Prefix of the name of a live certificate that no desired certificate matches. */
-export const CERTIFICATE_NAME_PREFIX = 'sha256:';
-
 /**
  * Builds the live state from the fetched lists.
  *
- * - Objects are named by their `name` attribute; an `ssl-certificate` (no `name` on the
- *   gateway) by the desired handle whose fingerprint matches (`certificateHandles`, see
- *   `certificateHandles()` in desired.ts), else `sha256:<first 16 hex digits>`. An object
- *   without a usable name is named `#id:<id>`.
+ * - Objects are named by their kind's `identity.live` hook: by their `name` attribute, or
+ *   for kinds whose identity is not the name (an `ssl-certificate` has no `name` on the
+ *   gateway) by the desired handle with the same identity key (`handles`, from
+ *   `identityHandles()` in desired.ts), else a display name derived from the key
+ *   (`sha256:<first 16 hex digits>`). An object without a usable identity is named
+ *   `#id:<id>`.
  * - Two live objects with the same name (the gateway does not forbid it): the one with
  *   the lowest id keeps the name, the others are named `<name>@id:<id>`, so they show up
  *   as undeclared objects instead of vanishing.
@@ -45,10 +38,10 @@ export const CERTIFICATE_NAME_PREFIX = 'sha256:';
  */
 export function liveState(
   lists: Partial<Record<ResourceType, readonly ApiResource[]>>,
-  certificateHandles: ReadonlyMap<string, string>,
+  handles: ReadonlyMap<ObjectKey<ResourceType>, string>,
 ): State {
   const objects = emptyObjectMaps();
-  const names = new Map<string, string>(); // `${type}\0${id}` → name
+  const names = new Map<ObjectKey, string>(); // objectKey(type, id) → name
   for (const kind of KINDS) {
     const byName = objects.get(kind.type);
     const resources = lists[kind.type];
@@ -56,30 +49,19 @@ export function liveState(
     for (const resource of [...resources].sort((a, b) => compareIds(a.id, b.id))) {
       const id = String(resource.id);
       const attributes = resource.attributes as AttributeObject;
-      let fingerprint: string | undefined;
-      let name: string;
-      if (kind.identity === 'certificate-fingerprint') {
-        const pem = attributes.certificate;
-        fingerprint = typeof pem === 'string' ? (certificateFingerprint(pem) ?? sha256(pem)) : undefined;
-        name =
-          fingerprint === undefined
-            ? `${UNKNOWN_ID_PREFIX}${id}`
-            : (certificateHandles.get(fingerprint) ?? `${CERTIFICATE_NAME_PREFIX}${fingerprint.slice(0, 16)}`);
-      } else {
-        const attr = attributes.name;
-        name = typeof attr === 'string' && attr !== '' ? attr : `${UNKNOWN_ID_PREFIX}${id}`;
-      }
+      const identity = kind.identity.live(attributes, (key) => handles.get(objectKey(kind.type, key)));
+      let name = identity.name ?? `${UNKNOWN_ID_PREFIX}${id}`;
       if (byName.has(name)) name = `${name}@id:${id}`;
-      const object: StateObject = { kind: kind.type, name, id, attributes, ...(fingerprint !== undefined ? { fingerprint } : {}) };
+      const object: StateObject = { kind: kind.type, name, id, attributes, ...(identity.key !== undefined ? { identityKey: identity.key } : {}) };
       byName.set(name, object);
-      names.set(`${kind.type}\u0000${id}`, name);
+      names.set(objectKey(kind.type, id), name);
     }
   }
 
-  const links = new Map<string, Link>();
+  const links = new Map<LinkKey, Link>();
   for (const kind of KINDS) {
     for (const resource of lists[kind.type] ?? []) {
-      const self: ObjectRef = { kind: kind.type, name: names.get(`${kind.type}\u0000${String(resource.id)}`) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
+      const self: ObjectRef = { kind: kind.type, name: names.get(objectKey(kind.type, String(resource.id))) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
       for (const [relationship, member] of Object.entries(resource.relationships ?? {})) {
         const def = relationshipDefinition(kind.type, relationship);
         const data = member.data;
@@ -88,14 +70,14 @@ export function liveState(
           // not managed by gwops: remember that both ends are in use
           for (const ident of Array.isArray(data) ? data : [data]) {
             countUnmanaged(objects, kind.type, self.name);
-            const targetName = names.get(`${ident.type}\u0000${String(ident.id)}`);
+            const targetName = names.get(objectKey(ident.type, String(ident.id)));
             if (targetName !== undefined && isResourceType(ident.type)) countUnmanaged(objects, ident.type, targetName);
           }
           continue;
         }
         for (const ident of Array.isArray(data) ? data : [data]) {
           const targetId = String(ident.id);
-          const targetName = names.get(`${def.target}\u0000${targetId}`) ?? `${UNKNOWN_ID_PREFIX}${targetId}`;
+          const targetName = names.get(objectKey(def.target, targetId)) ?? `${UNKNOWN_ID_PREFIX}${targetId}`;
           const link = canonicalLink(self, def, targetName);
           links.set(linkKey(link), link);
         }
@@ -118,10 +100,6 @@ function compareIds(a: string, b: string): number {
   const y = Number(b);
   if (Number.isInteger(x) && Number.isInteger(y) && x !== y) return x - y;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** The path of a kind's collection relative to the API base, e.g. `/configuration/mappings`. */

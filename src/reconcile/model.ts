@@ -3,10 +3,11 @@
  * are both built into, so the differ compares like with like (docs/architecture.md "Habits";
  * the idea comes from decK's `state.Get` on both paths).
  */
-import { createHash } from 'node:crypto';
 import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import type { RelationshipDefinition, ResourceType } from '../kinds/index.js';
 import type { AttributeObject, SourceLocation } from '../manifest/types.js';
+import type { Key, ObjectKey } from '../object-key.js';
+import { joinKey, objectKey } from '../object-key.js';
 
 /** Identifies an object across runs: kind plus name (ids exist only inside one run). */
 export interface ObjectRef {
@@ -17,7 +18,11 @@ export interface ObjectRef {
 /** One object in a state. */
 export interface StateObject {
   readonly kind: ResourceType;
-  /** Identity (for `ssl-certificate`: the manifest handle, or for live objects a handle derived from the fingerprint). */
+  /**
+   * Identity: the name, or for kinds whose identity is not the name (KindDefinition
+   * `identity`) the manifest's handle, or for live objects the desired handle with the same
+   * identity key or a display name derived from the key.
+   */
   readonly name: string;
   /** Live only: the server's id in the session the state was read in. */
   readonly id?: string;
@@ -28,8 +33,11 @@ export interface StateObject {
   readonly attributes: AttributeObject;
   /** Desired only: where the object is declared. */
   readonly source?: SourceLocation;
-  /** `ssl-certificate` only: SHA-256 fingerprint (hex) of the PEM `certificate`, its identity on the gateway. */
-  readonly fingerprint?: string;
+  /**
+   * The identity on the gateway when it is not the name, from the kind's `identity` hooks
+   * (a certificate's SHA-256 fingerprint of its PEM, lowercase hex).
+   */
+  readonly identityKey?: string;
   /**
    * Live only: how many links the object has through relationships gwops does not manage
    * (e.g. a certificate used as a back-end group's `client-certificate`), from either side.
@@ -71,22 +79,27 @@ export interface State {
 }
 
 // ---------------------------------------------------------------------------------------
-// Helpers shared by desired and live state (pure; node:crypto hashing is not I/O).
+// Helpers shared by desired and live state (pure).
 
-
-/** A stable string key of an object reference (`kind` NUL `name`). */
-export function refKey(ref: ObjectRef): string {
-  return `${ref.kind}\u0000${ref.name}`;
+/** The key of an object reference (src/object-key.ts). */
+export function refKey(ref: ObjectRef): ObjectKey<ResourceType> {
+  return objectKey(ref.kind, ref.name);
 }
 
-/** A stable string key of a link (canonical direction). */
-export function linkKey(link: Link): string {
-  return `${refKey(link.from)}\u0000${link.relationship}\u0000${refKey(link.to)}`;
+/** The key of a link (canonical direction); the live state's digest hashes these keys, so their text must not change. */
+export type LinkKey = Key<'link'>;
+
+/** The key of a link (canonical direction). */
+export function linkKey(link: Link): LinkKey {
+  return joinKey<'link'>(link.from.kind, link.from.name, link.relationship, link.to.kind, link.to.name);
 }
 
-/** A stable string key of a declared relationship key. */
-export function declaredKey(object: ObjectRef, relationship: string): string {
-  return `${refKey(object)}\u0000${relationship}`;
+/** The key of a declared relationship: object plus relationship name. */
+export type DeclaredKey = Key<'declared'>;
+
+/** The key of a declared relationship key. */
+export function declaredKey(object: ObjectRef, relationship: string): DeclaredKey {
+  return joinKey<'declared'>(object.kind, object.name, relationship);
 }
 
 /** Prefix of the name of a live link end that is not among the fetched objects: `#id:<id>`. */
@@ -95,19 +108,6 @@ export const UNKNOWN_ID_PREFIX = '#id:';
 /** The server id carried by a `#id:<id>` name, or undefined for an ordinary name. */
 export function idOfUnknownRef(name: string): string | undefined {
   return name.startsWith(UNKNOWN_ID_PREFIX) ? name.slice(UNKNOWN_ID_PREFIX.length) : undefined;
-}
-
-/**
- * SHA-256 fingerprint (lowercase hex) of the DER bytes of the first PEM block of `pem`
- * (`-----BEGIN ...-----`, base64 body, `-----END ...-----`). Returns undefined when `pem`
- * holds no PEM block (the caller decides whether that is an error).
- */
-export function certificateFingerprint(pem: string): string | undefined {
-  const match = /-----BEGIN [A-Z0-9 ]+-----([\s\S]*?)-----END [A-Z0-9 ]+-----/.exec(pem);
-  const body = match?.[1];
-  if (body === undefined) return undefined;
-  const der = Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
-  return createHash('sha256').update(der).digest('hex');
 }
 
 /**

@@ -5,21 +5,30 @@
  * mappings, then virtual hosts), deletes by descending level; links after both ends exist,
  * unlinks before deletes. Ties are broken by registry order of the kind, then names in
  * code-point order, so the same input always gives the same plan.
+ *
+ * What a step needs is checked here, when the plan is built, and is not part of the plan:
+ * the executor runs the steps in order and stops at the first failure
+ * (docs/architecture.md "Habits": skipped, not failed).
  */
 import { KINDS, kindOf } from '../kinds/index.js';
+import type { Key } from '../object-key.js';
+import { joinKey, splitKey } from '../object-key.js';
 import type { PlanStep } from './plan-types.js';
 import { PLAN_ACTIONS } from './plan-types.js';
 
-/** A step before it has a position: `index` and `dependsOn` are filled in by {@link orderSteps}. */
-export type DraftStep = PlanStep extends infer S ? (S extends PlanStep ? Omit<S, 'index' | 'dependsOn'> : never) : never;
+/** A step before it has a position: `index` is filled in by {@link orderSteps}. */
+export type DraftStep = PlanStep extends infer S ? (S extends PlanStep ? Omit<S, 'index'> : never) : never;
+
+/** The key of a plan step, see {@link stepKey}. */
+export type StepKey = Key<'step'>;
 
 /** A draft with its identity and the identities of the steps it needs. */
 export interface StepNode {
   /** Unique key of the step, see {@link stepKey}. */
-  readonly key: string;
+  readonly key: StepKey;
   readonly step: DraftStep;
-  /** Keys of steps this one depends on; keys of steps not in the plan are ignored. */
-  readonly needs: readonly string[];
+  /** Keys of steps that must run before this one; keys of steps not in the plan are ignored. */
+  readonly needs: readonly StepKey[];
 }
 
 /** The key of an object step (`create`/`update`/`delete`) or a link step (`link`/`unlink`). */
@@ -28,9 +37,10 @@ export function stepKey(
   kind: string,
   name: string,
   link?: { relationship: string; relatedKind: string; relatedName: string },
-): string {
-  const base = `${action}\u0000${kind}\u0000${name}`;
-  return link ? `${base}\u0000${link.relationship}\u0000${link.relatedKind}\u0000${link.relatedName}` : base;
+): StepKey {
+  return link
+    ? joinKey<'step'>(action, kind, name, link.relationship, link.relatedKind, link.relatedName)
+    : joinKey<'step'>(action, kind, name);
 }
 
 const kindIndex = new Map<string, number>(KINDS.map((k, i) => [k.type, i]));
@@ -67,21 +77,17 @@ export function compareSteps(a: DraftStep, b: DraftStep): number {
 }
 
 /**
- * Sorts the nodes into execution order, numbers them from 1 and turns `needs` into
- * `dependsOn` indexes (ascending).
+ * Sorts the nodes into execution order and numbers them from 1.
  * @throws Error when a step would run before a step it needs (a programming error: the
  *   phase order is built so that this cannot happen)
  */
 export function orderSteps(nodes: readonly StepNode[]): PlanStep[] {
   const sorted = [...nodes].sort((a, b) => compareSteps(a.step, b.step));
-  const indexOf = new Map<string, number>(sorted.map((n, i) => [n.key, i + 1]));
+  const indexOf = new Map<StepKey, number>(sorted.map((n, i) => [n.key, i + 1]));
   return sorted.map((node, i): PlanStep => {
     const index = i + 1;
-    const dependsOn = [...new Set(node.needs.map((k) => indexOf.get(k)).filter((n): n is number => n !== undefined))].sort(
-      (a, b) => a - b,
-    );
-    const late = dependsOn.find((d) => d >= index);
-    if (late !== undefined) throw new Error(`step ${index} (${node.key}) would run before step ${late} it depends on`);
-    return { ...node.step, index, dependsOn };
+    const late = node.needs.map((k) => indexOf.get(k) ?? 0).filter((d) => d >= index);
+    if (late.length > 0) throw new Error(`step ${index} (${splitKey(node.key).join(' ')}) would run before step ${Math.min(...late)} it needs`);
+    return { ...node.step, index };
   });
 }

@@ -12,8 +12,13 @@ import type { ResourceType } from '../kinds/index.js';
 import type { SourceLocation } from '../manifest/types.js';
 import type { ObjectRef } from './model.js';
 
-/** Version of the plan's data format; bumped on any incompatible change of these types. */
-export const PLAN_FORMAT_VERSION = '1.0';
+/**
+ * Version of the plan's data format; bumped on any incompatible change of these types
+ * (2.0: steps no longer carry `dependsOn`, which nothing read: the executor runs the steps
+ * in order and stops at the first failure). `apply --plan` refuses plan files of another
+ * version.
+ */
+export const PLAN_FORMAT_VERSION = '2.0';
 
 /** What replaces a secret value everywhere in a plan and in rendered output. */
 export const SENSITIVE_MASK = '(sensitive value)';
@@ -59,8 +64,6 @@ interface StepBase {
   readonly body?: unknown;
   /** JSON pointers into `body` (e.g. `/data/attributes/privateKey`) whose masked values the executor refills from the desired object's attributes (the pointer minus `/data/attributes`). */
   readonly secretPaths: readonly string[];
-  /** Indexes of the steps that must have succeeded before this one. */
-  readonly dependsOn: readonly number[];
   /** Why the step exists. Display only: never parsed, never used to decide anything. */
   readonly reason: string;
   /** Where the object (or for links, the declaring object) is declared. Display only. */

@@ -24,17 +24,18 @@ import { KINDS, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { creationChanges, diffAttributes, diffLinks, isPlainObject, isWriteOnlyPath, maskValue, redactAttributes } from './diff.js';
 import { collectionPathOf } from './live.js';
-import type { Link, ObjectRef, State, StateObject } from './model.js';
+import type { ObjectKey } from '../object-key.js';
+import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { declaredKey, idOfUnknownRef, linkDefinition, linkKey, objectOf, refKey } from './model.js';
-import type { StepNode } from './order.js';
+import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
 import type { MassDeleteCount, Plan, PlanStep, PlanSummary, RelationshipBody, ResourceIdentifier, UnresolvedReference } from './plan-types.js';
 import { MassDeleteError, PLAN_FORMAT_VERSION, UnresolvedReferenceError, idPlaceholder } from './plan-types.js';
 
 export { MassDeleteError, UnresolvedReferenceError } from './plan-types.js';
 export type { Plan, PlanStep } from './plan-types.js';
-/** Re-exported for callers that build live state: the desired handles of certificates by fingerprint. */
-export { certificateHandles } from './desired.js';
+/** Re-exported for callers that build live state: the desired names by identity key (certificates by fingerprint). */
+export { certificateHandles, identityHandles } from './desired.js';
 
 /** Default of {@link PlanOptions.massDeleteShare}. */
 export const DEFAULT_MASS_DELETE_SHARE = 0.5;
@@ -57,7 +58,7 @@ export interface PlanOptions {
 /**
  * Builds the plan that turns `live` into `desired`.
  * @param desired from `desiredState` (desired.ts)
- * @param live from `liveState` (live.ts), built with the desired certificate handles
+ * @param live from `liveState` (live.ts), built with the desired identity handles (`identityHandles`)
  * @throws MassDeleteError when pruning would delete all owned objects of a kind or more
  *   than `massDeleteShare` of them, without `allowMassDelete`
  * @throws UnresolvedReferenceError when a desired link names an object that neither the
@@ -65,7 +66,7 @@ export interface PlanOptions {
  */
 export function buildPlan(desired: State, live: State, options: PlanOptions): Plan {
   const nodes: StepNode[] = [];
-  const created = new Set<string>();
+  const created = new Set<ObjectKey>();
 
   for (const kind of KINDS) {
     const desiredObjects = desired.objects.get(kind.type);
@@ -92,9 +93,9 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
 
   const unresolved: UnresolvedReference[] = [];
   const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
-  const removedKeys = new Set(remove.map(linkKey));
-  const unlinkKeyOf = (l: Link): string => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
-  const removedByKey = new Map<string, Link[]>(); // unlinks by (from, relationship), for to-one replacements
+  const removedKeys = new Set<LinkKey>(remove.map(linkKey));
+  const unlinkKeyOf = (l: Link): StepKey => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
+  const removedByKey = new Map<DeclaredKey, Link[]>(); // unlinks by (from, relationship), for to-one replacements
   for (const link of remove) {
     nodes.push(linkNode('unlink', link, idOf, []));
     const key = declaredKey(link.from, link.relationship);
@@ -118,7 +119,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   if (unresolved.length > 0) throw new UnresolvedReferenceError(unresolved);
 
   const referenced = new Set(desired.links.flatMap((l) => [refKey(l.from), refKey(l.to)]));
-  const liveLinksOf = new Map<string, Link[]>();
+  const liveLinksOf = new Map<ObjectKey, Link[]>();
   for (const link of live.links) {
     for (const end of [link.from, link.to]) {
       const list = liveLinksOf.get(refKey(end)) ?? [];
@@ -145,7 +146,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
         pruned += 1;
         nodes.push(deleteNode(object, object.id, 'prune', needs));
       } else if (
-        kind.identity === 'certificate-fingerprint' &&
+        kind.identity.deleteWhenOrphaned &&
         links.length > 0 &&
         (object.unmanagedLinks ?? 0) === 0 &&
         links.every((l) => removedKeys.has(linkKey(l)))
@@ -199,8 +200,7 @@ function createNode(object: StateObject): StepNode {
 }
 
 function updateNode(object: StateObject, liveObject: StateObject, id: string): StepNode | undefined {
-  const ignore = kindOf(object.kind).identity === 'certificate-fingerprint' ? ['certificate'] : [];
-  const diff = diffAttributes(object.kind, object.attributes, liveObject.attributes, ignore);
+  const diff = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff);
   if (diff.changes.length === 0) return undefined;
   const patch: Record<string, unknown> = {};
   for (const key of diff.changedTopLevel) patch[key] = object.attributes[key];
@@ -226,7 +226,7 @@ function updateNode(object: StateObject, liveObject: StateObject, id: string): S
   };
 }
 
-function deleteNode(object: StateObject, id: string, cause: 'prune' | 'orphaned-certificate', needs: string[]): StepNode {
+function deleteNode(object: StateObject, id: string, cause: 'prune' | 'orphaned-certificate', needs: StepKey[]): StepNode {
   return {
     key: stepKey('delete', object.kind, object.name),
     needs,
@@ -255,7 +255,7 @@ function linkNode(
   action: 'link' | 'unlink',
   link: Link,
   idOf: (ref: ObjectRef) => string | undefined,
-  needs: string[],
+  needs: StepKey[],
   source?: StateObject['source'],
 ): StepNode {
   const def = linkDefinition(link);
@@ -284,12 +284,12 @@ function linkNode(
 }
 
 /** Where a desired link is declared: the canonical side's document when it declares the key, else the other side's. */
-function sourceOfLink(desired: State, declared: ReadonlySet<string>, link: Link): StateObject['source'] {
+function sourceOfLink(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link): StateObject['source'] {
   const side = declared.has(declaredKey(link.from, link.relationship)) ? link.from : link.to;
   return objectOf(desired, side)?.source ?? objectOf(desired, link.from)?.source ?? objectOf(desired, link.to)?.source;
 }
 
-function unresolvedOf(desired: State, declared: ReadonlySet<string>, link: Link, missing: ObjectRef): UnresolvedReference {
+function unresolvedOf(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link, missing: ObjectRef): UnresolvedReference {
   const from = refKey(missing) === refKey(link.to) ? link.from : link.to;
   const relationship = from === link.from ? link.relationship : linkDefinition(link).inverse;
   const source = objectOf(desired, from)?.source ?? sourceOfLink(desired, declared, link);
@@ -325,7 +325,7 @@ export function liveStateDigest(live: State, desired: State): string {
       const declared = desired.objects.get(kind.type)?.get(name);
       const projected = declared ? project(kind.type, declared.attributes, object.attributes, []) : null;
       const masked = maskValue(kind.type, [], projected).value;
-      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.fingerprint ?? null, masked]));
+      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, masked]));
       hash.update('\n');
     }
   }

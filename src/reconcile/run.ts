@@ -9,12 +9,14 @@ import { GwopsError, InputError } from '../errors.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage } from '../gateway/index.js';
 import { resolveConnection, withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
-import { KINDS, kindExistsIn } from '../kinds/index.js';
+import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, LoadResult } from '../manifest/index.js';
 import { hasErrors, loadManifests } from '../manifest/index.js';
 import type { SourceLocation } from '../manifest/types.js';
+import type { ObjectKey } from '../object-key.js';
+import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
-import { certificateHandles, desiredState } from './desired.js';
+import { desiredState, identityHandles } from './desired.js';
 import type { ExecutionReport, ProgressListener } from './execute.js';
 import { executePlan } from './execute.js';
 import { fetchLiveLists, kindsToFetch, ownershipPredicate } from './fetch.js';
@@ -156,7 +158,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const available = KINDS.filter((k) => kindExistsIn(k, prepared.variant)).map((k) => k.type);
   const kinds = kindsToFetch(prepared.desired, scope, available);
   const lists = await fetchLiveLists(session, kinds, prepared.desired, scope);
-  const live = liveState(lists, certificateHandles(prepared.desired));
+  const live = liveState(lists, identityHandles(prepared.desired));
   const plan = buildPlan(prepared.desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
@@ -169,17 +171,17 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
 /** Maps the gateway's validator messages to manifest positions through the ids of the run. */
 export function locateMessages(
   messages: readonly ValidatorMessage[],
-  ids: ReadonlyMap<string, string>,
+  ids: ReadonlyMap<ObjectKey<ResourceType>, string>,
   loaded: LoadResult,
 ): LocatedValidatorMessage[] {
-  const names = new Map<string, string>();
+  const names = new Map<ObjectKey<ResourceType>, string>(); // objectKey(kind, id) → name
   for (const [key, id] of ids) {
-    const [kind = '', name = ''] = key.split('\u0000');
-    names.set(`${kind}\u0000${id}`, name);
+    const { kind, name } = parseObjectKey(key);
+    names.set(objectKey(kind, id), name);
   }
   return messages.map((m) => {
-    const name = m.model ? names.get(`${m.model.type}\u0000${m.model.id}`) : undefined;
-    const kind = m.model?.type as ResourceType | undefined;
+    const kind = m.model && isResourceType(m.model.type) ? m.model.type : undefined;
+    const name = m.model && kind ? names.get(objectKey(kind, m.model.id)) : undefined;
     const object = kind && name !== undefined ? { kind, name } : undefined;
     const source = object ? loaded.locate(object.kind, object.name) : undefined;
     return {

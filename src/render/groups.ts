@@ -3,6 +3,8 @@
  * (Terraform shows one block per resource). A link step belongs to its canonical side's
  * object, so a virtual host's relinks appear inside the virtual host's block.
  */
+import type { ObjectKey } from '../object-key.js';
+import { objectKey } from '../object-key.js';
 import type { ObjectRef } from '../reconcile/model.js';
 import type { CreateStep, DeleteStep, LinkStep, Plan, UnlinkStep, UpdateStep } from '../reconcile/plan-types.js';
 
@@ -17,9 +19,9 @@ export interface ObjectGroup {
 
 /** Groups the plan's steps by object, ordered by each object's first step. */
 export function groupSteps(plan: Plan): ObjectGroup[] {
-  const groups = new Map<string, { ref: ObjectRef; change?: CreateStep | UpdateStep | DeleteStep; links: (LinkStep | UnlinkStep)[] }>();
+  const groups = new Map<ObjectKey, { ref: ObjectRef; change?: CreateStep | UpdateStep | DeleteStep; links: (LinkStep | UnlinkStep)[] }>();
   for (const step of plan.steps) {
-    const key = `${step.kind}\u0000${step.name}`;
+    const key = objectKey(step.kind, step.name);
     let group = groups.get(key);
     if (!group) {
       group = { ref: { kind: step.kind, name: step.name }, links: [] };

@@ -3,11 +3,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
 import { kindOf } from '../../src/kinds/index.js';
-import type { DraftStep, StepNode } from '../../src/reconcile/order.js';
+import type { DraftStep, StepKey, StepNode } from '../../src/reconcile/order.js';
 import { orderSteps, stepKey } from '../../src/reconcile/order.js';
+import type { PlanStep } from '../../src/reconcile/plan-types.js';
 
 const body = { data: { type: 'mapping' as ResourceType, attributes: {} } };
-function objectNode(action: 'create' | 'update' | 'delete', kind: ResourceType, name: string, needs: string[] = []): StepNode {
+function objectNode(action: 'create' | 'update' | 'delete', kind: ResourceType, name: string, needs: StepKey[] = []): StepNode {
   const common = { kind, name, path: '/p', secretPaths: [], reason: 'r' };
   const step: DraftStep =
     action === 'create'
@@ -17,7 +18,7 @@ function objectNode(action: 'create' | 'update' | 'delete', kind: ResourceType, 
         : { ...common, action, method: 'DELETE', id: '1', cause: 'prune' };
   return { key: stepKey(action, kind, name), step, needs };
 }
-function linkNode(action: 'link' | 'unlink', kind: ResourceType, name: string, relationship: string, to: ResourceType, toName: string, needs: string[] = []): StepNode {
+function linkNode(action: 'link' | 'unlink', kind: ResourceType, name: string, relationship: string, to: ResourceType, toName: string, needs: StepKey[] = []): StepNode {
   const common = { kind, name, path: '/p', secretPaths: [], reason: 'r', relationship, related: { kind: to, name: toName }, body: { data: [] } };
   const step: DraftStep = action === 'link' ? { ...common, action, method: 'PATCH' } : { ...common, action, method: 'DELETE' };
   return { key: stepKey(action, kind, name, { relationship, relatedKind: to, relatedName: toName }), step, needs };
@@ -53,7 +54,21 @@ const EXPECTED = [
   '12 delete back-end-group old-pool []',
 ];
 
-const show = (steps: ReturnType<typeof orderSteps>) => steps.map((s) => `${s.index} ${s.action} ${s.kind} ${s.name} [${s.dependsOn.join(',')}]`);
+/** The key of an ordered step, as the planner gives it to {@link stepKey}. */
+const keyOf = (s: PlanStep): StepKey =>
+  s.action === 'link' || s.action === 'unlink'
+    ? stepKey(s.action, s.kind, s.name, { relationship: s.relationship, relatedKind: s.related.kind, relatedName: s.related.name })
+    : stepKey(s.action, s.kind, s.name);
+
+/** Each step with the positions of the steps its node needs (the plan itself does not carry them). */
+const show = (steps: ReturnType<typeof orderSteps>, nodes: readonly StepNode[] = NODES) => {
+  const indexOf = new Map(steps.map((s) => [keyOf(s), s.index]));
+  const needs = new Map(nodes.map((n) => [n.key, n.needs]));
+  return steps.map((s) => {
+    const needed = (needs.get(keyOf(s)) ?? []).map((k) => indexOf.get(k)).filter((i) => i !== undefined);
+    return `${s.index} ${s.action} ${s.kind} ${s.name} [${needed.sort((a, b) => a - b).join(',')}]`;
+  });
+};
 
 describe('orderSteps', () => {
   it('creates by ascending level, then updates, unlinks, links, and deletes by descending level', () => {
@@ -65,7 +80,10 @@ describe('orderSteps', () => {
       fc.property(fc.shuffledSubarray(NODES, { minLength: NODES.length, maxLength: NODES.length }), (nodes) => {
         const steps = orderSteps(nodes);
         expect(show(steps)).toEqual(EXPECTED);
-        for (const s of steps) for (const d of s.dependsOn) expect(d).toBeLessThan(s.index);
+        const indexOf = new Map(steps.map((s) => [keyOf(s), s.index]));
+        for (const node of nodes) {
+          for (const key of node.needs) expect(indexOf.get(key) ?? 0).toBeLessThan(indexOf.get(node.key) ?? 0);
+        }
       }),
     );
   });
@@ -75,6 +93,12 @@ describe('orderSteps', () => {
   });
 
   it('refuses a dependency on a later step (a planner bug)', () => {
-    expect(() => orderSteps([objectNode('create', 'mapping', 'x', [stepKey('delete', 'mapping', 'y')]), objectNode('delete', 'mapping', 'y')])).toThrow(/would run before/);
+    expect(() => orderSteps([objectNode('create', 'mapping', 'x', [stepKey('delete', 'mapping', 'y')]), objectNode('delete', 'mapping', 'y')])).toThrow(
+      'step 1 (create mapping x) would run before step 2 it needs',
+    );
+  });
+
+  it('puts no dependencies into the plan: they are checked here, and the executor runs steps in order', () => {
+    for (const step of orderSteps(NODES)) expect(Object.keys(step)).not.toContain('dependsOn');
   });
 });

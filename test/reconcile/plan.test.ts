@@ -17,8 +17,8 @@ function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiR
 
 const line = (s: PlanStep): string =>
   s.action === 'link' || s.action === 'unlink'
-    ? `${s.index} ${s.action} ${s.kind}:${s.name} ${s.relationship} ${s.related.kind}:${s.related.name} ${s.method} ${s.path} <- [${s.dependsOn.join(',')}]`
-    : `${s.index} ${s.action} ${s.kind}:${s.name} ${s.method} ${s.path} <- [${s.dependsOn.join(',')}]`;
+    ? `${s.index} ${s.action} ${s.kind}:${s.name} ${s.relationship} ${s.related.kind}:${s.related.name} ${s.method} ${s.path}`
+    : `${s.index} ${s.action} ${s.kind}:${s.name} ${s.method} ${s.path}`;
 
 describe('buildPlan: attributes', () => {
   it('compares only declared attributes, recursively, and PATCHes changed top-level subtrees', () => {
@@ -87,10 +87,10 @@ describe('buildPlan: links, certificates, deletes', () => {
     );
     const old = liveState({ 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('old') })] }, new Map()).objects.get('ssl-certificate')?.keys().next().value as string;
     expect(p.steps.map(line)).toEqual([
-      '1 create ssl-certificate:new POST /configuration/ssl-certificates <- []',
-      `2 unlink virtual-host:shop ssl-certificate ssl-certificate:${old} DELETE /configuration/virtual-hosts/3/relationships/ssl-certificate <- []`,
-      '3 link virtual-host:shop ssl-certificate ssl-certificate:new PATCH /configuration/virtual-hosts/3/relationships/ssl-certificate <- [1,2]',
-      `4 delete ssl-certificate:${old} DELETE /configuration/ssl-certificates/2 <- [2]`,
+      '1 create ssl-certificate:new POST /configuration/ssl-certificates',
+      `2 unlink virtual-host:shop ssl-certificate ssl-certificate:${old} DELETE /configuration/virtual-hosts/3/relationships/ssl-certificate`,
+      '3 link virtual-host:shop ssl-certificate ssl-certificate:new PATCH /configuration/virtual-hosts/3/relationships/ssl-certificate',
+      `4 delete ssl-certificate:${old} DELETE /configuration/ssl-certificates/2`,
     ]);
     expect(p.steps[2]?.body).toEqual({ data: { type: 'ssl-certificate', id: '{ssl-certificate:new}' } });
     expect(p.summary).toEqual({ create: 1, update: 0, delete: 1, link: 1, unlink: 1 });
@@ -103,10 +103,10 @@ describe('buildPlan: links, certificates, deletes', () => {
     };
     expect(plan([doc('virtual-host', 'shop'), doc('mapping', 'a'), doc('mapping', 'b')], lists).steps).toEqual([]);
     const byHost = plan([doc('virtual-host', 'shop', {}, { mappings: ['a'] }), doc('mapping', 'a'), doc('mapping', 'b')], lists);
-    expect(byHost.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings <- []']);
+    expect(byHost.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings']);
     expect(byHost.steps[0]?.body).toEqual({ data: [{ type: 'mapping', id: '3' }] });
     const byMapping = plan([doc('virtual-host', 'shop'), doc('mapping', 'a'), doc('mapping', 'b', {}, { 'virtual-hosts': [] })], lists);
-    expect(byMapping.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings <- []']);
+    expect(byMapping.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings']);
   });
 
   it('links new objects through placeholders, after both creates', () => {
@@ -114,10 +114,10 @@ describe('buildPlan: links, certificates, deletes', () => {
       'back-end-group': [resource('back-end-group', '8', { name: 'legacy' })],
     });
     expect(p.steps.map(line)).toEqual([
-      '1 create mapping:api POST /configuration/mappings <- []',
-      '2 create virtual-host:shop POST /configuration/virtual-hosts <- []',
-      '3 link mapping:api back-end-groups back-end-group:legacy PATCH /configuration/mappings/{mapping:api}/relationships/back-end-groups <- [1]',
-      '4 link virtual-host:shop mappings mapping:api PATCH /configuration/virtual-hosts/{virtual-host:shop}/relationships/mappings <- [1,2]',
+      '1 create mapping:api POST /configuration/mappings',
+      '2 create virtual-host:shop POST /configuration/virtual-hosts',
+      '3 link mapping:api back-end-groups back-end-group:legacy PATCH /configuration/mappings/{mapping:api}/relationships/back-end-groups',
+      '4 link virtual-host:shop mappings mapping:api PATCH /configuration/virtual-hosts/{virtual-host:shop}/relationships/mappings',
     ]);
     expect(p.unmanaged).toEqual([]);
   });
@@ -135,13 +135,13 @@ describe('buildPlan: links, certificates, deletes', () => {
     const docs = [doc('virtual-host', 'shop-vh', {}, { mappings: [] }), doc('mapping', 'shop-keep'), doc('back-end-group', 'shop-pool2')];
     const isOwned = (o: { name: string }) => o.name.startsWith('shop-');
     const drift = plan(docs, lists, { isOwned });
-    expect(drift.steps.map(line)).toEqual(['1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings <- []']);
+    expect(drift.steps.map(line)).toEqual(['1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings']);
     expect(drift.unmanaged).toEqual([{ kind: 'back-end-group', name: 'shop-pool' }, { kind: 'mapping', name: 'shop-old' }]);
     const pruned = plan(docs, lists, { isOwned, prune: true });
     expect(pruned.steps.map(line)).toEqual([
-      '1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings <- []',
-      '2 delete mapping:shop-old DELETE /configuration/mappings/2 <- [1]',
-      '3 delete back-end-group:shop-pool DELETE /configuration/back-end-groups/5 <- []',
+      '1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings',
+      '2 delete mapping:shop-old DELETE /configuration/mappings/2',
+      '3 delete back-end-group:shop-pool DELETE /configuration/back-end-groups/5',
     ]);
     expect(pruned.unmanaged).toEqual([]);
   });
@@ -198,7 +198,7 @@ describe('buildPlan: edges', () => {
     const p = plan([doc('virtual-host', 'shop', {}, { mappings: [] })], {
       'virtual-host': [resource('virtual-host', '3', { name: 'shop' }, { mappings: many('mapping', '42') })],
     });
-    expect(p.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:#id:42 DELETE /configuration/virtual-hosts/3/relationships/mappings <- []']);
+    expect(p.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:#id:42 DELETE /configuration/virtual-hosts/3/relationships/mappings']);
     expect(p.steps[0]?.body).toEqual({ data: [{ type: 'mapping', id: '42' }] });
   });
 
@@ -208,9 +208,9 @@ describe('buildPlan: edges', () => {
       'back-end-group': [resource('back-end-group', '8', { name: 'legacy' }), resource('back-end-group', '9', { name: 'x' }), resource('back-end-group', '10', { name: 'y' })],
     }, { prune: true, allowMassDelete: true });
     expect(p.steps.map(line)).toEqual([
-      '1 link mapping:api back-end-groups back-end-group:legacy PATCH /configuration/mappings/1/relationships/back-end-groups <- []',
-      '2 delete back-end-group:x DELETE /configuration/back-end-groups/9 <- []',
-      '3 delete back-end-group:y DELETE /configuration/back-end-groups/10 <- []',
+      '1 link mapping:api back-end-groups back-end-group:legacy PATCH /configuration/mappings/1/relationships/back-end-groups',
+      '2 delete back-end-group:x DELETE /configuration/back-end-groups/9',
+      '3 delete back-end-group:y DELETE /configuration/back-end-groups/10',
     ]);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { certificateFingerprint } from '../../src/kinds/ssl-certificate/identity.js';
+import { objectKey } from '../../src/object-key.js';
+import { desiredState, identityHandles } from '../../src/reconcile/desired.js';
 import { liveState } from '../../src/reconcile/live.js';
-import { certificateFingerprint } from '../../src/reconcile/model.js';
 import { DesiredStateError } from '../../src/reconcile/plan-types.js';
 import { createHash } from 'node:crypto';
 import { doc, many, one, pem, resource } from './helpers.js';
@@ -35,9 +36,10 @@ describe('desiredState', () => {
     const der = Buffer.from(text.split('\n')[1] ?? '', 'base64');
     const expected = createHash('sha256').update(der).digest('hex');
     const state = desiredState([doc('ssl-certificate', 'main', { certificate: text })]);
-    expect(state.objects.get('ssl-certificate')?.get('main')?.fingerprint).toBe(expected);
+    expect(state.objects.get('ssl-certificate')?.get('main')?.identityKey).toBe(expected);
     expect(certificateFingerprint(text.replace(/\n/g, '\r\n'))).toBe(expected);
-    expect(certificateHandles(state).get(expected)).toBe('main');
+    expect(identityHandles(state).get(objectKey('ssl-certificate', expected))).toBe('main');
+    expect([...identityHandles(state).keys()]).toEqual([objectKey('ssl-certificate', expected)]);
   });
 
   it('reports every problem at once, typed', () => {
@@ -54,7 +56,11 @@ describe('desiredState', () => {
     try {
       attempt();
     } catch (error) {
-      expect((error as DesiredStateError).problems.map((p) => p.object.name)).toEqual(['a', 'nocert', 'c2']);
+      expect((error as DesiredStateError).problems.map((p) => `${p.object.name}: ${p.detail}`)).toEqual([
+        'a: declared twice (also at manifests/mappings.yaml:1)',
+        'nocert: attributes.certificate must hold a PEM certificate (it is the identity on the gateway)',
+        "c2: has the same certificate as ssl-certificate 'c1'",
+      ]);
     }
   });
 
@@ -95,8 +101,8 @@ describe('liveState', () => {
 
   it('names certificates after the desired handle with the same fingerprint', () => {
     const fp = certificateFingerprint(pem('main')) ?? '';
-    const state = liveState({ 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('main') })] }, new Map([[fp, 'main-cert']]));
-    expect(state.objects.get('ssl-certificate')?.get('main-cert')?.fingerprint).toBe(fp);
+    const state = liveState({ 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('main') })] }, new Map([[objectKey('ssl-certificate', fp), 'main-cert']]));
+    expect(state.objects.get('ssl-certificate')?.get('main-cert')?.identityKey).toBe(fp);
   });
 
   it('keeps duplicates under a distinct name: lowest id keeps the name', () => {

@@ -1,4 +1,5 @@
-import type { KindDefinition } from '../kind.js';
+import { nameIdentity } from '../identity.js';
+import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
 
 /**
@@ -6,15 +7,15 @@ import { emulator } from './emulator.js';
  * `tls.certificateMode` is ACME_SERVICE (latest variant only, docs/gateway-api.md
  * "Variants").
  */
-export const acmeService: KindDefinition = {
+export const acmeService = {
   type: 'acme-service',
   emulator,
   collection: 'acme-services',
   level: 0,
-  identity: 'name',
+  identity: nameIdentity,
   variants: ['latest'],
   relationships: {
     // The kind itself exists only in the latest variant, and so does this relationship.
     'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'acme-service', canonical: false },
   },
-};
+} as const satisfies KindModule;

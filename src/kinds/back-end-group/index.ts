@@ -1,4 +1,5 @@
-import type { KindDefinition } from '../kind.js';
+import { nameIdentity } from '../identity.js';
+import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
 
 /**
@@ -6,12 +7,12 @@ import { emulator } from './emulator.js';
  * "Relationships"; its `client-certificate` is the ssl-certificate it presents to back ends
  * (mutual TLS).
  */
-export const backEndGroup: KindDefinition = {
+export const backEndGroup = {
   type: 'back-end-group',
   emulator,
   collection: 'back-end-groups',
   level: 0,
-  identity: 'name',
+  identity: nameIdentity,
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
     'client-certificate': {
@@ -23,4 +24,4 @@ export const backEndGroup: KindDefinition = {
     },
     mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'back-end-groups', canonical: false },
   },
-};
+} as const satisfies KindModule;

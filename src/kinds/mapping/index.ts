@@ -1,15 +1,20 @@
-import type { KindDefinition } from '../kind.js';
+import { nameIdentity } from '../identity.js';
+import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
+import { holdsSecret, rules } from './rules.js';
 
 /** `mapping`: docs/gateway-api.md "Resource types"; relationships in "Relationships". */
-export const mapping: KindDefinition = {
+export const mapping = {
   type: 'mapping',
   emulator,
   collection: 'mappings',
   level: 1,
-  identity: 'name',
+  identity: nameIdentity,
   variants: ['earliest', 'middle', 'latest'],
   template: 'mapping-template',
+  filterProperties: { label: ['labels'] },
+  holdsSecret,
+  rules,
   relationships: {
     'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'mappings', canonical: false },
     'back-end-groups': {
@@ -21,4 +26,4 @@ export const mapping: KindDefinition = {
       aliases: ['back-end-group'],
     },
   },
-};
+} as const satisfies KindModule;

@@ -1,17 +1,18 @@
-import type { KindDefinition } from '../kind.js';
+import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
+import { certificateIdentity } from './identity.js';
 
 /**
  * `ssl-certificate`: docs/gateway-api.md "Attributes and server defaults". Carries no
  * `name` attribute, so it is matched by the fingerprint of its `certificate`; `privateKey`
  * and `passphrase` are write-only.
  */
-export const sslCertificate: KindDefinition = {
+export const sslCertificate = {
   type: 'ssl-certificate',
   emulator,
   collection: 'ssl-certificates',
   level: 0,
-  identity: 'certificate-fingerprint',
+  identity: certificateIdentity,
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
     'back-end-groups': {
@@ -23,4 +24,4 @@ export const sslCertificate: KindDefinition = {
     },
     'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'ssl-certificate', canonical: false },
   },
-};
+} as const satisfies KindModule;

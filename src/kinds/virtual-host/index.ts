@@ -1,24 +1,17 @@
-import type { KindDefinition } from '../kind.js';
+import { nameIdentity } from '../identity.js';
+import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
+import { relationships } from './relationships.js';
+import { rules } from './rules.js';
 
 /** `virtual-host`: docs/gateway-api.md "Resource types". */
-export const virtualHost: KindDefinition = {
+export const virtualHost = {
   type: 'virtual-host',
   emulator,
   collection: 'virtual-hosts',
   level: 2,
-  identity: 'name',
+  identity: nameIdentity,
   variants: ['earliest', 'middle', 'latest'],
-  relationships: {
-    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'virtual-hosts', canonical: true },
-    'ssl-certificate': { name: 'ssl-certificate', target: 'ssl-certificate', cardinality: 'one', inverse: 'virtual-hosts', canonical: true },
-    'acme-service': {
-      name: 'acme-service',
-      target: 'acme-service',
-      cardinality: 'one',
-      inverse: 'virtual-hosts',
-      canonical: true,
-      variants: ['latest'],
-    },
-  },
-};
+  relationships,
+  rules,
+} as const satisfies KindModule;

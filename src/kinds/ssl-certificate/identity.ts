@@ -1,0 +1,48 @@
+/**
+ * The identity of an SSL certificate: it has no `name` attribute, so it is matched by the
+ * SHA-256 fingerprint of its PEM `certificate` (docs/architecture.md "Decisions"). A
+ * manifest names it with a local handle; a live certificate that no manifest declares is
+ * shown as `sha256:<first 16 hex digits>`.
+ */
+import { createHash } from 'node:crypto';
+import type { IdentityHooks } from '../kind.js';
+
+/** Prefix of the name of a live certificate that no desired certificate matches. */
+export const CERTIFICATE_NAME_PREFIX = 'sha256:';
+
+/**
+ * SHA-256 fingerprint (lowercase hex) of the DER bytes of the first PEM block of `pem`
+ * (`-----BEGIN ...-----`, base64 body, `-----END ...-----`). Returns undefined when `pem`
+ * holds no PEM block (the caller decides whether that is an error).
+ */
+export function certificateFingerprint(pem: string): string | undefined {
+  const match = /-----BEGIN [A-Z0-9 ]+-----([\s\S]*?)-----END [A-Z0-9 ]+-----/.exec(pem);
+  const body = match?.[1];
+  if (body === undefined) return undefined;
+  const der = Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
+  return createHash('sha256').update(der).digest('hex');
+}
+
+export const certificateIdentity: IdentityHooks = {
+  byName: false,
+  attributes: ['certificate'],
+  // A matched certificate is equal by definition.
+  ignoredInDiff: ['certificate'],
+  declared: (attributes) => {
+    const pem = attributes.certificate;
+    const key = typeof pem === 'string' ? certificateFingerprint(pem) : undefined;
+    return key === undefined ? { problem: 'attributes.certificate must hold a PEM certificate (it is the identity on the gateway)' } : { key };
+  },
+  live: (attributes, handleOf) => {
+    const pem = attributes.certificate;
+    if (typeof pem !== 'string') return { name: undefined };
+    // Whatever the gateway holds gets a stable key, PEM or not.
+    const key = certificateFingerprint(pem) ?? createHash('sha256').update(pem, 'utf8').digest('hex');
+    return { name: handleOf(key) ?? `${CERTIFICATE_NAME_PREFIX}${key.slice(0, 16)}`, key };
+  },
+  lookup: (_name, attributes) => {
+    const certificate = attributes.certificate;
+    return { matches: (listed) => typeof certificate === 'string' && listed.certificate === certificate };
+  },
+  deleteWhenOrphaned: true,
+};
