@@ -13,7 +13,8 @@
  * - `"writeOnly": true`: accepted on create and update, never returned by GET.
  */
 import { readFileSync } from 'node:fs';
-import type { ResourceType, Variant } from '../kinds/index.js';
+import { KINDS } from '../kinds/index.js';
+import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
 
 /** A JSON Schema node (loosely typed: schemas are data). */
 export interface JsonSchema {
@@ -31,17 +32,27 @@ export interface JsonSchema {
   writeOnly?: boolean;
 }
 
-/** Document kinds that have a schema file: the resource types plus `mapping-template`. */
-export type SchemaKind = ResourceType | 'mapping-template';
+/**
+ * A document kind that has a schema file `schemas/<kind>.schema.json`: a resource type, or
+ * the manifest-only template kind a resource kind names in `KindDefinition.template` (a
+ * plain string, so this is one too). The known ones are {@link SCHEMA_KINDS}.
+ */
+export type SchemaKind = string;
 
-export const SCHEMA_KINDS: readonly SchemaKind[] = [
-  'virtual-host',
-  'mapping',
-  'back-end-group',
-  'ssl-certificate',
-  'acme-service',
-  'mapping-template',
-];
+/**
+ * The document kinds of `kinds`, in the order gwops lists them (in messages and in the
+ * generated schemas): the resource types from the top of the dependency order down (the
+ * reverse of the registry, so a kind comes before the kinds it depends on), then each
+ * kind's template kind.
+ */
+export function documentKinds(kinds: readonly KindDefinition[]): SchemaKind[] {
+  const types = [...kinds].reverse().map((k): SchemaKind => k.type);
+  const templates = kinds.flatMap((k) => (k.template === undefined ? [] : [k.template]));
+  return [...types, ...templates];
+}
+
+/** Every document kind that has a schema file, derived from the registry (`KINDS`). */
+export const SCHEMA_KINDS: readonly SchemaKind[] = documentKinds(KINDS);
 
 const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
 const cache = new Map<string, JsonSchema>();
@@ -64,9 +75,14 @@ export function loadSchemaFile(fileName: string): JsonSchema {
   return schema;
 }
 
+/** The file name in `schemas/` of a document kind's schema: `<kind>.schema.json`. */
+export function schemaFileName(kind: SchemaKind): string {
+  return `${kind}.schema.json`;
+}
+
 /** The manifest document schema of a kind (`schemas/<kind>.schema.json`). */
 export function documentSchema(kind: SchemaKind): JsonSchema {
-  return loadSchemaFile(`${kind}.schema.json`);
+  return loadSchemaFile(schemaFileName(kind));
 }
 
 /** The attribute object schema of a resource type (`$defs.attributes`). */

@@ -44,8 +44,10 @@ describe('schemas', () => {
     expect(props('latest')).not.toContain('letsEncryptEnabled');
   });
 
-  it('has one schema per registered kind', () => {
+  it('has one schema per registered kind and per template kind', () => {
     for (const kind of KINDS) expect(SCHEMA_KINDS).toContain(kind.type);
+    for (const kind of KINDS) if (kind.template !== undefined) expect(SCHEMA_KINDS).toContain(kind.template);
+    expect(new Set(SCHEMA_KINDS).size).toBe(SCHEMA_KINDS.length);
   });
 });
 
