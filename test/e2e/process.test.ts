@@ -14,8 +14,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { REPO } from './harness.js';
-import type { Interception, InterceptingProxy, ProxiedCall } from './proxy.js';
-import { startInterceptingProxy } from './proxy.js';
+import type { Interception, InterceptingProxy, ProxiedCall } from '../support/proxy.js';
+import { startInterceptingProxy } from '../support/proxy.js';
 import { startGwops } from './spawn.js';
 
 const run = promisify(execFile);

@@ -8,78 +8,16 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Interception, InterceptingProxy, ProxiedCall } from '../support/proxy.js';
+import { startInterceptingProxy } from '../support/proxy.js';
 import type { CliResult } from './harness.js';
 import { useHarness, writeManifests } from './harness.js';
 
 /** Quote, backslash and slash: its JSON-escaped form differs from the value. */
 const PASSPHRASE = 'pa"ss\\phrase/Zq8-echoed';
-
-interface EchoProxy {
-  readonly url: string;
-  /** How many calls were answered with the echoing error. */
-  echoed: number;
-  close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** Forwards to `upstreamUrl`, except resource POST/PATCH: 400 with the body echoed in the detail. */
-async function startEchoProxy(upstreamUrl: string): Promise<EchoProxy> {
-  const upstream = new URL(upstreamUrl);
-  const basePath = upstream.pathname.replace(/\/+$/, '');
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const method = req.method ?? 'GET';
-    const full = req.url ?? '/';
-    const rel = full.split('?')[0]?.slice(basePath.length) ?? '';
-    const body = await readBody(req);
-    const resourceWrite = (method === 'POST' || method === 'PATCH') && /^\/configuration\/(?!configurations\/)[^/]+(\/[^/]+)?$/.test(rel);
-    if (resourceWrite) {
-      proxy.echoed += 1;
-      const detail = `cannot parse ${body.toString('utf8')}`;
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errors: [{ code: 'INVALID_VALUE', status: '400', title: 'Bad request', detail }] }));
-      return;
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (typeof v === 'string' && k !== 'host' && k !== 'connection' && k !== 'content-length') headers[k] = v;
-    }
-    const answer = await request(new URL(full, upstream.origin), { method: method as 'GET', headers, body: body.length > 0 ? body : undefined });
-    const text = await answer.body.text();
-    const out: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(answer.headers)) {
-      if (v !== undefined && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding' && k !== 'content-length') out[k] = v;
-    }
-    res.writeHead(answer.statusCode, out);
-    res.end(text);
-  };
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => req.socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  const proxy: EchoProxy = {
-    url: `http://127.0.0.1:${port}${basePath}`,
-    echoed: 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  return proxy;
-}
 
 const MANIFEST = `apiVersion: gwops/v1
 kind: ssl-certificate
@@ -91,9 +29,17 @@ attributes:
   certificate: { fromEnv: GWOPS_ECHO_CERT_NOT_A_SECRET }
 `;
 
+/** Forwards to the emulator, except resource POST/PATCH: 400 with the request body echoed in the detail. */
+function echoBody(call: ProxiedCall): Interception | undefined {
+  const resourceWrite = (call.method === 'POST' || call.method === 'PATCH') && /^\/configuration\/(?!configurations\/)[^/]+(\/[^/]+)?$/.test(call.path);
+  if (!resourceWrite) return undefined;
+  const detail = `cannot parse ${call.body}`;
+  return { reply: { status: 400, body: JSON.stringify({ errors: [{ code: 'INVALID_VALUE', status: '400', title: 'Bad request', detail }] }) } };
+}
+
 describe('a gateway error that echoes the request body shows no secret', () => {
   const t = useHarness({ tls: false });
-  let proxy: EchoProxy;
+  let proxy: InterceptingProxy;
   let manifests: string;
   let privateKey: string;
   let connection: string[];
@@ -101,7 +47,7 @@ describe('a gateway error that echoes the request body shows no secret', () => {
   const files: string[] = [];
 
   beforeAll(async () => {
-    proxy = await startEchoProxy(t.h.emulator.url);
+    proxy = await startInterceptingProxy(t.h.emulator.url, echoBody);
     const now = new Date();
     const pems = await generate([{ name: 'commonName', value: 'echo.example.com' }], {
       keyType: 'ec',
@@ -140,12 +86,13 @@ describe('a gateway error that echoes the request body shows no secret', () => {
   };
 
   const run = async (args: readonly string[]): Promise<CliResult> => {
-    const before = proxy.echoed;
+    const echoed = (): number => proxy.calls.filter((c) => echoBody(c) !== undefined).length;
+    const before = echoed();
     const r = await t.h.cli(args);
     results.push(r);
     expectNoSecret(r.stdout);
     expectNoSecret(r.stderr);
-    expect(proxy.echoed, 'the gateway echoed the request body').toBeGreaterThan(before);
+    expect(echoed(), 'the gateway echoed the request body').toBeGreaterThan(before);
     expect(r.code).toBe(1);
     // The failure is still explained: call, status, code and a bounded part of the detail.
     expect(r.stderr).toContain('400 INVALID_VALUE: cannot parse');

@@ -1,11 +1,13 @@
 /**
  * A small HTTP proxy in front of a plain-HTTP emulator, for gateways that misbehave in
- * ways the emulator's own fault injection does not: an answer replaced by another, or a
- * reply held back after the gateway handled the call. Every call that is forwarded
- * reaches the emulator unchanged, so its request log and state stay the truth.
+ * ways the emulator's own fault injection does not: an answer replaced by another, a
+ * reply held back or lost after the gateway handled the call, extra response headers.
+ * Every call that is forwarded reaches the emulator unchanged, so its request log and
+ * state stay the truth. It records, per call, only whether an `Authorization` or
+ * `Cookie` header was present, never their values.
  */
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { request } from 'undici';
 
 /** One call as the proxy sees it: the path is relative to the API base path, without the query. */
@@ -13,20 +15,29 @@ export interface ProxiedCall {
   readonly method: string;
   readonly path: string;
   readonly body: string;
+  readonly authorization: boolean;
+  readonly cookie: boolean;
+  readonly accept: string | undefined;
 }
 
 /** What to do with a call; forwarded unchanged when the interceptor returns undefined. */
 export type Interception =
   /** Answer this without forwarding. */
   | { readonly reply: { readonly status: number; readonly body?: string } }
-  /** Forward, then hold the gateway's reply this long (milliseconds) before passing it on; `onHeld` runs once the gateway has answered. */
-  | { readonly holdMs: number; readonly onHeld?: () => void };
+  /**
+   * Forward, then: hold the gateway's reply `holdMs` (milliseconds) before passing it on
+   * (`onHeld` runs once the gateway has answered); or `drop` the client connection
+   * instead of answering (the call took effect, the answer is lost); and add headers.
+   */
+  | { readonly holdMs?: number; readonly onHeld?: () => void; readonly drop?: boolean; readonly addHeaders?: Record<string, string> };
 
 export interface InterceptingProxy {
   /** Base URL through the proxy (same base path as the upstream). */
   readonly url: string;
   /** Every call seen, in order. */
   readonly calls: ProxiedCall[];
+  /** JSESSIONID values the upstream set, so that tests can check they appear in no output. */
+  readonly sessionCookies: string[];
   close(): Promise<void>;
 }
 
@@ -34,6 +45,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+function forwardable(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  return out;
 }
 
 /** Starts a proxy on a free loopback port in front of `upstreamUrl` (an `http://` emulator base URL). */
@@ -44,12 +63,20 @@ export async function startInterceptingProxy(
   const upstream = new URL(upstreamUrl);
   const basePath = upstream.pathname.replace(/\/+$/, '');
   const calls: ProxiedCall[] = [];
+  const sessionCookies: string[] = [];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
     const full = req.url ?? '/';
     const body = await readBody(req);
-    const call: ProxiedCall = { method, path: full.split('?')[0]?.slice(basePath.length) ?? '', body: body.toString('utf8') };
+    const call: ProxiedCall = {
+      method,
+      path: full.split('?')[0]?.slice(basePath.length) ?? '',
+      body: body.toString('utf8'),
+      authorization: req.headers.authorization !== undefined,
+      cookie: req.headers.cookie !== undefined,
+      accept: req.headers.accept,
+    };
     calls.push(call);
     const action = intercept(call);
     if (action && 'reply' in action) {
@@ -58,21 +85,24 @@ export async function startInterceptingProxy(
       return;
     }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (typeof v === 'string' && k !== 'host' && k !== 'connection' && k !== 'content-length') headers[k] = v;
-    }
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && !HOP_BY_HOP.has(k)) headers[k] = v;
     const answer = await request(new URL(full, upstream.origin), { method: method as 'GET', headers, body: body.length > 0 ? body : undefined });
     const text = await answer.body.text();
-    if (action) {
+    const setCookie = answer.headers['set-cookie'];
+    for (const c of typeof setCookie === 'string' ? [setCookie] : (setCookie ?? [])) {
+      const value = /JSESSIONID=([^;]+)/.exec(c)?.[1];
+      if (value) sessionCookies.push(value);
+    }
+    if (action?.drop === true) {
+      req.socket.destroy();
+      return;
+    }
+    if (action?.holdMs !== undefined) {
       action.onHeld?.();
       await new Promise((resolve) => setTimeout(resolve, action.holdMs));
     }
-    const out: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(answer.headers)) {
-      if (v !== undefined && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding' && k !== 'content-length') out[k] = v;
-    }
     if (res.destroyed) return;
-    res.writeHead(answer.statusCode, out);
+    res.writeHead(answer.statusCode, { ...forwardable(answer.headers), ...action?.addHeaders });
     res.end(text);
   };
 
@@ -85,6 +115,7 @@ export async function startInterceptingProxy(
   return {
     url: `http://127.0.0.1:${port}${basePath}`,
     calls,
+    sessionCookies,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
