@@ -7,8 +7,9 @@ import { registerValidate } from './commands/validate.js';
 import { registerSchema } from './commands/schema.js';
 import { registerReconcile } from './commands/reconcile.js';
 import { registerDemo } from './commands/demo.js';
+import { registerTargets } from './commands/targets.js';
 
-const COMMANDS: readonly CommandModule[] = [registerValidate, registerSchema, registerReconcile, registerEmulator, registerDemo];
+const COMMANDS: readonly CommandModule[] = [registerValidate, registerSchema, registerReconcile, registerTargets, registerEmulator, registerDemo];
 
 /**
  * Runs the CLI. Returns the process exit code instead of exiting, so tests can call it.

@@ -1,0 +1,319 @@
+/**
+ * action.yml, run here: its shell steps with a stand-in gwops that records its arguments and
+ * exits with a chosen code (test/ci/action-runner.ts plays the runner), and its
+ * github-script step with a fake GitHub client. What the action promises: the arguments
+ * gwops gets, the exit code kept in `exitcode`, `has-changes`, the report in the job
+ * summary, failing only on real errors, and one sticky plan comment trimmed to fit.
+ * CI (.github/workflows/ci.yml, job `action`) runs the whole action against the emulator.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MARKDOWN_MARKER } from '../../src/render/markdown.js';
+import type { ActionFile, CompositeResult } from './action-runner.js';
+import { actionStep, loadAction, parseOutputFile, runComposite } from './action-runner.js';
+
+const action: ActionFile = loadAction();
+
+describe('the shell steps of action.yml', () => {
+  let dir: string;
+  let stub: string;
+  let argvFile: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gwops-action-test-'));
+    stub = join(dir, 'gwops-stub.mjs');
+    argvFile = join(dir, 'argv.jsonl');
+    writeFileSync(
+      stub,
+      [
+        "import { appendFileSync } from 'node:fs';",
+        'const args = process.argv.slice(2);',
+        "if (args[0] === '--version') { console.log('0.1.0'); process.exit(0); }",
+        "appendFileSync(process.env.STUB_ARGV, JSON.stringify({ args, cwd: process.cwd() }) + '\\n');",
+        "process.stdout.write(process.env.STUB_STDOUT ?? '');",
+        "process.stderr.write(process.env.STUB_STDERR ?? '');",
+        "process.exitCode = Number(process.env.STUB_EXIT ?? '0');",
+      ].join('\n'),
+    );
+  });
+
+  /** Runs the action with the stand-in gwops; returns the result and the arguments gwops got. */
+  function run(inputs: Record<string, string>, stubbed: { exit?: number; stdout?: string; stderr?: string } = {}): CompositeResult & { calls: { args: string[]; cwd: string }[] } {
+    writeFileSync(argvFile, '');
+    const result = runComposite(action, {
+      with: inputs,
+      replace: { install: { bin: stub } },
+      env: {
+        STUB_ARGV: argvFile,
+        STUB_EXIT: String(stubbed.exit ?? 0),
+        STUB_STDOUT: stubbed.stdout ?? '',
+        STUB_STDERR: stubbed.stderr ?? '',
+      },
+    });
+    const calls = readFileSync(argvFile, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { args: string[]; cwd: string });
+    return { ...result, calls };
+  }
+
+  const PLAN = `${MARKDOWN_MARKER}\n## gwops plan\n\n2 to create\n`;
+
+  it('plan: markdown with --detailed-exitcode; exit 2 is changes, reported and not a failure', () => {
+    const r = run({ command: 'plan', args: '--target production' }, { exit: 2, stdout: PLAN });
+    expect(r.calls.map((c) => c.args)).toEqual([['plan', '--format', 'markdown', '--detailed-exitcode', '--target', 'production']]);
+    expect(r.code).toBe(0);
+    expect(r.outputs.exitcode).toBe('2');
+    expect(r.outputs['has-changes']).toBe('true');
+    expect(r.outputs.report).toMatch(/plan\.md$/);
+    expect(readFileSync(r.outputs.report ?? '', 'utf8')).toBe(PLAN);
+    expect(r.summary).toContain('**gwops plan**: changes (exit code 2)');
+    expect(r.summary).toContain(PLAN);
+    expect(r.log).toContain('## gwops plan');
+  });
+
+  it('plan: exit 0 is no changes', () => {
+    const r = run({ command: 'plan' }, { exit: 0, stdout: `${MARKDOWN_MARKER}\nNo changes.\n` });
+    expect(r.code).toBe(0);
+    expect(r.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'false' });
+  });
+
+  it('plan: exit 3 (the gateway validator) keeps the report and fails the step with 3', () => {
+    const r = run({ command: 'plan' }, { exit: 3, stdout: `${PLAN}\n### Validator messages\nERROR\n` });
+    expect(r.code).toBe(3);
+    expect(r.outputs).toMatchObject({ exitcode: '3', 'has-changes': 'false' });
+    expect(r.outputs.report).not.toBe('');
+    expect(r.summary).toContain("the gateway's validator found errors");
+    expect(r.summary).toContain('### Validator messages');
+    expect(r.log).toContain("::error::gwops plan: the gateway's validator found errors (exit code 3)");
+  });
+
+  it('plan: exit 1 before any report fails with 1, with no report and a pointer to the log', () => {
+    const r = run({ command: 'plan' }, { exit: 1, stderr: 'Error: cannot connect\n' });
+    expect(r.code).toBe(1);
+    expect(r.outputs).toMatchObject({ exitcode: '1', 'has-changes': 'false', report: '' });
+    expect(r.summary).toContain('**gwops plan**: error (exit code 1)');
+    expect(r.summary).toContain('The reason is in the job log.');
+    expect(r.log).toContain('::error::gwops plan failed with exit code 1');
+  });
+
+  it('drift: markdown; exit 2 is drift, exit 0 in sync, exit 1 a failure', () => {
+    const drifted = run({ command: 'drift', args: '--target production' }, { exit: 2, stdout: PLAN });
+    expect(drifted.calls.map((c) => c.args)).toEqual([['drift', '--format', 'markdown', '--target', 'production']]);
+    expect(drifted.code).toBe(0);
+    expect(drifted.outputs).toMatchObject({ exitcode: '2', 'has-changes': 'true' });
+    expect(drifted.outputs.report).toMatch(/drift\.md$/);
+    expect(drifted.summary).toContain('the live gateway differs from the manifests');
+    const clean = run({ command: 'drift' }, { exit: 0, stdout: `${MARKDOWN_MARKER}\nNo changes.\n` });
+    expect(clean.code).toBe(0);
+    expect(clean.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'false' });
+    expect(clean.summary).toContain('the live gateway matches the manifests');
+    expect(run({ command: 'drift' }, { exit: 1 }).code).toBe(1);
+  });
+
+  it('apply: no format added, the output in the summary; exit 2 is not success for apply', () => {
+    const r = run({ command: 'apply', args: '--target production --yes' }, { exit: 0, stdout: 'Apply complete: configuration 7 activated\n' });
+    expect(r.calls.map((c) => c.args)).toEqual([['apply', '--target', 'production', '--yes']]);
+    expect(r.code).toBe(0);
+    expect(r.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'false', report: '' });
+    expect(r.summary).toContain('Apply complete: configuration 7 activated');
+    expect(r.log).not.toContain('::warning::');
+    expect(run({ command: 'apply', args: '-y' }, { exit: 2 }).code).toBe(2);
+    expect(run({ command: 'apply', args: '-y' }, { exit: 3 }).code).toBe(3);
+  });
+
+  it('apply without --yes warns that gwops will stop before any change', () => {
+    const r = run({ command: 'apply', args: '--target production' }, { exit: 1 });
+    expect(r.log).toContain('::warning::gwops apply without --yes in args');
+    expect(r.code).toBe(1);
+  });
+
+  it('validate: annotations (--format github); exit 1 fails', () => {
+    const ok = run({ command: 'validate', args: '--config examples/gwops.yaml' });
+    expect(ok.calls.map((c) => c.args)).toEqual([['validate', '--format', 'github', '--config', 'examples/gwops.yaml']]);
+    expect(ok.code).toBe(0);
+    expect(ok.summary).toContain('the manifests are valid');
+    const bad = run({ command: 'validate' }, { exit: 1, stdout: '::error file=m.yaml,line=3::bad\n' });
+    expect(bad.code).toBe(1);
+    expect(bad.summary).toContain('the manifests have errors');
+  });
+
+  it('targets: the JSON list as a one-line output for fromJSON, no summary', () => {
+    const list = { targets: [{ name: 'staging', url: 'https://s.example.com/airlock/rest', variant: 'latest' }] };
+    const r = run({ command: 'targets' }, { stdout: JSON.stringify(list, null, 2) + '\n' });
+    expect(r.calls.map((c) => c.args)).toEqual([['targets', '--format', 'json']]);
+    expect(r.code).toBe(0);
+    expect(r.outputs.targets).toBe(JSON.stringify(list.targets));
+    expect(r.summary).toBe('');
+  });
+
+  it('splits args as a shell would, without expanding anything', () => {
+    const r = run({ command: 'apply', args: `--comment "release 1.2 (ok)" --target 'eu west'\n  --yes $HOME \`id\` a\\ b` });
+    expect(r.calls.map((c) => c.args)).toEqual([['apply', '--comment', 'release 1.2 (ok)', '--target', 'eu west', '--yes', '$HOME', '`id`', 'a b']]);
+  });
+
+  it('refuses args with an unbalanced quote, and an unknown command, before running gwops', () => {
+    const quote = run({ command: 'plan', args: '--comment "oops' });
+    expect(quote.code).toBe(1);
+    expect(quote.calls).toEqual([]);
+    expect(quote.log).toContain('cannot split the args input');
+    const unknown = run({ command: 'destroy' });
+    expect(unknown.code).toBe(1);
+    expect(unknown.calls).toEqual([]);
+    expect(unknown.log).toContain("command must be validate, plan, apply, drift or targets, not 'destroy'");
+  });
+
+  it('runs gwops in working-directory', () => {
+    const r = run({ command: 'validate', 'working-directory': 'examples' });
+    expect(r.calls[0]?.cwd).toMatch(/\/examples$/);
+  });
+
+  it('an interruption (130) fails the step with its code', () => {
+    const r = run({ command: 'drift' }, { exit: 130 });
+    expect(r.code).toBe(130);
+    expect(r.outputs.exitcode).toBe('130');
+  });
+});
+
+describe('parseOutputFile (the runner stand-in)', () => {
+  it('reads name=value lines and delimited blocks', () => {
+    expect(parseOutputFile('a=1\nb=x=y\nc<<EOF\nline 1\nline 2\nEOF\n')).toEqual({ a: '1', b: 'x=y', c: 'line 1\nline 2' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// The github-script step: the plan comment.
+
+interface Comment {
+  id: number;
+  body?: string;
+  user?: { type: string };
+  html_url: string;
+}
+type Call = readonly ['list' | 'update' | 'create', Record<string, unknown>];
+type ScriptFunction = (...args: unknown[]) => Promise<unknown>;
+/** The constructor of async functions, which github-script wraps its script in. */
+const AsyncFunction = (Object.getPrototypeOf(async function () {
+  await Promise.resolve();
+}) as { constructor: new (...params: string[]) => ScriptFunction }).constructor;
+
+/** Runs the comment script as actions/github-script does, with a fake client. */
+async function comment(
+  report: string | undefined,
+  options: { exit?: string; comments?: Comment[]; fail?: { status: number; message: string } } = {},
+): Promise<{ calls: Call[]; warnings: string[] }> {
+  const script = actionStep(action, 'comment').with?.script ?? '';
+  const dir = mkdtempSync(join(tmpdir(), 'gwops-comment-'));
+  const file = join(dir, 'plan.md');
+  if (report !== undefined) writeFileSync(file, report);
+  const calls: Call[] = [];
+  const warnings: string[] = [];
+  const fail = async (): Promise<void> => {
+    if (options.fail) throw Object.assign(new Error(options.fail.message), { status: options.fail.status });
+    return Promise.resolve();
+  };
+  const issues = {
+    listComments: (): void => undefined,
+    updateComment: async (params: Record<string, unknown>) => {
+      await fail();
+      calls.push(['update', params]);
+      return { data: { html_url: 'https://github.example/c/1' } };
+    },
+    createComment: async (params: Record<string, unknown>) => {
+      await fail();
+      calls.push(['create', params]);
+      return { data: { html_url: 'https://github.example/c/2' } };
+    },
+  };
+  const github = {
+    rest: { issues },
+    paginate: async (method: unknown, params: Record<string, unknown>): Promise<Comment[]> => {
+      expect(method).toBe(issues.listComments);
+      calls.push(['list', params]);
+      return Promise.resolve(options.comments ?? []);
+    },
+  };
+  const context = {
+    repo: { owner: 'acme', repo: 'gateway' },
+    serverUrl: 'https://github.example',
+    runId: 4242,
+    payload: { pull_request: { number: 17 } },
+  };
+  const core = { info: (): void => undefined, warning: (m: string) => void warnings.push(m) };
+  const env = { GWOPS_REPORT: report === undefined ? '' : file, GWOPS_EXIT: options.exit ?? '2' };
+  await new AsyncFunction('require', 'github', 'context', 'core', 'process', script)(createRequire(import.meta.url), github, context, core, { env });
+  return { calls, warnings };
+}
+
+const RUN_URL = 'https://github.example/acme/gateway/actions/runs/4242';
+
+describe('the plan comment (github-script step of action.yml)', () => {
+  it('runs only for plan, in a pull request, unless comment is false', () => {
+    const step = actionStep(action, 'comment');
+    expect(step.uses).toMatch(/^actions\/github-script@v\d+$/);
+    expect(step.if).toBe("inputs.command == 'plan' && inputs.comment == 'true' && github.event.pull_request.number");
+  });
+
+  it('creates the comment when the pull request has none', async () => {
+    const report = `${MARKDOWN_MARKER}\n## gwops plan\n`;
+    const { calls } = await comment(report);
+    expect(calls).toEqual([
+      ['list', { owner: 'acme', repo: 'gateway', issue_number: 17, per_page: 100 }],
+      ['create', { owner: 'acme', repo: 'gateway', issue_number: 17, body: report }],
+    ]);
+  });
+
+  it("updates the bot's comment that carries the marker, never a person's", async () => {
+    const comments: Comment[] = [
+      { id: 1, body: `I quoted ${MARKDOWN_MARKER} here`, user: { type: 'User' }, html_url: 'u1' },
+      { id: 2, body: 'unrelated', user: { type: 'Bot' }, html_url: 'u2' },
+      { id: 3, body: `${MARKDOWN_MARKER}\nold plan`, user: { type: 'Bot' }, html_url: 'u3' },
+    ];
+    const { calls } = await comment(`${MARKDOWN_MARKER}\nnew plan`, { comments });
+    expect(calls.slice(1)).toEqual([['update', { owner: 'acme', repo: 'gateway', comment_id: 3, body: `${MARKDOWN_MARKER}\nnew plan` }]]);
+  });
+
+  it('says the plan failed, with the marker and a link to the run, when gwops wrote no report', async () => {
+    const { calls } = await comment(undefined, { exit: '1' });
+    const body = String(calls[1]?.[1].body);
+    expect(body.startsWith(`${MARKDOWN_MARKER}\n`)).toBe(true);
+    expect(body).toContain('**gwops plan failed** (exit code 1)');
+    expect(body).toContain(`](${RUN_URL})`);
+  });
+
+  it('adds the marker when the report lacks it', async () => {
+    const { calls } = await comment('## plan without marker\n');
+    expect(calls[1]?.[1].body).toBe(`${MARKDOWN_MARKER}\n## plan without marker\n`);
+  });
+
+  it('trims a report over 60,000 characters at a line end, closes what is open and links the run', async () => {
+    const section = (i: number): string => `<details><summary>object ${i}</summary>\n\n\`\`\`diff\n${'+ attribute: value\n'.repeat(40)}\`\`\`\n\n</details>\n`;
+    let report = `${MARKDOWN_MARKER}\n## gwops plan\n\n`;
+    for (let i = 0; report.length < 120_000; i++) report += section(i);
+    const { calls } = await comment(report);
+    const body = String(calls[1]?.[1].body);
+    expect(body.length).toBeLessThan(60_500);
+    expect(body.startsWith(`${MARKDOWN_MARKER}\n## gwops plan`)).toBe(true);
+    expect(body.trimEnd().endsWith(`the whole plan is in the summary of the [workflow run](${RUN_URL})._`)).toBe(true);
+    const kept = body.slice(0, body.indexOf('\n\n_The plan is longer'));
+    expect(kept.split('\n').filter((l) => l === '```diff').length).toBe(kept.split('\n').filter((l) => l === '```').length);
+    expect(kept.match(/<details>/g)?.length).toBe(kept.match(/<\/details>/g)?.length);
+    expect(kept).not.toMatch(/\+ attr$/m);
+  });
+
+  it('leaves a report of exactly 60,000 characters whole', async () => {
+    const report = `${MARKDOWN_MARKER}\n${'x'.repeat(60_000 - MARKDOWN_MARKER.length - 1)}`;
+    expect(report.length).toBe(60_000);
+    const { calls } = await comment(report);
+    expect(calls[1]?.[1].body).toBe(report);
+  });
+
+  it('warns instead of failing when the token may not comment (a pull request from a fork)', async () => {
+    const { calls, warnings } = await comment(`${MARKDOWN_MARKER}\nplan`, { fail: { status: 403, message: 'Resource not accessible by integration' } });
+    expect(calls.map((c) => c[0])).toEqual(['list']);
+    expect(warnings).toEqual([expect.stringContaining('pull-requests: write') as string]);
+    await expect(comment(`${MARKDOWN_MARKER}\nplan`, { fail: { status: 500, message: 'boom' } })).rejects.toThrow('boom');
+  });
+});
