@@ -34,8 +34,8 @@
  * export class FilterSyntaxError extends Error {}
  * /** Parses the `filter` query values (docs/gateway-api.md "Filter syntax"): one condition is `property operator value`, operators `==` (exact) and `=@` (substring), case sensitive; several filter parameters AND; commas inside one value OR (a comma piece without an operator is another value for the previous property and operator). Values arrive raw or URL-encoded (decode before calling). @throws FilterSyntaxError *\/
  * export function parseFilters(values: readonly string[]): Filter;
- * /** True when the resource matches. `property` is a dotted path looked up first in `attributes`, then in the resource object itself (`type`, `id`, `meta.severity`); for arrays (e.g. `labels`), a match of any element counts; the mapping property `label` matches the `labels` list. Numbers and booleans compare by their string form. *\/
- * export function matchesFilter(filter: Filter, resource: { type: string; id: string; attributes?: unknown; meta?: unknown }): boolean;
+ * /** True when the resource matches. `property` is a dotted path looked up first in `attributes`, then in the attribute path `properties` (the kind's `filterProperties`) gives for it (the mapping property `label` matches the `labels` list), then in the resource object itself (`type`, `id`, `meta.severity`); for arrays (e.g. `labels`), a match of any element counts. Numbers and booleans compare by their string form. *\/
+ * export function matchesFilter(filter: Filter, resource: { type: string; id: string; attributes?: unknown; meta?: unknown }, properties?: FilterProperties): boolean;
  *
  * // src/emulator/validator.ts
  * /** Validator messages of a configuration, recomputed on each call (rules in docs/gateway-api.md "Validator messages"). Sorted deterministically. *\/

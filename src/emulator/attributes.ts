@@ -8,6 +8,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import type { JsonSchema } from '../schema/index.js';
 import { wireSchema, writeOnlyAttributes } from '../schema/index.js';
+import type { Key } from '../object-key.js';
+import { joinKey } from '../object-key.js';
 import type { Json, JsonObject } from './model.js';
 
 /** Result of {@link checkAttributes}. */
@@ -19,10 +21,10 @@ interface Checker {
 }
 
 const ajv = new Ajv2020.default({ strict: false, allErrors: true });
-const checkers = new Map<string, Checker>();
+const checkers = new Map<Key<'attribute checker'>, Checker>();
 
 function checkerFor(type: ResourceType, variant: Variant): Checker {
-  const key = `${type}\u0000${variant}`;
+  const key = joinKey<'attribute checker'>(type, variant);
   let checker = checkers.get(key);
   if (!checker) {
     const schema = wireSchema(type, variant, { keepRanges: false });

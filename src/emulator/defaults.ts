@@ -11,6 +11,8 @@ import { parse } from 'yaml';
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import type { ItemDefaults } from '../kinds/emulator-hooks.js';
+import type { Key } from '../object-key.js';
+import { joinKey } from '../object-key.js';
 import type { JsonSchema } from '../schema/index.js';
 import { wireSchema } from '../schema/index.js';
 import { isJsonObject, mergeAttributes } from './attributes.js';
@@ -55,7 +57,7 @@ function filterToSchema(value: Json, schema: JsonSchema | undefined): Json | und
   return value;
 }
 
-const defaultsCache = new Map<string, Readonly<JsonObject>>();
+const defaultsCache = new Map<Key<'server defaults'>, Readonly<JsonObject>>();
 
 /**
  * The deep-frozen default attribute tree of a new object of `type` in `variant`: the
@@ -65,7 +67,7 @@ const defaultsCache = new Map<string, Readonly<JsonObject>>();
  * @throws Error when a server-defaults file is missing or malformed (a packaging error).
  */
 export function defaultAttributes(type: ResourceType, variant: Variant): Readonly<JsonObject> {
-  const key = `${type}\u0000${variant}`;
+  const key = joinKey<'server defaults'>(type, variant);
   let tree = defaultsCache.get(key);
   if (!tree) {
     const defaults = kindOf(type).emulator.defaults;

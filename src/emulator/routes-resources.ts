@@ -91,7 +91,7 @@ function list(call: Call): Reply {
   for (const obj of content.objects[kind.type].values()) {
     if (filter) {
       const attributes = readable ? readableAttributes(obj.type, obj.attributes) : obj.attributes;
-      if (!matchesFilter(filter, { type: obj.type, id: obj.id, attributes })) continue;
+      if (!matchesFilter(filter, { type: obj.type, id: obj.id, attributes }, kind.filterProperties)) continue;
     }
     matching.push(obj);
   }

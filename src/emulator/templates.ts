@@ -13,6 +13,8 @@
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, Variant } from '../kinds/index.js';
 import type { TemplateHooks } from '../kinds/emulator-hooks.js';
+import type { Key } from '../object-key.js';
+import { joinKey } from '../object-key.js';
 import type { ConfigContent, JsonObject, StoredObject } from './model.js';
 import { newObjectAttributes, readableAttributes } from './pure.js';
 import type { Reply } from './responses.js';
@@ -46,10 +48,10 @@ export function builtInTemplates(kind: KindDefinition, variant: Variant): Templa
   }));
 }
 
-const templatesByKind = new Map<string, Template[]>();
+const templatesByKind = new Map<Key<'built-in templates'>, Template[]>();
 
 function templates(t: TemplateKind, variant: Variant): Template[] {
-  const key = `${t.kind.type}\u0000${variant}`;
+  const key = joinKey<'built-in templates'>(t.kind.type, variant);
   let found = templatesByKind.get(key);
   if (!found) {
     found = builtInTemplates(t.kind, variant);

@@ -23,4 +23,4 @@ export {
 } from './errors.js';
 export type { ObjectLabel, SessionFailure, ConnectionPhase, InterruptOutcome } from './errors.js';
 export { FilterSyntaxError, matchesFilter, parseFilters } from './filter.js';
-export type { Filter, FilterCondition, FilterOperator } from './filter.js';
+export type { Filter, FilterCondition, FilterOperator, FilterProperties } from './filter.js';

@@ -136,7 +136,7 @@ export function ownershipPredicate(scope: OwnershipScope): (object: StateObject)
   return (object) => {
     const filter = parsed.get(object.kind);
     if (!filter) return false;
-    return matchesFilter(filter, { type: object.kind, id: object.id ?? '', attributes: object.attributes });
+    return matchesFilter(filter, { type: object.kind, id: object.id ?? '', attributes: object.attributes }, kindOf(object.kind).filterProperties);
   };
 }
 

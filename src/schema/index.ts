@@ -15,6 +15,8 @@
 import { readFileSync } from 'node:fs';
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
+import type { Key } from '../object-key.js';
+import { joinKey } from '../object-key.js';
 
 /** A JSON Schema node (loosely typed: schemas are data). */
 export interface JsonSchema {
@@ -131,10 +133,10 @@ export function walkAttributes(type: ResourceType): AttributePath[] {
 }
 
 /** Attribute paths with a schema mark, walked once per (type, mark) and cached. */
-const markCache = new Map<string, readonly AttributePath[]>();
+const markCache = new Map<Key<'marked attributes'>, readonly AttributePath[]>();
 
 function markedAttributes(type: ResourceType, mark: 'x-gwops-secret' | 'writeOnly'): readonly AttributePath[] {
-  const key = `${type}\u0000${mark}`;
+  const key = joinKey<'marked attributes'>(type, mark);
   let found = markCache.get(key);
   if (!found) {
     found = walkAttributes(type).filter((p) => p.schema[mark] === true);

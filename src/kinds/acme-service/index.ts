@@ -1,6 +1,7 @@
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
+import { example } from './example.js';
 
 /**
  * `acme-service`: an ACME certificate-authority account used by virtual hosts whose
@@ -10,6 +11,7 @@ import { emulator } from './emulator.js';
 export const acmeService = {
   type: 'acme-service',
   emulator,
+  example,
   collection: 'acme-services',
   level: 0,
   identity: nameIdentity,

@@ -1,6 +1,7 @@
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
+import { example } from './example.js';
 
 /**
  * `back-end-group`: docs/gateway-api.md "Attributes and server defaults" and
@@ -10,6 +11,7 @@ import { emulator } from './emulator.js';
 export const backEndGroup = {
   type: 'back-end-group',
   emulator,
+  example,
   collection: 'back-end-groups',
   level: 0,
   identity: nameIdentity,

@@ -1,5 +1,6 @@
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
+import { example } from './example.js';
 import { certificateIdentity } from './identity.js';
 
 /**
@@ -10,6 +11,7 @@ import { certificateIdentity } from './identity.js';
 export const sslCertificate = {
   type: 'ssl-certificate',
   emulator,
+  example,
   collection: 'ssl-certificates',
   level: 0,
   identity: certificateIdentity,

@@ -1,6 +1,7 @@
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
+import { example } from './example.js';
 import { relationships } from './relationships.js';
 import { rules } from './rules.js';
 
@@ -8,6 +9,7 @@ import { rules } from './rules.js';
 export const virtualHost = {
   type: 'virtual-host',
   emulator,
+  example,
   collection: 'virtual-hosts',
   level: 2,
   identity: nameIdentity,

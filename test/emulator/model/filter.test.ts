@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FilterSyntaxError, matchesFilter, parseFilters } from '../../../src/gateway/filter.js';
+import { kindOf } from '../../../src/kinds/index.js';
 
 const mapping = (id: string, attributes: Record<string, unknown>) => ({ type: 'mapping', id, attributes });
 
@@ -24,9 +25,12 @@ const message = {
   attributes: { code: 'MAPPING_WITHOUT_VIRTUAL_HOST', meta: { severity: 'WARNING', model: { type: 'mapping', id: '4' } } },
 };
 
+/** The mapping's filter properties, as the emulator's list route passes them (`label` reads `labels`). */
+const properties = kindOf('mapping').filterProperties;
+
 const names = (filters: string[], items = [shop, blog]): string[] => {
   const f = parseFilters(filters);
-  return items.filter((r) => matchesFilter(f, r)).map((r) => String(r.attributes.name));
+  return items.filter((r) => matchesFilter(f, r, properties)).map((r) => String(r.attributes.name));
 };
 
 describe('parseFilters', () => {
@@ -108,6 +112,15 @@ describe('matchesFilter', () => {
     expect(names(['labels==public'])).toEqual(['shop-api']);
     expect(names(['label=@team'])).toEqual(['shop-api']);
     expect(names(['label==team'])).toEqual([]);
+  });
+
+  it('reads another attribute for a property only as the properties handed in say (the kind data)', () => {
+    expect(matchesFilter(parseFilters(['label==team-a']), shop)).toBe(false);
+    expect(matchesFilter(parseFilters(['tag==public']), shop, { tag: ['labels'] })).toBe(true);
+    expect(matchesFilter(parseFilters(['tag==public']), shop, { tag: ['entryPath'] })).toBe(false);
+    // An attribute of the property's own name comes first.
+    expect(matchesFilter(parseFilters(['label==x']), mapping('6', { label: 'x', labels: ['y'] }), properties)).toBe(true);
+    expect(matchesFilter(parseFilters(['label==y']), mapping('6', { label: 'x', labels: ['y'] }), properties)).toBe(false);
   });
 
   it('matches through arrays of objects', () => {
