@@ -1,13 +1,20 @@
 /**
- * Typed errors. Each class carries the exit code it maps to; the mapping to process exit
- * codes happens in one place (`src/cli/exit.ts`). Never branch on message text.
+ * Typed errors and exit codes. Each class carries the exit code it maps to, taken from
+ * {@link EXIT} (src/exit-codes.ts, the one table of exit codes, re-exported here); the
+ * mapping to process exit codes happens in one place (`src/cli/exit.ts`). Never branch on
+ * message text.
  *
- * Exit codes: 0 success / no changes, 1 error, 2 changes present (plan with
- * `--detailed-exitcode`, drift), 3 the gateway's validator found errors.
+ * Where the error classes live: the general ones here, the gateway client's in
+ * src/gateway/errors.ts, the reconciler's (plan, apply, drift) in src/reconcile/errors.ts.
  */
+import { EXIT } from './exit-codes.js';
+
+export { EXIT, SIGNAL_EXIT } from './exit-codes.js';
+export type { ExitCode } from './exit-codes.js';
+
 export class GwopsError extends Error {
-  /** Process exit code this error maps to. */
-  readonly exitCode: number = 1;
+  /** Process exit code this error maps to (one of {@link EXIT}). */
+  readonly exitCode: number = EXIT.error;
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;

@@ -1,30 +1,24 @@
 import { CommanderError } from 'commander';
-import { GwopsError } from '../errors.js';
-import { SIGNAL_EXIT_CODES } from '../interrupts.js';
+import { EXIT, GwopsError } from '../errors.js';
 import type { CliIO } from './io.js';
 
-/** Exit codes, documented in `gwops --help` and README.md. */
-export const EXIT = {
-  ok: 0,
-  error: 1,
-  changes: 2,
-  validatorErrors: 3,
-  /** A closed terminal (SIGHUP), Ctrl+C (SIGINT), SIGTERM: 128 + the signal's number. */
-  sighup: SIGNAL_EXIT_CODES.SIGHUP,
-  sigint: SIGNAL_EXIT_CODES.SIGINT,
-  sigterm: SIGNAL_EXIT_CODES.SIGTERM,
-} as const;
+/** The exit codes (src/exit-codes.ts), documented in `gwops --help` ({@link EXIT_CODES_HELP}) and README.md. */
+export { EXIT } from '../errors.js';
+export type { ExitCode } from '../errors.js';
+
+const code = (value: number): string => String(value).padEnd(5);
+const signals = `${EXIT.sighup}/${EXIT.sigint}/${EXIT.sigterm}`;
 
 export const EXIT_CODES_HELP = `
 Exit codes:
-  0    success, no changes
-  1    error (invalid input, connection or API failure, apply cancelled or not approved)
-  2    changes present (plan --detailed-exitcode, drift)
-  3    the gateway's validator found errors (nothing activated)
-  129  interrupted by SIGHUP (a closed terminal)
-  130  interrupted by SIGINT (Ctrl+C)
-  143  interrupted by SIGTERM
-       On 129/130/143 the REST session is terminated; the message says whether an
+  ${code(EXIT.ok)}success, no changes
+  ${code(EXIT.error)}error (invalid input, connection or API failure, apply cancelled or not approved)
+  ${code(EXIT.changes)}changes present (plan --detailed-exitcode, drift)
+  ${code(EXIT.validatorErrors)}the gateway's validator found errors (nothing activated)
+  ${code(EXIT.sighup)}interrupted by SIGHUP (a closed terminal)
+  ${code(EXIT.sigint)}interrupted by SIGINT (Ctrl+C)
+  ${code(EXIT.sigterm)}interrupted by SIGTERM
+       On ${signals} the REST session is terminated; the message says whether an
        activation already sent completed, or that its outcome is unknown.
 
 Environment: GWOPS_DEBUG=1 (or --debug) prints stack traces of unexpected errors.`;
@@ -41,7 +35,7 @@ export function debugEnabled(argv: readonly string[], env: Readonly<Record<strin
  */
 export function exitCodeFor(error: unknown, io: CliIO, debug = false): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === EXIT.ok) {
       return EXIT.ok;
     }
     return EXIT.error;

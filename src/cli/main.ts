@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { EXIT_CODES_HELP, debugEnabled, exitCodeFor } from './exit.js';
+import { EXIT, EXIT_CODES_HELP, debugEnabled, exitCodeFor } from './exit.js';
 import type { CliIO, CommandModule } from './io.js';
 import { processIO, redactingIO } from './io.js';
 import { registerEmulator } from './commands/emulator.js';
@@ -18,7 +18,7 @@ const COMMANDS: readonly CommandModule[] = [registerValidate, registerSchema, re
 export async function main(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
   // One secret registry per run; everything written to stdout or stderr goes through it.
   const io = redactingIO(given);
-  let exitCode = 0;
+  let exitCode: number = EXIT.ok;
   const program = new Command('gwops')
     .description('Declarative GitOps for the gateway configuration REST API: validate, plan, apply, drift')
     .version('0.1.0')

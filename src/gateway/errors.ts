@@ -1,14 +1,13 @@
 /**
- * Typed errors of the gateway client. All map to exit code 1 except an interruption
- * (129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM). Callers branch on the class and its fields
- * (`status`, `code`), never on message text.
+ * Typed errors of the gateway client. All map to exit code 1 (`EXIT.error`) except an
+ * interruption (`SIGNAL_EXIT`: 129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM). Callers
+ * branch on the class and its fields (`status`, `code`), never on message text.
  *
  * Messages never contain the API key, the `JSESSIONID` cookie or request bodies: they
  * name the call (method and path), the status, the gateway's error code and detail, and
  * the object the call was about.
  */
-import { GwopsError } from '../errors.js';
-import { SIGNAL_EXIT_CODES } from '../interrupts.js';
+import { GwopsError, SIGNAL_EXIT } from '../errors.js';
 import type { InterruptSignal } from '../interrupts.js';
 
 /** The object a call is about, for error messages: e.g. `{ kind: 'mapping', name: 'shop-api' }`. */
@@ -332,7 +331,7 @@ export class InterruptedError extends GwopsError {
     super(InterruptedError.explain(signal, outcome));
     this.signal = signal;
     this.outcome = outcome;
-    this.exitCode = SIGNAL_EXIT_CODES[signal];
+    this.exitCode = SIGNAL_EXIT[signal];
   }
 
   private static explain(signal: InterruptSignal, outcome: InterruptOutcome): string {

@@ -1,18 +1,31 @@
 /**
- * Diagnostics of manifest validation: the one shape every problem is reported in, and the
- * three output formats of `gwops validate` (docs/architecture.md "Habits": file:line:column,
- * JSON pointer, what is wrong and what would be right; every problem at once).
+ * Diagnostics: the one shape every located problem of gwops is reported in, wherever it
+ * is found (Terraform's `tfdiags` is the model), and the one formatter that prints them
+ * in text, JSON and GitHub formats for `gwops validate`, `plan`, `apply` and `drift`
+ * (docs/architecture.md "Habits": file:line:column, JSON pointer, a stable code, what is
+ * wrong and what would be right; every problem at once).
+ *
+ * The sources of diagnostics:
+ * - the manifest loader (src/manifest/): codes {@link ManifestDiagnosticCode}, always
+ *   located, never with an `object`;
+ * - building the desired state and the plan (src/reconcile/desired.ts, plan.ts): codes
+ *   {@link ReconcileDiagnosticCode}, with the object and the document that declares it;
+ * - the gateway's validator (src/reconcile/run.ts `locateMessages`): the gateway's own
+ *   code (e.g. `MAPPING_WITHOUT_BACKEND_GROUP`, {@link VALIDATOR_MESSAGE_CODE} when it
+ *   sent none), located at the document of the object when a manifest declares it.
  *
  * Messages never contain a value of an attribute marked `x-gwops-secret`: the code that
- * creates a diagnostic names attribute paths only.
+ * creates a diagnostic names attribute paths only (a validator message is the gateway's
+ * text, and every output passes through the run's redactor, src/cli/io.ts).
  */
 import pc from 'picocolors';
+import type { ResourceType } from '../kinds/kind.js';
 
 /**
- * Stable machine codes of diagnostics. Tests and CI scripts may rely on them; messages may
- * be reworded, codes may not.
+ * Stable machine codes of manifest diagnostics. Tests and CI scripts may rely on them;
+ * messages may be reworded, codes may not.
  */
-export type DiagnosticCode =
+export type ManifestDiagnosticCode =
   | 'yaml-syntax'
   | 'invalid-encoding'
   | 'control-character'
@@ -52,43 +65,176 @@ export type DiagnosticCode =
   | 'overlay-patch-failed'
   | 'no-manifests';
 
-/** One problem found in the manifests. */
-export interface Diagnostic {
-  readonly severity: 'error' | 'warning';
-  /** Stable machine code, e.g. `unknown-attribute`. */
-  readonly code: DiagnosticCode;
+/**
+ * Stable codes of the problems found while building the desired state and the plan
+ * (after the manifests passed validation, e.g. when a library caller skips it, or a link
+ * names an object the live gateway does not have). Where the manifest rules check the same
+ * thing, the code is the same (`duplicate-object`, `unknown-relationship`, `to-one-list`,
+ * `conflicting-link`, `unresolved-link`).
+ */
+export type ReconcileDiagnosticCode =
+  | 'duplicate-object'
+  | 'unknown-relationship'
+  | 'to-one-list'
+  | 'conflicting-link'
+  | 'unresolved-link'
+  /** Two objects of a kind whose identity is not the name have the same identity (two certificates with one PEM). */
+  | 'duplicate-identity'
+  /** An object's attributes give no identity (a certificate without its PEM). */
+  | 'missing-identity';
+
+/** The stable codes of gwops's own diagnostics. */
+export type DiagnosticCode = ManifestDiagnosticCode | ReconcileDiagnosticCode;
+
+/**
+ * A code of the gateway's validator, as the gateway sends it (e.g.
+ * `MAPPING_WITHOUT_BACKEND_GROUP`; docs/gateway-api.md "Validator messages").
+ */
+export type GatewayValidatorCode = string & Record<never, never>;
+
+/** The code of a validator message that came without a code of its own. */
+export const VALIDATOR_MESSAGE_CODE = 'validator-message';
+
+/** How bad a problem is. `info` comes only from the gateway's validator (`INFO` messages). */
+export type DiagnosticSeverity = 'error' | 'warning' | 'info';
+
+/** The object a diagnostic is about: the kind and the name a manifest gives it. */
+export interface DiagnosticObject {
+  readonly kind: ResourceType;
+  readonly name: string;
+}
+
+/** What every diagnostic says. */
+interface DiagnosticBase {
+  readonly severity: DiagnosticSeverity;
+  /** Stable machine code, e.g. `unknown-attribute`, or the gateway validator's code. */
+  readonly code: DiagnosticCode | GatewayValidatorCode;
+  /**
+   * JSON pointer (RFC 6901) inside the document at `file`, `''` for the document itself;
+   * present whenever the diagnostic is located in a manifest.
+   */
+  readonly pointer?: string;
+  /** The object the problem is about, when it is about one (for machines and tables; the message names it too). */
+  readonly object?: DiagnosticObject;
+  /**
+   * What is wrong and what would be right, complete on its own: it names the object it is
+   * about. Never contains a secret value.
+   */
+  readonly message: string;
+}
+
+/** Where in a manifest a diagnostic points. */
+export interface DiagnosticLocation {
   /** File as given on the command line or relative to the working directory; `-` for stdin. */
   readonly file: string;
   /** 1-based line. */
   readonly line: number;
   /** 1-based column. */
   readonly column: number;
-  /** JSON pointer (RFC 6901) inside the document, `''` for the document itself. */
-  readonly pointer: string;
-  /** What is wrong and what would be right. Never contains a secret value. */
+}
+
+/** A diagnostic without a position (e.g. a validator message about an object no manifest declares). */
+interface Unlocated {
+  readonly file?: undefined;
+  readonly line?: undefined;
+  readonly column?: undefined;
+}
+
+/**
+ * One problem, wherever it was found: severity, stable code, message, and optionally the
+ * source location (file, line, column, JSON pointer) and the object it is about.
+ * Diagnostics of the manifest loader are always located.
+ */
+export type Diagnostic = DiagnosticBase & (DiagnosticLocation | Unlocated);
+
+/**
+ * A diagnostic about an object, located at the start of the document that declares it
+ * when `source` is known (pointer `''`: the document itself).
+ */
+export function objectDiagnostic(init: {
+  readonly severity?: DiagnosticSeverity;
+  readonly code: DiagnosticCode | GatewayValidatorCode;
+  readonly object?: DiagnosticObject | undefined;
+  readonly source?: DiagnosticLocation | undefined;
   readonly message: string;
+}): Diagnostic {
+  const { source, object } = init;
+  const base = {
+    severity: init.severity ?? 'error',
+    code: init.code,
+    ...(object ? { object: { kind: object.kind, name: object.name } } : {}),
+    message: init.message,
+  } as const;
+  return source ? { ...base, file: source.file, line: source.line, column: source.column, pointer: '' } : base;
 }
 
 /** Output formats of {@link formatDiagnostics}. */
 export type DiagnosticFormat = 'text' | 'json' | 'github';
 
-/** Version of the `json` format; raised on any incompatible change. */
+/**
+ * Version of the `json` format; raised on any incompatible change. (Diagnostics without a
+ * location, with an `object`, or of severity `info` are additions of the same version:
+ * manifest diagnostics read exactly as before.)
+ */
 export const DIAGNOSTICS_FORMAT_VERSION = '1.0';
 
-/** Orders diagnostics by file, line, column (then code, for a stable order). Returns a new array. */
-export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+function compareText(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Orders diagnostics by file, line, column (then code, for a stable order); those without
+ * a location last, in their given order. Returns a new array.
+ */
+export function sortDiagnostics<D extends Diagnostic>(diagnostics: readonly D[]): D[] {
   return [...diagnostics].sort(
     (a, b) =>
-      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
-      a.line - b.line ||
-      a.column - b.column ||
-      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+      compareText(a.file, b.file) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      (a.file === undefined ? 0 : compareText(a.code, b.code)),
   );
 }
 
 /** True when any diagnostic is an error. */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** The number of diagnostics of each severity. */
+export function countDiagnostics(diagnostics: readonly Diagnostic[]): Readonly<Record<DiagnosticSeverity, number>> {
+  const counts: Record<DiagnosticSeverity, number> = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.severity] += 1;
+  return counts;
+}
+
+/** `kind 'name'`, how messages name an object. */
+function objectLabel(object: DiagnosticObject): string {
+  return `${object.kind} '${object.name}'`;
+}
+
+/** `file:line:column` of a located diagnostic. */
+export function diagnosticPosition(d: Diagnostic): string | undefined {
+  return d.file === undefined ? undefined : `${d.file}:${d.line}:${d.column}`;
+}
+
+/**
+ * One diagnostic as a JSON value with a stable key order: `severity`, `code`, then
+ * `file`, `line`, `column`, `pointer`, `object` when present, and `message`. The element
+ * of `diagnostics` in every JSON output of gwops (validate, and plan, apply and drift).
+ */
+export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
+  return {
+    severity: d.severity,
+    code: d.code,
+    ...(d.file !== undefined ? { file: d.file, line: d.line, column: d.column } : {}),
+    ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
+    ...(d.object !== undefined ? { object: { kind: d.object.kind, name: d.object.name } } : {}),
+    message: d.message,
+  };
 }
 
 /** Escapes a value for a GitHub Actions workflow command property or message. */
@@ -98,13 +244,39 @@ function githubEscape(text: string, property: boolean): string {
   return out;
 }
 
+/** The GitHub annotation level of a severity (`notice` is GitHub's word for info). */
+const GITHUB_LEVEL: Readonly<Record<DiagnosticSeverity, string>> = { error: 'error', warning: 'warning', info: 'notice' };
+
 /**
- * Formats diagnostics for output.
- * - `text`: one line each, `file:line:col: severity: message [code]`, then a summary line
+ * One diagnostic as one line of the `text` format (without the newline):
+ * `file:line:col: severity: message [code]`. Without a location the object it is about
+ * takes the place of the position (`mapping 'shop': severity: ...`), and without either
+ * the line starts with the severity.
+ */
+export function formatDiagnosticLine(d: Diagnostic, options: { color?: boolean } = {}): string {
+  const c = pc.createColors(options.color === true);
+  const severity = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.blue('info');
+  const where = diagnosticPosition(d) ?? (d.object ? objectLabel(d.object) : undefined);
+  return `${where !== undefined ? `${c.bold(where)}: ` : ''}${severity}: ${d.message} ${c.dim(`[${d.code}]`)}`;
+}
+
+/** The summary line of the `text` format: `2 errors, 1 warning` (and `, 3 info` when there are any). */
+export function diagnosticsSummary(diagnostics: readonly Diagnostic[]): string {
+  const counts = countDiagnostics(diagnostics);
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}${counts.info > 0 ? `, ${counts.info} info` : ''}`;
+}
+
+/**
+ * Formats diagnostics for output: the one formatter of every problem gwops reports.
+ * - `text`: one line each ({@link formatDiagnosticLine}), then a summary line
  *   (`2 errors, 1 warning`) when there is anything to report; colours only with `color`.
- * - `json`: `{ formatVersion, valid, errorCount, warningCount, diagnostics: [...] }`, stable
- *   key order, pretty-printed.
- * - `github`: GitHub Actions annotations, `::error file=F,line=L,col=C,title=CODE::message`.
+ * - `json`: `{ formatVersion, valid, errorCount, warningCount, diagnostics: [...] }`, each
+ *   element as {@link diagnosticJson}, pretty-printed. `valid` is true when no diagnostic
+ *   is an error.
+ * - `github`: GitHub Actions annotations, `::error file=F,line=L,col=C,title=CODE::message`
+ *   (without a location no `file`, `line` and `col`, and the object named first; `info` is
+ *   a `::notice`).
  * The input order is kept (callers pass sorted diagnostics).
  */
 export function formatDiagnostics(
@@ -112,48 +284,35 @@ export function formatDiagnostics(
   format: DiagnosticFormat,
   options: { color?: boolean } = {},
 ): string {
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.length - errors;
   switch (format) {
-    case 'json':
+    case 'json': {
+      const counts = countDiagnostics(diagnostics);
       return (
         JSON.stringify(
           {
             formatVersion: DIAGNOSTICS_FORMAT_VERSION,
-            valid: errors === 0,
-            errorCount: errors,
-            warningCount: warnings,
-            diagnostics: diagnostics.map((d) => ({
-              severity: d.severity,
-              code: d.code,
-              file: d.file,
-              line: d.line,
-              column: d.column,
-              pointer: d.pointer,
-              message: d.message,
-            })),
+            valid: counts.error === 0,
+            errorCount: counts.error,
+            warningCount: counts.warning,
+            diagnostics: diagnostics.map(diagnosticJson),
           },
           null,
           2,
         ) + '\n'
       );
+    }
     case 'github':
       return diagnostics
-        .map(
-          (d) =>
-            `::${d.severity === 'error' ? 'error' : 'warning'} file=${githubEscape(d.file, true)},line=${d.line},col=${d.column},title=${githubEscape(d.code, true)}::${githubEscape(d.message, false)}\n`,
-        )
+        .map((d) => {
+          const title = `title=${githubEscape(d.code, true)}`;
+          const properties = d.file !== undefined ? `file=${githubEscape(d.file, true)},line=${d.line},col=${d.column},${title}` : title;
+          const message = d.file === undefined && d.object ? `${objectLabel(d.object)}: ${d.message}` : d.message;
+          return `::${GITHUB_LEVEL[d.severity]} ${properties}::${githubEscape(message, false)}\n`;
+        })
         .join('');
     case 'text': {
-      const c = pc.createColors(options.color === true);
-      const lines = diagnostics.map((d) => {
-        const severity = d.severity === 'error' ? c.red('error') : c.yellow('warning');
-        return `${c.bold(`${d.file}:${d.line}:${d.column}`)}: ${severity}: ${d.message} ${c.dim(`[${d.code}]`)}\n`;
-      });
-      if (diagnostics.length > 0) {
-        const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-        lines.push(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
-      }
+      const lines = diagnostics.map((d) => `${formatDiagnosticLine(d, options)}\n`);
+      if (diagnostics.length > 0) lines.push(`${diagnosticsSummary(diagnostics)}\n`);
       return lines.join('');
     }
   }

@@ -5,41 +5,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { GwopsError, InputError } from '../errors.js';
+import { InputError } from '../errors.js';
 import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
 import { ApiError, ConnectionError, InterruptedError, UnexpectedResponseError, withSession } from '../gateway/index.js';
+import { hasErrors } from '../manifest/diagnostics.js';
+import type { Diagnostic } from '../manifest/diagnostics.js';
+import { ActivationMismatchError, ActivationUnknownError, StalePlanError, ValidatorRejectedError } from './errors.js';
 import type { ProgressListener } from './execute.js';
 import type { Plan } from './plan-types.js';
 import { PLAN_FORMAT_VERSION } from './plan-types.js';
-import type { LocatedValidatorMessage, Planned, Prepared, RunInput } from './run.js';
-import { ValidatorRejectedError, connectionFor, executeAndValidate, prepare, readAndPlan } from './run.js';
+import type { Planned, Prepared, RunInput } from './run.js';
+import { connectionFor, executeAndValidate, prepare, readAndPlan } from './run.js';
 
-/**
- * The activation request was sent but its outcome is not known: the connection broke
- * before the answer, or the answer was not the documented success. Exit code 1;
- * `gwops drift` tells what is live.
- */
-export class ActivationUnknownError extends GwopsError {
-  constructor(reason: string, options?: ErrorOptions) {
-    super(
-      `${reason}; the activation request was sent, so the gateway may or may not have activated the configuration: ` +
-        'run gwops drift to see the live state before applying again',
-      options,
-    );
-  }
-}
-
-/**
- * The gateway answered the activation as a success, but its configurations list does not
- * show this run's configuration as the active one. Exit code 1.
- */
-export class ActivationMismatchError extends GwopsError {}
-
-/** Apply needs consent and none can be asked for (no terminal) nor was given (`--yes`). Exit code 1. */
-export class ConsentRequiredError extends GwopsError {}
-
-/** `apply --plan` was given a plan made against a different live state. Exit code 1. */
-export class StalePlanError extends GwopsError {}
+/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
+export { ActivationMismatchError, ActivationUnknownError, ConsentRequiredError, StalePlanError } from './errors.js';
 
 /**
  * How an apply ended without an error: `no-changes` (nothing to do), `cancelled` (the
@@ -52,7 +31,8 @@ export interface ApplyResult extends Planned {
   readonly prepared: Prepared;
   readonly outcome: ApplyOutcome;
   readonly comment?: string;
-  readonly messages: readonly LocatedValidatorMessage[];
+  /** The validator's messages, as diagnostics (empty when nothing was executed). */
+  readonly messages: readonly Diagnostic[];
   /** The configuration entry that this run activated, as the configurations list shows it. */
   readonly activation?: ConfigurationEntry;
 }
@@ -117,7 +97,7 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
     if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
     if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
     const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress);
-    if (messages.some((m) => m.severity === 'ERROR')) throw new ValidatorRejectedError(messages);
+    if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
     const before = await session.configurations();
     const activation = await activate(session, scope, input.comment, before, input.activationWaitMs ?? 30_000);
     if (signal.aborted && signal.reason instanceof InterruptedError) {

@@ -4,14 +4,19 @@
  */
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
+import type { Diagnostic, ReconcileDiagnosticCode } from '../manifest/diagnostics.js';
+import { objectDiagnostic } from '../manifest/diagnostics.js';
 import type { ManifestDocument, SourceLocation } from '../manifest/types.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
 import type { DeclaredKey, DeclaredRelationship, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { canonicalLink, declaredKey, emptyObjectMaps, linkDefinition, linkKey, relationshipDefinition } from './model.js';
-import { DesiredStateError } from './plan-types.js';
+import { DesiredStateError } from './errors.js';
 
-type Problem = DesiredStateError['problems'][number];
+/** A `DesiredStateError` diagnostic about `object`, at the document that declares it. */
+function problem(code: ReconcileDiagnosticCode, object: ObjectRef, source: SourceLocation, detail: string): Diagnostic {
+  return objectDiagnostic({ code, object, source, message: `${object.kind} '${object.name}' ${detail}` });
+}
 
 /**
  * Builds the desired state from resolved manifest documents.
@@ -23,15 +28,16 @@ type Problem = DesiredStateError['problems'][number];
  *   direction (kind registry); `declaredRelationships` lists every (object, relationship)
  *   key a document declares, even with an empty list (then it means "no links").
  *
- * @throws DesiredStateError (all problems at once) for duplicate objects, two objects with
- *   the same identity key (two certificates with the same PEM), an object whose attributes
- *   give no identity key (a certificate without a PEM `certificate`), a relationship
- *   gwops does not know, or a to-one relationship given more than one target (by either
- *   side's declarations).
+ * @throws DesiredStateError (all problems at once, as diagnostics) for duplicate objects
+ *   (`duplicate-object`), two objects with the same identity key (`duplicate-identity`: two
+ *   certificates with the same PEM), an object whose attributes give no identity key
+ *   (`missing-identity`: a certificate without a PEM `certificate`), a relationship gwops
+ *   does not know (`unknown-relationship`), or a to-one relationship given more than one
+ *   target (`to-one-list` by one side's declaration, `conflicting-link` by both sides').
  */
 export function desiredState(documents: readonly ManifestDocument[]): State {
   const objects = emptyObjectMaps();
-  const problems: Problem[] = [];
+  const problems: Diagnostic[] = [];
   const handles: IdentityHandles = new Map();
   const linksByKey = new Map<LinkKey, { link: Link; source: SourceLocation }>();
   const declared = new Map<DeclaredKey, DeclaredRelationship>();
@@ -42,7 +48,7 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
     if (!byName) continue;
     const previous = byName.get(doc.name);
     if (previous) {
-      problems.push({ object: ref, detail: `declared twice (also at ${where(previous.source)})`, source: doc.source });
+      problems.push(problem('duplicate-object', ref, doc.source, `is declared twice (also at ${where(previous.source)}): names must be unique per kind`));
       continue;
     }
     let object: StateObject = { kind: doc.kind, name: doc.name, attributes: doc.attributes, source: doc.source };
@@ -50,12 +56,12 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
     const key = identity.declared(doc.attributes);
     if (key !== undefined) {
       if ('problem' in key) {
-        problems.push({ object: ref, detail: key.problem, source: doc.source });
+        problems.push(problem('missing-identity', ref, doc.source, `has no identity: ${key.problem}`));
         continue;
       }
       const twin = handles.get(objectKey(doc.kind, key.key));
       if (twin !== undefined) {
-        problems.push({ object: ref, detail: `has the same ${identity.attributes.join(' and ')} as ${doc.kind} '${twin}'`, source: doc.source });
+        problems.push(problem('duplicate-identity', ref, doc.source, `has the same ${identity.attributes.join(' and ')} as ${doc.kind} '${twin}': declare each object once`));
         continue;
       }
       handles.set(objectKey(doc.kind, key.key), doc.name);
@@ -66,12 +72,12 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
     for (const [relationship, targets] of Object.entries(doc.relationships)) {
       const def = relationshipDefinition(doc.kind, relationship);
       if (!def) {
-        problems.push({ object: ref, detail: `unknown relationship '${relationship}'`, source: doc.source });
+        problems.push(problem('unknown-relationship', ref, doc.source, `declares the unknown relationship '${relationship}'`));
         continue;
       }
       declared.set(declaredKey(ref, def.name), { object: ref, relationship: def.name });
       if (def.cardinality === 'one' && targets.length > 1) {
-        problems.push({ object: ref, detail: `relationship '${def.name}' takes one ${def.target}, got ${targets.length}`, source: doc.source });
+        problems.push(problem('to-one-list', ref, doc.source, `lists ${targets.length} targets in relationship '${def.name}', which takes one ${def.target}: name one`));
         continue;
       }
       for (const target of targets) {
@@ -92,19 +98,17 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
 }
 
 /** Links that give one object's to-one relationship two different targets (declared on different sides). */
-function toOneConflicts(links: readonly { link: Link; source: SourceLocation }[]): Problem[] {
+function toOneConflicts(links: readonly { link: Link; source: SourceLocation }[]): Diagnostic[] {
   const seen = new Map<DeclaredKey, Link>();
-  const problems: Problem[] = [];
+  const problems: Diagnostic[] = [];
   for (const { link, source } of links) {
     if (linkDefinition(link).cardinality !== 'one') continue;
     const key = declaredKey(link.from, link.relationship);
     const other = seen.get(key);
     if (other) {
-      problems.push({
-        object: link.from,
-        detail: `relationship '${link.relationship}' is declared with two targets: '${other.to.name}' and '${link.to.name}'`,
-        source,
-      });
+      problems.push(
+        problem('conflicting-link', link.from, source, `has two targets in relationship '${link.relationship}', '${other.to.name}' and '${link.to.name}' (declared on both sides): keep one`),
+      );
     } else seen.set(key, link);
   }
   return problems;

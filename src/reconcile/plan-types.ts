@@ -7,7 +7,6 @@
  * by {@link SENSITIVE_MASK} in `body` and in `changes`, before and after values alike; the
  * executor refills them from the desired state through `secretPaths`.
  */
-import { GwopsError, InputError } from '../errors.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { SourceLocation } from '../manifest/types.js';
 import type { ObjectRef } from './model.js';
@@ -177,52 +176,5 @@ export interface MassDeleteCount {
   readonly owned: number;
 }
 
-/**
- * Pruning would delete every owned object of a kind, or more than the allowed share,
- * and `--allow-mass-delete` was not given (docs/architecture.md "Decisions"). Exit code 1.
- */
-export class MassDeleteError extends GwopsError {
-  readonly counts: readonly MassDeleteCount[];
-  constructor(counts: readonly MassDeleteCount[], share: number) {
-    const what = counts
-      .map((c) => `${c.deletes} of ${c.owned} owned ${c.kind} object${c.owned === 1 ? '' : 's'}`)
-      .join(', ');
-    super(
-      `refusing to delete ${what} (all of a kind, or more than ${Math.round(share * 100)} %); ` +
-        'pass --allow-mass-delete to allow it',
-    );
-    this.counts = counts;
-  }
-}
-
-/** A reference the plan cannot resolve: neither a manifest nor the live gateway has the object. */
-export interface UnresolvedReference {
-  /** The object whose relationship names the missing one. */
-  readonly from: ObjectRef;
-  readonly relationship: string;
-  readonly missing: ObjectRef;
-  readonly source?: SourceLocation;
-}
-
-/** Manifests link to objects that exist nowhere. Exit code 1. */
-export class UnresolvedReferenceError extends InputError {
-  readonly references: readonly UnresolvedReference[];
-  constructor(references: readonly UnresolvedReference[]) {
-    const lines = references.map(
-      (r) =>
-        `${r.source ? `${r.source.file}:${r.source.line}: ` : ''}${r.from.kind} '${r.from.name}' ${r.relationship} ` +
-        `names ${r.missing.kind} '${r.missing.name}', which no manifest declares and the gateway does not have`,
-    );
-    super(lines.join('\n'));
-    this.references = references;
-  }
-}
-
-/** Manifest documents that cannot form one desired state (duplicates, conflicting to-one links, a certificate without a PEM). Exit code 1. */
-export class DesiredStateError extends InputError {
-  readonly problems: readonly { readonly object: ObjectRef; readonly detail: string; readonly source?: SourceLocation }[];
-  constructor(problems: DesiredStateError['problems']) {
-    super(problems.map((p) => `${p.source ? `${p.source.file}:${p.source.line}: ` : ''}${p.object.kind} '${p.object.name}': ${p.detail}`).join('\n'));
-    this.problems = problems;
-  }
-}
+/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
+export { DesiredStateError, MassDeleteError, UnresolvedReferenceError } from './errors.js';

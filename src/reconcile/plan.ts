@@ -24,15 +24,18 @@ import { KINDS, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { creationChanges, diffAttributes, diffLinks, isPlainObject, isWriteOnlyPath, maskValue, redactAttributes } from './diff.js';
 import { collectionPathOf } from './live.js';
+import type { Diagnostic } from '../manifest/diagnostics.js';
+import { objectDiagnostic } from '../manifest/diagnostics.js';
 import type { ObjectKey } from '../object-key.js';
 import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { declaredKey, idOfUnknownRef, linkDefinition, linkKey, objectOf, refKey } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
-import type { MassDeleteCount, Plan, PlanStep, PlanSummary, RelationshipBody, ResourceIdentifier, UnresolvedReference } from './plan-types.js';
-import { MassDeleteError, PLAN_FORMAT_VERSION, UnresolvedReferenceError, idPlaceholder } from './plan-types.js';
+import type { MassDeleteCount, Plan, PlanStep, PlanSummary, RelationshipBody, ResourceIdentifier } from './plan-types.js';
+import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
+import { MassDeleteError, UnresolvedReferenceError } from './errors.js';
 
-export { MassDeleteError, UnresolvedReferenceError } from './plan-types.js';
+export { MassDeleteError, UnresolvedReferenceError } from './errors.js';
 export type { Plan, PlanStep } from './plan-types.js';
 /** Re-exported for callers that build live state: the desired names by identity key (certificates by fingerprint). */
 export { certificateHandles, identityHandles } from './desired.js';
@@ -91,7 +94,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   };
   const { add, remove } = diffLinks(desired, live);
 
-  const unresolved: UnresolvedReference[] = [];
+  const unresolved: Diagnostic[] = [];
   const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
   const removedKeys = new Set<LinkKey>(remove.map(linkKey));
   const unlinkKeyOf = (l: Link): StepKey => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
@@ -289,11 +292,18 @@ function sourceOfLink(desired: State, declared: ReadonlySet<DeclaredKey>, link: 
   return objectOf(desired, side)?.source ?? objectOf(desired, link.from)?.source ?? objectOf(desired, link.to)?.source;
 }
 
-function unresolvedOf(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link, missing: ObjectRef): UnresolvedReference {
+/** The `unresolved-link` diagnostic of a desired link to `missing`, at the document of the object that names it. */
+function unresolvedOf(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link, missing: ObjectRef): Diagnostic {
   const from = refKey(missing) === refKey(link.to) ? link.from : link.to;
   const relationship = from === link.from ? link.relationship : linkDefinition(link).inverse;
-  const source = objectOf(desired, from)?.source ?? sourceOfLink(desired, declared, link);
-  return { from, relationship, missing, ...(source ? { source } : {}) };
+  return objectDiagnostic({
+    code: 'unresolved-link',
+    object: from,
+    source: objectOf(desired, from)?.source ?? sourceOfLink(desired, declared, link),
+    message:
+      `${from.kind} '${from.name}' ${relationship} names ${missing.kind} '${missing.name}', which no manifest declares ` +
+      'and the gateway does not have: declare it, or remove the link',
+  });
 }
 
 function summarise(steps: readonly PlanStep[]): PlanSummary {

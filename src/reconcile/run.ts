@@ -5,23 +5,25 @@
  * load-active → one GET per kind → live state; diff → plan; execute in the session →
  * validator messages → activate (apply) or throw the edits away (plan).
  */
-import { GwopsError, InputError } from '../errors.js';
-import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage } from '../gateway/index.js';
+import { EXIT, GwopsError } from '../errors.js';
+import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
 import { resolveConnection, withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
-import type { Diagnostic, LoadResult } from '../manifest/index.js';
+import type { Diagnostic, DiagnosticSeverity } from '../manifest/diagnostics.js';
+import { VALIDATOR_MESSAGE_CODE, formatDiagnosticLine, objectDiagnostic } from '../manifest/diagnostics.js';
+import type { LoadResult } from '../manifest/index.js';
 import { hasErrors, loadManifests } from '../manifest/index.js';
-import type { SourceLocation } from '../manifest/types.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
 import { desiredState, identityHandles } from './desired.js';
+import { ApplyFailedError, ManifestError } from './errors.js';
 import type { ExecutionReport, ProgressListener } from './execute.js';
 import { executePlan } from './execute.js';
 import { fetchLiveLists, kindsToFetch, ownershipPredicate } from './fetch.js';
 import { liveState } from './live.js';
-import type { ObjectRef, State } from './model.js';
+import type { State } from './model.js';
 import { buildPlan } from './plan.js';
 import type { Plan } from './plan-types.js';
 
@@ -35,8 +37,13 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly variant?: Variant | undefined;
   readonly prune?: boolean | undefined;
   readonly allowMassDelete?: boolean | undefined;
-  /** Receives warnings (manifest warnings, `--insecure`, failed session terminate). */
+  /** Receives warnings (`--insecure`, failed session terminate; manifest warnings unless `onDiagnostics`). */
   readonly warn: (message: string) => void;
+  /**
+   * Receives the diagnostics of manifests that have no error (their warnings), before any
+   * gateway is contacted. Without it, each goes to `warn` as one line of the text format.
+   */
+  readonly onDiagnostics?: ((diagnostics: readonly Diagnostic[]) => void) | undefined;
   /**
    * The run's secret registry (the CLI redacts all its output with it): the manifests'
    * secret values, the API key and the session cookie are registered into it.
@@ -44,53 +51,8 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly secrets?: SecretRedactor | undefined;
 }
 
-/** Manifests have errors: nothing was sent to any gateway. Exit code 1. */
-export class ManifestError extends InputError {
-  readonly diagnostics: readonly Diagnostic[];
-  constructor(diagnostics: readonly Diagnostic[]) {
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    super(`the manifests have ${errors} error${errors === 1 ? '' : 's'}; nothing was sent to the gateway`);
-    this.diagnostics = diagnostics;
-  }
-}
-
-/** A validator message mapped back to the manifest that declares its object. */
-export interface LocatedValidatorMessage {
-  readonly severity: ValidatorMessage['severity'];
-  readonly code: string;
-  readonly detail: string;
-  readonly object?: ObjectRef;
-  readonly source?: SourceLocation;
-}
-
-/** The gateway's validator found errors: nothing was activated. Exit code 3. */
-export class ValidatorRejectedError extends GwopsError {
-  override readonly exitCode = 3;
-  readonly messages: readonly LocatedValidatorMessage[];
-  constructor(messages: readonly LocatedValidatorMessage[]) {
-    const errors = messages.filter((m) => m.severity === 'ERROR').length;
-    super(`the gateway's validator reported ${errors} error${errors === 1 ? '' : 's'}; nothing was activated`);
-    this.messages = messages;
-  }
-}
-
-/** A step of the plan failed inside the session: nothing was activated. Exit code 1. */
-export class ApplyFailedError extends GwopsError {
-  readonly report: ExecutionReport;
-  readonly plan: Plan;
-  constructor(plan: Plan, report: ExecutionReport) {
-    const failed = report.outcomes.find((o) => o.status === 'failed');
-    const step = plan.steps.find((s) => s.index === failed?.step);
-    const reason = failed && failed.status === 'failed' ? failed.error : 'interrupted';
-    super(
-      `step ${failed?.step ?? '?'} (${step ? `${step.action} ${step.kind} '${step.name}'` : 'unknown'}) failed: ${reason}; ` +
-        'nothing was activated and the session was terminated',
-      { cause: report.error },
-    );
-    this.report = report;
-    this.plan = plan;
-  }
-}
+/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
+export { ApplyFailedError, ManifestError, ValidatorRejectedError } from './errors.js';
 
 /** Loaded manifests and the desired state built from them. */
 export interface Prepared {
@@ -115,7 +77,10 @@ export async function prepare(input: RunInput): Promise<Prepared> {
   });
   input.secrets?.addAll(loaded.secretValues);
   if (hasErrors(loaded.diagnostics)) throw new ManifestError(loaded.diagnostics);
-  for (const d of loaded.diagnostics) input.warn(`${d.file}:${d.line}:${d.column}: warning: ${d.message}`);
+  if (loaded.diagnostics.length > 0) {
+    if (input.onDiagnostics) input.onDiagnostics(loaded.diagnostics);
+    else for (const d of loaded.diagnostics) input.warn(formatDiagnosticLine(d));
+  }
   return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant };
 }
 
@@ -168,12 +133,18 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   return { live, plan };
 }
 
-/** Maps the gateway's validator messages to manifest positions through the ids of the run. */
+const SEVERITY: Readonly<Record<ValidatorSeverity, DiagnosticSeverity>> = { ERROR: 'error', WARNING: 'warning', INFO: 'info' };
+
+/**
+ * The gateway's validator messages as diagnostics: the gateway's code (or
+ * `validator-message` when it sent none) and detail, the object (mapped from its id
+ * through the ids of the run) and the manifest position of the document that declares it.
+ */
 export function locateMessages(
   messages: readonly ValidatorMessage[],
   ids: ReadonlyMap<ObjectKey<ResourceType>, string>,
-  loaded: LoadResult,
-): LocatedValidatorMessage[] {
+  loaded: Pick<LoadResult, 'locate'>,
+): Diagnostic[] {
   const names = new Map<ObjectKey<ResourceType>, string>(); // objectKey(kind, id) → name
   for (const [key, id] of ids) {
     const { kind, name } = parseObjectKey(key);
@@ -183,14 +154,13 @@ export function locateMessages(
     const kind = m.model && isResourceType(m.model.type) ? m.model.type : undefined;
     const name = m.model && kind ? names.get(objectKey(kind, m.model.id)) : undefined;
     const object = kind && name !== undefined ? { kind, name } : undefined;
-    const source = object ? loaded.locate(object.kind, object.name) : undefined;
-    return {
-      severity: m.severity,
-      code: m.code,
-      detail: m.detail,
-      ...(object ? { object } : {}),
-      ...(source ? { source } : {}),
-    };
+    return objectDiagnostic({
+      severity: SEVERITY[m.severity],
+      code: m.code === '' ? VALIDATOR_MESSAGE_CODE : m.code,
+      object,
+      source: object ? loaded.locate(object.kind, object.name) : undefined,
+      message: m.detail,
+    });
   });
 }
 
@@ -201,10 +171,10 @@ export async function executeAndValidate(
   planned: Planned,
   signal: AbortSignal,
   onProgress?: ProgressListener,
-): Promise<{ report: ExecutionReport; messages: LocatedValidatorMessage[] }> {
+): Promise<{ report: ExecutionReport; messages: Diagnostic[] }> {
   const report = await executePlan(session, planned.plan, prepared.desired, planned.live, { signal, onProgress });
   if (report.error !== undefined) {
-    if (report.error instanceof GwopsError && report.error.exitCode !== 1) throw report.error;
+    if (report.error instanceof GwopsError && report.error.exitCode !== EXIT.error) throw report.error;
     throw new ApplyFailedError(planned.plan, report);
   }
   const messages = locateMessages(await session.validatorMessages(), report.ids, prepared.loaded);
@@ -214,8 +184,8 @@ export async function executeAndValidate(
 /** Result of {@link runPlan}. */
 export interface PlanResult extends Planned {
   readonly prepared: Prepared;
-  /** Validator messages of the edited working copy; undefined with `--no-server-check` or an empty plan. */
-  readonly messages?: readonly LocatedValidatorMessage[];
+  /** The validator's messages about the edited working copy, as diagnostics; undefined with `--no-server-check` or an empty plan. */
+  readonly messages?: readonly Diagnostic[];
 }
 
 /**

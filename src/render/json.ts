@@ -1,8 +1,11 @@
 /**
  * The plan as JSON (Terraform `jsonplan`): the Plan data itself, `formatVersion` first,
  * keys in a stable order so that the same plan always gives the same bytes (golden files,
- * `--out plan.json` diffs). Secrets are already masked in the plan.
+ * `--out plan.json` diffs). Secrets are already masked in the plan. The CLI's `--format
+ * json` adds the run's diagnostics (`diagnostics`) after the plan's own members.
  */
+import type { Diagnostic } from '../manifest/diagnostics.js';
+import { diagnosticJson } from '../manifest/diagnostics.js';
 import type { Plan } from '../reconcile/plan-types.js';
 
 /** Keys that come first, in this order, wherever they appear; other keys follow sorted. */
@@ -22,7 +25,6 @@ const KEY_ORDER = [
   'relationship',
   'related',
   'cause',
-  'dependsOn',
   'reason',
   'source',
   'changes',
@@ -66,10 +68,23 @@ function ordered(value: unknown): unknown {
   return value;
 }
 
+/** Options of {@link renderJson}. */
+export interface JsonOptions {
+  /**
+   * The run's diagnostics (manifest warnings, the gateway validator's messages), added as
+   * a last member `diagnostics`, each element in the shape of `gwops validate --format
+   * json` (`diagnosticJson`, src/manifest/diagnostics.ts). Absent: no such member (plan
+   * files, `--out`).
+   */
+  readonly diagnostics?: readonly Diagnostic[];
+}
+
 /**
  * Renders a plan as JSON: 2-space indentation, stable key order, trailing newline.
- * `JSON.parse(renderJson(plan))` deep-equals `plan`.
+ * Without `diagnostics`, `JSON.parse(renderJson(plan))` deep-equals `plan`.
  */
-export function renderJson(plan: Plan): string {
-  return `${JSON.stringify(ordered(plan), null, 2)}\n`;
+export function renderJson(plan: Plan, options: JsonOptions = {}): string {
+  const body = ordered(plan) as Record<string, unknown>;
+  const value = options.diagnostics ? { ...body, diagnostics: options.diagnostics.map(diagnosticJson) } : body;
+  return `${JSON.stringify(value, null, 2)}\n`;
 }

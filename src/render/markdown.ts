@@ -4,7 +4,7 @@
  * `<details>` section per object, validator messages with their manifest file and line,
  * and the objects inside the ownership scope that no manifest declares.
  */
-import type { ObjectRef } from '../reconcile/model.js';
+import type { Diagnostic, DiagnosticSeverity } from '../manifest/diagnostics.js';
 import type { Plan } from '../reconcile/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import type { ObjectGroup } from './groups.js';
@@ -13,19 +13,10 @@ import { NO_CHANGES, changeRows, objectTitle, pathWidth, summaryLine, unchangedN
 /** The hidden marker that starts every plan comment. */
 export const MARKDOWN_MARKER = '<!-- gwops-plan -->';
 
-/** A validator message as the renderers show it (mapped to a manifest position by the caller). */
-export interface ValidatorMessageView {
-  readonly severity: 'ERROR' | 'WARNING' | 'INFO';
-  readonly code?: string;
-  readonly detail: string;
-  readonly object?: ObjectRef;
-  readonly source?: { readonly file: string; readonly line: number; readonly column: number };
-}
-
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownOptions {
-  /** Messages of the gateway's validator (`plan` without `--no-server-check`). */
-  readonly validatorMessages?: readonly ValidatorMessageView[];
+  /** Messages of the gateway's validator as diagnostics (`plan` without `--no-server-check`; src/reconcile/run.ts `locateMessages`). */
+  readonly validatorMessages?: readonly Diagnostic[];
   /** Heading; default `gwops plan`. */
   readonly title?: string;
   /**
@@ -83,10 +74,11 @@ function groupSection(group: ObjectGroup): string[] {
   return ['<details>', `<summary>${summary}</summary>`, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []), ...fenced('diff', groupLines(group)), '', '</details>'];
 }
 
-const SEVERITY_ICON: Record<ValidatorMessageView['severity'], string> = { ERROR: '❌', WARNING: '⚠️', INFO: 'ℹ️' };
+/** How the table shows a severity: an icon and the gateway's word. */
+const SEVERITY_CELL: Readonly<Record<DiagnosticSeverity, string>> = { error: '❌ ERROR', warning: '⚠️ WARNING', info: 'ℹ️ INFO' };
 
-function validatorSection(messages: readonly ValidatorMessageView[]): string[] {
-  const errors = messages.filter((m) => m.severity === 'ERROR').length;
+function validatorSection(messages: readonly Diagnostic[]): string[] {
+  const errors = messages.filter((m) => m.severity === 'error').length;
   const lines = [
     `#### Gateway validator: ${messages.length} message${messages.length === 1 ? '' : 's'}${errors > 0 ? `, ${errors} error${errors === 1 ? '' : 's'} (apply would not activate)` : ''}`,
     '',
@@ -95,8 +87,8 @@ function validatorSection(messages: readonly ValidatorMessageView[]): string[] {
   ];
   for (const m of messages) {
     const object = m.object ? `<code>${escapeInline(objectTitle(m.object))}</code>` : '';
-    const where = m.source ? `<code>${escapeInline(`${m.source.file}:${m.source.line}`)}</code>` : '';
-    lines.push(`| ${SEVERITY_ICON[m.severity]} ${m.severity} | ${m.code ? `<code>${escapeInline(m.code)}</code>` : ''} | ${object} | ${where} | ${escapeInline(m.detail)} |`);
+    const where = m.file !== undefined ? `<code>${escapeInline(`${m.file}:${m.line}`)}</code>` : '';
+    lines.push(`| ${SEVERITY_CELL[m.severity]} | <code>${escapeInline(m.code)}</code> | ${object} | ${where} | ${escapeInline(m.message)} |`);
   }
   return lines;
 }

@@ -3,23 +3,21 @@
  * apply that failed, and the drift report. Each is a function of data returning a string.
  */
 import { createColors } from 'picocolors';
+import type { Diagnostic } from '../manifest/diagnostics.js';
+import { formatDiagnostics } from '../manifest/diagnostics.js';
 import type { ExecutionReport } from '../reconcile/execute.js';
 import type { Plan } from '../reconcile/plan-types.js';
-import type { LocatedValidatorMessage } from '../reconcile/run.js';
 import { renderText } from './index.js';
 
-/** Validator messages, one per line, with the manifest position of their object when known. */
-export function renderValidatorMessages(messages: readonly LocatedValidatorMessage[], options: { color: boolean }): string {
+/**
+ * The gateway validator's messages (diagnostics, src/reconcile/run.ts `locateMessages`)
+ * under a heading, in the text format of every diagnostic (`formatDiagnostics`): one line
+ * each, `file:line:col: severity: message [CODE]`, then the counts.
+ */
+export function renderValidatorMessages(messages: readonly Diagnostic[], options: { color: boolean }): string {
   if (messages.length === 0) return '';
   const c = createColors(options.color);
-  const lines = ['', c.bold("Gateway validator messages:")];
-  for (const m of messages) {
-    const severity = m.severity === 'ERROR' ? c.red(m.severity) : m.severity === 'WARNING' ? c.yellow(m.severity) : m.severity;
-    const where = m.source ? `${m.source.file}:${m.source.line}:${m.source.column}: ` : '';
-    const what = m.object ? `${m.object.kind} '${m.object.name}': ` : '';
-    lines.push(`  ${where}${severity}${m.code ? ` ${m.code}` : ''}: ${what}${m.detail}`);
-  }
-  return lines.join('\n') + '\n';
+  return `\n${c.bold('Gateway validator messages:')}\n${formatDiagnostics(messages, 'text', { color: options.color })}`;
 }
 
 /** What an apply that failed did: steps applied in the (terminated) session, the failed one, the skipped ones. */

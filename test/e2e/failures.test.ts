@@ -38,6 +38,14 @@ attributes:
 `,
 };
 
+/** The JSON documents written one after the other on a stream (as `jq` reads them). */
+function jsonDocuments(text: string): unknown[] {
+  return text
+    .split(/(?<=^\})\n(?=\{)/m)
+    .filter((part) => part.trim() !== '')
+    .map((part) => JSON.parse(part) as unknown);
+}
+
 describe('failures leave the active configuration untouched and no session open', () => {
   const t = useHarness();
   let manifests: string;
@@ -69,10 +77,80 @@ describe('failures leave the active configuration untouched and no session open'
     const before = JSON.stringify(t.h.emulator.activeSnapshot());
     const r = await t.h.cli(['apply', '--yes', broken, ...t.h.connection]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('ERROR');
-    expect(r.stderr).toMatch(/app\.yaml:\d+/);
+    // The line form of every diagnostic, a manifest error's too: file:line:col: severity: message [code].
+    expect(r.stderr).toMatch(/^\S*app\.yaml:\d+:\d+: error: .*small-web.* \[MAPPING_WITHOUT_BACKEND_GROUP\]$/m);
+    expect(r.stderr).toMatch(/^\d+ errors?, \d+ warnings?$/m);
+    expect(r.stderr).toContain("Error: the gateway's validator reported 1 error; nothing was activated");
     expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
     expect(t.h.emulator.openSessionCount()).toBe(0);
+
+    // --format json: the plan, then the validator's messages in the JSON document of validate.
+    const json = await t.h.cli(['apply', '--yes', '--format', 'json', broken, ...t.h.connection]);
+    expect(json.code).toBe(3);
+    const [plan, report] = jsonDocuments(json.stdout);
+    expect(plan).toMatchObject({ formatVersion: '2.0', diagnostics: [] });
+    expect(report).toMatchObject({ formatVersion: '1.0', valid: false, errorCount: 1 });
+    expect((report as { diagnostics: unknown[] }).diagnostics).toContainEqual({
+      severity: 'error',
+      code: 'MAPPING_WITHOUT_BACKEND_GROUP',
+      file: expect.stringMatching(/app\.yaml$/) as unknown,
+      line: expect.any(Number) as unknown,
+      column: 1,
+      pointer: '',
+      object: { kind: 'mapping', name: 'small-web' },
+      message: expect.stringContaining('small-web') as unknown,
+    });
+    expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
+  });
+
+  it('plan reports the validator messages like validate: text lines, and diagnostics in --format json', async () => {
+    const broken = await writeManifests(t.h, 'broken-plan', {
+      'app.yaml': SMALL['app.yaml']
+        .replaceAll('small-', 'planned-')
+        .replace('entryPath: { value: /, priority: 6 }\nrelationships:\n  back-end-groups: [planned-backend]\n', 'entryPath: { value: /, priority: 6 }\nrelationships:\n'),
+    });
+    const text = await t.h.cli(['plan', broken, ...t.h.connection]);
+    expect(text.code).toBe(3);
+    expect(text.stdout).toMatch(/^Gateway validator messages:\n\S*app\.yaml:\d+:1: error: .*planned-web.* \[MAPPING_WITHOUT_BACKEND_GROUP\]$/m);
+    const json = await t.h.cli(['plan', '--format', 'json', broken, ...t.h.connection]);
+    expect(json.code).toBe(3);
+    const parsed = JSON.parse(json.stdout) as { formatVersion: string; diagnostics: { code: string; object?: unknown }[] };
+    expect(parsed.formatVersion).toBe('2.0');
+    expect(parsed.diagnostics).toContainEqual(expect.objectContaining({ code: 'MAPPING_WITHOUT_BACKEND_GROUP', object: { kind: 'mapping', name: 'planned-web' } }));
+    expect(t.h.emulator.openSessionCount()).toBe(0);
+  });
+
+  it('a link to an object that exists nowhere is a diagnostic too (unresolved-link), in text and JSON', async () => {
+    const dir = await writeManifests(t.h, 'external', {
+      'gwops.yaml': 'manifests: [m.yaml]\nallowExternalLinks: true\n',
+      'm.yaml': 'apiVersion: gwops/v1\nkind: mapping\nname: external-api\nattributes:\n  entryPath: { value: /external/ }\nrelationships:\n  back-end-groups: [ghost-backend]\n',
+    });
+    const config = ['--config', join(dir, 'gwops.yaml')];
+    const text = await t.h.cli(['plan', ...config, ...t.h.connection]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(
+      /^\S*m\.yaml:1:1: error: mapping 'external-api' back-end-groups names back-end-group 'ghost-backend', which no manifest declares and the gateway does not have: .* \[unresolved-link\]$/m,
+    );
+    expect(text.stderr).toContain('Error: the manifests have 1 link to objects that no manifest declares and the gateway does not have; nothing was changed');
+    const json = await t.h.cli(['plan', '--format', 'json', ...config, ...t.h.connection]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      valid: false,
+      diagnostics: [{ severity: 'error', code: 'unresolved-link', line: 1, column: 1, pointer: '', object: { kind: 'mapping', name: 'external-api' } }],
+    });
+    expect(t.h.emulator.openSessionCount()).toBe(0);
+  });
+
+  it('a manifest error with --format json prints the JSON document of validate on stdout', async () => {
+    const broken = await writeManifests(t.h, 'local-json', {
+      'app.yaml': SMALL['app.yaml'].replace('http2Allowed: false', 'http2Allowed: true'),
+    });
+    const r = await t.h.cli(['plan', '--format', 'json', broken, ...t.h.connection]);
+    expect(r.code).toBe(1);
+    const parsed = JSON.parse(r.stdout) as { valid: boolean; diagnostics: { code: string }[] };
+    expect(parsed.valid).toBe(false);
+    expect(parsed.diagnostics.map((d) => d.code)).toContain('http2-without-https');
+    expect(r.stderr).toMatch(/^Error: the manifests have 1 error; nothing was sent to the gateway$/m);
   });
 
   it('a fault injected at each call of an apply activates nothing', async () => {

@@ -18,7 +18,6 @@ import { liveState } from '../../src/reconcile/live.js';
 import type { State } from '../../src/reconcile/model.js';
 import { buildPlan } from '../../src/reconcile/plan.js';
 import type { Plan } from '../../src/reconcile/plan-types.js';
-import type { ValidatorMessageView } from '../../src/render/index.js';
 
 export const GOLDEN_DIR = new URL('./', import.meta.url);
 
@@ -30,8 +29,8 @@ export interface CaseOptions {
   readonly allowMassDelete?: boolean;
   /** The run's environment: values of `${VAR}` and of `{ fromEnv: VAR }` secret sources. */
   readonly env?: Readonly<Record<string, string>>;
-  /** The gateway's validator messages, as `gwops plan` maps them to manifests; shown in `plan.md`. */
-  readonly validatorMessages?: readonly ValidatorMessageView[];
+  /** The gateway's validator messages as diagnostics, as `gwops plan` maps them to manifests (`locateMessages`); shown in `plan.md`. */
+  readonly validatorMessages?: readonly Diagnostic[];
 }
 
 const OPTION_KEYS: readonly string[] = ['prune', 'allowMassDelete', 'env', 'validatorMessages'] satisfies (keyof CaseOptions)[];
@@ -81,8 +80,8 @@ function readOptions(dir: URL): CaseOptions {
     ...(prune !== undefined ? { prune } : {}),
     ...(allowMassDelete !== undefined ? { allowMassDelete } : {}),
     ...(env !== undefined ? { env: env as Record<string, string> } : {}),
-    // The renderer's view of a message (severity, code, detail, object, source), as written.
-    ...(validatorMessages !== undefined ? { validatorMessages: validatorMessages as unknown as ValidatorMessageView[] } : {}),
+    // Diagnostics (severity, code, file, line, column, pointer, object, message), as written.
+    ...(validatorMessages !== undefined ? { validatorMessages: validatorMessages as unknown as Diagnostic[] } : {}),
   };
 }
 
@@ -112,7 +111,8 @@ function caseGateway(lists: ReadonlyMap<string, readonly ApiResource[]>): ListCl
   return {
     list(collection, filters, { project }) {
       const filter = parseFilters(filters);
-      const matching = (lists.get(collection) ?? []).filter((r) => matchesFilter(filter, r));
+      const properties = kindByCollection(collection)?.filterProperties;
+      const matching = (lists.get(collection) ?? []).filter((r) => matchesFilter(filter, r, properties));
       return Promise.resolve(matching.map(project));
     },
   };

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { registerSchema } from '../../src/cli/commands/schema.js';
 import { registerValidate } from '../../src/cli/commands/validate.js';
 import { exitCodeFor } from '../../src/cli/exit.js';
+import { diagnosticJson, objectDiagnostic } from '../../src/manifest/diagnostics.js';
 import { formatDiagnostics, sortDiagnostics } from '../../src/manifest/index.js';
 import type { Diagnostic } from '../../src/manifest/index.js';
 import { project } from './fixture.js';
@@ -157,5 +158,63 @@ describe('formatDiagnostics', () => {
     expect(formatDiagnostics([d('a', 1, 1)], 'text')).not.toContain('\u001b[');
     expect(formatDiagnostics([d('a', 1, 1)], 'text', { color: true })).toContain('\u001b[');
     expect(formatDiagnostics([], 'text')).toBe('');
+  });
+
+  describe('diagnostics of other sources in the same forms', () => {
+    // A validator message at its manifest, one about an object no manifest declares, one about nothing.
+    const located = objectDiagnostic({
+      code: 'MAPPING_WITHOUT_BACKEND_GROUP',
+      object: { kind: 'mapping', name: 'shop' },
+      source: { file: 'm.yaml', line: 7, column: 1 },
+      message: "The mapping 'shop' has no back-end group.",
+    });
+    const unlocated = objectDiagnostic({ severity: 'warning', code: 'X', object: { kind: 'mapping', name: 'old' }, message: 'old, a, b' });
+    const info: Diagnostic = { severity: 'info', code: 'validator-message', message: 'note' };
+    const all = [located, unlocated, info];
+
+    it('text: file:line:col (else the object) severity: message [code], and the counts', () => {
+      expect(formatDiagnostics(all, 'text')).toBe(
+        "m.yaml:7:1: error: The mapping 'shop' has no back-end group. [MAPPING_WITHOUT_BACKEND_GROUP]\n" +
+          "mapping 'old': warning: old, a, b [X]\n" +
+          'info: note [validator-message]\n' +
+          '1 error, 1 warning, 1 info\n',
+      );
+    });
+
+    it('json: the document of validate, with object and without a location where there is none', () => {
+      expect(JSON.parse(formatDiagnostics(all, 'json'))).toEqual({
+        formatVersion: '1.0',
+        valid: false,
+        errorCount: 1,
+        warningCount: 1,
+        diagnostics: [
+          {
+            severity: 'error',
+            code: 'MAPPING_WITHOUT_BACKEND_GROUP',
+            file: 'm.yaml',
+            line: 7,
+            column: 1,
+            pointer: '',
+            object: { kind: 'mapping', name: 'shop' },
+            message: "The mapping 'shop' has no back-end group.",
+          },
+          { severity: 'warning', code: 'X', object: { kind: 'mapping', name: 'old' }, message: 'old, a, b' },
+          { severity: 'info', code: 'validator-message', message: 'note' },
+        ],
+      });
+      expect(Object.keys(diagnosticJson(located))).toEqual(['severity', 'code', 'file', 'line', 'column', 'pointer', 'object', 'message']);
+    });
+
+    it('github: annotations without file properties when unlocated; info is a notice', () => {
+      expect(formatDiagnostics(all, 'github')).toBe(
+        "::error file=m.yaml,line=7,col=1,title=MAPPING_WITHOUT_BACKEND_GROUP::The mapping 'shop' has no back-end group.\n" +
+          "::warning title=X::mapping 'old': old, a, b\n" +
+          '::notice title=validator-message::note\n',
+      );
+    });
+
+    it('sorts located diagnostics first, keeping the order of the others', () => {
+      expect(sortDiagnostics([info, unlocated, located, d('a', 1, 1)]).map((x) => x.code)).toEqual(['invalid-value', 'MAPPING_WITHOUT_BACKEND_GROUP', 'validator-message', 'X']);
+    });
   });
 });

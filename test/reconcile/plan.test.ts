@@ -123,7 +123,25 @@ describe('buildPlan: links, certificates, deletes', () => {
   });
 
   it('refuses links to objects that exist nowhere', () => {
-    expect(() => plan([doc('mapping', 'api', {}, { 'back-end-groups': ['ghost'] })], {})).toThrow(UnresolvedReferenceError);
+    const attempt = (): unknown => plan([doc('mapping', 'api', {}, { 'back-end-groups': ['ghost'] }, 4)], {});
+    expect(attempt).toThrow(UnresolvedReferenceError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as UnresolvedReferenceError).diagnostics).toEqual([
+        {
+          severity: 'error',
+          code: 'unresolved-link',
+          file: 'manifests/mappings.yaml',
+          line: 4,
+          column: 1,
+          pointer: '',
+          object: { kind: 'mapping', name: 'api' },
+          message: "mapping 'api' back-end-groups names back-end-group 'ghost', which no manifest declares and the gateway does not have: declare it, or remove the link",
+        },
+      ]);
+      expect((error as UnresolvedReferenceError).message).toMatch(/^the manifests have 1 link to objects that no manifest declares/);
+    }
   });
 
   it('prunes only owned objects, with --prune, reverse level order, after their unlinks', () => {

@@ -46,7 +46,7 @@ describe('renderMarkdown', () => {
 
   it('fences values longer than their backtick runs and escapes table cells', () => {
     const md = renderMarkdown(tricky, {
-      validatorMessages: [{ severity: 'ERROR', code: 'X', detail: 'a | b <script>', object: { kind: 'mapping', name: 'a' }, source: { file: 'm.yaml', line: 3, column: 1 } }],
+      validatorMessages: [{ severity: 'error', code: 'X', file: 'm.yaml', line: 3, column: 1, pointer: '', object: { kind: 'mapping', name: 'a' }, message: 'a | b <script>' }],
     });
     expect(md).toContain('````diff');
     expect(md).toContain('| ❌ ERROR | <code>X</code> | <code>mapping "a"</code> | <code>m.yaml:3</code> | a \\| b &lt;script&gt; |');
@@ -79,7 +79,7 @@ describe('renderMarkdown size', () => {
     const p = planFor(docs, {});
     const full = renderMarkdown(p, { maxLength: 1_000_000 });
     expect(full).not.toContain('not shown');
-    const short = renderMarkdown(p, { maxLength: 5_000, validatorMessages: [{ severity: 'ERROR', detail: 'kept' }] });
+    const short = renderMarkdown(p, { maxLength: 5_000, validatorMessages: [{ severity: 'error', code: 'validator-message', message: 'kept' }] });
     expect(short.length).toBeLessThanOrEqual(5_000);
     expect(short).toContain('Plan: 200 to create');
     expect(short).toContain('| kept |');

@@ -16,7 +16,7 @@ function outputs(plan: Plan): string[] {
   return [
     renderText(plan, { color: false }),
     renderText(plan, { color: true }),
-    renderMarkdown(plan, { validatorMessages: [{ severity: 'ERROR', detail: 'x', object: { kind: 'mapping', name: 'shop-api' } }] }),
+    renderMarkdown(plan, { validatorMessages: [{ severity: 'error', code: 'X', message: 'x', object: { kind: 'mapping', name: 'shop-api' } }] }),
     renderJson(plan),
     JSON.stringify(plan),
   ];

@@ -14,6 +14,7 @@ import type { FaultRule, RunningEmulator, ServeOptions } from '../../emulator/in
 import { isLoopbackHost } from '../../gateway/http.js';
 import { INTERRUPT_SIGNALS, signalSource } from '../../interrupts.js';
 import type { InterruptSignal } from '../../interrupts.js';
+import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
 
 /** Options as commander parses them. */
@@ -210,7 +211,7 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CliIO
   await stop;
   await emulator.close();
   io.stdout.write('gwops emulator stopped\n');
-  return 0;
+  return EXIT.ok;
 }
 
 

@@ -9,11 +9,13 @@ import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigError, UsageError } from '../../errors.js';
 import type { Variant } from '../../kinds/index.js';
-import { formatDiagnostics } from '../../manifest/index.js';
+import type { Diagnostic } from '../../manifest/diagnostics.js';
+import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
 import { activationComment, readCommitInfo } from '../../reconcile/commit-comment.js';
-import type { LocatedValidatorMessage, RunInput } from '../../reconcile/run.js';
-import { ApplyFailedError, ManifestError, ValidatorRejectedError, runDrift, runPlan } from '../../reconcile/run.js';
-import { ConsentRequiredError, runApply } from '../../reconcile/apply.js';
+import { ApplyFailedError, ConsentRequiredError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
+import type { RunInput } from '../../reconcile/run.js';
+import { runDrift, runPlan } from '../../reconcile/run.js';
+import { runApply } from '../../reconcile/apply.js';
 import type { Plan } from '../../reconcile/plan-types.js';
 import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
@@ -46,7 +48,11 @@ function colorEnabled(io: CliIO): boolean {
   return io.isTTY && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
 }
 
-function runInput(paths: string[], flags: CommonFlags, io: CliIO): RunInput {
+/**
+ * The input of a run. The manifests' warnings are printed on stderr when they arrive (in
+ * the text format of every diagnostic) and collected into `warnings`, for the JSON output.
+ */
+function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[]): RunInput {
   return {
     paths,
     cwd: io.cwd,
@@ -64,14 +70,24 @@ function runInput(paths: string[], flags: CommonFlags, io: CliIO): RunInput {
     prune: flags.prune,
     allowMassDelete: flags.allowMassDelete,
     warn: (message) => void io.stderr.write(`Warning: ${message}\n`),
+    onDiagnostics: (diagnostics) => {
+      warnings.push(...diagnostics);
+      io.stderr.write(formatDiagnostics(diagnostics, 'text', { color: colorEnabled(io) }));
+    },
     secrets: io.secrets,
   };
 }
 
-function renderPlan(plan: Plan, format: Format, io: CliIO, messages: readonly LocatedValidatorMessage[] | undefined): string {
+/**
+ * The plan in the output format. JSON carries every diagnostic of the run so far in
+ * `diagnostics` (the manifests' `warnings`, then the validator's `messages`), in the shape
+ * of `gwops validate --format json`; markdown shows the validator's messages in a table,
+ * text after the plan in the text format of every diagnostic.
+ */
+function renderPlan(plan: Plan, format: Format, io: CliIO, messages: readonly Diagnostic[] | undefined, warnings: readonly Diagnostic[]): string {
   switch (format) {
     case 'json':
-      return renderJson(plan);
+      return renderJson(plan, { diagnostics: [...warnings, ...(messages ?? [])] });
     case 'markdown':
       return renderMarkdown(plan, messages ? { validatorMessages: messages } : {});
     case 'text':
@@ -79,13 +95,26 @@ function renderPlan(plan: Plan, format: Format, io: CliIO, messages: readonly Lo
   }
 }
 
-/** Prints what a typed failure carries (diagnostics, validator messages, step report), then rethrows it for the exit code. */
-function explain(error: unknown, io: CliIO): never {
-  if (error instanceof ManifestError) {
-    io.stderr.write(formatDiagnostics(error.diagnostics, 'text', { color: colorEnabled(io) }));
-    io.stderr.write('\n');
-  } else if (error instanceof ValidatorRejectedError) {
-    io.stderr.write(renderValidatorMessages(error.messages, { color: colorEnabled(io) }));
+/**
+ * Prints what a typed failure carries, then rethrows it for the exit code (its one-line
+ * message follows on stderr). Diagnostics (of the manifests, the desired state, unresolved
+ * links, the gateway's validator) are printed by the one diagnostics formatter: with
+ * `--format json` as the JSON document of `gwops validate --format json` on stdout (with
+ * the manifests' `warnings` first, unless a plan document already carried them), else in
+ * its text format on stderr. A failed step prints the execution report.
+ */
+function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[]): never {
+  if (isDiagnosticsError(error)) {
+    const color = colorEnabled(io);
+    if (format === 'json') {
+      // Only the validator rejects after the plan (and the warnings with it) was printed.
+      const planShown = error instanceof ValidatorRejectedError;
+      io.stdout.write(formatDiagnostics(planShown ? error.diagnostics : [...warnings, ...error.diagnostics], 'json'));
+    } else if (error instanceof ValidatorRejectedError) {
+      io.stderr.write(renderValidatorMessages(error.diagnostics, { color }));
+    } else {
+      io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
+    }
   } else if (error instanceof ApplyFailedError) {
     io.stderr.write(renderExecutionReport(error.plan, error.report));
   }
@@ -152,14 +181,17 @@ async function writableFile(cwd: string, file: string, option: string): Promise<
 /** `gwops plan`. @returns the exit code */
 export async function planAction(paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }, io: CliIO): Promise<number> {
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
-  const result = await runPlan({ ...runInput(paths, flags, io), serverCheck: flags.serverCheck }).catch((e: unknown) => explain(e, io));
-  io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages));
+  const warnings: Diagnostic[] = [];
+  const result = await runPlan({ ...runInput(paths, flags, io, warnings), serverCheck: flags.serverCheck }).catch((e: unknown) =>
+    explain(e, io, flags.format, warnings),
+  );
+  io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings));
   if (out !== undefined) {
     await writeFile(out, redactText(io, renderJson(result.plan))).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''} (${errnoCode(error)})`, { cause: error });
     });
   }
-  if (result.messages?.some((m) => m.severity === 'ERROR')) return EXIT.validatorErrors;
+  if (result.messages && hasErrors(result.messages)) return EXIT.validatorErrors;
   return flags.detailedExitcode && result.plan.steps.length > 0 ? EXIT.changes : EXIT.ok;
 }
 
@@ -167,22 +199,26 @@ export async function planAction(paths: string[], flags: CommonFlags & { out?: s
 export async function applyAction(paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean }, io: CliIO): Promise<number> {
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
+  const warnings: Diagnostic[] = [];
   const result = await runApply({
-    ...runInput(paths, flags, io),
+    ...runInput(paths, flags, io, warnings),
     planFile: flags.plan,
     comment,
-    onPlan: (plan) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined)),
+    onPlan: (plan) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings)),
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     onProgress: io.isTTY
       ? ({ step, phase, total }) => {
           if (phase === 'done') io.stderr.write(`  [${step.index}/${total}] ${step.action} ${step.kind} '${step.name}' done\n`);
         }
       : undefined,
-  }).catch((e: unknown) => explain(e, io));
-  if (result.messages.length > 0) io.stdout.write(renderValidatorMessages(result.messages, { color }));
+  }).catch((e: unknown) => explain(e, io, flags.format, warnings));
+  // After the plan: the validator's messages, with --format json as a second JSON document (the one of validate).
+  if (result.messages.length > 0) {
+    io.stdout.write(flags.format === 'json' ? formatDiagnostics(result.messages, 'json') : renderValidatorMessages(result.messages, { color }));
+  }
   switch (result.outcome) {
     case 'activated':
-      // The outcome is the report of a text or markdown apply; with --format json stdout holds only the plan.
+      // The outcome is the report of a text or markdown apply; with --format json stdout holds only JSON documents.
       (flags.format === 'json' ? io.stderr : io.stdout).write(`\nApply complete: configuration ${result.activation?.id ?? ''} activated with comment "${result.comment ?? ''}".\n`);
       return EXIT.ok;
     case 'cancelled':
@@ -196,9 +232,10 @@ export async function applyAction(paths: string[], flags: CommonFlags & { plan?:
 /** `gwops drift`. @returns the exit code */
 export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO): Promise<number> {
   if (flags.prune) throw new UsageError('drift never changes anything; --prune belongs to plan and apply');
-  const result = await runDrift(runInput(paths, flags, io)).catch((e: unknown) => explain(e, io));
+  const warnings: Diagnostic[] = [];
+  const result = await runDrift(runInput(paths, flags, io, warnings)).catch((e: unknown) => explain(e, io, flags.format, warnings));
   io.stdout.write(
-    flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined),
+    flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings),
   );
   return result.drifted ? EXIT.changes : EXIT.ok;
 }

@@ -1,0 +1,141 @@
+/**
+ * The reconciler's errors (plan, apply, drift), in one module: what stops a run, each
+ * with its exit code from `EXIT` (src/exit-codes.ts). Errors about located problems carry
+ * them as {@link Diagnostic}s (`diagnostics`), which the CLI prints with the one
+ * diagnostics formatter (src/manifest/diagnostics.ts) before the error's one-line message.
+ * The modules that raise them re-export them (run.ts, apply.ts, plan-types.ts, plan.ts).
+ */
+import { EXIT, GwopsError, InputError } from '../errors.js';
+import type { Diagnostic } from '../manifest/diagnostics.js';
+import type { ExecutionReport } from './execute.js';
+import type { MassDeleteCount, Plan } from './plan-types.js';
+
+/** `2 errors`: the number of diagnostics of severity error. */
+function errorCount(diagnostics: readonly Diagnostic[]): string {
+  const n = diagnostics.filter((d) => d.severity === 'error').length;
+  return `${n} error${n === 1 ? '' : 's'}`;
+}
+
+/** Manifests have errors: nothing was sent to any gateway. Exit code 1. */
+export class ManifestError extends InputError {
+  /** Every diagnostic of the manifests (warnings included), sorted. */
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(`the manifests have ${errorCount(diagnostics)}; nothing was sent to the gateway`);
+    this.diagnostics = diagnostics;
+  }
+}
+
+/**
+ * Manifest documents that cannot form one desired state (codes `duplicate-object`,
+ * `duplicate-identity`, `missing-identity`, `unknown-relationship`, `to-one-list`,
+ * `conflicting-link`). Raised before any gateway is contacted. Exit code 1.
+ */
+export class DesiredStateError extends InputError {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(`the manifests' objects cannot be built into one desired state (${errorCount(diagnostics)}); nothing was sent to the gateway`);
+    this.diagnostics = diagnostics;
+  }
+}
+
+/**
+ * Manifests link to objects that exist nowhere: neither a manifest nor the live gateway
+ * has them (code `unresolved-link`, one diagnostic per link, at the declaring document).
+ * Raised while planning, before any change. Exit code 1.
+ */
+export class UnresolvedReferenceError extends InputError {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    const n = diagnostics.length;
+    super(`the manifests have ${n} link${n === 1 ? '' : 's'} to objects that no manifest declares and the gateway does not have; nothing was changed`);
+    this.diagnostics = diagnostics;
+  }
+}
+
+/**
+ * Pruning would delete every owned object of a kind, or more than the allowed share,
+ * and `--allow-mass-delete` was not given (docs/architecture.md "Decisions"). Exit code 1.
+ */
+export class MassDeleteError extends GwopsError {
+  readonly counts: readonly MassDeleteCount[];
+  constructor(counts: readonly MassDeleteCount[], share: number) {
+    const what = counts
+      .map((c) => `${c.deletes} of ${c.owned} owned ${c.kind} object${c.owned === 1 ? '' : 's'}`)
+      .join(', ');
+    super(
+      `refusing to delete ${what} (all of a kind, or more than ${Math.round(share * 100)} %); ` +
+        'pass --allow-mass-delete to allow it',
+    );
+    this.counts = counts;
+  }
+}
+
+/** The gateway's validator found errors: nothing was activated. Exit code 3. */
+export class ValidatorRejectedError extends GwopsError {
+  override readonly exitCode = EXIT.validatorErrors;
+  /** Every message of the validator (not only the errors), located in the manifests where possible. */
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(`the gateway's validator reported ${errorCount(diagnostics)}; nothing was activated`);
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** A step of the plan failed inside the session: nothing was activated. Exit code 1. */
+export class ApplyFailedError extends GwopsError {
+  readonly report: ExecutionReport;
+  readonly plan: Plan;
+  constructor(plan: Plan, report: ExecutionReport) {
+    const failed = report.outcomes.find((o) => o.status === 'failed');
+    const step = plan.steps.find((s) => s.index === failed?.step);
+    const reason = failed && failed.status === 'failed' ? failed.error : 'interrupted';
+    super(
+      `step ${failed?.step ?? '?'} (${step ? `${step.action} ${step.kind} '${step.name}'` : 'unknown'}) failed: ${reason}; ` +
+        'nothing was activated and the session was terminated',
+      { cause: report.error },
+    );
+    this.report = report;
+    this.plan = plan;
+  }
+}
+
+/**
+ * The activation request was sent but its outcome is not known: the connection broke
+ * before the answer, or the answer was not the documented success. Exit code 1;
+ * `gwops drift` tells what is live.
+ */
+export class ActivationUnknownError extends GwopsError {
+  constructor(reason: string, options?: ErrorOptions) {
+    super(
+      `${reason}; the activation request was sent, so the gateway may or may not have activated the configuration: ` +
+        'run gwops drift to see the live state before applying again',
+      options,
+    );
+  }
+}
+
+/**
+ * The gateway answered the activation as a success, but its configurations list does not
+ * show this run's configuration as the active one. Exit code 1.
+ */
+export class ActivationMismatchError extends GwopsError {}
+
+/** Apply needs consent and none can be asked for (no terminal) nor was given (`--yes`). Exit code 1. */
+export class ConsentRequiredError extends GwopsError {}
+
+/** `apply --plan` was given a plan made against a different live state. Exit code 1. */
+export class StalePlanError extends GwopsError {}
+
+/** The errors that carry diagnostics. */
+export type DiagnosticsError = ManifestError | DesiredStateError | UnresolvedReferenceError | ValidatorRejectedError;
+
+/** True for an error that carries {@link Diagnostic}s to print before its message. */
+export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
+  return (
+    error instanceof ManifestError ||
+    error instanceof DesiredStateError ||
+    error instanceof UnresolvedReferenceError ||
+    error instanceof ValidatorRejectedError
+  );
+}

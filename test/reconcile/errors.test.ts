@@ -1,0 +1,125 @@
+/**
+ * The reconciler's errors (src/reconcile/errors.ts) and the one table of exit codes
+ * (src/exit-codes.ts), and the gateway validator's messages as diagnostics
+ * (`locateMessages`, src/reconcile/run.ts).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EXIT as CLI_EXIT } from '../../src/cli/exit.js';
+import { EXIT, GwopsError, InputError } from '../../src/errors.js';
+import { SIGNAL_EXIT } from '../../src/exit-codes.js';
+import { InterruptedError } from '../../src/gateway/index.js';
+import type { ValidatorMessage } from '../../src/gateway/index.js';
+import { SIGNAL_EXIT_CODES } from '../../src/interrupts.js';
+import type { Diagnostic } from '../../src/manifest/diagnostics.js';
+import { objectKey } from '../../src/object-key.js';
+import * as apply from '../../src/reconcile/apply.js';
+import * as errors from '../../src/reconcile/errors.js';
+import * as planTypes from '../../src/reconcile/plan-types.js';
+import * as run from '../../src/reconcile/run.js';
+import { locateMessages } from '../../src/reconcile/run.js';
+
+const error = (code: string, message = 'm'): Diagnostic => ({ severity: 'error', code, message });
+const warning: Diagnostic = { severity: 'warning', code: 'W', message: 'w' };
+
+describe('exit codes', () => {
+  it('live in one table that the CLI re-exports and the signals use', () => {
+    expect(CLI_EXIT).toBe(EXIT);
+    expect(SIGNAL_EXIT_CODES).toBe(SIGNAL_EXIT);
+    expect(SIGNAL_EXIT).toEqual({ SIGHUP: EXIT.sighup, SIGINT: EXIT.sigint, SIGTERM: EXIT.sigterm });
+    expect(new InterruptedError('SIGHUP').exitCode).toBe(EXIT.sighup);
+    expect(new GwopsError('x').exitCode).toBe(EXIT.error);
+  });
+
+  it('are never number literals in src/ outside the table', () => {
+    const src = fileURLToPath(new URL('../../src/', import.meta.url));
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    // Dev scripts (schema generation, benchmarks) are not gwops and keep their own usage codes.
+    const checked = files.filter((f) => f !== 'exit-codes.ts' && !f.startsWith('bench') && f !== join('schema', 'generate.ts'));
+    const literal = /\bexitCode\s*(?::\s*number\s*)?=\s*\d|\bexit\(\s*\d|\b(?:SIGHUP|SIGINT|SIGTERM)\s*:\s*1\d\d\b|\bexitCode\s*[!=]==?\s*\d/;
+    // Command actions answer exit codes: never `return 0;` or `done(1)` there.
+    const answered = /\breturn\s+\d+\s*;|\bdone\(\s*\d/;
+    const offenders = checked
+      .filter((f) => {
+        const text = readFileSync(join(src, f), 'utf8');
+        return literal.test(text) || (f.startsWith('cli') && answered.test(text));
+      })
+      .map((f) => relative(src, join(src, f)));
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('the reconciler errors', () => {
+  it('are one module, re-exported where they are raised', () => {
+    expect(run.ManifestError).toBe(errors.ManifestError);
+    expect(run.ValidatorRejectedError).toBe(errors.ValidatorRejectedError);
+    expect(run.ApplyFailedError).toBe(errors.ApplyFailedError);
+    expect(apply.ActivationUnknownError).toBe(errors.ActivationUnknownError);
+    expect(apply.ActivationMismatchError).toBe(errors.ActivationMismatchError);
+    expect(apply.ConsentRequiredError).toBe(errors.ConsentRequiredError);
+    expect(apply.StalePlanError).toBe(errors.StalePlanError);
+    expect(planTypes.DesiredStateError).toBe(errors.DesiredStateError);
+    expect(planTypes.UnresolvedReferenceError).toBe(errors.UnresolvedReferenceError);
+    expect(planTypes.MassDeleteError).toBe(errors.MassDeleteError);
+  });
+
+  it('carry their diagnostics and exit codes', () => {
+    const diagnostics = [error('a'), warning, error('b')];
+    const manifest = new errors.ManifestError(diagnostics);
+    expect(manifest).toBeInstanceOf(InputError);
+    expect(manifest.exitCode).toBe(EXIT.error);
+    expect(manifest.message).toBe('the manifests have 2 errors; nothing was sent to the gateway');
+    const rejected = new errors.ValidatorRejectedError([error('MAPPING_WITHOUT_BACKEND_GROUP'), warning]);
+    expect(rejected.exitCode).toBe(EXIT.validatorErrors);
+    expect(rejected.message).toBe("the gateway's validator reported 1 error; nothing was activated");
+    expect(new errors.DesiredStateError([error('duplicate-object')]).exitCode).toBe(EXIT.error);
+    expect(new errors.UnresolvedReferenceError([error('unresolved-link'), error('unresolved-link')]).message).toMatch(/^the manifests have 2 links to objects/);
+    for (const e of [manifest, rejected, new errors.DesiredStateError([]), new errors.UnresolvedReferenceError([])]) {
+      expect(errors.isDiagnosticsError(e)).toBe(true);
+    }
+    expect(errors.isDiagnosticsError(new errors.StalePlanError('x'))).toBe(false);
+    expect(errors.isDiagnosticsError(new Error('x'))).toBe(false);
+  });
+});
+
+describe('locateMessages', () => {
+  const loaded = {
+    locate: (kind: string, name: string) => (kind === 'mapping' && name === 'shop' ? { file: 'm.yaml', line: 3, column: 1 } : undefined),
+  };
+  const ids = new Map([
+    [objectKey('mapping', 'shop'), '7'],
+    [objectKey('mapping', 'other'), '8'],
+  ]);
+  const message = (m: Partial<ValidatorMessage>): ValidatorMessage => ({ severity: 'ERROR', code: 'C', title: 't', detail: 'd', ...m });
+
+  it('maps each message to a diagnostic: severity, the gateway code, the object and its manifest position', () => {
+    expect(
+      locateMessages(
+        [
+          message({ code: 'MAPPING_WITHOUT_BACKEND_GROUP', detail: "The mapping 'shop' has no back-end group.", model: { type: 'mapping', id: '7' } }),
+          message({ severity: 'WARNING', detail: 'no position', model: { type: 'mapping', id: '8' } }),
+          message({ severity: 'INFO', code: '', detail: 'about nothing' }),
+          message({ detail: 'unknown id', model: { type: 'mapping', id: '99' } }),
+        ],
+        ids,
+        loaded,
+      ),
+    ).toEqual([
+      {
+        severity: 'error',
+        code: 'MAPPING_WITHOUT_BACKEND_GROUP',
+        file: 'm.yaml',
+        line: 3,
+        column: 1,
+        pointer: '',
+        object: { kind: 'mapping', name: 'shop' },
+        message: "The mapping 'shop' has no back-end group.",
+      },
+      { severity: 'warning', code: 'C', object: { kind: 'mapping', name: 'other' }, message: 'no position' },
+      { severity: 'info', code: 'validator-message', message: 'about nothing' },
+      { severity: 'error', code: 'C', message: 'unknown id' },
+    ]);
+  });
+});
