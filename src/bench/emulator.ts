@@ -27,6 +27,7 @@ import { validatorMessages } from '../emulator/validator.js';
 import { kindOf } from '../kinds/index.js';
 import type { BenchReport, ListTiming, MemoryFigures, ModelTiming, SizeResult } from './emulator-report.js';
 import { formatReport, median, slowestFilteredMs } from './emulator-report.js';
+import { EXIT } from '../exit-codes.js';
 
 /** The emulator's targets: a filtered list of 20,000 mappings under 250 ms, memory under 1 GB. */
 const FILTERED_LIST_TARGET_MS = 250;
@@ -298,7 +299,7 @@ async function main(): Promise<void> {
   const runs = Number(values.runs);
   if (sizes.some((s) => !Number.isInteger(s) || s < 1) || !Number.isInteger(runs) || runs < 1) {
     process.stderr.write('usage: node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]\n');
-    process.exitCode = 2;
+    process.exitCode = EXIT.error;
     return;
   }
   const report = await runEmulatorBench({ sizes, runs, tls: values.tls, progress: (line) => process.stderr.write(`${line}\n`) });

@@ -18,6 +18,7 @@ import { KINDS } from '../kinds/index.js';
 import type { KindDefinition } from '../kinds/index.js';
 import { documentKinds, schemaFileName, schemaFileUrl } from './index.js';
 import type { JsonSchema } from './index.js';
+import { EXIT } from '../exit-codes.js';
 
 export const MANIFEST_SCHEMA_FILE = 'manifest.schema.json';
 export const PROJECT_SCHEMA_FILE = 'project.schema.json';
@@ -166,7 +167,7 @@ function main(args: readonly string[]): void {
   const unknown = args.filter((a) => a !== '--write');
   if (unknown.length > 0) {
     process.stderr.write(`unknown argument ${unknown.join(' ')}: usage: node dist/schema/generate.js [--write]\n`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.error;
     return;
   }
   const stale = currentGeneratedFiles().filter((f) => committedSchemaText(f.fileName) !== f.text);
@@ -177,7 +178,7 @@ function main(args: readonly string[]): void {
   if (stale.length === 0) process.stderr.write('generated schemas are up to date\n');
   else if (!write) {
     process.stderr.write(`run \`${REGENERATE_COMMAND}\` to regenerate them\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.error;
   }
 }
 
