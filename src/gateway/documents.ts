@@ -216,3 +216,12 @@ export function activationAnswerProblem(status: number, text: string): string | 
   }
   return undefined;
 }
+
+/**
+ * True for a built-in object of the gateway (docs/gateway-api.md "Documents and ids"): real
+ * gateways list objects they ship with under negative ids (e.g. `-1000`); they cannot be
+ * changed (409 `DEFAULT_ENTITY_MODIFICATION`), so gwops never plans, prunes or exports them.
+ */
+export function isBuiltInId(id: string): boolean {
+  return /^-\d+$/.test(id);
+}

@@ -9,6 +9,7 @@ export { checkBaseUrl, isLoopbackHost } from './http.js';
 export type { HttpTimeouts, TransportOptions } from './http.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, backoffDelay, isRetryableStatus, systemClock } from './retry.js';
 export type { RetryPolicy, RetryClock } from './retry.js';
+export { isBuiltInId } from './documents.js';
 export type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, RelationshipData, ValidatorMessage, ValidatorSeverity } from './documents.js';
 export {
   ApiError,
