@@ -5,16 +5,14 @@
  * answer and reports it. A proxy in front of a plain-HTTP emulator replaces or holds the
  * activation's answer; the emulator's own state is the truth.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { Interception, InterceptingProxy, ProxiedCall } from '../support/proxy.js';
-import { startInterceptingProxy } from '../support/proxy.js';
+import { useProxiedEmulator } from '../support/proxy.js';
 import { startGwops } from './spawn.js';
 
 const ACTIVATE = '/configuration/configurations/activate';
@@ -59,20 +57,13 @@ async function cli(args: readonly string[]): Promise<{ code: number; stdout: str
 const active = (): { id: string; comment?: string } => emulator.activeSnapshot() as { id: string; comment?: string };
 const activeComment = (): string | undefined => active().comment;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, tls: false });
-  proxy = await startInterceptingProxy(emulator.url, (call) => intercept(call));
-  dir = await mkdtemp(join(tmpdir(), 'gwops-activation-'));
-  keyFile = join(dir, 'api-key');
-  await writeFile(keyFile, emulator.apiKey, { mode: 0o600 });
-});
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-  await rm(dir, { recursive: true, force: true });
+const proxied = useProxiedEmulator();
+beforeAll(() => {
+  ({ emulator, proxy, dir, keyFile } = proxied);
 });
 beforeEach(() => {
   intercept = () => undefined;
+  proxied.intercept((call) => intercept(call));
 });
 
 describe('an activation answer that is not the documented success', () => {

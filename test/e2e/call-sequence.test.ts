@@ -81,6 +81,26 @@ function describeCall(entry: RequestLogEntry, names: ReadonlyMap<string, string>
   return entry.query === '' ? `${entry.method} ${path}` : `${entry.method} ${path}?${decodeURIComponent(entry.query)}`;
 }
 
+/** The calls that open every run: a session, the active configuration, one list per kind (owned kinds narrowed). */
+const READ_LIVE = [
+  'POST /session/create',
+  'POST /configuration/configurations/load-active',
+  'GET /configuration/ssl-certificates',
+  'GET /configuration/acme-services',
+  'GET /configuration/back-end-groups?filter=name=@cs-',
+  'GET /configuration/mappings?filter=name=@cs-',
+  'GET /configuration/virtual-hosts?filter=name=@cs-',
+];
+
+/** The calls that close every apply with changes: the validator, the activation confirmed in the list, the end of the session. */
+const VALIDATE_ACTIVATE_END = [
+  'GET /configuration/validator-messages',
+  'GET /configuration/configurations',
+  'POST /configuration/configurations/activate',
+  'GET /configuration/configurations',
+  'POST /session/terminate',
+];
+
 describe('the API calls of gwops apply, in order', () => {
   const t = useHarness();
   let project = '';
@@ -110,24 +130,14 @@ describe('the API calls of gwops apply, in order', () => {
       'virtual-hosts.yaml': VIRTUAL_HOST,
     });
     expect(calls).toEqual([
-      'POST /session/create',
-      'POST /configuration/configurations/load-active',
-      'GET /configuration/ssl-certificates',
-      'GET /configuration/acme-services',
-      'GET /configuration/back-end-groups?filter=name=@cs-',
-      'GET /configuration/mappings?filter=name=@cs-',
-      'GET /configuration/virtual-hosts?filter=name=@cs-',
+      ...READ_LIVE,
       'POST /configuration/back-end-groups',
       'POST /configuration/back-end-groups',
       'POST /configuration/mappings',
       'POST /configuration/virtual-hosts',
       'PATCH /configuration/mappings/{mapping:cs-api}/relationships/back-end-groups',
       'PATCH /configuration/virtual-hosts/{virtual-host:cs-host}/relationships/mappings',
-      'GET /configuration/validator-messages',
-      'GET /configuration/configurations',
-      'POST /configuration/configurations/activate',
-      'GET /configuration/configurations',
-      'POST /session/terminate',
+      ...VALIDATE_ACTIVATE_END,
     ]);
   });
 
@@ -138,19 +148,9 @@ describe('the API calls of gwops apply, in order', () => {
       'virtual-hosts.yaml': VIRTUAL_HOST,
     });
     expect(calls).toEqual([
-      'POST /session/create',
-      'POST /configuration/configurations/load-active',
-      'GET /configuration/ssl-certificates',
-      'GET /configuration/acme-services',
-      'GET /configuration/back-end-groups?filter=name=@cs-',
-      'GET /configuration/mappings?filter=name=@cs-',
-      'GET /configuration/virtual-hosts?filter=name=@cs-',
+      ...READ_LIVE,
       'PATCH /configuration/mappings/{mapping:cs-api}',
-      'GET /configuration/validator-messages',
-      'GET /configuration/configurations',
-      'POST /configuration/configurations/activate',
-      'GET /configuration/configurations',
-      'POST /session/terminate',
+      ...VALIDATE_ACTIVATE_END,
     ]);
   });
 
@@ -161,20 +161,10 @@ describe('the API calls of gwops apply, in order', () => {
       'virtual-hosts.yaml': VIRTUAL_HOST,
     });
     expect(calls).toEqual([
-      'POST /session/create',
-      'POST /configuration/configurations/load-active',
-      'GET /configuration/ssl-certificates',
-      'GET /configuration/acme-services',
-      'GET /configuration/back-end-groups?filter=name=@cs-',
-      'GET /configuration/mappings?filter=name=@cs-',
-      'GET /configuration/virtual-hosts?filter=name=@cs-',
+      ...READ_LIVE,
       'DELETE /configuration/mappings/{mapping:cs-api}/relationships/back-end-groups',
       'PATCH /configuration/mappings/{mapping:cs-api}/relationships/back-end-groups',
-      'GET /configuration/validator-messages',
-      'GET /configuration/configurations',
-      'POST /configuration/configurations/activate',
-      'GET /configuration/configurations',
-      'POST /session/terminate',
+      ...VALIDATE_ACTIVATE_END,
     ]);
   });
 
@@ -189,19 +179,9 @@ describe('the API calls of gwops apply, in order', () => {
       ['--prune'],
     );
     expect(calls).toEqual([
-      'POST /session/create',
-      'POST /configuration/configurations/load-active',
-      'GET /configuration/ssl-certificates',
-      'GET /configuration/acme-services',
-      'GET /configuration/back-end-groups?filter=name=@cs-',
-      'GET /configuration/mappings?filter=name=@cs-',
-      'GET /configuration/virtual-hosts?filter=name=@cs-',
+      ...READ_LIVE,
       'DELETE /configuration/back-end-groups/{back-end-group:cs-backend}',
-      'GET /configuration/validator-messages',
-      'GET /configuration/configurations',
-      'POST /configuration/configurations/activate',
-      'GET /configuration/configurations',
-      'POST /session/terminate',
+      ...VALIDATE_ACTIVATE_END,
     ]);
   });
 
@@ -216,13 +196,7 @@ describe('the API calls of gwops apply, in order', () => {
       ['--prune'],
     );
     expect(calls).toEqual([
-      'POST /session/create',
-      'POST /configuration/configurations/load-active',
-      'GET /configuration/ssl-certificates',
-      'GET /configuration/acme-services',
-      'GET /configuration/back-end-groups?filter=name=@cs-',
-      'GET /configuration/mappings?filter=name=@cs-',
-      'GET /configuration/virtual-hosts?filter=name=@cs-',
+      ...READ_LIVE,
       'POST /session/terminate',
     ]);
   });

@@ -6,16 +6,14 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { REPO } from './harness.js';
 import type { Interception, InterceptingProxy, ProxiedCall } from '../support/proxy.js';
-import { startInterceptingProxy } from '../support/proxy.js';
+import { useProxiedEmulator } from '../support/proxy.js';
 import { startGwops } from './spawn.js';
 
 const run = promisify(execFile);
@@ -35,26 +33,18 @@ const writeCalls = (): string[] =>
     .filter((e) => e.method !== 'GET' && !['/session/create', '/session/terminate', '/configuration/configurations/load-active'].includes(e.path))
     .map((e) => `${e.method} ${e.path}`);
 
+const proxied = useProxiedEmulator();
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, tls: false });
-  proxy = await startInterceptingProxy(emulator.url, (call) => intercept(call));
-  dir = await mkdtemp(join(tmpdir(), 'gwops-process-'));
-  keyFile = join(dir, 'api-key');
-  await writeFile(keyFile, emulator.apiKey, { mode: 0o600 });
+  ({ emulator, proxy, dir, keyFile } = proxied);
   manifest = join(dir, 'group.yaml');
   await writeFile(
     manifest,
     'apiVersion: gwops/v1\nkind: back-end-group\nname: process-group\nattributes:\n  backendHosts: [{ protocol: HTTP, hostName: app.internal, port: 8080 }]\n',
   );
 });
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-  await rm(dir, { recursive: true, force: true });
-});
 beforeEach(() => {
   intercept = () => undefined;
-  emulator.requestLog.length = 0;
+  proxied.intercept((call) => intercept(call));
 });
 
 describe('consent', () => {

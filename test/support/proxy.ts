@@ -6,9 +6,15 @@
  * state stay the truth. It records, per call, only whether an `Authorization` or
  * `Cookie` header was present, never their values.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 
 /** One call as the proxy sees it: the path is relative to the API base path, without the query. */
 export interface ProxiedCall {
@@ -121,5 +127,71 @@ export async function startInterceptingProxy(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A plain-HTTP emulator behind an intercepting proxy, with a key file in a temporary folder. */
+export interface ProxiedEmulator {
+  readonly emulator: RunningEmulator;
+  readonly proxy: InterceptingProxy;
+  /** The temporary folder (removed after the suite). */
+  readonly dir: string;
+  /** File holding the emulator's administrator key. */
+  readonly keyFile: string;
+  /** `--url <proxy> --api-key-file <key file>` */
+  readonly connection: readonly string[];
+  /** Sets what the proxy does with each call; reset to "forward everything" before each test. */
+  intercept(fn: (call: ProxiedCall) => Interception | undefined): void;
+}
+
+/**
+ * Registers the suite hooks for tests of a misbehaving gateway: before all, an emulator,
+ * the proxy in front of it and a key file; before each, forward everything and an empty
+ * request log; after all, everything closed and removed.
+ */
+export function useProxiedEmulator(): ProxiedEmulator {
+  let state: Omit<ProxiedEmulator, 'intercept' | 'connection'> | undefined;
+  let current: (call: ProxiedCall) => Interception | undefined = () => undefined;
+  beforeAll(async () => {
+    const emulator = await startEmulator({ port: 0, tls: false });
+    const proxy = await startInterceptingProxy(emulator.url, (call) => current(call));
+    const dir = await mkdtemp(join(tmpdir(), 'gwops-proxied-'));
+    const keyFile = join(dir, 'api-key');
+    await writeFile(keyFile, emulator.apiKey, { mode: 0o600 });
+    state = { emulator, proxy, dir, keyFile };
+  });
+  beforeEach(() => {
+    current = () => undefined;
+    if (state) state.emulator.requestLog.length = 0;
+  });
+  afterAll(async () => {
+    if (!state) return;
+    await state.proxy.close();
+    await state.emulator.close();
+    await rm(state.dir, { recursive: true, force: true });
+  });
+  const get = (): NonNullable<typeof state> => {
+    if (!state) throw new Error('the proxied emulator starts in beforeAll');
+    return state;
+  };
+  return {
+    get emulator() {
+      return get().emulator;
+    },
+    get proxy() {
+      return get().proxy;
+    },
+    get dir() {
+      return get().dir;
+    },
+    get keyFile() {
+      return get().keyFile;
+    },
+    get connection() {
+      return ['--url', get().proxy.url, '--api-key-file', get().keyFile];
+    },
+    intercept(fn) {
+      current = fn;
+    },
   };
 }
