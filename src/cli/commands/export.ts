@@ -1,0 +1,26 @@
+import { Option } from 'commander';
+import type { CliIO, CommandModule } from '../io.js';
+import type { ExportFlags } from './export-run.js';
+import { addConnectionOptions } from './reconcile.js';
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** Registers `gwops export`. */
+export const registerExport: CommandModule = (program, io: CliIO, done) => {
+  addConnectionOptions(
+    program
+      .command('export')
+      .description("Write the gateway's active configuration as manifests (read-only: never plans, never writes to the gateway)"),
+  )
+    .option('--out <dir>', 'output directory (default: the current directory); refused when it is not empty, unless --force')
+    .option('--kind <kind>', 'export only this kind (repeatable)', collect)
+    .option('--filter <filter>', "the API's GET filter, e.g. name=@shop- or label==team-shop, for every exported kind or as KIND:FILTER for one; also written as the ownership scope (repeatable, AND)", collect)
+    .addOption(new Option('--layout <layout>', 'one file per object (<kind>/<name>.yaml) or one multi-document file per kind (<kind>.yaml)').choices(['per-object', 'per-kind']).default('per-object'))
+    .option('--keep-defaults', 'also write the attributes equal to the server defaults')
+    .option('--force', 'write into a directory that is not empty (the exported kinds\' manifest files there are replaced)')
+    .addOption(new Option('--format <format>', 'text: the written files on stdout; json: the written files and the secrets table').choices(['text', 'json']).default('text'))
+    .action(async (flags: ExportFlags) => {
+      const { exportAction } = await import('./export-run.js');
+      done(await exportAction(flags, io));
+    });
+};

@@ -1,0 +1,201 @@
+/**
+ * The `gwops export` use case: reads the active configuration in one session
+ * (load-active, then one GET list per exported kind, narrowed by the `--filter`s; lists of
+ * other kinds only to name link ends) and writes it as gwops/v1 manifests. It never plans
+ * and never writes to the gateway. The round trip holds: `gwops plan` of the result
+ * against the same gateway shows no change.
+ */
+import { isAbsolute, relative, resolve } from 'node:path';
+import { ConfigError, UsageError } from '../errors.js';
+import type { ApiResource, ConnectionInput, ResolvedConnection } from '../gateway/index.js';
+import { FilterSyntaxError, parseFilters, resolveConnection, withSession } from '../gateway/index.js';
+import type { ResourceType, Variant } from '../kinds/index.js';
+import { KINDS, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '../kinds/index.js';
+import { loadProject } from '../manifest/project.js';
+import type { SecretRedactor } from '../secrets.js';
+import { exportAttributes } from './attributes.js';
+import type { ExportedDocument, SecretVariable } from './build.js';
+import { buildDocuments } from './build.js';
+import type { ExportLayout } from './write.js';
+import { isNonEmptyDirectory, manifestFiles, renderProjectFile, writeExport } from './write.js';
+
+/** Options of {@link runExport} (command-line flags). */
+export interface ExportInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
+  /** Output directory (default: `cwd`). */
+  readonly out?: string | undefined;
+  /** `--kind`: the kinds to export (default: every kind of the variant). */
+  readonly kinds?: readonly string[] | undefined;
+  /** `--filter`: the API's GET filters, for every exported kind, or for one as `KIND:FILTER`. */
+  readonly filters?: readonly string[] | undefined;
+  readonly layout: ExportLayout;
+  readonly keepDefaults: boolean;
+  readonly force: boolean;
+  readonly configFile?: string | undefined;
+  readonly target?: string | undefined;
+  readonly variant?: Variant | undefined;
+  /** Warnings (an attribute gwops does not know, an object without a name, `--insecure`). */
+  readonly warn: (message: string) => void;
+  /** Progress lines. */
+  readonly progress?: ((message: string) => void) | undefined;
+  /** The run's secret registry: the API key and session cookie are registered into it. */
+  readonly secrets?: SecretRedactor | undefined;
+}
+
+/** Result of {@link runExport}. */
+export interface ExportResult {
+  /** Absolute output directory. */
+  readonly dir: string;
+  /** Written files, relative to `dir`. */
+  readonly files: readonly string[];
+  readonly secrets: readonly SecretVariable[];
+  readonly warnings: readonly string[];
+  /** Exported objects per kind. */
+  readonly counts: Partial<Record<ResourceType, number>>;
+  readonly projectWritten: boolean;
+}
+
+/**
+ * The filters per exported kind: a plain filter applies to every exported kind,
+ * `KIND:FILTER` to that kind only.
+ * @throws UsageError for an unknown kind or a filter the API's syntax does not allow
+ */
+export function filtersByKind(filters: readonly string[], kinds: readonly ResourceType[]): Partial<Record<ResourceType, string[]>> {
+  const out: Partial<Record<ResourceType, string[]>> = {};
+  for (const given of filters) {
+    const colon = given.indexOf(':');
+    const prefix = colon > 0 ? given.slice(0, colon) : undefined;
+    const scoped = prefix !== undefined && isResourceType(prefix) ? prefix : undefined;
+    const filter = scoped !== undefined ? given.slice(colon + 1) : given;
+    try {
+      parseFilters([filter]);
+    } catch (error) {
+      if (error instanceof FilterSyntaxError) throw new UsageError(`--filter ${given}: ${error.message}`);
+      throw error;
+    }
+    if (scoped !== undefined && !kinds.includes(scoped)) throw new UsageError(`--filter ${given}: ${scoped} is not exported (see --kind)`);
+    for (const kind of scoped !== undefined ? [scoped] : kinds) (out[kind] ??= []).push(filter);
+  }
+  return out;
+}
+
+/** The object a link end is: `type` and `id`. */
+const refKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
+
+/** `gwops export` (see the module comment). */
+export async function runExport(input: ExportInput): Promise<ExportResult> {
+  const project = loadProject(input.cwd, input.configFile);
+  const targetNames = Object.keys(project.targets);
+  if (input.target !== undefined && !project.targets[input.target]) {
+    throw new ConfigError(`no target '${input.target}' in ${project.file ?? 'gwops.yaml'}${targetNames.length > 0 ? ` (targets: ${targetNames.join(', ')})` : ''}`);
+  }
+  const implicitName = input.target === undefined && input.url === undefined && targetNames.length === 1 ? targetNames[0] : undefined;
+  const targetName = input.target ?? implicitName;
+  const target = targetName !== undefined ? project.targets[targetName] : undefined;
+  const variant: Variant = input.variant ?? target?.variant ?? 'latest';
+
+  const available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
+  for (const kind of input.kinds ?? []) {
+    if (!isResourceType(kind)) throw new UsageError(`--kind ${kind} is no resource kind (one of ${KINDS.map((k) => k.type).join(', ')})`);
+    if (!available.includes(kind)) throw new UsageError(`--kind ${kind} does not exist in the ${variant} variant`);
+  }
+  const exported = input.kinds && input.kinds.length > 0 ? available.filter((k) => input.kinds?.includes(k)) : available;
+  const filters = filtersByKind(input.filters ?? [], exported);
+
+  const dir = resolve(input.cwd, input.out ?? '.');
+  if (!input.force && (await isNonEmptyDirectory(dir))) {
+    throw new ConfigError(`the output directory ${dir} is not empty; name an empty or new one with --out, or pass --force to write into it`);
+  }
+
+  let connection: ResolvedConnection & { secrets?: SecretRedactor } = resolveConnection({
+    url: input.url,
+    target,
+    targetName,
+    apiKeyFile: input.apiKeyFile,
+    caFile: input.caFile,
+    insecure: input.insecure,
+    timeout: input.timeout,
+    env: input.env,
+    cwd: input.cwd,
+  });
+  if (input.secrets) {
+    input.secrets.add(connection.apiKey);
+    connection = Object.assign(connection, { secrets: input.secrets });
+  }
+
+  const unknown = new Map<string, number>();
+  const nameOnly: string[] = [];
+  const lists = await withSession({ ...connection, onWarning: input.warn }, async (session) => {
+    await session.loadActive();
+    const fetched: Partial<Record<ResourceType, ApiResource[]>> = {};
+    for (const kind of exported) {
+      input.progress?.(`Reading ${kindOf(kind).collection}${filters[kind] ? ` (${filters[kind].join(' and ')})` : ''}`);
+      fetched[kind] = await session.list(kindOf(kind).collection, filters[kind] ?? [], {
+        project: (resource) => ({
+          ...resource,
+          attributes: exportAttributes(kind, resource.attributes, {
+            variant,
+            keepDefaults: input.keepDefaults,
+            unknown: (path) => unknown.set(`${kind} attribute ${path}`, (unknown.get(`${kind} attribute ${path}`) ?? 0) + 1),
+          }),
+        }),
+      });
+    }
+    // The other end of every link needs a name: read the kinds whose linked objects are not
+    // among the lists yet (whole, only their identity kept).
+    const known = new Set<string>();
+    for (const [kind, list] of Object.entries(fetched)) for (const r of list) known.add(refKey(kind, r.id));
+    const missing = new Set<ResourceType>();
+    for (const [kind, list] of Object.entries(fetched) as [ResourceType, ApiResource[]][]) {
+      for (const r of list) {
+        for (const [name, member] of Object.entries(r.relationships)) {
+          const def = relationshipNamed(kindOf(kind), name);
+          if (!def || member.data === null) continue;
+          for (const ident of Array.isArray(member.data) ? member.data : [member.data]) {
+            if (!known.has(refKey(def.target, ident.id))) missing.add(def.target);
+          }
+        }
+      }
+    }
+    const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = { ...fetched };
+    for (const kind of available.filter((k) => missing.has(k))) {
+      const identity = kindOf(kind).identity.attributes;
+      const whole = await session.list(kindOf(kind).collection, [], {
+        project: (resource) => ({ ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) }),
+      });
+      // Objects of an exported kind that the filters left out only name link ends.
+      const inList = new Set((fetched[kind] ?? []).map((r) => r.id));
+      const others = whole.filter((r) => !inList.has(r.id));
+      lists[kind] = [...(fetched[kind] ?? []), ...others];
+      if (exported.includes(kind)) nameOnly.push(...others.map((r) => refKey(kind, r.id)));
+    }
+    return lists;
+  });
+
+  const built = buildDocuments({ exported, lists, nameOnly: new Set(nameOnly) });
+  const warnings = [...built.warnings, ...[...unknown].map(([what, count]) => `${what} is not known to gwops: left out (${count} object${count === 1 ? '' : 's'})`)];
+  for (const warning of warnings) input.warn(warning);
+
+  const files = manifestFiles(built.documents, input.layout);
+  const manifestPaths = input.layout === 'per-kind' ? [...files.keys()] : [...new Set(built.documents.map((d) => d.kind))];
+  const caFile = input.caFile ?? target?.caFile;
+  const projectText = renderProjectFile({
+    manifests: manifestPaths.length > 0 ? manifestPaths : ['.'],
+    targetName: targetName ?? 'default',
+    url: connection.url,
+    caFile: caFile === undefined ? undefined : portable(relative(dir, resolve(input.cwd, caFile))),
+    variant: input.variant ?? target?.variant,
+    ownership: filters,
+    allowExternalLinks: built.externalLinks > 0,
+  });
+  const written = await writeExport(dir, files, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : []);
+  const counts: Partial<Record<ResourceType, number>> = {};
+  for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
+  return { dir, files: written.files, secrets: built.secrets, warnings, counts, projectWritten: written.projectWritten };
+}
+
+/** A relative path with `/` separators (an absolute one stays as it is). */
+function portable(path: string): string {
+  return isAbsolute(path) ? path : path.split('\\').join('/');
+}
+
+export type { ExportedDocument, SecretVariable };

@@ -1,0 +1,164 @@
+/**
+ * Writes what `gwops export` built: the manifests (one file per object
+ * `<kind>/<name>.yaml`, or one multi-document file per kind `<kind>.yaml`),
+ * `secrets.env.example` (variable names only) and, unless one exists, `gwops.yaml`.
+ */
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { stringify } from 'yaml';
+import type { ResourceType } from '../kinds/index.js';
+import { PROJECT_FILE } from '../manifest/project.js';
+import type { ExportedDocument, SecretVariable } from './build.js';
+import { escapeFileName } from './names.js';
+
+/** How the manifests are laid out. */
+export type ExportLayout = 'per-object' | 'per-kind';
+
+/** The file of `secrets.env.example`. */
+export const SECRETS_EXAMPLE_FILE = 'secrets.env.example';
+
+/** The environment variable the written project's target reads its API key from. */
+export const PROJECT_API_KEY_ENV = 'GWOPS_API_KEY';
+
+const YAML_OPTIONS = { lineWidth: 0, minContentWidth: 0 } as const;
+
+/** One manifest document as YAML text (without a `---` separator). */
+export function renderDocument(document: ExportedDocument): string {
+  const value: Record<string, unknown> = { apiVersion: 'gwops/v1', kind: document.kind, name: document.name };
+  if (Object.keys(document.attributes).length > 0) value.attributes = document.attributes;
+  if (Object.keys(document.relationships).length > 0) value.relationships = document.relationships;
+  return stringify(value, YAML_OPTIONS);
+}
+
+/** The manifest files to write: path relative to the output directory → text. */
+export function manifestFiles(documents: readonly ExportedDocument[], layout: ExportLayout): Map<string, string> {
+  const files = new Map<string, string>();
+  if (layout === 'per-kind') {
+    const byKind = new Map<ResourceType, string[]>();
+    for (const document of documents) {
+      const texts = byKind.get(document.kind) ?? [];
+      texts.push(renderDocument(document));
+      byKind.set(document.kind, texts);
+    }
+    for (const [kind, texts] of byKind) files.set(`${kind}.yaml`, texts.join('---\n'));
+    return files;
+  }
+  for (const document of documents) files.set(join(document.kind, `${escapeFileName(document.name)}.yaml`), renderDocument(document));
+  return files;
+}
+
+/** `secrets.env.example`: one `NAME=` line per variable, never a value. */
+export function renderSecretsExample(secrets: readonly SecretVariable[]): string {
+  const lines = [
+    '# The environment variables the exported manifests read their secrets from ({ fromEnv: NAME }).',
+    '# gwops export never writes a secret value: set each variable before validate, plan or apply.',
+    '# Write-only values (private keys, passphrases, keys) cannot be read from the gateway; a',
+    '# readable secret must hold the value the gateway has, or plan shows it as a change.',
+  ];
+  for (const s of secrets) lines.push(`# ${s.kind} '${s.name}' ${s.attribute}${s.writeOnly ? ' (write-only)' : ''}`, `${s.variable}=`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** What the written project file says. */
+export interface ProjectFileInput {
+  /** Manifest paths relative to the project file. */
+  readonly manifests: readonly string[];
+  readonly targetName: string;
+  readonly url: string;
+  /** The CA file, relative to the project file. */
+  readonly caFile?: string | undefined;
+  readonly variant?: string | undefined;
+  /** Per exported kind, the `--filter`s; empty when none was given. */
+  readonly ownership: Partial<Record<ResourceType, readonly string[]>>;
+  readonly allowExternalLinks: boolean;
+}
+
+function yamlBlock(value: unknown, indent = ''): string {
+  return stringify(value, YAML_OPTIONS)
+    .trimEnd()
+    .split('\n')
+    .map((line) => indent + line)
+    .join('\n');
+}
+
+/** `gwops.yaml` of the exported project: manifests, one target (never its key), ownership, with comments. */
+export function renderProjectFile(input: ProjectFileInput): string {
+  const target: Record<string, unknown> = { url: input.url, apiKeyEnv: PROJECT_API_KEY_ENV };
+  if (input.caFile !== undefined) target.caFile = input.caFile;
+  if (input.variant !== undefined) target.variant = input.variant;
+  const out = [
+    '# gwops project file written by `gwops export`. Paths are relative to this file.',
+    '',
+    yamlBlock({ manifests: input.manifests }),
+    '',
+    `# The gateway exported from. The API key is read from ${PROJECT_API_KEY_ENV} (never written here).`,
+    yamlBlock({ targets: { [input.targetName]: target } }),
+    '',
+    '# Ownership: per kind, the API\'s own GET filters selecting the live objects this project',
+    '# owns. Only owned objects can be deleted, and only with --prune. Narrow it to what this',
+    "# project manages, e.g. mapping: ['label==managed-by-gwops'] or virtual-host: ['name=@shop-'].",
+  ];
+  const scoped = Object.entries(input.ownership).filter(([, filters]) => filters && filters.length > 0);
+  if (scoped.length > 0) out.push(yamlBlock({ ownership: Object.fromEntries(scoped) }));
+  else out.push('# None is set: no object is owned, so nothing is ever deleted.', '# ownership:', "#   mapping: ['label==managed-by-gwops']");
+  if (input.allowExternalLinks) {
+    out.push('', '# Some links name objects that were not exported (other kinds, filtered out, or built in).', 'allowExternalLinks: true');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** True when `dir` exists and holds anything. */
+export async function isNonEmptyDirectory(dir: string): Promise<boolean> {
+  const info = await stat(dir).catch(() => undefined);
+  if (!info) return false;
+  if (!info.isDirectory()) return true;
+  return (await readdir(dir)).length > 0;
+}
+
+/** What {@link writeExport} wrote, paths relative to the output directory. */
+export interface Written {
+  readonly files: string[];
+  /** False when a `gwops.yaml` existed and was kept. */
+  readonly projectWritten: boolean;
+}
+
+/**
+ * Writes the files into `dir` (created when missing). In the per-object layout, the YAML
+ * files already in the exported kinds' folders are removed first (they would be read as
+ * manifests of objects that are gone); an existing project file is kept.
+ */
+export async function writeExport(
+  dir: string,
+  manifests: ReadonlyMap<string, string>,
+  secrets: readonly SecretVariable[],
+  project: string,
+  clearFolders: readonly string[],
+): Promise<Written> {
+  await mkdir(dir, { recursive: true });
+  for (const folder of clearFolders) {
+    const full = join(dir, folder);
+    const entries = await readdir(full).catch(() => [] as string[]);
+    for (const entry of entries) if (/\.ya?ml$/.test(entry)) await rm(join(full, entry), { force: true });
+  }
+  const files: string[] = [];
+  for (const [path, text] of manifests) {
+    const full = join(dir, path);
+    await mkdir(join(full, '..'), { recursive: true });
+    await writeFile(full, text);
+    files.push(relative(dir, full));
+  }
+  if (secrets.length > 0) {
+    await writeFile(join(dir, SECRETS_EXAMPLE_FILE), renderSecretsExample(secrets));
+    files.push(SECRETS_EXAMPLE_FILE);
+  }
+  const projectFile = join(dir, PROJECT_FILE);
+  const exists = await stat(projectFile).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    await writeFile(projectFile, project);
+    files.push(PROJECT_FILE);
+  }
+  return { files, projectWritten: !exists };
+}

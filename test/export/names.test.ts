@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { escapeFileName, generatedName, secretEnvName, unescapeFileName } from '../../src/export/names.js';
+
+describe('export file names', () => {
+  const names = ['shop-api', 'a/b', 'a\\b', 'c:d', '.hidden', '..', 'trailing.', 'space ', '50%', 'tab\there', 'nl\nx', 'del\u007f', 'ünïcode', 'q?*<>|"', '%2F'];
+
+  it.each(names)('escapes %j reversibly into one safe path segment', (name) => {
+    const file = escapeFileName(name);
+    expect(unescapeFileName(file)).toBe(name);
+    expect([...file].some((c) => '/\\:<>"|?*'.includes(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)).toBe(false);
+    expect(file.startsWith('.')).toBe(false);
+    expect(file).not.toMatch(/[. ]$/);
+  });
+
+  it('keeps ordinary names as they are and gives distinct names distinct files', () => {
+    expect(escapeFileName('shop-api_v2.1')).toBe('shop-api_v2.1');
+    expect(escapeFileName('a/b')).toBe('a%2Fb');
+    expect(new Set(names.map(escapeFileName)).size).toBe(names.length);
+  });
+});
+
+describe('secret variable names', () => {
+  it('upper-cases and joins kind, name and attribute path with _', () => {
+    expect(secretEnvName('ssl-certificate', 'shop.example.com-8ed4', ['privateKey'])).toBe('GWOPS_SSL_CERTIFICATE_SHOP_EXAMPLE_COM_8ED4_PRIVATEKEY');
+    expect(secretEnvName('acme-service', 'le', ['externalAccountBinding', 'hmacKey'])).toBe('GWOPS_ACME_SERVICE_LE_EXTERNALACCOUNTBINDING_HMACKEY');
+  });
+});
+
+describe('generated names', () => {
+  it('falls back to the kind when the value is no certificate', () => {
+    expect(generatedName('ssl-certificate', 'abcdef0123456789', 'not a pem')).toBe('ssl-certificate-abcdef012345');
+  });
+
+  it('uses the subject CN of a certificate (a wildcard reads wildcard)', async () => {
+    const text = await readFile(new URL('../../examples/manifests/certificates.yaml', import.meta.url), 'utf8');
+    const pems = [...text.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)].map((m) => m[0].replace(/^ +/gm, ''));
+    expect(pems.map((pem) => generatedName('ssl-certificate', 'ff'.repeat(32), pem))).toEqual(
+      expect.arrayContaining(['shop.example.com-ffffffffffff', 'wildcard.example.com-ffffffffffff']),
+    );
+  });
+});
