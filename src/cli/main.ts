@@ -8,8 +8,11 @@ import { registerSchema } from './commands/schema.js';
 import { registerReconcile } from './commands/reconcile.js';
 import { registerDemo } from './commands/demo.js';
 import { registerTargets } from './commands/targets.js';
+import { registerHistory } from './commands/history.js';
+import { registerRollback } from './commands/rollback.js';
+import { registerExport } from './commands/export.js';
 
-const COMMANDS: readonly CommandModule[] = [registerValidate, registerSchema, registerReconcile, registerTargets, registerEmulator, registerDemo];
+const COMMANDS: readonly CommandModule[] = [registerValidate, registerSchema, registerReconcile, registerHistory, registerRollback, registerExport, registerTargets, registerEmulator, registerDemo];
 
 /**
  * Runs the CLI. Returns the process exit code instead of exiting, so tests can call it.

@@ -97,6 +97,8 @@ interface CallSpec {
   readonly bearer?: boolean;
   /** Streams a 2xx body to this function instead of reading it as text (see RawRequest.sink). */
   readonly sink?: ((chunk: Buffer) => void) | undefined;
+  /** The `Accept` header; default `application/json`. */
+  readonly accept?: string | undefined;
 }
 
 const TERMINATE_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 1_000, maxTotalMs: 5_000 };
@@ -180,6 +182,33 @@ export class GatewaySession {
    */
   async loadActive(): Promise<void> {
     await this.call({ method: 'POST', path: '/configuration/configurations/load-active', retry: 'transient' });
+  }
+
+  /**
+   * `POST /configuration/configurations/{id}/load`: loads a stored configuration into the
+   * session (docs/gateway-api.md "Configurations and activation"). Retried like
+   * {@link loadActive}: before any edit, loading again is harmless.
+   * @throws ApiError (404 when there is no such configuration)
+   */
+  async loadConfiguration(id: string): Promise<void> {
+    await this.call({ method: 'POST', path: configurationPath('configurations', id, 'load'), retry: 'transient' });
+  }
+
+  /**
+   * `GET /configuration/configurations/export`: the loaded configuration as a zip archive
+   * (docs/gateway-api.md "Export and import"), read as bytes. Load a configuration first.
+   * @returns the archive's bytes
+   */
+  async exportConfiguration(): Promise<Buffer> {
+    const path = '/configuration/configurations/export';
+    return retrying(
+      async () => {
+        const chunks: Buffer[] = [];
+        await this.send({ method: 'GET', path, retry: 'transient', accept: 'application/zip, application/octet-stream', sink: (chunk) => void chunks.push(chunk) });
+        return Buffer.concat(chunks);
+      },
+      { policy: this.policy, clock: this.clock, signal: this.signal },
+    );
   }
 
   /**
@@ -406,7 +435,7 @@ export class GatewaySession {
     if (!spec.bearer && !this.isOpen && spec.path !== '/session/terminate') {
       throw new SessionError('not-open', spec.method, spec.path);
     }
-    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', 'content-type': 'application/json' };
     if (spec.bearer) headers.authorization = `Bearer ${this.apiKey}`;
     else if (this.cookie) headers.cookie = `JSESSIONID=${this.cookie}`;
     this.counts.set(spec.method, (this.counts.get(spec.method) ?? 0) + 1);

@@ -53,6 +53,13 @@ export interface ApplyInput extends RunInput {
   readonly onPlan?: ((plan: Plan) => void) | undefined;
   /** How long a signal may wait for the answer to an activation request already sent. Milliseconds; default 30 000. */
   readonly activationWaitMs?: number | undefined;
+  /**
+   * `--backup-dir`: after consent and before the first edit, told the export of the active
+   * configuration (`GET /configuration/configurations/export` right after load-active: a zip
+   * archive) and its entry in the configurations list (undefined when the list marks none
+   * active). Whatever it throws stops the run before anything is changed.
+   */
+  readonly backup?: ((archive: Buffer, active: ConfigurationEntry | undefined) => Promise<void>) | undefined;
 }
 
 /** Reads and checks a saved plan file. @throws InputError when unreadable or of another format version */
@@ -96,6 +103,11 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
     input.onPlan?.(planned.plan);
     if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
     if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
+    if (input.backup) {
+      // The session holds an unedited copy of the active configuration: its export is the backup.
+      const active = (await session.configurations()).find((e) => e.configType === 'CURRENTLY_ACTIVE');
+      await input.backup(await session.exportConfiguration(), active);
+    }
     const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress);
     if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
     const before = await session.configurations();
@@ -109,11 +121,12 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
 
 /**
  * Sends the activation and confirms it through the configurations list; a signal that
- * comes meanwhile waits for the answer (at most `waitMs`).
+ * comes meanwhile waits for the answer (at most `waitMs`). Shared with `gwops rollback`
+ * (rollback.ts).
  * @param before the configurations list read just before activating
  * @returns the new active entry
  */
-async function activate(
+export async function activate(
   session: GatewaySession,
   scope: SessionScope,
   comment: string,

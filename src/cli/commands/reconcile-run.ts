@@ -4,21 +4,22 @@
  * and answer the exit code.
  */
 import { constants } from 'node:fs';
-import { access, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { access, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
 import type { Variant } from '../../kinds/index.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
 import { activationComment, readCommitInfo } from '../../reconcile/commit-comment.js';
-import { ApplyFailedError, ConsentRequiredError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
+import { ApplyFailedError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
 import type { RunInput } from '../../reconcile/run.js';
 import { runDrift, runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
+import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { Plan } from '../../reconcile/plan-types.js';
 import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
+import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
 import { timeoutOption } from '../../gateway/connection.js';
 import type { CliIO } from '../io.js';
@@ -121,41 +122,6 @@ function explain(error: unknown, io: CliIO, format: Format, warnings: readonly D
   throw error;
 }
 
-/**
- * Asks `question` on stderr and reads one line from stdin. End of input (Ctrl+D) is no
- * answer: undefined. Rejects when `signal` aborts.
- */
-async function ask(io: CliIO, question: string, signal: AbortSignal): Promise<string | undefined> {
-  const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
-  try {
-    return await new Promise<string | undefined>((resolveAnswer, reject) => {
-      // The callback form answers within the 'line' event, before a 'close' that the same input's end may bring.
-      rl.question(question, { signal }, resolveAnswer);
-      rl.once('close', () => resolveAnswer(undefined));
-      signal.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
-    });
-  } finally {
-    rl.close();
-  }
-}
-
-/**
- * The consent rule of every command that changes a gateway: `--yes` gives it; otherwise
- * it is asked for when a question can be asked and answered on a terminal (stdin and
- * stderr), and only "yes" gives it. With no terminal and no `--yes` the command stops
- * before any write call (`CI=true` does not imply consent).
- * @returns true when consent was given
- * @throws ConsentRequiredError when it cannot be asked for
- */
-async function consent(io: CliIO, yes: boolean | undefined, question: string, signal: AbortSignal): Promise<boolean> {
-  if (yes) return true;
-  if (!io.canPrompt) {
-    throw new ConsentRequiredError('no terminal to ask for approval and --yes not given: nothing was changed; re-run with --yes to apply these changes');
-  }
-  const answer = await ask(io, question, signal);
-  return answer?.trim() === 'yes';
-}
-
 function errnoCode(error: unknown): string {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unwritable';
 }
@@ -178,6 +144,44 @@ async function writableFile(cwd: string, file: string, option: string): Promise<
   return full;
 }
 
+/**
+ * `--backup-dir`: creates the directory when missing and checks, before anything is sent
+ * to a gateway, that it is a writable directory.
+ * @returns the absolute path
+ * @throws ConfigError naming the option and what is wrong
+ */
+async function writableDir(cwd: string, dir: string, option: string): Promise<string> {
+  const full = resolve(cwd, dir);
+  await mkdir(full, { recursive: true }).catch((error: unknown) => {
+    throw new ConfigError(`${option} ${dir}: cannot create the directory ${full} (${errnoCode(error)})`);
+  });
+  if (!(await stat(full).catch(() => undefined))?.isDirectory()) throw new ConfigError(`${option} ${dir} is not a directory`);
+  await access(full, constants.W_OK).catch((error: unknown) => {
+    throw new ConfigError(`${option} ${dir}: the directory ${full} is not writable (${errnoCode(error)})`);
+  });
+  return full;
+}
+
+/** A UTC time as in backup file names: `20261123T141500Z`. */
+export function compactUtc(date: Date): string {
+  return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+}
+
+/**
+ * The `backup` hook of apply for `--backup-dir`: writes the export of the active
+ * configuration to `<dir>/<configuration-id>-<UTC time>.zip` and says so on stderr.
+ */
+function backupTo(dir: string, io: CliIO): (archive: Buffer, active: ConfigurationEntry | undefined) => Promise<void> {
+  return async (archive, active) => {
+    const id = (active?.id ?? 'active').replace(/[^A-Za-z0-9._-]/g, '_');
+    const file = join(dir, `${id}-${compactUtc(new Date())}.zip`);
+    await writeFile(file, archive, { flag: 'wx' }).catch((error: unknown) => {
+      throw new ConfigError(`cannot write the backup ${file} (${errnoCode(error)}); nothing was changed`, { cause: error });
+    });
+    io.stderr.write(`Backup of the active configuration${active ? ` ${active.id}` : ''} written to ${file} (${archive.length} bytes).\n`);
+  };
+}
+
 /** `gwops plan`. @returns the exit code */
 export async function planAction(paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }, io: CliIO): Promise<number> {
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
@@ -196,7 +200,12 @@ export async function planAction(paths: string[], flags: CommonFlags & { out?: s
 }
 
 /** `gwops apply`. @returns the exit code */
-export async function applyAction(paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean }, io: CliIO): Promise<number> {
+export async function applyAction(
+  paths: string[],
+  flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string },
+  io: CliIO,
+): Promise<number> {
+  const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
   const warnings: Diagnostic[] = [];
@@ -206,6 +215,7 @@ export async function applyAction(paths: string[], flags: CommonFlags & { plan?:
     comment,
     onPlan: (plan) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings)),
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
+    backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
     onProgress: io.isTTY
       ? ({ step, phase, total }) => {
           if (phase === 'done') io.stderr.write(`  [${step.index}/${total}] ${step.action} ${step.kind} '${step.name}' done\n`);

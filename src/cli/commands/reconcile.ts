@@ -4,7 +4,8 @@ import { EXIT_CODES_HELP } from '../exit.js';
 import type { CommandModule } from '../io.js';
 import type { CommonFlags } from './reconcile-run.js';
 
-function addConnectionOptions(command: Command): Command {
+/** The connection options (README, Commands) of every command that talks to a gateway. */
+export function addConnectionOptions(command: Command): Command {
   return command
     .addHelpText('after', EXIT_CODES_HELP)
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
@@ -50,8 +51,9 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .addOption(new Option('--format <format>', 'how to show the plan').choices(['text', 'markdown', 'json']).default('text'))
     .option('--plan <file>', 'apply a plan saved with plan --out (refused when the live state changed since)')
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
-    .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)'))
-    .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean }) => {
+    .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
+    .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip"))
+    .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string }) => {
       const { applyAction } = await import('./reconcile-run.js');
       done(await applyAction(paths, flags, io));
     });

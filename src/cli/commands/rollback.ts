@@ -1,0 +1,20 @@
+import { Option } from 'commander';
+import type { CliIO, CommandModule } from '../io.js';
+import type { RollbackFlags } from './rollback-run.js';
+import { addConnectionOptions } from './reconcile.js';
+
+/** Registers `gwops rollback`. */
+export const registerRollback: CommandModule = (program, io: CliIO, done) => {
+  addConnectionOptions(
+    program
+      .command('rollback')
+      .description('Activate an earlier configuration again, by its id or by the commit gwops applied it from (the manifests are not touched)')
+      .argument('<ref>', 'a configuration id (see gwops history) or a commit SHA prefix of at least 4 digits'),
+  )
+    .addOption(new Option('--format <format>', 'how to show the difference').choices(['text', 'markdown', 'json']).default('text'))
+    .option('-y, --yes', 'roll back without asking (needed when there is no terminal to ask on, e.g. in CI)')
+    .action(async (ref: string, flags: RollbackFlags) => {
+      const { rollbackAction } = await import('./rollback-run.js');
+      done(await rollbackAction(ref, flags, io));
+    });
+};
