@@ -79,12 +79,13 @@ export class ConfigurationStore {
   }
 
   /**
-   * Opens the store: from `stateFile` when it exists, else with one empty INITIAL
-   * configuration that is active (written to `stateFile` at once when one is given).
+   * Opens the store: from `stateFile` when it exists, else with one INITIAL configuration
+   * that is active, holding `seed()` (empty by default; the emulator's built-ins), written
+   * to `stateFile` at once when one is given.
    * @throws ConfigError when the state file exists but cannot be read, is not a state file, or
    * was written by another gateway variant (whose attributes differ).
    */
-  static open(stateFile: string | undefined, variant: Variant, now: Date = new Date()): ConfigurationStore {
+  static open(stateFile: string | undefined, variant: Variant, now: Date = new Date(), seed: () => ConfigContent = emptyContent): ConfigurationStore {
     if (stateFile !== undefined) {
       let text: string | undefined;
       try {
@@ -102,7 +103,7 @@ export class ConfigurationStore {
       comment: 'Initial configuration',
       createdAt: now.toISOString(),
       createdBy: SYSTEM_USER,
-      content: emptyContent(),
+      content: seed(),
     };
     const store = new ConfigurationStore(stateFile, variant, { entries: [initial], activeId: '1', activationCount: 0, nextConfigId: 2 });
     store.persist();

@@ -11,6 +11,7 @@ import { isIP } from 'node:net';
 import { generate } from 'selfsigned';
 import type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 import { KeyRing, generateApiKey } from './api-keys.js';
+import { initialContent } from './built-ins.js';
 import { ConfigurationStore } from './configurations.js';
 import { FaultInjector } from './faults.js';
 import { configurationRoutes } from './routes-configurations.js';
@@ -91,8 +92,9 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
   keys.add(readOnlyApiKey, { user: 'read-only', role: 'read-only' });
 
   const sessions = new SessionStore(options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-  const configurations = ConfigurationStore.open(options.stateFile, variant);
-  const core: EmulatorCore = { variant, model: { variant }, sessions, configurations, keys, hostName: hostname() };
+  const builtIns = options.builtIns ?? true;
+  const configurations = ConfigurationStore.open(options.stateFile, variant, new Date(), () => initialContent(variant, builtIns));
+  const core: EmulatorCore = { variant, model: { variant }, sessions, configurations, keys, hostName: hostname(), builtIns };
   const faults = new FaultInjector(options.faults ?? [], options.faultSeed ?? 1);
   const requestLog: RequestLogEntry[] = [];
 

@@ -5,7 +5,8 @@
  */
 import type { ConfigurationEntry, ConfigurationStore } from './configurations.js';
 import type { Json, ModelContext, ConfigContent, ValidatorMessage } from './model.js';
-import { cloneContent, emptyContent } from './model.js';
+import { cloneContent } from './model.js';
+import { initialContent } from './built-ins.js';
 import { matchesFilter, validatorMessageId, validatorMessages } from './pure.js';
 import type { Reply } from './responses.js';
 import { EmulatorApiError, dataReply, emptyReply, errors } from './responses.js';
@@ -55,7 +56,7 @@ function loadById(call: Call): Reply {
 }
 
 function loadEmpty(call: Call): Reply {
-  loadWorkingCopy(call, emptyContent());
+  loadWorkingCopy(call, initialContent(call.core.variant, call.core.builtIns));
   return emptyReply();
 }
 

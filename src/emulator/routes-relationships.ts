@@ -4,8 +4,9 @@
  * both 204; GET answers the linkage.
  */
 import type { KindDefinition, RelationshipDefinition } from '../kinds/index.js';
+import type { Variant } from '../kinds/index.js';
 import type { ConfigContent, Json } from './model.js';
-import { addLinks, linkageData, relationshipOf, removeLinks } from './links.js';
+import { addLinks, emulatedRelationships, linkageData, relationshipOf, removeLinks } from './links.js';
 import type { Reply } from './responses.js';
 import { dataReply, emptyReply, errors } from './responses.js';
 import type { Call, Route } from './routing.js';
@@ -42,6 +43,19 @@ export function requireTargets(content: ConfigContent, def: RelationshipDefiniti
   }
 }
 
+/**
+ * Links to a built-in entity are allowed from other objects (a virtual host may use the
+ * default certificate) as long as they only add to the built-in's to-many side; a link that
+ * would set or replace a built-in's to-one relationship changes the built-in and is refused
+ * (docs/gateway-api.md "Documents and ids").
+ * @throws EmulatorApiError 409 (400 on the earliest variant) DEFAULT_ENTITY_MODIFICATION.
+ */
+export function refuseLinksSettingBuiltIns(variant: Variant, def: RelationshipDefinition, ids: readonly string[]): void {
+  if (emulatedRelationships(def.target)[def.inverse]?.cardinality !== 'one') return;
+  const builtIn = ids.find((id) => id.startsWith('-'));
+  if (builtIn !== undefined) throw errors.defaultEntity(`${def.target} ${builtIn}`, variant);
+}
+
 /** The relationship addressed by the path. @throws EmulatorApiError 404 for an unknown relationship or object. */
 function addressed(call: Call): { kind: KindDefinition; content: ConfigContent; def: RelationshipDefinition; id: string } {
   const kind = kindAt(call, param(call, 'collection'));
@@ -64,6 +78,7 @@ function link(call: Call): Reply {
   const ids = identifiersOf(requestData(call.json()), def);
   if (def.cardinality === 'one' && ids.length > 1) throw errors.invalidValue(`relationship '${def.name}' is to-one`);
   requireTargets(content, def, ids);
+  refuseLinksSettingBuiltIns(call.core.variant, def, ids);
   if (def.cardinality === 'one' && ids.length === 0) removeLinks(content, kind.type, id, def, undefined);
   else addLinks(content, kind.type, id, def, ids);
   return emptyReply();

@@ -22,7 +22,7 @@ import {
 import type { Filter } from './pure.js';
 import type { Reply } from './responses.js';
 import { dataListReply, dataReply, emptyReply, errors } from './responses.js';
-import { identifiersOf, requireTargets } from './routes-relationships.js';
+import { identifiersOf, refuseLinksSettingBuiltIns, requireTargets } from './routes-relationships.js';
 import type { Call, Route } from './routing.js';
 import { isJsonObject, kindAt, param, refuseBuiltIn, requestData, show, workingCopy } from './routing.js';
 
@@ -148,6 +148,7 @@ function requestedLinks(content: ConfigContent, kind: KindDefinition, variant: V
     const ids = identifiersOf(requestData(member), def);
     if (def.cardinality === 'one' && ids.length > 1) throw errors.invalidValue(`relationship '${name}' is to-one`);
     requireTargets(content, def, ids);
+    refuseLinksSettingBuiltIns(variant, def, ids);
     out.push({ name: def.name, ids });
   }
   return out;

@@ -1,18 +1,21 @@
 /**
  * Export and import (docs/gateway-api.md "Export and import"): a configuration as a
- * ZIP (`GET /configuration/configurations/export`, `.../{id}/export`,
+ * ZIP holding `alec_full.xml` (`GET /configuration/configurations/export`, `.../{id}/export`,
  * `PUT /configuration/configurations/import`), and, for every kind whose emulator hooks
- * say `objectArchives` (mappings), its objects as a ZIP
+ * declare an `objectArchive` (mappings: `alec_table.xml`), its objects as a ZIP
  * (`GET /configuration/{collection}/{id}/export`, `PUT /configuration/{collection}/import`
  * replacing by name, `POST /configuration/{collection}/import` adding copies).
  *
- * The archives hold JSON written by the emulator (`configuration.json`,
- * `{collection}.json`); they round-trip through the emulator, not into a real gateway.
+ * The file names and the elements real clients read (`./Nodes/Node/HostName`,
+ * `./Mappings/Mapping/Name`) are a real gateway's; the rest of the vocabulary is the
+ * emulator's own: each object's attributes and links are JSON text inside an element.
+ * The archives round-trip through the emulator, not into a real gateway.
  */
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, Variant } from '../kinds/index.js';
+import type { ObjectArchive } from '../kinds/emulator-hooks.js';
 import { decodeContent, encodeContent } from './configurations.js';
-import type { ConfigContent, JsonObject, StoredObject } from './model.js';
+import type { ConfigContent, Json, JsonObject, StoredObject } from './model.js';
 import { cloneContent } from './model.js';
 import { checkAttributes, fillItemDefaults, newObjectAttributes, readableAttributes } from './pure.js';
 import type { Reply } from './responses.js';
@@ -20,11 +23,16 @@ import { EmulatorApiError, dataReply, errors } from './responses.js';
 import { resourceObject } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
 import { isJsonMediaType } from './server.js';
-import { loadWorkingCopy, param, refuseBuiltIn, workingCopy } from './routing.js';
+import { isJsonObject, loadWorkingCopy, param, refuseBuiltIn, workingCopy } from './routing.js';
+import type { XmlElement } from './xml.js';
+import { XmlFormatError, childNamed, childrenNamed, element, parseXml, writeXml } from './xml.js';
 import { ZipFormatError, readZip, writeZip } from './zip.js';
 
-const CONFIGURATION_FILE = 'configuration.json';
-const FORMAT_VERSION = 1;
+/** The file of a configuration archive (docs/gateway-api.md "Export and import"). */
+const CONFIGURATION_FILE = 'alec_full.xml';
+/** The root element and its `format` attribute (the emulator's vocabulary). */
+const ROOT = 'Configuration';
+const FORMAT = 'gwops-emulator-1';
 
 function zipReply(name: string, entries: { name: string; data: Buffer }[]): Reply {
   return {
@@ -32,6 +40,11 @@ function zipReply(name: string, entries: { name: string; data: Buffer }[]): Repl
     binary: { contentType: 'application/zip', data: writeZip(entries) },
     headers: { 'Content-Disposition': `attachment; filename="${name}"` },
   };
+}
+
+/** A ZIP entry holding the XML document of `root`. */
+function xmlEntry(name: string, root: XmlElement): { name: string; data: Buffer } {
+  return { name, data: Buffer.from(writeXml(root), 'utf8') };
 }
 
 /** The uploaded ZIP's entries. @throws EmulatorApiError 415 for another media type, 400 for an unreadable archive. */
@@ -49,35 +62,80 @@ function uploadedZip(call: Call): Map<string, Buffer> {
   }
 }
 
-function parseJsonEntry(entries: Map<string, Buffer>, name: string): unknown {
+/** The root element of the archive's XML file `name`. @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT. */
+function xmlRoot(entries: Map<string, Buffer>, name: string): XmlElement {
   const data = entries.get(name);
   if (!data) throw errors.invalidFormat(`the archive has no ${name}`);
   try {
-    return JSON.parse(data.toString('utf8')) as unknown;
-  } catch {
-    throw errors.invalidFormat(`${name} in the archive is not JSON`);
+    return parseXml(data.toString('utf8'));
+  } catch (error) {
+    if (error instanceof XmlFormatError) throw errors.invalidFormat(`${name} in the archive is not readable XML: ${error.message}`);
+    throw error;
   }
 }
 
-function configurationZip(content: ConfigContent, name: string): Reply {
-  const json = JSON.stringify({ formatVersion: FORMAT_VERSION, ...encodeContent(content) });
-  return zipReply(name, [{ name: CONFIGURATION_FILE, data: Buffer.from(json, 'utf8') }]);
+/** The JSON text of child `name` of `parent`; `fallback` when the child is absent. @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT. */
+function jsonChild(parent: XmlElement, name: string, file: string, fallback?: Json): Json {
+  const child = childNamed(parent, name);
+  if (!child) {
+    if (fallback !== undefined) return fallback;
+    throw errors.invalidFormat(`${file}: <${parent.name}> has no <${name}>`);
+  }
+  try {
+    return JSON.parse(child.text) as Json;
+  } catch {
+    throw errors.invalidFormat(`${file}: <${name}> of <${parent.name}> does not hold JSON`);
+  }
+}
+
+function configurationZip(call: Call, content: ConfigContent, name: string): Reply {
+  const encoded = encodeContent(content);
+  const root = element(
+    ROOT,
+    [
+      element('Nodes', [element('Node', [element('HostName', call.core.hostName)])]),
+      element('NextId', String(encoded.nextId)),
+      element(
+        'Objects',
+        encoded.objects.map((obj) =>
+          element('Object', [element('Attributes', JSON.stringify(obj.attributes)), element('Relationships', JSON.stringify(obj.relationships))], {
+            type: obj.type,
+            id: obj.id,
+          }),
+        ),
+      ),
+    ],
+    { format: FORMAT },
+  );
+  return zipReply(name, [xmlEntry(CONFIGURATION_FILE, root)]);
 }
 
 function exportLoaded(call: Call): Reply {
-  return configurationZip(workingCopy(call), 'configuration.zip');
+  return configurationZip(call, workingCopy(call), 'configuration.zip');
 }
 
 function exportById(call: Call): Reply {
   const id = param(call, 'id');
   const entry = call.core.configurations.get(id);
   if (!entry) throw errors.notFound(`configuration ${id}`);
-  return configurationZip(entry.content, `configuration-${id}.zip`);
+  return configurationZip(call, entry.content, `configuration-${id}.zip`);
+}
+
+/** The encoded content (configurations.ts `EncodedContent`) that a configuration archive's XML holds. */
+function encodedOf(root: XmlElement): unknown {
+  const nextId = Number(childNamed(root, 'NextId')?.text.trim());
+  const objects = childrenNamed(childNamed(root, 'Objects') ?? root, 'Object').map((o) => ({
+    type: o.attributes.type,
+    id: o.attributes.id,
+    attributes: jsonChild(o, 'Attributes', CONFIGURATION_FILE),
+    relationships: jsonChild(o, 'Relationships', CONFIGURATION_FILE, {}),
+  }));
+  return { nextId: Number.isSafeInteger(nextId) ? nextId : undefined, objects };
 }
 
 /** Import loads the archive's configuration into the session, like a load. */
 function importConfiguration(call: Call): Reply {
-  const raw = parseJsonEntry(uploadedZip(call), CONFIGURATION_FILE);
+  const raw = encodedOf(xmlRoot(uploadedZip(call), CONFIGURATION_FILE));
   const content = decodeContent(raw, (why) => errors.invalidFormat(`${CONFIGURATION_FILE}: ${why}`));
   for (const map of Object.values(content.objects)) {
     for (const obj of map.values()) {
@@ -89,31 +147,33 @@ function importConfiguration(call: Call): Reply {
   return dataReply(null);
 }
 
-/** The archive file that holds objects of `kind`, e.g. `mappings.json`. */
-function archiveFile(kind: KindDefinition): string {
-  return `${kind.collection}.json`;
-}
-
-function exportObject(kind: KindDefinition): (call: Call) => Reply {
+function exportObject(kind: KindDefinition, archive: ObjectArchive): (call: Call) => Reply {
   return (call) => {
     const content = workingCopy(call);
     const id = param(call, 'id');
     const obj = content.objects[kind.type].get(id);
     if (!obj) throw errors.notFound(`${kind.type} ${id}`);
-    const json = JSON.stringify({ formatVersion: FORMAT_VERSION, [kind.collection]: [{ attributes: obj.attributes }] });
-    return zipReply(`${kind.type}-${id}.zip`, [{ name: archiveFile(kind), data: Buffer.from(json, 'utf8') }]);
+    const name = typeof obj.attributes.name === 'string' ? obj.attributes.name : '';
+    const item = element(archive.itemElement, [element('Name', name), element('Attributes', JSON.stringify(obj.attributes))]);
+    const root = element(ROOT, [element(archive.listElement, [item])], { format: FORMAT });
+    return zipReply(`${kind.type}-${id}.zip`, [xmlEntry(archive.file, root)]);
   };
 }
 
-/** The checked attribute objects of an uploaded archive of `kind`'s objects. */
-function uploadedObjects(call: Call, kind: KindDefinition, variant: Variant): JsonObject[] {
-  const file = archiveFile(kind);
-  const raw = parseJsonEntry(uploadedZip(call), file);
-  const list = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[kind.collection] : undefined;
-  if (!Array.isArray(list)) throw errors.invalidFormat(`${file} has no ${kind.collection} list`);
-  return list.map((item: unknown, i) => {
-    const attributes = typeof item === 'object' && item !== null ? (item as { attributes?: unknown }).attributes : undefined;
-    const check = checkAttributes(kind.type, variant, attributes);
+/**
+ * The checked attribute objects of an uploaded archive of `kind`'s objects: one per
+ * `./{list}/{item}` element, its `Attributes` JSON with the text of its `Name` (what
+ * clients edit) as the name.
+ */
+function uploadedObjects(call: Call, kind: KindDefinition, archive: ObjectArchive, variant: Variant): JsonObject[] {
+  const file = archive.file;
+  const list = childNamed(xmlRoot(uploadedZip(call), file), archive.listElement);
+  if (!list) throw errors.invalidFormat(`${file} has no <${archive.listElement}>`);
+  return childrenNamed(list, archive.itemElement).map((item, i) => {
+    const attributes = jsonChild(item, 'Attributes', file);
+    const name = childNamed(item, 'Name');
+    const given = name !== undefined && isJsonObject(attributes) ? { ...attributes, name: name.text } : attributes;
+    const check = checkAttributes(kind.type, variant, given);
     if (!check.ok) throw errors.invalidValue(`${kind.type} ${i + 1} of the archive: ${check.detail}`);
     return check.value;
   });
@@ -123,11 +183,11 @@ function nameOf(obj: { attributes: Readonly<JsonObject> }): string | undefined {
   return typeof obj.attributes.name === 'string' ? obj.attributes.name : undefined;
 }
 
-function importObjects(kind: KindDefinition, asCopy: boolean): (call: Call) => Reply {
+function importObjects(kind: KindDefinition, archive: ObjectArchive, asCopy: boolean): (call: Call) => Reply {
   return (call) => {
     const content = workingCopy(call);
     const variant = call.core.variant;
-    const imported = uploadedObjects(call, kind, variant);
+    const imported = uploadedObjects(call, kind, archive, variant);
     // Work on a clone so that a failure half-way leaves the session's copy untouched.
     const next = cloneContent(content);
     const objects = next.objects[kind.type];
@@ -156,13 +216,13 @@ function importObjects(kind: KindDefinition, asCopy: boolean): (call: Call) => R
   };
 }
 
-/** The archive routes of one kind whose hooks say `objectArchives`. */
-function objectArchiveRoutes(kind: KindDefinition): Route[] {
+/** The archive routes of one kind whose hooks declare an `objectArchive`. */
+function objectArchiveRoutes(kind: KindDefinition, archive: ObjectArchive): Route[] {
   const collection = ['configuration', kind.collection] as const;
   return [
-    { method: 'GET', pattern: [...collection, ':id', 'export'], modifying: false, needsLoad: true, handle: exportObject(kind) },
-    { method: 'PUT', pattern: [...collection, 'import'], modifying: true, needsLoad: true, handle: importObjects(kind, false) },
-    { method: 'POST', pattern: [...collection, 'import'], modifying: true, needsLoad: true, handle: importObjects(kind, true) },
+    { method: 'GET', pattern: [...collection, ':id', 'export'], modifying: false, needsLoad: true, handle: exportObject(kind, archive) },
+    { method: 'PUT', pattern: [...collection, 'import'], modifying: true, needsLoad: true, handle: importObjects(kind, archive, false) },
+    { method: 'POST', pattern: [...collection, 'import'], modifying: true, needsLoad: true, handle: importObjects(kind, archive, true) },
   ];
 }
 
@@ -173,5 +233,5 @@ export const transferRoutes: readonly Route[] = [
   { method: 'GET', pattern: [...CONFIGS, 'export'], modifying: false, needsLoad: true, handle: exportLoaded },
   { method: 'GET', pattern: [...CONFIGS, ':id', 'export'], modifying: false, needsLoad: true, handle: exportById },
   { method: 'PUT', pattern: [...CONFIGS, 'import'], modifying: false, needsLoad: false, handle: importConfiguration },
-  ...KINDS.flatMap((kind) => (kind.emulator.objectArchives === true ? objectArchiveRoutes(kind) : [])),
+  ...KINDS.flatMap((kind) => (kind.emulator.objectArchive === undefined ? [] : objectArchiveRoutes(kind, kind.emulator.objectArchive))),
 ];

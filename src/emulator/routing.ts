@@ -22,6 +22,8 @@ export interface EmulatorCore {
   readonly keys: KeyRing;
   /** `hostName` of `GET /system/status/node`. */
   readonly hostName: string;
+  /** Empty configurations hold the kinds' built-in entities (option `builtIns`). */
+  readonly builtIns: boolean;
 }
 
 /** One authenticated call, as route handlers see it. */

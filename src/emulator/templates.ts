@@ -164,8 +164,10 @@ function routesOf(t: TemplateKind): Route[] {
     if (!source) throw errors.notFound(`source ${kind.type} '${sourceName}'`);
     const attributes: JsonObject = { ...obj.attributes };
     for (const [key, value] of Object.entries(source.attributes)) if (!notPulled.has(key)) attributes[key] = value;
-    content.objects[kind.type].set(obj.id, { ...obj, attributes });
-    return emptyReply();
+    const pulled: StoredObject = { ...obj, attributes };
+    content.objects[kind.type].set(obj.id, pulled);
+    // 200 with the object as it now is (the vendor's library expects 200; docs/gateway-api.md "Mapping templates").
+    return dataReply(resourceObject(pulled, call.core.variant));
   }
 
   const list = ['configuration', 'templates', kind.collection];

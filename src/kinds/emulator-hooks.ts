@@ -107,6 +107,36 @@ export interface TemplateHooks {
   readonly notPulled: readonly string[];
 }
 
+/**
+ * An object the gateway ships with (docs/gateway-api.md "Documents and ids"): listed with a
+ * negative id, never changed. A fresh emulator is seeded with the built-ins of every kind
+ * (option `builtIns`).
+ */
+export interface BuiltInObject {
+  /** A negative integer id, e.g. `-1000`, unique within the kind. */
+  readonly id: string;
+  /** Attributes given over the server defaults. */
+  readonly given: Readonly<JsonObject>;
+  /**
+   * Links to other built-ins, by relationship name (the API's names) to their ids; each
+   * link is stored on both sides, so it is declared on one side only.
+   */
+  readonly links?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Objects of a kind exported and imported on their own, as a ZIP holding one XML file
+ * (docs/gateway-api.md "Export and import").
+ */
+export interface ObjectArchive {
+  /** The XML file inside the ZIP, e.g. `alec_table.xml`. */
+  readonly file: string;
+  /** The element that holds the objects, e.g. `Mappings` (below the root). */
+  readonly listElement: string;
+  /** The element of one object, e.g. `Mapping`. */
+  readonly itemElement: string;
+}
+
 /** The emulator's view of one kind. */
 export interface EmulatorHooks {
   /** How validator messages and errors name an object of this kind, e.g. `virtual host`. */
@@ -120,10 +150,12 @@ export interface EmulatorHooks {
   /** Endpoints below one object that set attributes (`POST`/`DELETE .../{id}/maintenance`). */
   readonly itemActions?: readonly ItemAction[];
   /**
-   * Objects of this kind are exported and imported on their own, as archives of
-   * `{collection}.json` (docs/gateway-api.md "Export and import").
+   * Objects of this kind are exported and imported on their own, as ZIP archives holding
+   * this XML file (docs/gateway-api.md "Export and import").
    */
-  readonly objectArchives?: boolean;
+  readonly objectArchive?: ObjectArchive;
+  /** The objects of this kind the gateway ships with (negative ids, read-only). */
+  readonly builtIns?: readonly BuiltInObject[];
   /** Built-in templates and source objects; only with `KindDefinition.template`. */
   readonly templates?: TemplateHooks;
 }

@@ -14,6 +14,7 @@ import { UNKNOWN_ID_PREFIX, canonicalLink, emptyObjectMaps, linkKey, relationshi
 /** A JSON:API resource object as a GET list returns it (the REST client's type). */
 export type { ApiResource } from '../gateway/index.js';
 import type { ApiResource } from '../gateway/index.js';
+import { isBuiltInId } from '../gateway/index.js';
 
 /**
  * Builds the live state from the fetched lists.
@@ -33,6 +34,10 @@ import type { ApiResource } from '../gateway/index.js';
  *   Relationships gwops does not manage (e.g. a back-end group's `client-certificate`)
  *   are not links of the model; they are counted on both ends as `unmanagedLinks`.
  * - Attributes are kept as returned (the object is not copied: treat as read-only).
+ * - Built-in objects (negative ids, `isBuiltInId`; docs/gateway-api.md "Documents and ids")
+ *   are left out: they are never planned, pruned or reported as unmanaged. A link from an
+ *   object to a built-in keeps the ref `{ kind, name: '#id:<id>' }`, like any link to an
+ *   object outside the lists.
  *
  * Kinds missing from `lists` are empty. Never throws on odd input.
  */
@@ -48,6 +53,7 @@ export function liveState(
     if (!byName || !resources) continue;
     for (const resource of [...resources].sort((a, b) => compareIds(a.id, b.id))) {
       const id = String(resource.id);
+      if (isBuiltInId(id)) continue;
       const attributes = resource.attributes as AttributeObject;
       const identity = kind.identity.live(attributes, (key) => handles.get(objectKey(kind.type, key)));
       let name = identity.name ?? `${UNKNOWN_ID_PREFIX}${id}`;
@@ -61,6 +67,7 @@ export function liveState(
   const links = new Map<LinkKey, Link>();
   for (const kind of KINDS) {
     for (const resource of lists[kind.type] ?? []) {
+      if (isBuiltInId(String(resource.id))) continue;
       const self: ObjectRef = { kind: kind.type, name: names.get(objectKey(kind.type, String(resource.id))) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
       for (const [relationship, member] of Object.entries(resource.relationships ?? {})) {
         const def = relationshipDefinition(kind.type, relationship);

@@ -120,7 +120,8 @@ export const emulator: EmulatorHooks = {
   validator,
   // docs/gateway-api.md "Resource types": mapping names are unique among mappings.
   uniqueNames: true,
-  objectArchives: true,
+  // docs/gateway-api.md "Export and import": real clients read `./Mappings/Mapping/Name` of alec_table.xml.
+  objectArchive: { file: 'alec_table.xml', listElement: 'Mappings', itemElement: 'Mapping' },
   templates: {
     builtIn: [
       { id: '-1000', name: 'New_Mapping', given: { name: 'New_Mapping' } },

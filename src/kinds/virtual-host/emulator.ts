@@ -70,6 +70,9 @@ export const emulator: EmulatorHooks = {
     },
   },
   validator,
+  // The gateway's default virtual host, served with the default certificate (the
+  // ssl-certificate built-in -1000; docs/gateway-api.md "Documents and ids").
+  builtIns: [{ id: '-1000', given: { name: 'default', hostName: 'localhost' }, links: { 'ssl-certificate': ['-1000'] } }],
   // `POST`/`DELETE .../virtual-hosts/{id}/maintenance` (docs/gateway-api.md "Resource types").
   itemActions: [
     { method: 'POST', segment: 'maintenance', attributes: { showMaintenancePage: true } },

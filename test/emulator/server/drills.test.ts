@@ -149,7 +149,9 @@ describe('templates', () => {
 
     const source = data(await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'src', backendPath: '/src/' } } } })).id as string;
     expect((await c.call('PATCH', `/configuration/mappings/${derived}/relationships/template`, { body: { data: { type: 'mapping', id: source } } })).status).toBe(204);
-    expect((await c.call('POST', `/configuration/mappings/${derived}/pull-from-source-mapping`)).status).toBe(204);
+    const pulled = await c.call('POST', `/configuration/mappings/${derived}/pull-from-source-mapping`);
+    expect(pulled.status).toBe(200);
+    expect(data(pulled).id).toBe(derived);
     const after = data(await c.call('GET', `/configuration/mappings/${derived}`)).attributes as Record<string, unknown>;
     expect(after).toMatchObject({ name: 'New_Mapping', mappingTemplateName: 'src', backendPath: '/src/' });
 

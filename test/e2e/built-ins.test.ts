@@ -1,0 +1,98 @@
+/**
+ * Built-in entities (docs/gateway-api.md "Documents and ids"): the emulator lists a default
+ * virtual host and a default certificate under negative ids, as a real gateway lists its
+ * built-ins. gwops leaves them out of its live state (`isBuiltInId`), so an ownership scope
+ * that matches them never plans to delete them, drift never reports them, and applying
+ * the examples still converges.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { certificateFingerprint } from '../../src/kinds/ssl-certificate/identity.js';
+import { useHarness, writeManifests } from './harness.js';
+
+/** A scope that matches both built-ins: the virtual host by name, the certificate by type. */
+const PROJECT = `ownership:
+  virtual-host: ['name=@default']
+  ssl-certificate: ['certType==SERVER_CERT']
+`;
+
+const VIRTUAL_HOST = (name: string): string => `apiVersion: gwops/v1
+kind: virtual-host
+name: ${name}
+attributes:
+  hostName: ${name}.example.com
+  networkInterface:
+    http: { enabled: true, port: 80 }
+    https: { enabled: false, http2Allowed: false }
+`;
+
+interface Snapshot {
+  objects: { type: string; id: string; attributes: Record<string, unknown> }[];
+}
+
+function builtIns(snapshot: unknown): string[] {
+  return (snapshot as Snapshot).objects.filter((o) => o.id.startsWith('-')).map((o) => `${o.type} ${o.id}`).sort();
+}
+
+describe('built-in entities and gwops', () => {
+  const t = useHarness();
+  let project = '';
+  let manifests = '';
+  let builtInCertificate = '';
+
+  beforeAll(async () => {
+    project = join(await writeManifests(t.h, 'built-ins-project', { 'gwops.yaml': PROJECT }), 'gwops.yaml');
+    manifests = await writeManifests(t.h, 'built-ins-manifests', { 'virtual-hosts.yaml': VIRTUAL_HOST('default-shop') });
+    const certificate = (t.h.emulator.activeSnapshot() as Snapshot).objects.find((o) => o.type === 'ssl-certificate' && o.id === '-1000');
+    builtInCertificate = certificateFingerprint(String(certificate?.attributes.certificate)) ?? '';
+  });
+
+  const run = (command: string, ...flags: string[]) => t.h.cli([command, '--config', project, ...t.h.connection, ...flags, manifests]);
+
+  it('the fresh emulator lists the built-ins', () => {
+    expect(builtIns(t.h.emulator.activeSnapshot())).toEqual(['ssl-certificate -1000', 'virtual-host -1000']);
+    expect(builtInCertificate).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('plan --prune with a scope that matches them plans no delete of them', async () => {
+    const plan = await run('plan', '--prune', '--detailed-exitcode');
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/Plan: 1 to create, 0 to update, 0 to delete/);
+    expect(plan.stdout).not.toContain('"default"');
+    expect(plan.stdout).not.toContain(builtInCertificate.slice(0, 16));
+  });
+
+  it('apply --prune leaves them in place, then plan and drift see nothing else', async () => {
+    const apply = await run('apply', '--yes', '--prune', '--comment', 'built-ins');
+    expect(apply.stderr).toBe('');
+    expect(apply.code).toBe(0);
+    expect(builtIns(t.h.emulator.activeSnapshot())).toEqual(['ssl-certificate -1000', 'virtual-host -1000']);
+    const plan = await run('plan', '--prune', '--detailed-exitcode');
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('No changes');
+    const drift = await run('drift');
+    expect(drift.code).toBe(0);
+    expect(drift.stdout).toContain('No drift');
+    expect(drift.stdout).not.toContain('"default"');
+    expect(drift.stdout).not.toContain(builtInCertificate.slice(0, 16));
+  });
+
+  it('a manifest naming a built-in is planned as a new object (the built-in cannot be managed)', async () => {
+    const named = await writeManifests(t.h, 'built-ins-named', { 'virtual-hosts.yaml': `${VIRTUAL_HOST('default-shop')}---\n${VIRTUAL_HOST('default')}` });
+    const plan = await t.h.cli(['plan', '--config', project, ...t.h.connection, named]);
+    expect(plan.stdout).toContain('+ virtual-host "default"');
+    expect(plan.stdout).toMatch(/Plan: 1 to create, 0 to update, 0 to delete/);
+  });
+
+  it('applying the examples still converges with the built-ins present', async () => {
+    const apply = await t.h.cli(['apply', '--yes', ...t.config, '--comment', 'examples']);
+    expect(apply.stderr).toBe('');
+    expect(apply.code).toBe(0);
+    const plan = await t.h.cli(['plan', ...t.config, '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    const drift = await t.h.cli(['drift', ...t.config]);
+    expect(drift.code).toBe(0);
+    expect(builtIns(t.h.emulator.activeSnapshot())).toEqual(['ssl-certificate -1000', 'virtual-host -1000']);
+  });
+});
