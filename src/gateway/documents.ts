@@ -25,10 +25,14 @@ export interface ApiResource {
   readonly relationships: Readonly<Record<string, RelationshipData>>;
 }
 
-/** The body of a create: type and attributes (never relationships: they are linked separately). */
+/**
+ * The body of a create or update: type and attributes, and for a create of a kind whose
+ * create call may carry links (KindDefinition `createRelationships`), those links.
+ */
 export interface NewResource {
   readonly type: string;
   readonly attributes: Record<string, unknown>;
+  readonly relationships?: Readonly<Record<string, { readonly data: ResourceIdentifier | readonly ResourceIdentifier[] }>>;
 }
 
 export type ValidatorSeverity = 'ERROR' | 'WARNING' | 'INFO';

@@ -42,11 +42,19 @@ export interface RelationshipDefinition<Target extends string = ResourceType> {
   /** Variants in which this relationship exists; all when absent. */
   readonly variants?: readonly Variant[];
   /**
-   * True on the side from which gwops sends link and unlink calls for this pair (the
-   * endpoints real clients use: virtual host → mappings / ssl-certificate / acme-service,
-   * mapping → back-end-groups). Exactly one side of each pair is canonical.
+   * True on the side on which a link of this pair is declared, stored and shown (virtual
+   * host → mappings / ssl-certificate / acme-service, mapping → back-end-groups, back-end
+   * group → client-certificate). Exactly one side of each pair is canonical. Calls may go
+   * to either side when both are documented: the planner batches on the side that needs
+   * fewer calls (src/reconcile/batch.ts).
    */
   readonly canonical: boolean;
+  /**
+   * False when real gateways do not document this side's endpoint (the emulator serves it
+   * all the same): gwops then never sends a call to it, and links of the pair go through
+   * the other side. Documented when absent.
+   */
+  readonly documented?: boolean;
   /**
    * Other names under which gateways serve the same relationship, read as this one
    * (older gateways name a mapping's link to its back-end group `back-end-group`).
@@ -217,6 +225,13 @@ export interface KindDefinition<Type extends string = ResourceType> {
   readonly collection: string;
   /** Relationships that exist on this kind, keyed by the API's relationship name. */
   readonly relationships: Readonly<Record<string, RelationshipDefinition<Type>>>;
+  /**
+   * Relationships (names of {@link KindDefinition.relationships}) that the API accepts in
+   * the `relationships` member of this kind's create body (docs/gateway-api.md
+   * "Relationships"): the links of a new object through them are sent with its create call
+   * instead of separate link calls. None when absent.
+   */
+  readonly createRelationships?: readonly string[];
   /**
    * Dependency level: lower levels are created first and deleted last
    * (certificates, ACME services, back-end groups = 0; mappings = 1; virtual hosts = 2).

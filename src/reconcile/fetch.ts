@@ -4,7 +4,7 @@
  * (docs/architecture.md "The data path", step 2). No per-object GETs.
  */
 import type { ResourceType } from '../kinds/index.js';
-import { KINDS, kindOf } from '../kinds/index.js';
+import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import { matchesFilter, parseFilters } from '../gateway/filter.js';
 import type { ApiResource } from '../gateway/index.js';
 import type { State, StateObject } from './model.js';
@@ -92,13 +92,23 @@ export function projectAttributes(shape: Shape, attributes: Record<string, unkno
 /** Per kind, the API's GET filters that say which live objects a project owns. */
 export type OwnershipScope = Partial<Record<ResourceType, readonly string[]>>;
 
-/** Which kinds to read: those with desired objects, those with an ownership scope, and link targets. */
+/**
+ * Which kinds to read: those with desired objects, those with an ownership scope, and the
+ * kinds at the other end of every relationship a manifest declares (so that a desired link
+ * finds its live target, and a managed live link is shown with its target's name). A kind
+ * that nothing names is not read: the plan cannot touch it.
+ */
 export function kindsToFetch(desired: State, scope: OwnershipScope, available: readonly ResourceType[]): ResourceType[] {
   const wanted = new Set<ResourceType>();
   for (const [kind, objects] of desired.objects) if (objects.size > 0) wanted.add(kind);
   for (const kind of Object.keys(scope) as ResourceType[]) wanted.add(kind);
-  for (const kind of [...wanted]) {
-    for (const rel of Object.values(kindOf(kind).relationships)) wanted.add(rel.target);
+  for (const { object, relationship } of desired.declaredRelationships ?? []) {
+    const def = relationshipNamed(kindOf(object.kind), relationship);
+    if (def) wanted.add(def.target);
+  }
+  for (const link of desired.links) {
+    wanted.add(link.from.kind);
+    wanted.add(link.to.kind);
   }
   return KINDS.map((k) => k.type).filter((t) => wanted.has(t) && available.includes(t));
 }

@@ -8,16 +8,17 @@
  * executor refills them from the desired state through `secretPaths`.
  */
 import type { ResourceType } from '../kinds/index.js';
+import { isResourceType } from '../kinds/index.js';
 import type { SourceLocation } from '../manifest/types.js';
 import type { ObjectRef } from './model.js';
 
 /**
  * Version of the plan's data format; bumped on any incompatible change of these types
- * (2.0: steps no longer carry `dependsOn`, which nothing read: the executor runs the steps
- * in order and stops at the first failure). `apply --plan` refuses plan files of another
- * version.
+ * (2.0: steps no longer carry `dependsOn`, which nothing read; 3.0: the plan lists the
+ * requests apply sends in `calls`, link steps no longer carry a request of their own). `apply
+ * --plan` refuses plan files of another version.
  */
-export const PLAN_FORMAT_VERSION = '2.0';
+export const PLAN_FORMAT_VERSION = '3.0';
 
 /** What replaces a secret value everywhere in a plan and in rendered output. */
 export const SENSITIVE_MASK = '(sensitive value)';
@@ -48,29 +49,36 @@ interface StepBase {
   /** 1-based position in `Plan.steps` (execution order). */
   readonly index: number;
   readonly action: PlanAction;
-  /** The object the call is sent to (for link/unlink: the canonical side). */
+  /**
+   * The object the step changes (for link/unlink: the link's canonical side, whose block
+   * shows it in the renderings; the request may address either side, see {@link Plan.calls}).
+   */
   readonly kind: ResourceType;
   readonly name: string;
-  /**
-   * Path relative to the API base, e.g. `/configuration/mappings/4`. Ids of objects that
-   * exist live are literal; the id of an object created earlier in the same plan is the
-   * placeholder {@link idPlaceholder} (e.g. `{mapping:shop-api}`), which the executor
-   * substitutes. Placeholders occur only in `path` and in the `id` members of
-   * relationship bodies.
-   */
-  readonly path: string;
-  /** The JSON:API request body with secrets masked; absent for DELETE of an object. */
-  readonly body?: unknown;
-  /** JSON pointers into `body` (e.g. `/data/attributes/privateKey`) whose masked values the executor refills from the desired object's attributes (the pointer minus `/data/attributes`). */
-  readonly secretPaths: readonly string[];
   /** Why the step exists. Display only: never parsed, never used to decide anything. */
   readonly reason: string;
   /** Where the object (or for links, the declaring object) is declared. Display only. */
   readonly source?: SourceLocation;
 }
 
+/** The fields of a step that changes an object itself (create, update, delete). */
+interface ObjectStepBase extends StepBase {
+  /**
+   * Path relative to the API base, e.g. `/configuration/mappings/4` (the same as its
+   * call's). Ids of objects that exist live are literal; the id of an object created
+   * earlier in the same plan is the placeholder {@link idPlaceholder} (e.g.
+   * `{mapping:shop-api}`), which the executor substitutes. Placeholders occur only in
+   * paths, in call ids and in the `id` members of relationship identifiers.
+   */
+  readonly path: string;
+  /** The JSON:API request body with secrets masked; absent for DELETE of an object. */
+  readonly body?: unknown;
+  /** JSON pointers into `body` (e.g. `/data/attributes/privateKey`) whose masked values the executor refills from the desired object's attributes (the pointer minus `/data/attributes`). */
+  readonly secretPaths: readonly string[];
+}
+
 /** POST a new object: the declared attributes, secrets included (masked here). */
-export interface CreateStep extends StepBase {
+export interface CreateStep extends ObjectStepBase {
   readonly action: 'create';
   readonly method: 'POST';
   readonly body: JsonApiResourceBody;
@@ -79,7 +87,7 @@ export interface CreateStep extends StepBase {
 }
 
 /** PATCH an existing object: only the changed top-level attributes (their declared subtrees). */
-export interface UpdateStep extends StepBase {
+export interface UpdateStep extends ObjectStepBase {
   readonly action: 'update';
   readonly method: 'PATCH';
   readonly id: string;
@@ -90,7 +98,7 @@ export interface UpdateStep extends StepBase {
 }
 
 /** DELETE an existing object (its remaining links go with it: the API removes them). */
-export interface DeleteStep extends StepBase {
+export interface DeleteStep extends ObjectStepBase {
   readonly action: 'delete';
   readonly method: 'DELETE';
   readonly id: string;
@@ -98,23 +106,23 @@ export interface DeleteStep extends StepBase {
   readonly cause: 'prune' | 'orphaned-certificate';
 }
 
-/** Link two objects through the canonical side's relationship endpoint (PATCH adds). */
+/**
+ * Link two objects (stored in the canonical direction). The request that makes the link is
+ * a call of {@link Plan.calls}: a PATCH of either side's relationship endpoint, possibly
+ * with other links of the same object, or the `relationships` member of a create.
+ */
 export interface LinkStep extends StepBase {
   readonly action: 'link';
-  readonly method: 'PATCH';
   /** The canonical side's relationship name, e.g. `mappings`. */
   readonly relationship: string;
   readonly related: ObjectRef;
-  readonly body: RelationshipBody;
 }
 
-/** Remove one link through the canonical side's relationship endpoint (DELETE with a body). */
+/** Remove one link (canonical direction); its request is a DELETE of a call in {@link Plan.calls}. */
 export interface UnlinkStep extends StepBase {
   readonly action: 'unlink';
-  readonly method: 'DELETE';
   readonly relationship: string;
   readonly related: ObjectRef;
-  readonly body: RelationshipBody;
 }
 
 /** One step of a plan, discriminated on `action`. */
@@ -136,6 +144,59 @@ export interface RelationshipBody {
   readonly data: ResourceIdentifier | readonly ResourceIdentifier[];
 }
 
+/** The fields every call carries. */
+interface CallBase {
+  /** 1-based position in `Plan.calls` (the order apply sends them in). */
+  readonly index: number;
+  /** The object the request addresses (for a POST: the object it creates). */
+  readonly kind: ResourceType;
+  readonly name: string;
+  /**
+   * Path relative to the API base, with literal ids of live objects and
+   * {@link idPlaceholder} placeholders for objects created earlier in the plan, e.g.
+   * `/configuration/back-end-groups/7/relationships/mappings`.
+   */
+  readonly path: string;
+  /**
+   * Indexes of the steps this request carries, ascending (each step is carried by exactly
+   * one call). A failed call fails all of them.
+   */
+  readonly steps: readonly number[];
+}
+
+/**
+ * A request to an object's own endpoint: the create, update or delete of the step
+ * `steps[0]`, whose `body` it sends (secrets refilled). A create may carry link steps too:
+ * their links go in the create body's `relationships` member (KindDefinition
+ * `createRelationships`).
+ */
+export interface ObjectCall extends CallBase {
+  readonly endpoint: 'object';
+  readonly method: 'POST' | 'PATCH' | 'DELETE';
+  /** POST only: the `relationships` member of the create body, by the kind's relationship name. */
+  readonly relationships?: Readonly<Record<string, RelationshipBody>>;
+}
+
+/**
+ * A request to a relationship endpoint, `PATCH` (link) or `DELETE` (unlink)
+ * `/configuration/{collection}/{id}/relationships/{relationship}`, carrying every link
+ * step of the plan that this object's relationship batches (docs/gateway-api.md
+ * "Relationships").
+ */
+export interface RelationshipCall extends CallBase {
+  readonly endpoint: 'relationship';
+  readonly method: 'PATCH' | 'DELETE';
+  /** The addressed object's id: literal, or a placeholder. */
+  readonly id: string;
+  /** The addressed object's relationship name (the canonical one or its inverse). */
+  readonly relationship: string;
+  /** One identifier per step carried, in step order; a to-one relationship takes one identifier, not an array. */
+  readonly body: RelationshipBody;
+}
+
+/** One request that apply sends, discriminated on `endpoint`. */
+export type PlanCall = ObjectCall | RelationshipCall;
+
 /** Step counts by action. */
 export interface PlanSummary {
   readonly create: number;
@@ -151,8 +212,13 @@ export interface Plan {
   /** `liveStateDigest(live, desired)` (plan.ts) of the live state the plan was made against (`apply --plan` refuses when it changed). */
   readonly liveDigest: string;
   readonly summary: PlanSummary;
-  /** Steps in execution order; `steps[i].index === i + 1`. */
+  /** Steps in execution order; `steps[i].index === i + 1`. One object-level change each: what the renderings show. */
   readonly steps: readonly PlanStep[];
+  /**
+   * The requests apply sends, in order (`calls[i].index === i + 1`): the steps batched
+   * into the fewest calls (batch.ts). The executor sends exactly these.
+   */
+  readonly calls: readonly PlanCall[];
   /** Live objects inside the ownership scope that no manifest declares and this plan keeps (drift reports them). */
   readonly unmanaged: readonly ObjectRef[];
 }
@@ -160,6 +226,14 @@ export interface Plan {
 /** The id placeholder of an object created in the same plan: `{kind:name}`. */
 export function idPlaceholder(ref: ObjectRef): string {
   return `{${ref.kind}:${ref.name}}`;
+}
+
+/** The object an {@link idPlaceholder} names, or undefined when `id` is a literal id. */
+export function placeholderRef(id: string): ObjectRef | undefined {
+  const match = /^\{([a-z-]+):(.*)\}$/s.exec(id);
+  const kind = match?.[1];
+  const name = match?.[2];
+  return kind !== undefined && name !== undefined && isResourceType(kind) ? { kind, name } : undefined;
 }
 
 /** True when the plan changes nothing. */

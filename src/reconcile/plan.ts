@@ -13,6 +13,7 @@
  *   certificate is a new object), never compared;
  * - a to-one relationship that changes target is an unlink of the old target followed by a
  *   link of the new one (the link depends on the unlink), so the plan shows both;
+ * - the requests: steps are batched into the fewest calls (`Plan.calls`, batch.ts);
  * - deletes: owned undeclared objects with `prune`; a live certificate that matches no
  *   desired one when this plan's unlinks remove its last link (it was replaced). Objects a
  *   desired link names are never deleted, and a certificate still used through a
@@ -31,9 +32,10 @@ import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from '
 import { declaredKey, idOfUnknownRef, linkDefinition, linkKey, objectOf, refKey } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
-import type { MassDeleteCount, Plan, PlanStep, PlanSummary, RelationshipBody, ResourceIdentifier } from './plan-types.js';
+import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
 import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
 import { MassDeleteError, UnresolvedReferenceError } from './errors.js';
+import { checkCalls, planCalls } from './batch.js';
 
 export { MassDeleteError, UnresolvedReferenceError } from './errors.js';
 export type { Plan, PlanStep } from './plan-types.js';
@@ -100,7 +102,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   const unlinkKeyOf = (l: Link): StepKey => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
   const removedByKey = new Map<DeclaredKey, Link[]>(); // unlinks by (from, relationship), for to-one replacements
   for (const link of remove) {
-    nodes.push(linkNode('unlink', link, idOf, []));
+    nodes.push(linkNode('unlink', link, []));
     const key = declaredKey(link.from, link.relationship);
     const list = removedByKey.get(key);
     if (list) list.push(link);
@@ -117,7 +119,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
       for (const old of removedByKey.get(declaredKey(link.from, link.relationship)) ?? []) needs.push(unlinkKeyOf(old));
     }
     const source = sourceOfLink(desired, declared, link);
-    nodes.push(linkNode('link', link, idOf, needs, source));
+    nodes.push(linkNode('link', link, needs, source));
   }
   if (unresolved.length > 0) throw new UnresolvedReferenceError(unresolved);
 
@@ -165,11 +167,14 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   if (pruneCounts.length > 0 && !options.allowMassDelete) throw new MassDeleteError(pruneCounts, options.massDeleteShare);
 
   const steps = orderSteps(nodes);
+  const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref));
+  checkCalls(steps, calls);
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     liveDigest: liveStateDigest(live, desired),
     summary: summarise(steps),
     steps,
+    calls,
     unmanaged,
   };
 }
@@ -254,24 +259,11 @@ function linkParts(link: Link): { relationship: string; relatedKind: string; rel
   return { relationship: link.relationship, relatedKind: link.to.kind, relatedName: link.to.name };
 }
 
-function linkNode(
-  action: 'link' | 'unlink',
-  link: Link,
-  idOf: (ref: ObjectRef) => string | undefined,
-  needs: StepKey[],
-  source?: StateObject['source'],
-): StepNode {
-  const def = linkDefinition(link);
-  const fromId = idOf(link.from) ?? idPlaceholder(link.from);
-  const identifier: ResourceIdentifier = { type: link.to.kind, id: idOf(link.to) ?? idPlaceholder(link.to) };
-  const body: RelationshipBody = { data: def.cardinality === 'one' ? identifier : [identifier] };
+function linkNode(action: 'link' | 'unlink', link: Link, needs: StepKey[], source?: StateObject['source']): StepNode {
   const what = `${link.from.kind} '${link.from.name}' ${link.relationship} → ${link.to.kind} '${link.to.name}'`;
   const common = {
     kind: link.from.kind,
     name: link.from.name,
-    path: `${objectPath(link.from.kind, fromId)}/relationships/${link.relationship}`,
-    body,
-    secretPaths: [],
     relationship: link.relationship,
     related: link.to,
     ...(source ? { source } : {}),
@@ -281,8 +273,8 @@ function linkNode(
     needs,
     step:
       action === 'link'
-        ? { ...common, action, method: 'PATCH', reason: `the manifests declare the link ${what}; the gateway does not have it` }
-        : { ...common, action, method: 'DELETE', reason: `the gateway has the link ${what}; the manifests manage it and do not declare it` },
+        ? { ...common, action, reason: `the manifests declare the link ${what}; the gateway does not have it` }
+        : { ...common, action, reason: `the gateway has the link ${what}; the manifests manage it and do not declare it` },
   };
 }
 

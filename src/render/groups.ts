@@ -13,7 +13,7 @@ export interface ObjectGroup {
   readonly ref: ObjectRef;
   /** The create, update or delete of the object itself, if any. */
   readonly change?: CreateStep | UpdateStep | DeleteStep;
-  /** Link and unlink steps sent from this object (canonical side), in plan order. */
+  /** Link and unlink steps of this object as the links' canonical side (their calls may address either side), in plan order. */
   readonly links: readonly (LinkStep | UnlinkStep)[];
 }
 

@@ -88,7 +88,7 @@ describe('failures leave the active configuration untouched and no session open'
     const json = await t.h.cli(['apply', '--yes', '--format', 'json', broken, ...t.h.connection]);
     expect(json.code).toBe(3);
     const [plan, report] = jsonDocuments(json.stdout);
-    expect(plan).toMatchObject({ formatVersion: '2.0', diagnostics: [] });
+    expect(plan).toMatchObject({ formatVersion: '3.0', diagnostics: [] });
     expect(report).toMatchObject({ formatVersion: '1.0', valid: false, errorCount: 1 });
     expect((report as { diagnostics: unknown[] }).diagnostics).toContainEqual({
       severity: 'error',
@@ -115,7 +115,7 @@ describe('failures leave the active configuration untouched and no session open'
     const json = await t.h.cli(['plan', '--format', 'json', broken, ...t.h.connection]);
     expect(json.code).toBe(3);
     const parsed = JSON.parse(json.stdout) as { formatVersion: string; diagnostics: { code: string; object?: unknown }[] };
-    expect(parsed.formatVersion).toBe('2.0');
+    expect(parsed.formatVersion).toBe('3.0');
     expect(parsed.diagnostics).toContainEqual(expect.objectContaining({ code: 'MAPPING_WITHOUT_BACKEND_GROUP', object: { kind: 'mapping', name: 'planned-web' } }));
     expect(t.h.emulator.openSessionCount()).toBe(0);
   });
@@ -179,13 +179,16 @@ describe('failures leave the active configuration untouched and no session open'
   it('reports the steps applied before a failed one and those skipped after it', async () => {
     const fresh = await writeManifests(t.h, 'report', { 'app.yaml': SMALL['app.yaml'].replaceAll('small-', 'report-') });
     t.h.emulator.faults.clear();
-    t.h.emulator.faults.add({ method: 'PATCH', path: '/configuration/mappings/*/relationships/*', status: 500, nth: 1 });
+    // The virtual host's create carries its links to both mappings: all three steps fail with it.
+    t.h.emulator.faults.add({ method: 'POST', path: '/configuration/virtual-hosts', status: 500, nth: 1 });
     const r = await t.h.cli(['apply', '--yes', fresh, ...t.h.connection]);
     t.h.emulator.faults.clear();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/applied +create back-end-group 'report-backend'/);
-    expect(r.stderr).toMatch(/failed +link mapping 'report-(api|web)' back-end-groups .* 500 INJECTED_FAULT/);
-    expect(r.stderr).toMatch(/skipped +link/);
+    expect(r.stderr).toMatch(/failed +create virtual-host 'report-host'.* 500 INJECTED_FAULT/);
+    expect(r.stderr).toMatch(/failed +link virtual-host 'report-host' mappings → mapping 'report-api'.* 500 INJECTED_FAULT/);
+    expect(r.stderr).toMatch(/failed +link virtual-host 'report-host' mappings → mapping 'report-web'.* 500 INJECTED_FAULT/);
+    expect(r.stderr).toMatch(/skipped +link mapping 'report-(api|web)' back-end-groups/);
     expect(r.stderr).toContain('nothing was activated');
     expect(t.h.emulator.openSessionCount()).toBe(0);
   });

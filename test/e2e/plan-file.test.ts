@@ -11,7 +11,7 @@ describe('saved plans and output formats', () => {
     const plan = await t.h.cli(['plan', ...t.config, '--no-server-check', '--out', out]);
     expect(plan.code).toBe(0);
     const saved = JSON.parse(await readFile(out, 'utf8')) as { formatVersion: string; steps: unknown[] };
-    expect(saved.formatVersion).toBe('2.0');
+    expect(saved.formatVersion).toBe('3.0');
     expect(saved.steps.length).toBeGreaterThan(50);
     const text = await readFile(out, 'utf8');
     for (const secret of t.h.secrets) expect(text.includes(secret)).toBe(false);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fetchFilters, projectAttributes, projectionShape } from '../../src/reconcile/fetch.js';
+import { fetchFilters, kindsToFetch, projectAttributes, projectionShape } from '../../src/reconcile/fetch.js';
+import type { ResourceType } from '../../src/kinds/index.js';
+import { KINDS } from '../../src/kinds/index.js';
 import { desiredState } from '../../src/reconcile/desired.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
 
@@ -46,5 +48,17 @@ describe('what a plan fetches', () => {
     expect(fetchFilters('mapping', desired, { mapping: ['name=@shop-'] })).toEqual(['name=@shop-']);
     expect(fetchFilters('mapping', desired, { mapping: ['name=@shop-a'] })).toEqual([]);
     expect(fetchFilters('mapping', desired, { mapping: ['label==managed'] })).toEqual([]);
+  });
+
+  it('reads only the kinds the manifests or the ownership scope name, and the targets of declared relationships', () => {
+    const all: ResourceType[] = KINDS.map((k) => k.type);
+    expect(kindsToFetch(desired, {}, all)).toEqual(['mapping']);
+    expect(kindsToFetch(desired, { 'back-end-group': ['name=@shop-'] }, all)).toEqual(['back-end-group', 'mapping']);
+    const linked = desiredState([{ ...docs[0], relationships: { 'back-end-groups': ['pool'] } } as ManifestDocument]);
+    expect(kindsToFetch(linked, {}, all)).toEqual(['back-end-group', 'mapping']);
+    // A relationship declared empty still names its target kind (a managed live link shows its target's name).
+    const emptied = desiredState([{ ...docs[0], relationships: { 'virtual-hosts': [] } } as ManifestDocument]);
+    expect(kindsToFetch(emptied, {}, all)).toEqual(['mapping', 'virtual-host']);
+    expect(kindsToFetch(emptied, {}, ['mapping'])).toEqual(['mapping']);
   });
 });

@@ -19,8 +19,8 @@ function objectNode(action: 'create' | 'update' | 'delete', kind: ResourceType, 
   return { key: stepKey(action, kind, name), step, needs };
 }
 function linkNode(action: 'link' | 'unlink', kind: ResourceType, name: string, relationship: string, to: ResourceType, toName: string, needs: StepKey[] = []): StepNode {
-  const common = { kind, name, path: '/p', secretPaths: [], reason: 'r', relationship, related: { kind: to, name: toName }, body: { data: [] } };
-  const step: DraftStep = action === 'link' ? { ...common, action, method: 'PATCH' } : { ...common, action, method: 'DELETE' };
+  const common = { kind, name, reason: 'r', relationship, related: { kind: to, name: toName } };
+  const step: DraftStep = action === 'link' ? { ...common, action } : { ...common, action };
   return { key: stepKey(action, kind, name, { relationship, relatedKind: to, relatedName: toName }), step, needs };
 }
 

@@ -22,8 +22,8 @@ const plan = (formatVersion: string) => ({
 });
 
 describe('readPlanFile', () => {
-  it('is at format 2.0: steps carry no dependsOn since 2.0', () => {
-    expect(PLAN_FORMAT_VERSION).toBe('2.0');
+  it('is at format 3.0: the plan lists its calls since 3.0', () => {
+    expect(PLAN_FORMAT_VERSION).toBe('3.0');
   });
 
   it('reads a plan of the current format', async () => {
@@ -35,6 +35,6 @@ describe('readPlanFile', () => {
     const { dir, file } = planFile({ ...plan('1.0'), steps: [{ index: 1, action: 'create', dependsOn: [] }] });
     const attempt = readPlanFile(file, dir);
     await expect(attempt).rejects.toBeInstanceOf(InputError);
-    await expect(attempt).rejects.toThrow('plan file plan.json has formatVersion "1.0"; this gwops reads 2.0');
+    await expect(attempt).rejects.toThrow('plan file plan.json has formatVersion "1.0"; this gwops reads 3.0');
   });
 });

@@ -7,7 +7,7 @@ import type { ResourceType } from '../../src/kinds/index.js';
 import { MassDeleteError, UnresolvedReferenceError, buildPlan, liveStateDigest } from '../../src/reconcile/plan.js';
 import type { PlanOptions } from '../../src/reconcile/plan.js';
 import { SENSITIVE_MASK } from '../../src/reconcile/plan-types.js';
-import type { Plan, PlanStep, UpdateStep } from '../../src/reconcile/plan-types.js';
+import type { CreateStep, Plan, PlanCall, PlanStep, UpdateStep } from '../../src/reconcile/plan-types.js';
 import { doc, many, one, options, pem, resource } from './helpers.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
@@ -15,10 +15,18 @@ function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiR
   return buildPlan(desired, liveState(lists, certificateHandles(desired)), options(opts));
 }
 
-const line = (s: PlanStep): string =>
-  s.action === 'link' || s.action === 'unlink'
-    ? `${s.index} ${s.action} ${s.kind}:${s.name} ${s.relationship} ${s.related.kind}:${s.related.name} ${s.method} ${s.path}`
-    : `${s.index} ${s.action} ${s.kind}:${s.name} ${s.method} ${s.path}`;
+/** The call that carries a step. */
+const callOf = (p: Plan, s: PlanStep): PlanCall | undefined => p.calls.find((c) => c.steps.includes(s.index));
+
+/** Each step with the request (method and path) of the call that carries it. */
+const lines = (p: Plan): string[] =>
+  p.steps.map((s) => {
+    const c = callOf(p, s);
+    const call = c ? `${c.method} ${c.path}` : 'no call';
+    return s.action === 'link' || s.action === 'unlink'
+      ? `${s.index} ${s.action} ${s.kind}:${s.name} ${s.relationship} ${s.related.kind}:${s.related.name} ${call}`
+      : `${s.index} ${s.action} ${s.kind}:${s.name} ${call}`;
+  });
 
 describe('buildPlan: attributes', () => {
   it('compares only declared attributes, recursively, and PATCHes changed top-level subtrees', () => {
@@ -71,7 +79,7 @@ describe('buildPlan: attributes', () => {
     const p = plan([doc('ssl-certificate', 'main', cert)], { 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('c'), certType: 'SERVER_CERT' })] });
     expect(p.steps).toEqual([]);
     const created = plan([doc('ssl-certificate', 'main', cert)], {});
-    expect(created.steps[0]?.secretPaths).toEqual(['/data/attributes/privateKey']);
+    expect((created.steps[0] as CreateStep | undefined)?.secretPaths).toEqual(['/data/attributes/privateKey']);
     expect(JSON.stringify(created)).not.toContain('PRIVATE-KEY');
   });
 });
@@ -86,13 +94,13 @@ describe('buildPlan: links, certificates, deletes', () => {
       },
     );
     const old = liveState({ 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('old') })] }, new Map()).objects.get('ssl-certificate')?.keys().next().value as string;
-    expect(p.steps.map(line)).toEqual([
+    expect(lines(p)).toEqual([
       '1 create ssl-certificate:new POST /configuration/ssl-certificates',
       `2 unlink virtual-host:shop ssl-certificate ssl-certificate:${old} DELETE /configuration/virtual-hosts/3/relationships/ssl-certificate`,
       '3 link virtual-host:shop ssl-certificate ssl-certificate:new PATCH /configuration/virtual-hosts/3/relationships/ssl-certificate',
       `4 delete ssl-certificate:${old} DELETE /configuration/ssl-certificates/2`,
     ]);
-    expect(p.steps[2]?.body).toEqual({ data: { type: 'ssl-certificate', id: '{ssl-certificate:new}' } });
+    expect(p.calls[2]).toMatchObject({ endpoint: 'relationship', steps: [3], body: { data: { type: 'ssl-certificate', id: '{ssl-certificate:new}' } } });
     expect(p.summary).toEqual({ create: 1, update: 0, delete: 1, link: 1, unlink: 1 });
   });
 
@@ -103,22 +111,25 @@ describe('buildPlan: links, certificates, deletes', () => {
     };
     expect(plan([doc('virtual-host', 'shop'), doc('mapping', 'a'), doc('mapping', 'b')], lists).steps).toEqual([]);
     const byHost = plan([doc('virtual-host', 'shop', {}, { mappings: ['a'] }), doc('mapping', 'a'), doc('mapping', 'b')], lists);
-    expect(byHost.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings']);
-    expect(byHost.steps[0]?.body).toEqual({ data: [{ type: 'mapping', id: '3' }] });
+    expect(lines(byHost)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings']);
+    expect(byHost.calls).toMatchObject([{ endpoint: 'relationship', steps: [1], body: { data: [{ type: 'mapping', id: '3' }] } }]);
     const byMapping = plan([doc('virtual-host', 'shop'), doc('mapping', 'a'), doc('mapping', 'b', {}, { 'virtual-hosts': [] })], lists);
-    expect(byMapping.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings']);
+    expect(lines(byMapping)).toEqual(['1 unlink virtual-host:shop mappings mapping:b DELETE /configuration/virtual-hosts/1/relationships/mappings']);
   });
 
   it('links new objects through placeholders, after both creates', () => {
     const p = plan([doc('virtual-host', 'shop', {}, { mappings: ['api'] }), doc('mapping', 'api', {}, { 'back-end-groups': ['legacy'] })], {
       'back-end-group': [resource('back-end-group', '8', { name: 'legacy' })],
     });
-    expect(p.steps.map(line)).toEqual([
+    expect(lines(p)).toEqual([
       '1 create mapping:api POST /configuration/mappings',
       '2 create virtual-host:shop POST /configuration/virtual-hosts',
       '3 link mapping:api back-end-groups back-end-group:legacy PATCH /configuration/mappings/{mapping:api}/relationships/back-end-groups',
-      '4 link virtual-host:shop mappings mapping:api PATCH /configuration/virtual-hosts/{virtual-host:shop}/relationships/mappings',
+      '4 link virtual-host:shop mappings mapping:api POST /configuration/virtual-hosts',
     ]);
+    // The new virtual host carries its link in its create body (KindDefinition createRelationships).
+    expect(p.calls.map((c) => c.steps)).toEqual([[1], [2, 4], [3]]);
+    expect(p.calls[1]).toMatchObject({ endpoint: 'object', relationships: { mappings: { data: [{ type: 'mapping', id: '{mapping:api}' }] } } });
     expect(p.unmanaged).toEqual([]);
   });
 
@@ -153,10 +164,10 @@ describe('buildPlan: links, certificates, deletes', () => {
     const docs = [doc('virtual-host', 'shop-vh', {}, { mappings: [] }), doc('mapping', 'shop-keep'), doc('back-end-group', 'shop-pool2')];
     const isOwned = (o: { name: string }) => o.name.startsWith('shop-');
     const drift = plan(docs, lists, { isOwned });
-    expect(drift.steps.map(line)).toEqual(['1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings']);
+    expect(lines(drift)).toEqual(['1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings']);
     expect(drift.unmanaged).toEqual([{ kind: 'back-end-group', name: 'shop-pool' }, { kind: 'mapping', name: 'shop-old' }]);
     const pruned = plan(docs, lists, { isOwned, prune: true });
-    expect(pruned.steps.map(line)).toEqual([
+    expect(lines(pruned)).toEqual([
       '1 unlink virtual-host:shop-vh mappings mapping:shop-old DELETE /configuration/virtual-hosts/1/relationships/mappings',
       '2 delete mapping:shop-old DELETE /configuration/mappings/2',
       '3 delete back-end-group:shop-pool DELETE /configuration/back-end-groups/5',
@@ -216,8 +227,8 @@ describe('buildPlan: edges', () => {
     const p = plan([doc('virtual-host', 'shop', {}, { mappings: [] })], {
       'virtual-host': [resource('virtual-host', '3', { name: 'shop' }, { mappings: many('mapping', '42') })],
     });
-    expect(p.steps.map(line)).toEqual(['1 unlink virtual-host:shop mappings mapping:#id:42 DELETE /configuration/virtual-hosts/3/relationships/mappings']);
-    expect(p.steps[0]?.body).toEqual({ data: [{ type: 'mapping', id: '42' }] });
+    expect(lines(p)).toEqual(['1 unlink virtual-host:shop mappings mapping:#id:42 DELETE /configuration/virtual-hosts/3/relationships/mappings']);
+    expect(p.calls[0]).toMatchObject({ id: '3', body: { data: [{ type: 'mapping', id: '42' }] } });
   });
 
   it('never prunes an undeclared object that a desired link names, nor reports it as unmanaged', () => {
@@ -225,7 +236,7 @@ describe('buildPlan: edges', () => {
       mapping: [resource('mapping', '1', { name: 'api' })],
       'back-end-group': [resource('back-end-group', '8', { name: 'legacy' }), resource('back-end-group', '9', { name: 'x' }), resource('back-end-group', '10', { name: 'y' })],
     }, { prune: true, allowMassDelete: true });
-    expect(p.steps.map(line)).toEqual([
+    expect(lines(p)).toEqual([
       '1 link mapping:api back-end-groups back-end-group:legacy PATCH /configuration/mappings/1/relationships/back-end-groups',
       '2 delete back-end-group:x DELETE /configuration/back-end-groups/9',
       '3 delete back-end-group:y DELETE /configuration/back-end-groups/10',

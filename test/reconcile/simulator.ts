@@ -2,8 +2,8 @@
  * A pure simulator of the gateway for property tests: holds objects and links like the API
  * does (both sides of a link, to-one links replace, deleting an object removes its links,
  * PATCH deep-merges objects and replaces arrays, write-only attributes are never read back)
- * and executes a Plan from its data alone (method, path, body, secretPaths), as the
- * executor does. It never looks at `action`, `kind` or `name` to decide what to do.
+ * and executes a Plan's calls from their data alone (method, path, bodies, secretPaths), as
+ * the executor does. It never looks at `action`, `kind` or `name` to decide what to do.
  */
 import type { RelationshipData } from '../../src/gateway/index.js';
 import { kindByCollection, kindOf } from '../../src/kinds/index.js';
@@ -124,7 +124,11 @@ export class FakeGateway {
     b.relationships[def.inverse] = [...(b.relationships[def.inverse] ?? []), id];
   }
 
-  /** Executes every step of `plan`, refilling secrets from `desired`. */
+  /**
+   * Sends every call of `plan` (`Plan.calls`), refilling secrets from `desired`: an object
+   * call sends the body of the step it carries first, a create also its `relationships`.
+   * Checks that the calls carry every step exactly once.
+   */
   apply(plan: Plan, desired: State): void {
     const ids = new Map<string, string>();
     const substitute = (text: string): string => {
@@ -133,8 +137,36 @@ export class FakeGateway {
       if (/\{[a-z-]+:[^}]*\}/.test(out)) throw new SimulationError(`unresolved placeholder in ${out}`);
       return out;
     };
-    for (const [i, step] of plan.steps.entries()) {
-      if (step.index !== i + 1) throw new SimulationError(`step ${i + 1} has index ${step.index}`);
+    for (const [i, step] of plan.steps.entries()) if (step.index !== i + 1) throw new SimulationError(`step ${i + 1} has index ${step.index}`);
+    const carried = plan.calls.flatMap((c) => c.steps).sort((a, b) => a - b);
+    if (JSON.stringify(carried) !== JSON.stringify(plan.steps.map((s) => s.index))) throw new SimulationError(`calls carry steps ${carried.join(',')}`);
+    const relate = (method: string, type: ResourceType, id: string, rel: string, data: unknown): void => {
+      const idents = Array.isArray(data) ? data : [data];
+      const def = kindOf(type).relationships[rel];
+      if (!def) throw new SimulationError(`no relationship ${type}.${rel}`);
+      if (def.cardinality === 'one' && (Array.isArray(data) || idents.length !== 1)) throw new SimulationError(`to-one ${type}.${rel} given ${JSON.stringify(data)}`);
+      for (const ident of idents) {
+        if (!isObject(ident) || typeof ident.id !== 'string' || ident.type !== def.target) throw new SimulationError('bad relationship body');
+        const target = substitute(ident.id);
+        if (method === 'PATCH') this.linkPair(type, id, rel, target);
+        else if (method === 'DELETE') this.unlinkPair(type, id, rel, target);
+        else throw new SimulationError(`bad method ${method}`);
+      }
+    };
+    for (const [i, call] of plan.calls.entries()) {
+      if (call.index !== i + 1) throw new SimulationError(`call ${i + 1} has index ${call.index}`);
+      const parts = substitute(call.path).split('/').filter(Boolean);
+      const kind = kindByCollection(parts[1] ?? '');
+      if (parts[0] !== 'configuration' || !kind) throw new SimulationError(`bad path ${call.path}`);
+      if (call.endpoint === 'relationship') {
+        if (parts.length !== 5 || parts[3] !== 'relationships') throw new SimulationError(`bad path ${call.path}`);
+        const id = parts[2] ?? '';
+        if (!this.map(kind.type).has(id)) throw new SimulationError(`no ${kind.type}/${id}`);
+        relate(call.method, kind.type, id, parts[4] ?? '', call.body.data);
+        continue;
+      }
+      const step = plan.steps[(call.steps[0] ?? 0) - 1];
+      if (!step || !('path' in step) || step.path !== call.path) throw new SimulationError(`object call ${call.index} does not carry its object step first`);
       const body: unknown = step.body === undefined ? undefined : structuredClone(step.body);
       for (const pointer of step.secretPaths) {
         const segments = decodePointer(pointer);
@@ -142,38 +174,29 @@ export class FakeGateway {
         const object = desired.objects.get(step.kind)?.get(step.name);
         setAt(body, segments, getAt(object?.attributes, segments.slice(2)));
       }
-      const parts = substitute(step.path).split('/').filter(Boolean);
-      const kind = kindByCollection(parts[1] ?? '');
-      if (parts[0] !== 'configuration' || !kind) throw new SimulationError(`bad path ${step.path}`);
       const data = isObject(body) ? body.data : undefined;
-      if (parts.length === 2 && step.method === 'POST') {
+      if (parts.length === 2 && call.method === 'POST') {
         if (!isObject(data) || !isObject(data.attributes) || data.type !== kind.type) throw new SimulationError('bad create body');
         const id = String(this.nextId++);
         this.map(kind.type).set(id, { id, attributes: structuredClone(data.attributes), relationships: {} });
-        ids.set(idPlaceholder({ kind: kind.type, name: step.name }), id);
+        ids.set(idPlaceholder({ kind: kind.type, name: call.name }), id);
+        for (const [rel, member] of Object.entries(call.relationships ?? {})) {
+          if (!(kindOf(kind.type).createRelationships ?? []).includes(rel)) throw new SimulationError(`${kind.type} takes no ${rel} in its create body`);
+          relate('PATCH', kind.type, id, rel, member.data);
+        }
       } else if (parts.length === 3) {
+        if (call.relationships) throw new SimulationError('relationships in a non-create call');
         const id = parts[2] ?? '';
         const stored = this.map(kind.type).get(id);
         if (!stored) throw new SimulationError(`no ${kind.type}/${id}`);
-        if (step.method === 'PATCH') {
+        if (call.method === 'PATCH') {
           if (!isObject(data) || data.id !== id || !isObject(data.attributes) || Object.keys(data.attributes).length === 0) throw new SimulationError('bad PATCH body');
           stored.attributes = merge(stored.attributes, data.attributes) as Record<string, unknown>;
-        } else if (step.method === 'DELETE') {
+        } else if (call.method === 'DELETE') {
           for (const [rel, targets] of Object.entries(stored.relationships)) for (const t of targets) this.unlinkPair(kind.type, id, rel, t);
           this.map(kind.type).delete(id);
-        } else throw new SimulationError(`bad method ${step.method}`);
-      } else if (parts.length === 5 && parts[3] === 'relationships') {
-        const id = parts[2] ?? '';
-        const rel = parts[4] ?? '';
-        const idents = Array.isArray(data) ? data : [data];
-        for (const ident of idents) {
-          if (!isObject(ident) || typeof ident.id !== 'string') throw new SimulationError('bad relationship body');
-          const target = substitute(ident.id);
-          if (step.method === 'PATCH') this.linkPair(kind.type, id, rel, target);
-          else if (step.method === 'DELETE') this.unlinkPair(kind.type, id, rel, target);
-          else throw new SimulationError(`bad method ${step.method}`);
-        }
-      } else throw new SimulationError(`bad path ${step.path}`);
+        } else throw new SimulationError(`bad method ${call.method}`);
+      } else throw new SimulationError(`bad path ${call.path}`);
     }
   }
 }

@@ -18,6 +18,13 @@ export const acmeService = {
   variants: ['latest'],
   relationships: {
     // The kind itself exists only in the latest variant, and so does this relationship.
-    'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'acme-service', canonical: false },
+    'virtual-hosts': {
+      name: 'virtual-hosts',
+      target: 'virtual-host',
+      cardinality: 'many',
+      inverse: 'acme-service',
+      canonical: false,
+      documented: false,
+    },
   },
 } as const satisfies KindModule;

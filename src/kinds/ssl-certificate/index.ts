@@ -23,6 +23,7 @@ export const sslCertificate = {
       cardinality: 'many',
       inverse: 'client-certificate',
       canonical: false,
+      documented: false,
     },
     'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'ssl-certificate', canonical: false },
   },

@@ -15,5 +15,7 @@ export const virtualHost = {
   identity: nameIdentity,
   variants: ['earliest', 'middle', 'latest'],
   relationships,
+  // docs/gateway-api.md "Relationships": POST /configuration/virtual-hosts accepts these.
+  createRelationships: ['mappings', 'ssl-certificate', 'acme-service'],
   rules,
 } as const satisfies KindModule;
