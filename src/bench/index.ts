@@ -2,27 +2,52 @@
  * `npm run bench`: the speed and memory targets of gwops, measured side by side in one run
  * (never as timed tests: the machines are shared and noisy).
  *
- * Parts: `validate` (1,000 and 10,000 mappings, target 10,000 under 2 s) and
+ * Parts: `validate` (1,000 and 10,000 mappings, target 10,000 under 2 s),
  * `plan` (1,000 / 5,000 / 20,000 mappings against the emulator, plan time vs bare
- * fetch-and-parse, request count, peak memory). The emulator's own list latency is
- * `npm run bench:emulator`.
+ * fetch-and-parse, request count, peak memory) and `apply` (apply and plan with the server
+ * check at 20 ms latency per call: requests and wall time against the minimum and its
+ * floor, a hand-written script as baseline; src/bench/apply.ts). The emulator's own list
+ * latency is `npm run bench:emulator`.
  *
- * Usage: `node dist/bench/index.js [validate] [plan] [--quick]` (`--quick`: small sizes).
+ * Usage: `node dist/bench/index.js [validate] [plan] [apply] [--quick] [--write-docs]`
+ * (`--quick`: small sizes; `--write-docs`: also writes docs/performance.md and its plots,
+ * src/bench/report-doc.ts).
  */
-import { benchPlan } from './plan.js';
+import { fileURLToPath } from 'node:url';
+import { applyBenchOptions, benchApply, formatApplyBench } from './apply.js';
+import type { ApplyBenchReport } from './apply.js';
+import { benchPlan, formatPlanBench } from './plan.js';
+import type { PlanBenchRow } from './plan.js';
+import { machineInfo, writePerformanceDocs } from './report-doc.js';
 import { benchValidate, formatValidateBench } from './validate.js';
+import type { ValidateBenchResult } from './validate.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const writeDocs = args.includes('--write-docs');
 const parts = args.filter((a) => !a.startsWith('--'));
 const want = (part: string): boolean => parts.length === 0 || parts.includes(part);
 const progress = (line: string): void => void process.stderr.write(`${line}\n`);
+const startedAt = new Date().toISOString();
 
+let validate: ValidateBenchResult[] | null = null;
+let plan: PlanBenchRow[] | null = null;
+let apply: ApplyBenchReport | null = null;
 if (want('validate')) {
-  const results = await benchValidate(quick ? [200, 1000] : [1000, 10000], quick ? 1 : 3);
-  process.stdout.write(`${formatValidateBench(results)}\n\n`);
+  validate = await benchValidate(quick ? [200, 1000] : [1000, 10000], quick ? 1 : 3);
+  process.stdout.write(`${formatValidateBench(validate)}\n\n`);
 }
 if (want('plan')) {
-  const lines = await benchPlan(quick ? [200, 1000] : [1000, 5000, 20000], progress);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  plan = await benchPlan(quick ? [200, 1000] : [1000, 5000, 20000], progress);
+  process.stdout.write(`${formatPlanBench(plan).join('\n')}\n\n`);
+}
+if (want('apply')) {
+  apply = await benchApply(applyBenchOptions(quick, progress));
+  process.stdout.write(`${formatApplyBench(apply).join('\n')}\n`);
+}
+if (writeDocs) {
+  const command = ['npm run bench --', ...args].join(' ');
+  const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
+  const files = await writePerformanceDocs({ startedAt, command, quick, machine: machineInfo(), validate, plan, apply }, docsDir);
+  progress(`wrote ${files.join(', ')}`);
 }

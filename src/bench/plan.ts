@@ -194,12 +194,32 @@ function totalRequests(session: GatewaySession): number {
   return Object.values(session.requestCounts()).reduce((a, b) => a + b, 0);
 }
 
-/** Runs the plan benchmark for each size and returns printable lines. */
-export async function benchPlan(sizes: readonly number[], progress: (line: string) => void): Promise<string[]> {
-  const lines = [
-    'plan against the emulator (10 % of mappings changed), side by side with bare fetch-and-parse (medians of 3 alternating runs after a warm-up)',
-    `${'mappings'.padStart(9)} ${'fetch ms'.padStart(9)} ${'plan ms'.padStart(9)} ${'ratio'.padStart(6)} ${'plan cpu ms'.padStart(12)} ${'fetch MB'.padStart(9)} ${'plan MB'.padStart(8)} ${'plan RSS'.padStart(8)} ${'requests'.padStart(9)} ${'min req'.padStart(8)} ${'steps'.padStart(6)}`,
-  ];
+/** One measured size of the plan benchmark. */
+export interface PlanBenchRow {
+  readonly mappings: number;
+  /** Median wall time of the bare fetch-and-parse (ms). */
+  readonly fetchMs: number;
+  /** Median wall time of the plan without the server check (ms). */
+  readonly planMs: number;
+  readonly planCpuMs: number;
+  /** Peak of V8 heap + external + array buffers during a run (MB). */
+  readonly fetchMb: number;
+  readonly planMb: number;
+  /** Peak RSS of a separate process doing one plan (MB, node itself included). */
+  readonly planRssMb: number;
+  readonly requests: number;
+  readonly minimumRequests: number;
+  readonly steps: number;
+}
+
+/** The plan targets: plan/fetch at most 1.5, peak RSS under 500 MB at 20,000 mappings. */
+export const PLAN_RATIO_TARGET = 1.5;
+export const PLAN_RSS_TARGET_MB = 500;
+export const PLAN_TARGET_SIZE = 20000;
+
+/** Runs the plan benchmark for each size. */
+export async function benchPlan(sizes: readonly number[], progress: (line: string) => void): Promise<PlanBenchRow[]> {
+  const rows: PlanBenchRow[] = [];
   for (const size of sizes) {
     const child = await startChild();
     try {
@@ -220,7 +240,9 @@ export async function benchPlan(sizes: readonly number[], progress: (line: strin
         });
       const bareRun = (): Promise<Figures> =>
         inSession(async (session) => {
-          for (const collection of ['back-end-groups', 'mappings']) await session.list(collection, []);
+          // Every resource kept whole; streamed element by element past 32 MiB like a plan's
+          // lists (a whole body is limited to 64 MiB, and 20,000 full mappings are larger).
+          for (const collection of ['back-end-groups', 'mappings']) await session.list(collection, [], { project: (resource) => resource });
           return undefined;
         });
       const planRun = (): Promise<Figures> => inSession((session) => planSteps(session, documents));
@@ -235,17 +257,52 @@ export async function benchPlan(sizes: readonly number[], progress: (line: strin
       }
       const bare = medianBy(bares, (f) => f.wallMs);
       const planned = medianBy(plans, (f) => f.wallMs);
-      planned.peakMb = Math.max(...plans.map((f) => f.peakMb));
-      bare.peakMb = Math.max(...bares.map((f) => f.peakMb));
       const rssMb = await probePlanRss(child, size);
-      const minimum = 2 /* create, load-active */ + 2 /* GET per kind */ + 1; /* terminate */
-      lines.push(
-        `${String(size).padStart(9)} ${bare.wallMs.toFixed(0).padStart(9)} ${planned.wallMs.toFixed(0).padStart(9)} ${(planned.wallMs / bare.wallMs).toFixed(2).padStart(6)} ${planned.cpuMs.toFixed(0).padStart(12)} ${bare.peakMb.toFixed(0).padStart(9)} ${planned.peakMb.toFixed(0).padStart(8)} ${rssMb.toFixed(0).padStart(8)} ${String(planned.requests).padStart(9)} ${String(minimum).padStart(8)} ${String(planned.steps ?? 0).padStart(6)}`,
-      );
+      rows.push({
+        mappings: size,
+        fetchMs: bare.wallMs,
+        planMs: planned.wallMs,
+        planCpuMs: planned.cpuMs,
+        fetchMb: Math.max(...bares.map((f) => f.peakMb)),
+        planMb: Math.max(...plans.map((f) => f.peakMb)),
+        planRssMb: rssMb,
+        requests: planned.requests,
+        minimumRequests: 2 /* create, load-active */ + 2 /* GET per kind */ + 1 /* terminate */,
+        steps: planned.steps ?? 0,
+      });
     } finally {
       await child.close();
     }
   }
-  lines.push(`memory: fetch MB / plan MB = peak of V8 heap + external + array buffers during a run; plan RSS = peak RSS of a separate process doing one plan (node itself included)\ntargets: requests = minimum (+1 per change when applied); plan/fetch ratio <= 1.5; peak memory < 500 MB at 20,000 mappings`);
+  return rows;
+}
+
+/** Verdicts at {@link PLAN_TARGET_SIZE} mappings (null when that size was not measured). */
+export function planVerdicts(rows: readonly PlanBenchRow[]): { ratioMet: boolean | null; rssMet: boolean | null; requestsMet: boolean } {
+  const big = rows.find((r) => r.mappings === PLAN_TARGET_SIZE);
+  return {
+    ratioMet: big ? big.planMs / big.fetchMs <= PLAN_RATIO_TARGET : null,
+    rssMet: big ? big.planRssMb < PLAN_RSS_TARGET_MB && big.planMb < PLAN_RSS_TARGET_MB : null,
+    requestsMet: rows.every((r) => r.requests === r.minimumRequests),
+  };
+}
+
+/** The plan benchmark as printable lines. */
+export function formatPlanBench(rows: readonly PlanBenchRow[]): string[] {
+  const lines = [
+    'plan against the emulator (10 % of mappings changed), side by side with bare fetch-and-parse (medians of 3 alternating runs after a warm-up)',
+    `${'mappings'.padStart(9)} ${'fetch ms'.padStart(9)} ${'plan ms'.padStart(9)} ${'ratio'.padStart(6)} ${'plan cpu ms'.padStart(12)} ${'fetch MB'.padStart(9)} ${'plan MB'.padStart(8)} ${'plan RSS'.padStart(8)} ${'requests'.padStart(9)} ${'min req'.padStart(8)} ${'steps'.padStart(6)}`,
+  ];
+  for (const r of rows) {
+    lines.push(
+      `${String(r.mappings).padStart(9)} ${r.fetchMs.toFixed(0).padStart(9)} ${r.planMs.toFixed(0).padStart(9)} ${(r.planMs / r.fetchMs).toFixed(2).padStart(6)} ${r.planCpuMs.toFixed(0).padStart(12)} ${r.fetchMb.toFixed(0).padStart(9)} ${r.planMb.toFixed(0).padStart(8)} ${r.planRssMb.toFixed(0).padStart(8)} ${String(r.requests).padStart(9)} ${String(r.minimumRequests).padStart(8)} ${String(r.steps).padStart(6)}`,
+    );
+  }
+  const v = planVerdicts(rows);
+  const word = (met: boolean | null): string => (met === null ? `n/a (${PLAN_TARGET_SIZE} not measured)` : met ? 'pass' : 'FAIL');
+  lines.push('memory: fetch MB / plan MB = peak of V8 heap + external + array buffers during a run; plan RSS = peak RSS of a separate process doing one plan (node itself included)');
+  lines.push(`target: requests = minimum: ${v.requestsMet ? 'pass' : 'FAIL'}`);
+  lines.push(`target: plan/fetch <= ${PLAN_RATIO_TARGET} at ${PLAN_TARGET_SIZE} mappings: ${word(v.ratioMet)}`);
+  lines.push(`target: peak memory < ${PLAN_RSS_TARGET_MB} MB at ${PLAN_TARGET_SIZE} mappings: ${word(v.rssMet)}`);
   return lines;
 }
