@@ -7,12 +7,14 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
-import type { ApiResource, ConnectionInput, ResolvedConnection } from '../gateway/index.js';
-import { FilterSyntaxError, parseFilters, resolveConnection, withSession } from '../gateway/index.js';
-import type { ResourceType, Variant } from '../kinds/index.js';
+import type { ApiResource } from '../gateway/index.js';
+import { FilterSyntaxError, parseFilters, withSession } from '../gateway/index.js';
+import type { ResourceType } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '../kinds/index.js';
 import { loadProject } from '../manifest/project.js';
-import type { SecretRedactor } from '../secrets.js';
+import { joinKey } from '../object-key.js';
+import { projectConnection } from '../reconcile/connect.js';
+import type { GatewayInput } from '../reconcile/connect.js';
 import { exportAttributes } from './attributes.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { buildDocuments } from './build.js';
@@ -20,7 +22,7 @@ import type { ExportLayout } from './write.js';
 import { isNonEmptyDirectory, manifestFiles, renderProjectFile, writeExport } from './write.js';
 
 /** Options of {@link runExport} (command-line flags). */
-export interface ExportInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
+export interface ExportInput extends GatewayInput {
   /** Output directory (default: `cwd`). */
   readonly out?: string | undefined;
   /** `--kind`: the kinds to export (default: every kind of the variant). */
@@ -30,15 +32,8 @@ export interface ExportInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' 
   readonly layout: ExportLayout;
   readonly keepDefaults: boolean;
   readonly force: boolean;
-  readonly configFile?: string | undefined;
-  readonly target?: string | undefined;
-  readonly variant?: Variant | undefined;
-  /** Warnings (an attribute gwops does not know, an object without a name, `--insecure`). */
-  readonly warn: (message: string) => void;
-  /** Progress lines. */
+  /** Progress lines. Warnings (`warn`) also name attributes gwops does not know and objects without a name. */
   readonly progress?: ((message: string) => void) | undefined;
-  /** The run's secret registry: the API key and session cookie are registered into it. */
-  readonly secrets?: SecretRedactor | undefined;
 }
 
 /** Result of {@link runExport}. */
@@ -79,19 +74,12 @@ export function filtersByKind(filters: readonly string[], kinds: readonly Resour
 }
 
 /** The object a link end is: `type` and `id`. */
-const refKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
+const refKey = (kind: string, id: string): string => joinKey(kind, id);
 
 /** `gwops export` (see the module comment). */
 export async function runExport(input: ExportInput): Promise<ExportResult> {
   const project = loadProject(input.cwd, input.configFile);
-  const targetNames = Object.keys(project.targets);
-  if (input.target !== undefined && !project.targets[input.target]) {
-    throw new ConfigError(`no target '${input.target}' in ${project.file ?? 'gwops.yaml'}${targetNames.length > 0 ? ` (targets: ${targetNames.join(', ')})` : ''}`);
-  }
-  const implicitName = input.target === undefined && input.url === undefined && targetNames.length === 1 ? targetNames[0] : undefined;
-  const targetName = input.target ?? implicitName;
-  const target = targetName !== undefined ? project.targets[targetName] : undefined;
-  const variant: Variant = input.variant ?? target?.variant ?? 'latest';
+  const { connection, targetName, target, variant } = projectConnection(project, input);
 
   const available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
   for (const kind of input.kinds ?? []) {
@@ -104,22 +92,6 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
   const dir = resolve(input.cwd, input.out ?? '.');
   if (!input.force && (await isNonEmptyDirectory(dir))) {
     throw new ConfigError(`the output directory ${dir} is not empty; name an empty or new one with --out, or pass --force to write into it`);
-  }
-
-  let connection: ResolvedConnection & { secrets?: SecretRedactor } = resolveConnection({
-    url: input.url,
-    target,
-    targetName,
-    apiKeyFile: input.apiKeyFile,
-    caFile: input.caFile,
-    insecure: input.insecure,
-    timeout: input.timeout,
-    env: input.env,
-    cwd: input.cwd,
-  });
-  if (input.secrets) {
-    input.secrets.add(connection.apiKey);
-    connection = Object.assign(connection, { secrets: input.secrets });
   }
 
   const unknown = new Map<string, number>();

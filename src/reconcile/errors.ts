@@ -6,6 +6,7 @@
  * The modules that raise them re-export them (run.ts, apply.ts, plan-types.ts, plan.ts).
  */
 import { EXIT, GwopsError, InputError } from '../errors.js';
+import type { ConfigurationEntry } from '../gateway/index.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import type { ExecutionReport } from './execute.js';
 import type { MassDeleteCount, Plan } from './plan-types.js';
@@ -138,4 +139,15 @@ export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
     error instanceof UnresolvedReferenceError ||
     error instanceof ValidatorRejectedError
   );
+}
+
+/** A rollback target that cannot be found, or names more than one configuration: lists the candidates. */
+export class RollbackTargetError extends InputError {
+  constructor(
+    message: string,
+    /** The entries the reference could have meant, or the recent ones gwops applied. */
+    readonly candidates: readonly ConfigurationEntry[],
+  ) {
+    super(message);
+  }
 }

@@ -2,68 +2,19 @@
  * The gateway's configuration history as gwops reads it (`gwops history`, and the target
  * of `gwops rollback`): the configurations list (docs/gateway-api.md "Configurations and
  * activation"; it works without a load), newest first, with the commit read back out of
- * the comments gwops wrote (commit-comment.ts). Also the connection of commands that read
- * no manifests: the project file's targets only.
+ * the comments gwops wrote (commit-comment.ts).
  */
-import { InputError } from '../errors.js';
-import type { ConfigurationEntry, ConnectionInput, ResolvedConnection } from '../gateway/index.js';
-import { resolveConnection, withSession } from '../gateway/index.js';
-import type { Variant } from '../kinds/index.js';
-import { loadProject } from '../manifest/project.js';
-import type { SecretRedactor } from '../secrets.js';
+import type { ConfigurationEntry } from '../gateway/index.js';
+import { withSession } from '../gateway/index.js';
 import type { ActivationCommentInfo, RollbackCommentInfo } from './commit-comment.js';
 import { parseActivationComment, parseRollbackComment } from './commit-comment.js';
+import { gatewayConnection } from './connect.js';
+import type { GatewayInput } from './connect.js';
 
-/** What a command that reads no manifests needs to reach a gateway (the connection options of plan). */
-export interface GatewayInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
-  readonly configFile?: string | undefined;
-  /** A target of the project file (its URL, key and variant). */
-  readonly target?: string | undefined;
-  readonly variant?: Variant | undefined;
-  /** Receives warnings (`--insecure`, a failed session terminate). */
-  readonly warn: (message: string) => void;
-  /** The run's secret registry: the API key and the session cookie are registered into it. */
-  readonly secrets?: SecretRedactor | undefined;
-}
-
-/** A resolved connection plus the gateway's variant. */
-export interface GatewayConnection {
-  readonly connection: ResolvedConnection & { readonly secrets?: SecretRedactor };
-  /** `--variant`, else the target's, else `latest`. */
-  readonly variant: Variant;
-}
-
-/**
- * The connection as plan resolves it (`--url` or the target; a project with exactly one
- * target uses it when neither is given), read from the project file alone.
- * @throws InputError, ConfigError, UsageError (as resolveConnection and loadProject)
- */
-export function gatewayConnection(input: GatewayInput): GatewayConnection {
-  const project = loadProject(input.cwd, input.configFile);
-  const names = Object.keys(project.targets);
-  if (input.target !== undefined && !(input.target in project.targets)) {
-    throw new InputError(`no target '${input.target}' in the project file${names.length > 0 ? ` (targets: ${names.join(', ')})` : ''}`);
-  }
-  const implicitName = !input.target && !input.url && names.length === 1 ? names[0] : undefined;
-  const targetName = input.target ?? implicitName;
-  const target = targetName === undefined ? undefined : project.targets[targetName];
-  const connection = resolveConnection({
-    url: input.url,
-    target,
-    targetName,
-    apiKeyFile: input.apiKeyFile,
-    caFile: input.caFile,
-    insecure: input.insecure,
-    timeout: input.timeout,
-    env: input.env,
-    cwd: input.cwd,
-  });
-  const variant = input.variant ?? target?.variant ?? 'latest';
-  if (!input.secrets) return { connection, variant };
-  input.secrets.add(connection.apiKey);
-  // Object.assign keeps the connection's own (non-enumerable) toJSON, which hides the key.
-  return { connection: Object.assign(connection, { secrets: input.secrets }), variant };
-}
+export type { GatewayInput } from './connect.js';
+import { RollbackTargetError } from './errors.js';
+export { RollbackTargetError } from './errors.js';
+export { gatewayConnection } from './connect.js';
 
 /** One configuration of the history, with what gwops wrote into its comment. */
 export interface HistoryEntry extends ConfigurationEntry {
@@ -102,17 +53,6 @@ export async function runHistory(input: HistoryInput): Promise<HistoryEntry[]> {
   const list = await withSession({ ...connection, onWarning: input.warn }, (session) => session.configurations());
   const entries = historyEntries(list);
   return input.limit === undefined ? entries : entries.slice(0, input.limit);
-}
-
-/** A rollback target that cannot be found, or names more than one configuration: lists the candidates. */
-export class RollbackTargetError extends InputError {
-  constructor(
-    message: string,
-    /** The entries the reference could have meant, or the recent ones gwops applied. */
-    readonly candidates: readonly HistoryEntry[],
-  ) {
-    super(message);
-  }
 }
 
 /** One line naming an entry, for candidate lists: `<id> <sha7> <subject> (<createdAt>)`. */

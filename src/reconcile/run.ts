@@ -7,7 +7,7 @@
  */
 import { EXIT, GwopsError } from '../errors.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
-import { resolveConnection, withSession } from '../gateway/index.js';
+import { withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, DiagnosticSeverity } from '../manifest/diagnostics.js';
@@ -17,6 +17,7 @@ import { hasErrors, loadManifests } from '../manifest/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
+import { projectConnection } from './connect.js';
 import { desiredState, identityHandles } from './desired.js';
 import { ApplyFailedError, ManifestError } from './errors.js';
 import type { ExecutionReport, ProgressListener } from './execute.js';
@@ -90,24 +91,7 @@ export async function prepare(input: RunInput): Promise<Prepared> {
  * session opened with this connection registers its cookie and redacts error details.
  */
 export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConnection & { readonly secrets?: SecretRedactor } {
-  const target = input.target ? prepared.loaded.project.targets[input.target] : undefined;
-  const onlyTarget = Object.keys(prepared.loaded.project.targets);
-  const implicit = !input.target && !input.url && onlyTarget.length === 1 ? prepared.loaded.project.targets[onlyTarget[0] ?? ''] : undefined;
-  const connection = resolveConnection({
-    url: input.url,
-    target: target ?? implicit,
-    targetName: input.target ?? (implicit ? onlyTarget[0] : undefined),
-    apiKeyFile: input.apiKeyFile,
-    caFile: input.caFile,
-    insecure: input.insecure,
-    timeout: input.timeout,
-    env: input.env,
-    cwd: input.cwd,
-  });
-  if (!input.secrets) return connection;
-  input.secrets.add(connection.apiKey);
-  // Object.assign keeps the connection's own (non-enumerable) toJSON, which hides the key.
-  return Object.assign(connection, { secrets: input.secrets });
+  return projectConnection(prepared.loaded.project, input).connection;
 }
 
 /** Live state and the plan against it. */

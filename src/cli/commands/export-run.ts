@@ -8,21 +8,13 @@
 import { join } from 'node:path';
 import type { ExportLayout, ExportResult } from '../../export/index.js';
 import { runExport } from '../../export/index.js';
-import { timeoutOption } from '../../gateway/connection.js';
-import type { Variant } from '../../kinds/index.js';
 import { EXIT } from '../exit.js';
+import type { ConnectionFlags } from '../connection-flags.js';
+import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';
 
 /** Flags of `gwops export`, as commander parses them. */
-export interface ExportFlags {
-  config?: string;
-  target?: string;
-  url?: string;
-  apiKeyFile?: string;
-  caFile?: string;
-  insecure?: boolean;
-  timeout?: string;
-  variant?: Variant;
+export interface ExportFlags extends ConnectionFlags {
   out?: string;
   kind?: string[];
   filter?: string[];
@@ -51,25 +43,14 @@ export function renderSecretsTable(result: Pick<ExportResult, 'secrets'>): strin
 /** `gwops export`. @returns the exit code */
 export async function exportAction(flags: ExportFlags, io: CliIO): Promise<number> {
   const result = await runExport({
+    ...gatewayInput(flags, io),
     out: flags.out,
     kinds: flags.kind,
     filters: flags.filter,
     layout: flags.layout,
     keepDefaults: flags.keepDefaults === true,
     force: flags.force === true,
-    configFile: flags.config,
-    target: flags.target,
-    url: flags.url,
-    apiKeyFile: flags.apiKeyFile,
-    caFile: flags.caFile,
-    insecure: flags.insecure,
-    timeout: flags.timeout === undefined ? undefined : timeoutOption(flags.timeout),
-    variant: flags.variant,
-    env: io.env,
-    cwd: io.cwd,
-    warn: (message) => void io.stderr.write(`Warning: ${message}\n`),
     progress: (message) => void io.stderr.write(`${message}\n`),
-    secrets: io.secrets,
   });
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   const perKind = Object.entries(result.counts).map(([kind, count]) => `${count} ${kind}`).join(', ');

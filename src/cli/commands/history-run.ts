@@ -4,48 +4,17 @@
  * the configurations list (no load), terminate.
  */
 import { UsageError } from '../../errors.js';
-import { timeoutOption } from '../../gateway/connection.js';
-import type { Variant } from '../../kinds/index.js';
-import type { GatewayInput, HistoryEntry } from '../../reconcile/history.js';
+import type { HistoryEntry } from '../../reconcile/history.js';
 import { runHistory } from '../../reconcile/history.js';
 import { EXIT } from '../exit.js';
+import type { ConnectionFlags } from '../connection-flags.js';
+import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';
-
-/** The connection flags of a command that reads no manifests, as commander parses them. */
-export interface ConnectionFlags {
-  config?: string;
-  target?: string;
-  url?: string;
-  apiKeyFile?: string;
-  caFile?: string;
-  insecure?: boolean;
-  /** `--timeout`, in seconds (text as given). */
-  timeout?: string;
-  variant?: Variant;
-}
 
 /** Flags of `gwops history`. */
 export interface HistoryFlags extends ConnectionFlags {
   limit?: string;
   format: 'text' | 'json';
-}
-
-/** The gateway input of the connection flags; warnings go to stderr. */
-export function gatewayInput(flags: ConnectionFlags, io: CliIO): GatewayInput {
-  return {
-    cwd: io.cwd,
-    env: io.env,
-    configFile: flags.config,
-    target: flags.target,
-    url: flags.url,
-    apiKeyFile: flags.apiKeyFile,
-    caFile: flags.caFile,
-    insecure: flags.insecure,
-    timeout: flags.timeout === undefined ? undefined : timeoutOption(flags.timeout),
-    variant: flags.variant,
-    warn: (message) => void io.stderr.write(`Warning: ${message}\n`),
-    secrets: io.secrets,
-  };
 }
 
 /** `--limit`: a positive integer. @throws UsageError */

@@ -7,7 +7,6 @@ import { constants } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
-import type { Variant } from '../../kinds/index.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
 import { activationComment, readCommitInfo } from '../../reconcile/commit-comment.js';
@@ -21,7 +20,8 @@ import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
-import { timeoutOption } from '../../gateway/connection.js';
+import type { ConnectionFlags } from '../connection-flags.js';
+import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';
 import { redactText } from '../io.js';
 
@@ -29,16 +29,7 @@ import { redactText } from '../io.js';
 export type Format = 'text' | 'markdown' | 'json';
 
 /** Flags shared by plan, apply and drift, as commander parses them. */
-export interface CommonFlags {
-  config?: string;
-  target?: string;
-  url?: string;
-  apiKeyFile?: string;
-  caFile?: string;
-  insecure?: boolean;
-  /** `--timeout`, in seconds (text as given). */
-  timeout?: string;
-  variant?: Variant;
+export interface CommonFlags extends ConnectionFlags {
   prune?: boolean;
   allowMassDelete?: boolean;
   format: Format;
@@ -55,27 +46,15 @@ function colorEnabled(io: CliIO): boolean {
  */
 function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[]): RunInput {
   return {
+    ...gatewayInput(flags, io),
     paths,
-    cwd: io.cwd,
-    env: io.env,
     stdin: io.stdin,
-    configFile: flags.config,
-    target: flags.target,
-    url: flags.url,
-    apiKeyFile: flags.apiKeyFile,
-    caFile: flags.caFile,
-    insecure: flags.insecure,
-    // Checked here, before anything is read: an invalid value is a one-line UsageError.
-    timeout: flags.timeout === undefined ? undefined : timeoutOption(flags.timeout),
-    variant: flags.variant,
     prune: flags.prune,
     allowMassDelete: flags.allowMassDelete,
-    warn: (message) => void io.stderr.write(`Warning: ${message}\n`),
     onDiagnostics: (diagnostics) => {
       warnings.push(...diagnostics);
       io.stderr.write(formatDiagnostics(diagnostics, 'text', { color: colorEnabled(io) }));
     },
-    secrets: io.secrets,
   };
 }
 

@@ -14,8 +14,9 @@ import { renderValidatorMessages } from '../../render/run-report.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
-import type { ConnectionFlags } from './history-run.js';
-import { gatewayInput, historyJson } from './history-run.js';
+import type { ConnectionFlags } from '../connection-flags.js';
+import { gatewayInput } from '../connection-flags.js';
+import { historyJson } from './history-run.js';
 
 /** Flags of `gwops rollback`. */
 export interface RollbackFlags extends ConnectionFlags {
