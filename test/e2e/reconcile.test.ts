@@ -52,6 +52,10 @@ describe('plan, apply and drift of the examples against the emulator', () => {
     expect(drift.stdout).toMatch(/link|mappings/);
     expect(drift.stdout).toContain('example-extra');
     expect(drift.stdout).toContain(`+ mapping "${deleted}"`);
+    const markdown = await t.h.cli(['drift', ...t.config, '--format', 'markdown']);
+    expect(markdown.code).toBe(2);
+    expect(markdown.stdout).toContain('### gwops drift');
+    expect(markdown.stdout).not.toContain('### gwops plan');
     const heal = await t.h.cli(['apply', '--yes', ...t.config, '--prune', '--comment', 'heal']);
     expect(heal.code).toBe(0);
     const after = await t.h.cli(['drift', ...t.config]);

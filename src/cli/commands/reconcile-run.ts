@@ -64,12 +64,19 @@ function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diag
  * of `gwops validate --format json`; markdown shows the validator's messages in a table,
  * text after the plan in the text format of every diagnostic.
  */
-function renderPlan(plan: Plan, format: Format, io: CliIO, messages: readonly Diagnostic[] | undefined, warnings: readonly Diagnostic[]): string {
+function renderPlan(
+  plan: Plan,
+  format: Format,
+  io: CliIO,
+  messages: readonly Diagnostic[] | undefined,
+  warnings: readonly Diagnostic[],
+  title?: string,
+): string {
   switch (format) {
     case 'json':
       return renderJson(plan, { diagnostics: [...warnings, ...(messages ?? [])] });
     case 'markdown':
-      return renderMarkdown(plan, messages ? { validatorMessages: messages } : {});
+      return renderMarkdown(plan, { ...(messages ? { validatorMessages: messages } : {}), ...(title !== undefined ? { title } : {}) });
     case 'text':
       return renderText(plan, { color: colorEnabled(io) }) + (messages ? renderValidatorMessages(messages, { color: colorEnabled(io) }) : '');
   }
@@ -224,7 +231,7 @@ export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO
   const warnings: Diagnostic[] = [];
   const result = await runDrift(runInput(paths, flags, io, warnings)).catch((e: unknown) => explain(e, io, flags.format, warnings));
   io.stdout.write(
-    flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings),
+    flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings, 'gwops drift'),
   );
   return result.drifted ? EXIT.changes : EXIT.ok;
 }
