@@ -155,6 +155,15 @@ describe('fault injection', () => {
     expect(performance.now() - start).toBeGreaterThanOrEqual(150);
   });
 
+  it('the latency is never cut short: every call is held at least the full latency', async () => {
+    h = await startHarness({ latencyMs: 20 });
+    const c = await h.client().open(h.emulator.apiKey);
+    for (let i = 0; i < 5; i++) expect((await c.call('GET', '/configuration/mappings')).status).toBe(200);
+    // The emulator's own measurement of each call, from arrival to answer (a lower bound only).
+    expect(h.emulator.requestLog.length).toBeGreaterThanOrEqual(6);
+    for (const entry of h.emulator.requestLog) expect(entry.durationMs).toBeGreaterThanOrEqual(20);
+  });
+
   it('an expireSessions rule expires every session, so that call and later ones get 401', async () => {
     h = await startHarness({ faults: [{ method: 'GET', path: '/configuration/virtual-hosts', expireSessions: true, nth: 1 }] });
     const a = await h.client().open(h.emulator.apiKey);
