@@ -12,13 +12,15 @@
  * trailing newline, keys in a fixed order, and `test/schema/generated.test.ts` fails when a
  * committed file differs from what {@link generatedSchemaFiles} makes.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition } from '../kinds/index.js';
 import { documentKinds, schemaFileName, schemaFileUrl } from './index.js';
 import type { JsonSchema } from './index.js';
-import { EXIT } from '../exit-codes.js';
+import { committedText, runGenerator } from '../generated-files.js';
+import type { GeneratedFile, GeneratedFolder } from '../generated-files.js';
+
+export type { GeneratedFile } from '../generated-files.js';
 
 export const MANIFEST_SCHEMA_FILE = 'manifest.schema.json';
 export const PROJECT_SCHEMA_FILE = 'project.schema.json';
@@ -29,11 +31,8 @@ export const REGENERATE_COMMAND = 'npm run schemas';
 /** Where every schema of this repository is published (the base of each `$id`). */
 const SCHEMA_BASE = 'https://gwops.dev/schemas/';
 
-/** One generated file of `schemas/`. */
-export interface GeneratedFile {
-  readonly fileName: string;
-  readonly text: string;
-}
+/** The generated files of `schemas/`. */
+export const SCHEMAS_FOLDER: GeneratedFolder = { dir: schemaFileUrl('./'), label: 'schemas', command: REGENERATE_COMMAND };
 
 /** The text of a schema file: 2-space JSON with a trailing newline. */
 export function schemaText(schema: JsonSchema): string {
@@ -143,12 +142,7 @@ export function generatedSchemaFiles(kinds: readonly KindDefinition[], projectTe
 
 /** The text of `schemas/<fileName>` as it is on disk now (not cached), or undefined when missing. */
 export function committedSchemaText(fileName: string): string | undefined {
-  try {
-    return readFileSync(schemaFileUrl(fileName), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return committedText(SCHEMAS_FOLDER, fileName);
 }
 
 /** The generated files for the registry (`KINDS`) and the project file on disk now. */
@@ -158,28 +152,4 @@ export function currentGeneratedFiles(): GeneratedFile[] {
   return generatedSchemaFiles(KINDS, projectText);
 }
 
-/**
- * `node dist/schema/generate.js [--write]`: with `--write` writes every generated file that
- * differs from its committed text; without it lists them and sets exit code 1.
- */
-function main(args: readonly string[]): void {
-  const write = args.includes('--write');
-  const unknown = args.filter((a) => a !== '--write');
-  if (unknown.length > 0) {
-    process.stderr.write(`unknown argument ${unknown.join(' ')}: usage: node dist/schema/generate.js [--write]\n`);
-    process.exitCode = EXIT.error;
-    return;
-  }
-  const stale = currentGeneratedFiles().filter((f) => committedSchemaText(f.fileName) !== f.text);
-  for (const file of stale) {
-    if (write) writeFileSync(schemaFileUrl(file.fileName), file.text);
-    process.stderr.write(`${write ? 'wrote' : 'out of date:'} schemas/${file.fileName}\n`);
-  }
-  if (stale.length === 0) process.stderr.write('generated schemas are up to date\n');
-  else if (!write) {
-    process.stderr.write(`run \`${REGENERATE_COMMAND}\` to regenerate them\n`);
-    process.exitCode = EXIT.error;
-  }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await runGenerator(SCHEMAS_FOLDER, 'dist/schema/generate.js', currentGeneratedFiles, process.argv.slice(2));

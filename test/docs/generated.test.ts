@@ -11,32 +11,19 @@ import type { JsonSchema } from '../../src/schema/index.js';
 import { cliReference, commandNames, helpDescription, programHelp } from '../../src/docs/cli-reference.js';
 import {
   CLI_REFERENCE_FILE,
-  DOCS_COMMAND,
+  DOCS_FOLDER,
   MANIFEST_REFERENCE_FILE,
-  committedDocText,
   currentCliReference,
   currentManifestReference,
 } from '../../src/docs/generate.js';
 import type { GeneratedDoc } from '../../src/docs/generate.js';
 import { attributeEntries, manifestReference, typeText, valuesText } from '../../src/docs/manifest-reference.js';
 import { headingAnchors } from '../../src/docs/markdown.js';
-
-/** The first line (1-based) where two texts differ. */
-function firstDifferentLine(a: string, b: string): number {
-  const as = a.split('\n');
-  const bs = b.split('\n');
-  const i = as.findIndex((line, n) => line !== bs[n]);
-  return (i === -1 ? as.length : i) + 1;
-}
+import { stalenessProblem } from '../../src/generated-files.js';
 
 function expectCommitted(file: GeneratedDoc): void {
-  const committed = committedDocText(file.fileName);
-  const message =
-    committed === undefined
-      ? `docs/${file.fileName} is missing: run \`${DOCS_COMMAND}\``
-      : `docs/${file.fileName} differs from the generator's output (first at line ${firstDifferentLine(committed, file.text)}): ` +
-        `run \`${DOCS_COMMAND}\` and commit the result (edit the generator or the schemas, never the generated file)`;
-  expect(committed === file.text, message).toBe(true);
+  const problem = stalenessProblem(DOCS_FOLDER, file, 'the generator or the schemas');
+  expect(problem === undefined, problem).toBe(true);
 }
 
 /** The section of `kind` in the manifest reference (from its heading to the next `## `). */
