@@ -11,6 +11,7 @@ import type { Reply } from './responses.js';
 import { dataReply, emptyReply, errors } from './responses.js';
 import type { Call, Route } from './routing.js';
 import { isJsonObject, kindAt, noEndpoint, param, refuseBuiltIn, requestData, show, workingCopy } from './routing.js';
+import { isBuiltInId } from '../gateway/documents.js';
 
 /**
  * The ids named by a relationship body's `data`: one identifier or an array of them, ids as
@@ -52,7 +53,7 @@ export function requireTargets(content: ConfigContent, def: RelationshipDefiniti
  */
 export function refuseLinksSettingBuiltIns(variant: Variant, def: RelationshipDefinition, ids: readonly string[]): void {
   if (emulatedRelationships(def.target)[def.inverse]?.cardinality !== 'one') return;
-  const builtIn = ids.find((id) => id.startsWith('-'));
+  const builtIn = ids.find(isBuiltInId);
   if (builtIn !== undefined) throw errors.defaultEntity(`${def.target} ${builtIn}`, variant);
 }
 

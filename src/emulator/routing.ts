@@ -12,6 +12,7 @@ import type { ConfigContent, Json, ModelContext } from './model.js';
 import type { Reply } from './responses.js';
 import { EmulatorApiError, errors } from './responses.js';
 import type { Session, SessionStore } from './sessions.js';
+import { isBuiltInId } from '../gateway/documents.js';
 
 /** Everything a route may read or change. */
 export interface EmulatorCore {
@@ -96,7 +97,7 @@ export { isJsonObject } from './attributes.js';
  * @throws EmulatorApiError 409 (400 on the earliest variant) DEFAULT_ENTITY_MODIFICATION.
  */
 export function refuseBuiltIn(call: Call, type: string, id: string): void {
-  if (id.startsWith('-')) throw errors.defaultEntity(`${type} ${id}`, call.core.variant);
+  if (isBuiltInId(id)) throw errors.defaultEntity(`${type} ${id}`, call.core.variant);
 }
 
 /** Makes `content` the session's working copy, as loaded now (for the OUTDATED_CONFIGURATION check). */
