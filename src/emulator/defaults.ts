@@ -6,11 +6,10 @@
  * object created from it: `mergeAttributes` copies only the paths a request sets, so 20,000
  * mappings hold one copy of the ~400 default values, not 20,000.
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import type { ItemDefaults } from '../kinds/emulator-hooks.js';
+import { recordedDefaults } from '../kinds/server-defaults.js';
 import type { Key } from '../object-key.js';
 import { joinKey } from '../object-key.js';
 import type { JsonSchema } from '../schema/index.js';
@@ -25,14 +24,6 @@ function deepFreeze<T extends Json>(value: T): T {
     Object.freeze(value);
   }
   return value;
-}
-
-/** The recorded default tree in `server-defaults/<file>` (docs/gateway-api.md "Attributes and server defaults"). */
-function loadRecorded(file: string): JsonObject {
-  const url = new URL(`../../server-defaults/${file}`, import.meta.url);
-  const parsed: unknown = parse(readFileSync(url, 'utf8'));
-  if (!isJsonObject(parsed)) throw new Error(`server-defaults/${file} is not a mapping of attributes`);
-  return parsed;
 }
 
 /** Keeps only the members that `schema` (a wire schema: other variants already removed) knows. */
@@ -71,7 +62,7 @@ export function defaultAttributes(type: ResourceType, variant: Variant): Readonl
   let tree = defaultsCache.get(key);
   if (!tree) {
     const defaults = kindOf(type).emulator.defaults;
-    const recorded = defaults.recorded === undefined ? {} : loadRecorded(defaults.recorded);
+    const recorded = defaults.recorded === undefined ? {} : structuredClone(recordedDefaults(defaults.recorded));
     // A copy: the tree is frozen below, and the kind's own data is left as it is.
     const merged = mergeAttributes(structuredClone(defaults.extra), recorded);
     const filtered = filterToSchema(merged, wireSchema(type, variant, { keepRanges: false }));

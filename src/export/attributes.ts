@@ -5,10 +5,9 @@
  * `name` (the identity; the document's name when written), without attributes gwops does not know, and with every
  * secret that holds one replaced by a {@link SecretSlot} (filled with `{ fromEnv }` later).
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
+import { recordedDefaults } from '../kinds/server-defaults.js';
 import type { JsonSchema } from '../schema/index.js';
 import { secretAttributes, wireSchema, writeOnlyAttributes } from '../schema/index.js';
 
@@ -58,12 +57,7 @@ export function defaultTree(type: ResourceType): Readonly<Record<string, unknown
   let tree = defaultsCache.get(type);
   if (!tree) {
     const defaults = kindOf(type).emulator.defaults;
-    let recorded: Record<string, unknown> = {};
-    if (defaults.recorded !== undefined) {
-      const parsed: unknown = parse(readFileSync(new URL(`../../server-defaults/${defaults.recorded}`, import.meta.url), 'utf8'));
-      if (!isPlainObject(parsed)) throw new Error(`server-defaults/${defaults.recorded} is not a mapping of attributes`);
-      recorded = parsed;
-    }
+    const recorded = defaults.recorded === undefined ? {} : structuredClone(recordedDefaults(defaults.recorded));
     tree = merge(structuredClone(defaults.extra), recorded);
     defaultsCache.set(type, tree);
   }

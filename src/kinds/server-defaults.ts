@@ -1,0 +1,29 @@
+/**
+ * The default attribute trees recorded from a real gateway, `server-defaults/<file>` (a
+ * kind's emulator hooks name its file in `defaults.recorded`; docs/gateway-api.md
+ * "Attributes and server defaults"). Read once per file, for the emulator (which fills new
+ * objects with them) and for `gwops export` (which leaves them out).
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { JsonObject } from './emulator-hooks.js';
+
+const recorded = new Map<string, Readonly<JsonObject>>();
+
+/**
+ * The recorded default tree in `server-defaults/<file>`, parsed once. Callers must not
+ * change it (copy it first).
+ * @throws Error when the file is missing or not a mapping of attributes (a packaging error)
+ */
+export function recordedDefaults(file: string): Readonly<JsonObject> {
+  let tree = recorded.get(file);
+  if (!tree) {
+    const parsed: unknown = parse(readFileSync(new URL(`../../server-defaults/${file}`, import.meta.url), 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new Error(`server-defaults/${file} is not a mapping of attributes`);
+    }
+    tree = parsed as JsonObject;
+    recorded.set(file, tree);
+  }
+  return tree;
+}
