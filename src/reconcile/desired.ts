@@ -134,5 +134,3 @@ export function identityHandles(desired: Pick<State, 'objects'>): IdentityHandle
   return handles;
 }
 
-/** @deprecated Use {@link identityHandles} (the same map, for every kind whose identity is not the name). */
-export const certificateHandles = identityHandles;

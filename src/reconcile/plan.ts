@@ -40,7 +40,7 @@ import { checkCalls, planCalls } from './batch.js';
 export { MassDeleteError, UnresolvedReferenceError } from './errors.js';
 export type { Plan, PlanStep } from './plan-types.js';
 /** Re-exported for callers that build live state: the desired names by identity key (certificates by fingerprint). */
-export { certificateHandles, identityHandles } from './desired.js';
+export { identityHandles } from './desired.js';
 
 /** Default of {@link PlanOptions.massDeleteShare}. */
 export const DEFAULT_MASS_DELETE_SHARE = 0.5;

@@ -11,7 +11,7 @@ import type { ApiResource } from '../../src/gateway/index.js';
 import { KINDS, kindByCollection, kindExistsIn } from '../../src/kinds/index.js';
 import type { Diagnostic, LoadResult } from '../../src/manifest/index.js';
 import { formatDiagnostics, loadManifests } from '../../src/manifest/index.js';
-import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
 import type { ListClient } from '../../src/reconcile/fetch.js';
 import { fetchLiveLists, kindsToFetch, ownershipPredicate } from '../../src/reconcile/fetch.js';
 import { liveState } from '../../src/reconcile/live.js';
@@ -137,7 +137,7 @@ export async function loadCase(name: string): Promise<GoldenCase> {
   const scope = loaded.project.ownership;
   const available = KINDS.filter((k) => kindExistsIn(k, loaded.variant)).map((k) => k.type);
   const fetched = await fetchLiveLists(caseGateway(readLive(dir)), kindsToFetch(desired, scope, available), desired, scope);
-  const live = liveState(fetched, certificateHandles(desired));
+  const live = liveState(fetched, identityHandles(desired));
   const plan = buildPlan(desired, live, {
     prune: options.prune === true,
     isOwned: ownershipPredicate(scope),

@@ -10,7 +10,7 @@ import type { ResourceType } from '../../src/kinds/index.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
 import { checkCalls, identifiersOf, minimumVertexCover } from '../../src/reconcile/batch.js';
-import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
 import { liveState } from '../../src/reconcile/live.js';
 import type { ApiResource } from '../../src/reconcile/live.js';
 import { buildPlan } from '../../src/reconcile/plan.js';
@@ -20,7 +20,7 @@ import { doc, many, options, pem, resource } from './helpers.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
   const desired = desiredState(docs);
-  return buildPlan(desired, liveState(lists, certificateHandles(desired)), options(opts));
+  return buildPlan(desired, liveState(lists, identityHandles(desired)), options(opts));
 }
 
 /** `METHOD path [ids]` of a call, identifiers of a relationship call or a create's relationships in order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desiredState, certificateHandles } from '../../src/reconcile/desired.js';
+import { desiredState, identityHandles } from '../../src/reconcile/desired.js';
 import { liveState } from '../../src/reconcile/live.js';
 import type { ApiResource } from '../../src/reconcile/live.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
@@ -12,7 +12,7 @@ import { doc, many, one, options, pem, resource } from './helpers.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
   const desired = desiredState(docs);
-  return buildPlan(desired, liveState(lists, certificateHandles(desired)), options(opts));
+  return buildPlan(desired, liveState(lists, identityHandles(desired)), options(opts));
 }
 
 /** The call that carries a step. */

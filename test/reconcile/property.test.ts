@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { KINDS, kindOf } from '../../src/kinds/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
-import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
 import { liveState } from '../../src/reconcile/live.js';
 import type { ApiResource } from '../../src/reconcile/live.js';
 import type { State } from '../../src/reconcile/model.js';
@@ -225,7 +225,7 @@ describe('plan property', () => {
     fc.assert(
       fc.property(world, ({ docs, lists, prune }) => {
         const desired = desiredState(docs);
-        const handles = certificateHandles(desired);
+        const handles = identityHandles(desired);
         const live = liveState(lists, handles);
         const options = { prune, isOwned, allowMassDelete: true, massDeleteShare: 0.5 };
         const plan = buildPlan(desired, live, options);
@@ -250,7 +250,7 @@ describe('plan property', () => {
     fc.assert(
       fc.property(world, fc.double({ min: 0, max: 1, noNaN: true }), ({ docs, lists }, share) => {
         const desired = desiredState(docs);
-        const live = liveState(lists, certificateHandles(desired));
+        const live = liveState(lists, identityHandles(desired));
         const allowed = buildPlan(desired, live, { prune: true, isOwned, allowMassDelete: true, massDeleteShare: share });
         const tooMany = [...live.objects].some(([kind, objects]) => {
           const owned = [...objects.values()].filter(isOwned).length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
 import { liveState } from '../../src/reconcile/live.js';
 import { buildPlan } from '../../src/reconcile/plan.js';
 import type { Plan } from '../../src/reconcile/plan-types.js';
@@ -8,7 +8,7 @@ import { doc, options, resource } from '../reconcile/helpers.js';
 
 function planFor(docs: Parameters<typeof desiredState>[0], lists: Parameters<typeof liveState>[0]): Plan {
   const desired = desiredState(docs);
-  return buildPlan(desired, liveState(lists, certificateHandles(desired)), options());
+  return buildPlan(desired, liveState(lists, identityHandles(desired)), options());
 }
 
 const empty = planFor([doc('mapping', 'a')], { mapping: [resource('mapping', '1', { name: 'a' })] });

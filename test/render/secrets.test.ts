@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { certificateHandles, desiredState } from '../../src/reconcile/desired.js';
+import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
 import { liveState } from '../../src/reconcile/live.js';
 import type { ApiResource } from '../../src/reconcile/live.js';
 import { buildPlan } from '../../src/reconcile/plan.js';
@@ -33,7 +33,7 @@ describe('secrets in rendered output', () => {
       mapping: [resource('mapping', '1', { name: 'api', access: { tokenVerification: 'OLD-NOT-AN-OBJECT-SECRET' } })],
       'acme-service': [resource('acme-service', '2', { name: 'acme', externalAccountBinding: { keyId: 'k1' } })],
     };
-    const plan = buildPlan(desired, liveState(lists, certificateHandles(desired)), options());
+    const plan = buildPlan(desired, liveState(lists, identityHandles(desired)), options());
     expect(plan.summary).toEqual({ create: 1, update: 2, delete: 0, link: 0, unlink: 0 });
     for (const out of outputs(plan)) {
       for (const secret of ['NEW-JWS-SECRET', 'NEW-JWE-SECRET', 'HMAC-SECRET', 'PRIVATE-SECRET', 'PASS-SECRET']) expect(out).not.toContain(secret);
