@@ -1,18 +1,21 @@
 /**
  * A gateway emulator in a child process for benchmarks, so the parent's memory and CPU
  * figures are the reconciler's alone. Speaks over IPC: sends `{url, apiKey}` when
- * listening, answers `{type: 'requests'}` with `{type: 'requests', count}` (requests
- * handled so far, from the emulator's request log), closes on 'close'.
+ * listening, answers `{type: 'counters'}` with `{type: 'counters', requests, processingMs}`
+ * (requests handled so far and the emulator's processing time beyond the added latency, ms;
+ * src/bench/apply-emulator.ts), closes on 'close'.
  *
  * Options come from the environment: GWOPS_BENCH_LATENCY_MS (EmulatorOptions `latencyMs`,
  * added to every call) and GWOPS_BENCH_STATE_FILE (`stateFile`: start from, and persist
  * to, that file).
  */
 import { startEmulator } from '../emulator/index.js';
+import { processingMs } from './apply-emulator.js';
 
 const latencyMs = Number(process.env.GWOPS_BENCH_LATENCY_MS ?? '0');
 const stateFile = process.env.GWOPS_BENCH_STATE_FILE;
 let handled = 0;
+let processing = 0;
 const emulator = await startEmulator({
   port: 0,
   tls: false,
@@ -21,12 +24,15 @@ const emulator = await startEmulator({
   ...(stateFile ? { stateFile } : {}),
   // Counted, not kept: a long bench would otherwise hold every entry.
   requestLogLimit: 1,
-  onRequest: () => void handled++,
+  onRequest: (entry) => {
+    handled++;
+    processing += processingMs(entry.durationMs, latencyMs);
+  },
 });
 process.send?.({ url: emulator.url, apiKey: emulator.apiKey });
 process.on('message', (message) => {
   if (message === 'close') void emulator.close().then(() => process.exit(0));
-  else if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'requests') {
-    process.send?.({ type: 'requests', count: handled });
+  else if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'counters') {
+    process.send?.({ type: 'counters', requests: handled, processingMs: processing });
   }
 });

@@ -14,7 +14,8 @@
  * src/bench/report-doc.ts).
  */
 import { fileURLToPath } from 'node:url';
-import { applyBenchOptions, benchApply, formatApplyBench } from './apply.js';
+import { applyBenchOptions, benchApply } from './apply.js';
+import { formatApplyBench } from './apply-format.js';
 import type { ApplyBenchReport } from './apply.js';
 import { benchPlan, formatPlanBench } from './plan.js';
 import type { PlanBenchRow } from './plan.js';

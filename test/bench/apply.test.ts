@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApplyBenchReport } from '../../src/bench/apply.js';
-import { applyRows, baselineRows, benchApply, formatApplyBench, inProcessEmulator, minimumRequests, sessionCalls } from '../../src/bench/apply.js';
+import { benchApply, inProcessEmulator, minimumRequests, sessionCalls } from '../../src/bench/apply.js';
+import { applyRows, baselineRows, formatApplyBench } from '../../src/bench/apply-format.js';
 import type { PlanBenchRow } from '../../src/bench/plan.js';
 import { formatPlanBench, planVerdicts } from '../../src/bench/plan.js';
 import type { BenchResults } from '../../src/bench/report-doc.js';
@@ -70,7 +71,12 @@ describe('apply bench at tiny sizes', () => {
         if (!run) continue;
         expect(run.minimum.total).toBe(run.minimum.objects + run.minimum.linkGroups + run.minimum.session);
         expect(run.requests).toBeGreaterThanOrEqual(run.minimum.total);
-        expect(run.floorMs).toBe(run.minimum.total * report.latencyMs);
+        // the measured round trip is the added latency at least; the emulator's own work is counted apart
+        expect(run.roundTripMs).toBeGreaterThanOrEqual(report.latencyMs * 0.99);
+        expect(run.floorMs).toBeCloseTo(run.minimum.total * run.roundTripMs, 6);
+        expect(run.nominalFloorMs).toBe(run.minimum.total * report.latencyMs);
+        expect(run.emulatorMs).toBeGreaterThanOrEqual(0);
+        expect(run.floorRatio).toBeCloseTo((run.wallMs - run.emulatorMs) / run.floorMs, 6);
         expect(run.requestsMet).toBe(run.requests === run.minimum.total);
         expect(run.wallMs).toBeGreaterThan(0);
       }
@@ -115,7 +121,11 @@ const applyReport: ApplyBenchReport = {
       steps: mappings * 3 + 15,
       minimum,
       requests: mappings * 3 + 27,
-      floorMs: minimum.total * 20,
+      emulatorMs: mappings * 0.5,
+      roundTripMs: 21.5,
+      nominalFloorMs: minimum.total * 20,
+      floorMs: minimum.total * 21.5,
+      floorRatio: (mappings * 59.5) / (minimum.total * 21.5),
       rssMb: 150,
       requestsMet: false,
       timeMet: false,

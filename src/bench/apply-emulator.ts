@@ -1,0 +1,133 @@
+/**
+ * The emulators of the apply-at-latency bench (src/bench/apply.ts), and the measurement of
+ * the network round trip that its floor is made of.
+ *
+ * Each emulator counts the requests it handled and its own processing time: the time it
+ * spent on them beyond the added latency (building a 20,000-item list, validating,
+ * persisting its state at an activation). That time stands in for a gateway's work; it is
+ * neither the network nor gwops, so the bench reports it in a column of its own and
+ * compares the rest of the wall time with the floor.
+ */
+import { fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { startEmulator } from '../emulator/index.js';
+
+/** What an emulator has handled so far. */
+export interface EmulatorCounters {
+  readonly requests: number;
+  /** Sum over the requests of the handling time beyond the added latency, in ms. */
+  readonly processingMs: number;
+}
+
+/** An emulator the bench talks to, with its counters. */
+export interface BenchEmulator {
+  readonly url: string;
+  readonly apiKey: string;
+  /** Requests handled and processing time so far. */
+  counters(): Promise<EmulatorCounters>;
+  close(): Promise<void>;
+}
+
+/** Starts an emulator with `latencyMs` added to every call, optionally on a state file. */
+export type EmulatorFactory = (options: { readonly latencyMs: number; readonly stateFile?: string | undefined }) => Promise<BenchEmulator>;
+
+/** The processing time of one logged request: its duration beyond the added latency (ms, never negative). */
+export function processingMs(durationMs: number, latencyMs: number): number {
+  return Math.max(0, durationMs - latencyMs);
+}
+
+/** The emulator in a child process (src/bench/emulator-child.ts), as `npm run bench` runs it. */
+export const childEmulator: EmulatorFactory = async ({ latencyMs, stateFile }) => {
+  const child = fork(fileURLToPath(new URL('./emulator-child.js', import.meta.url)), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: ['--max-old-space-size=4096'],
+    env: { ...process.env, GWOPS_BENCH_LATENCY_MS: String(latencyMs), GWOPS_BENCH_STATE_FILE: stateFile ?? '' },
+  });
+  const info = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string; apiKey: string }));
+    child.once('exit', (code) => reject(new Error(`emulator child exited with ${String(code)}`)));
+  });
+  return {
+    ...info,
+    counters: () =>
+      new Promise<EmulatorCounters>((resolve) => {
+        const onMessage = (m: unknown): void => {
+          if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'counters') {
+            child.off('message', onMessage);
+            const { requests, processingMs: processing } = m as { requests?: unknown; processingMs?: unknown };
+            resolve({ requests: Number(requests), processingMs: Number(processing) });
+          }
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'counters' });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('close');
+      }),
+  };
+};
+
+/** The emulator in this process (for tests: no build needed). */
+export const inProcessEmulator: EmulatorFactory = async ({ latencyMs, stateFile }) => {
+  const emulator = await startEmulator({ port: 0, tls: false, variant: 'latest', latencyMs, ...(stateFile ? { stateFile } : {}) });
+  return {
+    url: emulator.url,
+    apiKey: emulator.apiKey,
+    counters: () =>
+      Promise.resolve({
+        requests: emulator.requestLog.length,
+        processingMs: emulator.requestLog.reduce((sum, entry) => sum + processingMs(entry.durationMs, latencyMs), 0),
+      }),
+    close: () => emulator.close(),
+  };
+};
+
+/**
+ * The network's part of one round trip against `emulator`, in ms, as a bare HTTP client
+ * sees it: in a session of its own (with the active configuration loaded), `calls` sequential small GETs (a filtered list that
+ * matches nothing) through an undici pool, after a few for warm-up; their mean wall time
+ * less the emulator's mean processing time. At an added latency of L ms it is L plus what
+ * this machine's loopback and wake-ups cost any client (about 1.5 ms on a 2-core VM at
+ * 20 ms). The requests it sends are counted by the emulator: measure before reading the
+ * counters of a run.
+ * @throws Error when a call does not succeed
+ */
+export async function measureRoundTrip(emulator: BenchEmulator, calls = 50): Promise<number> {
+  const origin = new URL(emulator.url);
+  const base = origin.pathname.replace(/\/$/, '');
+  const pool = new Pool(origin.origin, { connections: 1 });
+  try {
+    const created = await pool.request({ method: 'POST', path: `${base}/session/create`, headers: { authorization: `Bearer ${emulator.apiKey}` } });
+    await created.body.text();
+    if (created.statusCode >= 300) throw new Error(`round-trip probe: session/create answered ${created.statusCode}`);
+    const setCookie = created.headers['set-cookie'];
+    const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
+    const loaded = await pool.request({ method: 'POST', path: `${base}/configuration/configurations/load-active`, headers: { cookie } });
+    await loaded.body.text();
+    if (loaded.statusCode >= 300) throw new Error(`round-trip probe: load-active answered ${loaded.statusCode}`);
+    const get = async (): Promise<void> => {
+      const res = await pool.request({
+        method: 'GET',
+        path: `${base}/configuration/virtual-hosts?filter=name==gwops-bench-round-trip`,
+        headers: { cookie, accept: 'application/json' },
+      });
+      await res.body.text();
+      if (res.statusCode >= 300) throw new Error(`round-trip probe: GET answered ${res.statusCode}`);
+    };
+    for (let i = 0; i < 5; i++) await get();
+    const before = await emulator.counters();
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) await get();
+    const wallMs = performance.now() - t0;
+    const after = await emulator.counters();
+    const terminated = await pool.request({ method: 'POST', path: `${base}/session/terminate`, headers: { cookie } });
+    await terminated.body.text();
+    return (wallMs - (after.processingMs - before.processingMs)) / calls;
+  } finally {
+    await pool.close();
+  }
+}
