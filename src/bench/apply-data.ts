@@ -38,6 +38,9 @@ function hostAttributes(h: number): Record<string, unknown> {
   return { hostName: `vh${h}.bench.example.com`, networkInterface: { https: { enabled: false, http2Allowed: false } } };
 }
 
+/** The collections a scenario's project declares and owns, so the ones gwops lists. */
+export const SCENARIO_COLLECTIONS: readonly string[] = ['mappings', 'back-end-groups', 'virtual-hosts'];
+
 const PROJECT = `manifests: [manifests]
 ownership:
   mapping: ['label==bench']

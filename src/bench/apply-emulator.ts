@@ -86,47 +86,62 @@ export const inProcessEmulator: EmulatorFactory = async ({ latencyMs, stateFile 
   };
 };
 
+/** What the network costs a bare client against one emulator ({@link measureNetwork}). */
+export interface NetworkFigures {
+  /** One round trip of a small call, in ms. */
+  readonly roundTripMs: number;
+  /** Receiving the whole lists of the collections asked for, one GET each, in ms in total. */
+  readonly listsMs: number;
+}
+
 /**
- * The network's part of one round trip against `emulator`, in ms, as a bare HTTP client
- * sees it: in a session of its own (with the active configuration loaded), `calls` sequential small GETs (a filtered list that
- * matches nothing) through an undici pool, after a few for warm-up; their mean wall time
- * less the emulator's mean processing time. At an added latency of L ms it is L plus what
- * this machine's loopback and wake-ups cost any client (about 1.5 ms on a 2-core VM at
- * 20 ms). The requests it sends are counted by the emulator: measure before reading the
- * counters of a run.
+ * The network's part of the calls against `emulator`, as a bare HTTP client sees it (an
+ * undici pool, no gwops code), in a session of its own with the active configuration
+ * loaded:
+ * - the round trip: `calls` sequential small GETs (a filtered list that matches nothing),
+ *   after a few for warm-up, their mean wall time less the emulator's mean processing time.
+ *   At an added latency of L ms it is L plus what this machine's loopback and process
+ *   wake-ups cost any client (about 1.5 ms on a 2-core VM at 20 ms);
+ * - the lists: one GET of each of `collections` (e.g. `mappings`), its body read but not
+ *   parsed, less the emulator's processing: what moving a large list costs on top of
+ *   the round trip.
+ * The requests it sends are counted by the emulator: measure before reading the counters
+ * of a run.
  * @throws Error when a call does not succeed
  */
-export async function measureRoundTrip(emulator: BenchEmulator, calls = 50): Promise<number> {
+export async function measureNetwork(emulator: BenchEmulator, collections: readonly string[], calls = 50): Promise<NetworkFigures> {
   const origin = new URL(emulator.url);
   const base = origin.pathname.replace(/\/$/, '');
   const pool = new Pool(origin.origin, { connections: 1 });
-  try {
-    const created = await pool.request({ method: 'POST', path: `${base}/session/create`, headers: { authorization: `Bearer ${emulator.apiKey}` } });
-    await created.body.text();
-    if (created.statusCode >= 300) throw new Error(`round-trip probe: session/create answered ${created.statusCode}`);
-    const setCookie = created.headers['set-cookie'];
-    const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
-    const loaded = await pool.request({ method: 'POST', path: `${base}/configuration/configurations/load-active`, headers: { cookie } });
-    await loaded.body.text();
-    if (loaded.statusCode >= 300) throw new Error(`round-trip probe: load-active answered ${loaded.statusCode}`);
-    const get = async (): Promise<void> => {
-      const res = await pool.request({
-        method: 'GET',
-        path: `${base}/configuration/virtual-hosts?filter=name==gwops-bench-round-trip`,
-        headers: { cookie, accept: 'application/json' },
-      });
-      await res.body.text();
-      if (res.statusCode >= 300) throw new Error(`round-trip probe: GET answered ${res.statusCode}`);
-    };
-    for (let i = 0; i < 5; i++) await get();
+  let cookie = '';
+  const call = async (method: 'GET' | 'POST', to: string, headers: Record<string, string> = {}): Promise<void> => {
+    const res = await pool.request({ method, path: `${base}${to}`, headers: { cookie, accept: 'application/json', ...headers } });
+    await res.body.dump({ limit: Number.MAX_SAFE_INTEGER });
+    if (res.statusCode >= 300) throw new Error(`network probe: ${method} ${to} answered ${res.statusCode}`);
+    const setCookie = res.headers['set-cookie'];
+    if (setCookie !== undefined) cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
+  };
+  const timed = async (work: () => Promise<void>): Promise<number> => {
     const before = await emulator.counters();
     const t0 = performance.now();
-    for (let i = 0; i < calls; i++) await get();
+    await work();
     const wallMs = performance.now() - t0;
     const after = await emulator.counters();
-    const terminated = await pool.request({ method: 'POST', path: `${base}/session/terminate`, headers: { cookie } });
-    await terminated.body.text();
-    return (wallMs - (after.processingMs - before.processingMs)) / calls;
+    return wallMs - (after.processingMs - before.processingMs);
+  };
+  try {
+    await call('POST', '/session/create', { authorization: `Bearer ${emulator.apiKey}` });
+    await call('POST', '/configuration/configurations/load-active');
+    const probe = (): Promise<void> => call('GET', '/configuration/virtual-hosts?filter=name==gwops-bench-round-trip');
+    for (let i = 0; i < 5; i++) await probe();
+    const roundTrips = await timed(async () => {
+      for (let i = 0; i < calls; i++) await probe();
+    });
+    const roundTripMs = roundTrips / calls;
+    let listsMs = 0;
+    for (const collection of collections) listsMs += await timed(() => call('GET', `/configuration/${collection}`));
+    await call('POST', '/session/terminate');
+    return { roundTripMs, listsMs };
   } finally {
     await pool.close();
   }

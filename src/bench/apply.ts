@@ -40,9 +40,9 @@ import type { Plan, PlanSummary } from '../reconcile/plan-types.js';
 import { runPlan } from '../reconcile/run.js';
 import type { PlanResult } from '../reconcile/run.js';
 import type { BenchEmulator, EmulatorFactory } from './apply-emulator.js';
-import { childEmulator, measureRoundTrip } from './apply-emulator.js';
+import { childEmulator, measureNetwork } from './apply-emulator.js';
 import type { BaselineFigures, Shape } from './apply-data.js';
-import { populate, runBaseline, writeProject } from './apply-data.js';
+import { SCENARIO_COLLECTIONS, populate, runBaseline, writeProject } from './apply-data.js';
 
 export type { BenchEmulator, EmulatorFactory } from './apply-emulator.js';
 export { childEmulator, inProcessEmulator } from './apply-emulator.js';
@@ -132,6 +132,8 @@ export interface GwopsRunFigures {
   readonly summary: PlanSummary;
   readonly steps: number;
   readonly minimum: MinimumRequests;
+  /** The collections gwops listed (one GET each), e.g. `mappings`. */
+  readonly fetched: readonly string[];
 }
 
 /** Runs `gwops apply --yes` or `gwops plan` (server check on) on the project in `dir`, through the use cases. */
@@ -145,7 +147,13 @@ export async function runGwops(mode: 'apply' | 'plan', dir: string, emulator: Pi
   const wallMs = performance.now() - t0;
   const available = KINDS.filter((k) => kindExistsIn(k, result.prepared.variant)).map((k) => k.type);
   const kinds = kindsToFetch(result.prepared.desired, result.prepared.loaded.project.ownership, available);
-  return { wallMs, summary: result.plan.summary, steps: result.plan.steps.length, minimum: minimumRequests(result.plan, mode, kinds.length) };
+  return {
+    wallMs,
+    summary: result.plan.summary,
+    steps: result.plan.steps.length,
+    minimum: minimumRequests(result.plan, mode, kinds.length),
+    fetched: kinds.map((k) => kindOf(k).collection),
+  };
 }
 
 /** Where gwops runs: in this process, or in a child of its own (`apply-probe.js`: its peak RSS is then measured). */
@@ -174,11 +182,13 @@ export interface GwopsResult extends GwopsRunFigures {
   readonly requests: number;
   /** The emulator's processing time during the run, beyond the added latency (ms). */
   readonly emulatorMs: number;
-  /** The network round trip measured just before the run ({@link measureRoundTrip}, ms). */
+  /** The network round trip of a small call, measured just before the run ({@link measureNetwork}, ms). */
   readonly roundTripMs: number;
+  /** Receiving the lists gwops fetched, measured just before the run ({@link measureNetwork}, ms). */
+  readonly listsMs: number;
   /** `minimum.total` x the added latency, in ms. */
   readonly nominalFloorMs: number;
-  /** `minimum.total` x `roundTripMs`, in ms. */
+  /** The floor: the lists' time plus every other call of the minimum x `roundTripMs`, in ms. */
   readonly floorMs: number;
   /** gwops's time against the floor: (`wallMs` - `emulatorMs`) / `floorMs`. */
   readonly floorRatio: number;
@@ -236,7 +246,7 @@ async function measured(
 ): Promise<GwopsResult> {
   const emulator = await options.emulator({ latencyMs: options.latencyMs, stateFile });
   try {
-    const roundTripMs = await measureRoundTrip(emulator);
+    const network = await measureNetwork(emulator, SCENARIO_COLLECTIONS);
     const before = await emulator.counters();
     const figures = await runGwopsIn(options.runner, mode, dir, emulator).catch((error: unknown) => {
       // The bench measures only runs that succeed: a failing gwops is a bug to fix first.
@@ -245,13 +255,18 @@ async function measured(
     const after = await emulator.counters();
     const requests = after.requests - before.requests;
     const emulatorMs = after.processingMs - before.processingMs;
-    const floorMs = figures.minimum.total * roundTripMs;
+    if ([...figures.fetched].sort().join() !== [...SCENARIO_COLLECTIONS].sort().join()) {
+      throw new Error(`the apply bench measured the lists ${SCENARIO_COLLECTIONS.join(', ')}, but gwops fetched ${figures.fetched.join(', ')}`);
+    }
+    const { roundTripMs, listsMs } = network;
+    const floorMs = (figures.minimum.total - figures.fetched.length) * roundTripMs + listsMs;
     const floorRatio = (figures.wallMs - emulatorMs) / floorMs;
     return {
       ...figures,
       requests,
       emulatorMs,
       roundTripMs,
+      listsMs,
       nominalFloorMs: figures.minimum.total * options.latencyMs,
       floorMs,
       floorRatio,

@@ -73,7 +73,9 @@ describe('apply bench at tiny sizes', () => {
         expect(run.requests).toBeGreaterThanOrEqual(run.minimum.total);
         // the measured round trip is the added latency at least; the emulator's own work is counted apart
         expect(run.roundTripMs).toBeGreaterThanOrEqual(report.latencyMs * 0.99);
-        expect(run.floorMs).toBeCloseTo(run.minimum.total * run.roundTripMs, 6);
+        expect(run.fetched.length).toBe(3);
+        expect(run.listsMs).toBeGreaterThan(0);
+        expect(run.floorMs).toBeCloseTo((run.minimum.total - 3) * run.roundTripMs + run.listsMs, 6);
         expect(run.nominalFloorMs).toBe(run.minimum.total * report.latencyMs);
         expect(run.emulatorMs).toBeGreaterThanOrEqual(0);
         expect(run.floorRatio).toBeCloseTo((run.wallMs - run.emulatorMs) / run.floorMs, 6);
@@ -123,6 +125,8 @@ const applyReport: ApplyBenchReport = {
       requests: mappings * 3 + 27,
       emulatorMs: mappings * 0.5,
       roundTripMs: 21.5,
+      listsMs: 70,
+      fetched: ['mappings', 'back-end-groups', 'virtual-hosts'],
       nominalFloorMs: minimum.total * 20,
       floorMs: minimum.total * 21.5,
       floorRatio: (mappings * 59.5) / (minimum.total * 21.5),
