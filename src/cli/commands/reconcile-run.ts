@@ -14,6 +14,7 @@ import { ApplyFailedError, ValidatorRejectedError, isDiagnosticsError } from '..
 import type { RunInput } from '../../reconcile/run.js';
 import { runDrift, runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
+import { planFileOfRun, renderPlanFile } from '../../reconcile/saved-plan.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { Plan } from '../../reconcile/plan-types.js';
 import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
@@ -172,12 +173,14 @@ function backupTo(dir: string, io: CliIO): (archive: Buffer, active: Configurati
 export async function planAction(paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }, io: CliIO): Promise<number> {
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const warnings: Diagnostic[] = [];
-  const result = await runPlan({ ...runInput(paths, flags, io, warnings), serverCheck: flags.serverCheck }).catch((e: unknown) =>
+  const input = runInput(paths, flags, io, warnings);
+  const result = await runPlan({ ...input, serverCheck: flags.serverCheck }).catch((e: unknown) =>
     explain(e, io, flags.format, warnings),
   );
   io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings));
   if (out !== undefined) {
-    await writeFile(out, redactText(io, renderJson(result.plan))).catch((error: unknown) => {
+    const planFile = renderPlanFile(planFileOfRun(result.plan, result.prepared, input));
+    await writeFile(out, redactText(io, planFile)).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''} (${errnoCode(error)})`, { cause: error });
     });
   }
@@ -191,6 +194,12 @@ export async function applyAction(
   flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string },
   io: CliIO,
 ): Promise<number> {
+  if (flags.plan !== undefined && paths.length > 0) {
+    throw new UsageError(`apply --plan takes no manifest paths (got ${paths.join(' ')}): the plan file holds the desired state; run gwops plan --out again to change it`);
+  }
+  if (flags.plan !== undefined && (flags.prune || flags.allowMassDelete)) {
+    throw new UsageError('apply --plan takes no --prune or --allow-mass-delete: the plan file already holds its deletes; pass them to gwops plan --out');
+  }
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
