@@ -9,6 +9,7 @@ import { hasErrors } from '../manifest/diagnostics.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import { ActivationMismatchError, ActivationUnknownError, StalePlanError, ValidatorRejectedError } from './errors.js';
 import type { ProgressListener } from './execute.js';
+import type { State } from './model.js';
 import type { Plan } from './plan-types.js';
 import { prepareSavedPlan } from './saved-plan.js';
 import type { Planned, Prepared, RunInput } from './run.js';
@@ -50,8 +51,8 @@ export interface ApplyInput extends RunInput {
    */
   readonly confirm: (plan: Plan, signal: AbortSignal) => Promise<boolean>;
   readonly onProgress?: ProgressListener | undefined;
-  /** Told the plan before execution (to print it). */
-  readonly onPlan?: ((plan: Plan) => void) | undefined;
+  /** Told the plan before execution (to print it), with the desired and live state it was made from (to draw it). */
+  readonly onPlan?: ((plan: Plan, states: { readonly desired: State; readonly live: State }) => void) | undefined;
   /** How long a signal may wait for the answer to an activation request already sent. Milliseconds; default 30 000. */
   readonly activationWaitMs?: number | undefined;
   /**
@@ -88,7 +89,7 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
       );
     }
     const planned: Planned = saved ? { live: fresh.live, plan: saved } : fresh;
-    input.onPlan?.(planned.plan);
+    input.onPlan?.(planned.plan, { desired: prepared.desired, live: planned.live });
     if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
     if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
     if (input.backup) {

@@ -6,7 +6,8 @@
  * of the desired state holds the source it was read from (`{ fromEnv: NAME }` or
  * `{ fromFile: path }`), which `apply --plan` reads again.
  *
- * Reading rules: the file must be JSON, an object whose `formatVersion` is
+ * The file is written by `renderPlanFile` (src/render/plan-file.ts). Reading rules: the
+ * file must be JSON, an object whose `formatVersion` is
  * {@link PLAN_FORMAT_VERSION} and whose `gateway`, `ownership` and `desired` members are
  * well-formed; anything else is refused with one line naming the file and what is wrong.
  */
@@ -30,7 +31,6 @@ import { emptyObjectMaps } from './model.js';
 import type { Plan } from './plan-types.js';
 import { PLAN_FORMAT_VERSION } from './plan-types.js';
 import type { Prepared, RunInput } from './run.js';
-import { renderJson } from '../render/json.js';
 
 /** The gateway a plan was made against. */
 export interface PlanGateway {
@@ -131,16 +131,6 @@ export function planFileOf(
     ownership,
     desired: { objects, links: desired.links, declaredRelationships: desired.declaredRelationships ?? [] },
   };
-}
-
-/**
- * A plan file as text: the plan as `renderJson` writes it (stable key order), then
- * `gateway`, `ownership` and `desired`. Two-space indentation, trailing newline.
- */
-export function renderPlanFile(file: PlanFile): string {
-  const { gateway, ownership, desired, ...plan } = file;
-  const body = JSON.parse(renderJson(plan)) as Record<string, unknown>;
-  return `${JSON.stringify({ ...body, gateway, ownership, desired }, null, 2)}\n`;
 }
 
 function isRef(value: unknown): value is ObjectRef {

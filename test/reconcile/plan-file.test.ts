@@ -12,7 +12,8 @@ import { emptyObjectMaps } from '../../src/reconcile/model.js';
 import type { State } from '../../src/reconcile/model.js';
 import { PLAN_FORMAT_VERSION } from '../../src/reconcile/plan-types.js';
 import type { Plan } from '../../src/reconcile/plan-types.js';
-import { checkPlanGateway, desiredOfPlanFile, planFileOf, readPlanFile, renderPlanFile } from '../../src/reconcile/saved-plan.js';
+import { checkPlanGateway, desiredOfPlanFile, planFileOf, readPlanFile } from '../../src/reconcile/saved-plan.js';
+import { renderPlanFile } from '../../src/render/index.js';
 import type { PlanFile } from '../../src/reconcile/saved-plan.js';
 import { secretAttributes } from '../../src/schema/index.js';
 
@@ -43,7 +44,11 @@ function desiredWithSecret(value: string): { desired: State; kind: PlanFile['des
     let node = attributes;
     secret.segments.forEach((segment, i) => {
       if (i === secret.segments.length - 1) node[segment] = value;
-      else node = (node[segment] = {}) as Record<string, unknown>;
+      else {
+        const child: Record<string, unknown> = {};
+        node[segment] = child;
+        node = child;
+      }
     });
     objects.get(kind)?.set('holder', { kind, name: 'holder', attributes });
     return { desired: { objects, links: [], declaredRelationships: [] }, kind, path: secret.segments };
