@@ -103,7 +103,7 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
   const at = relative(io.cwd, root);
   io.stderr.write(
     `\nProject written${at ? ` in ${at}` : ''}. Next: adapt the target and the ownership scope in ${PROJECT_FILE}, ` +
-      `set GWOPS_API_KEY, then run gwops validate and gwops plan${fromGateway ? '' : ' --target production'}; ` +
+      'set GWOPS_API_KEY, then run gwops validate and gwops plan; ' +
       'replace your-org in .github/workflows/gwops.yml with the owner of the gwops action.\n',
   );
   return EXIT.ok;
