@@ -74,8 +74,8 @@ export interface LoadResult {
   secretValues: string[];
   /**
    * The source of every secret value resolved from `{ fromEnv }` or `{ fromFile }` (an
-   * absolute path), by value: what a saved plan records instead of the value. Never print
-   * the keys.
+   * absolute path), by value: what a saved plan records instead of the value (when two
+   * sources gave the same value, the one read last). Never print the keys.
    */
   secretReferences: ReadonlyMap<string, SecretReference>;
 }

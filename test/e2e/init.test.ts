@@ -61,7 +61,7 @@ describe('gwops init', () => {
   it('refuses connection options without --from-gateway', async () => {
     const r = await t.h.cli(['init', join(t.h.dir, 'no-gateway'), ...t.h.connection]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/--url, --api-key-file only with --from-gateway/);
+    expect(r.stderr).toMatch(/--url, --api-key-file, --ca-file only with --from-gateway/);
   });
 
   it('fills manifests/ from a live gateway with --from-gateway; the plan of the result is empty', async () => {

@@ -61,8 +61,19 @@ const exists = (path: string): Promise<boolean> =>
 export async function initAction(dir: string | undefined, flags: InitFlags, io: CliIO): Promise<number> {
   const root = resolve(io.cwd, dir ?? '.');
   const fromGateway = flags.fromGateway === true;
-  const exportOnly = [flags.url && '--url', flags.target && '--target', flags.apiKeyFile && '--api-key-file', flags.kind && '--kind', flags.filter && '--filter']
-    .filter((f): f is string => typeof f === 'string');
+  const given: readonly [unknown, string][] = [
+    [flags.config, '--config'],
+    [flags.target, '--target'],
+    [flags.url, '--url'],
+    [flags.apiKeyFile, '--api-key-file'],
+    [flags.caFile, '--ca-file'],
+    [flags.insecure, '--insecure'],
+    [flags.timeout, '--timeout'],
+    [flags.variant, '--variant'],
+    [flags.kind, '--kind'],
+    [flags.filter, '--filter'],
+  ];
+  const exportOnly = given.filter(([value]) => value !== undefined).map(([, option]) => option);
   if (!fromGateway && exportOnly.length > 0) throw new UsageError(`${exportOnly.join(', ')} only with --from-gateway`);
 
   const files = FILES.filter(([, target]) => !fromGateway || ALWAYS.has(target));
