@@ -11,8 +11,22 @@ import { registerTargets } from './commands/targets.js';
 import { registerHistory } from './commands/history.js';
 import { registerRollback } from './commands/rollback.js';
 import { registerExport } from './commands/export.js';
+import { registerGraph } from './commands/graph.js';
+import { registerInit } from './commands/init.js';
 
-const COMMANDS: readonly CommandModule[] = [registerValidate, registerSchema, registerReconcile, registerHistory, registerRollback, registerExport, registerTargets, registerEmulator, registerDemo];
+const COMMANDS: readonly CommandModule[] = [
+  registerInit,
+  registerValidate,
+  registerSchema,
+  registerReconcile,
+  registerGraph,
+  registerHistory,
+  registerRollback,
+  registerExport,
+  registerTargets,
+  registerEmulator,
+  registerDemo,
+];
 
 /**
  * Runs the CLI. Returns the process exit code instead of exiting, so tests can call it.

@@ -25,6 +25,12 @@ import { isNonEmptyDirectory, manifestFiles, renderProjectFile, writeExport } fr
 export interface ExportInput extends GatewayInput {
   /** Output directory (default: `cwd`). */
   readonly out?: string | undefined;
+  /**
+   * Where the project file (and the secrets example) go, when not in the output directory
+   * (`gwops init --from-gateway`: the project root, with the manifests in its `manifests/`);
+   * the project file's paths are relative to it.
+   */
+  readonly projectDir?: string | undefined;
   /** `--kind`: the kinds to export (default: every kind of the variant). */
   readonly kinds?: readonly string[] | undefined;
   /** `--filter`: the API's GET filters, for every exported kind, or for one as `KIND:FILTER`. */
@@ -148,18 +154,20 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
   for (const warning of warnings) input.warn(warning);
 
   const files = manifestFiles(built.documents, input.layout);
+  const projectDir = input.projectDir === undefined ? dir : resolve(input.cwd, input.projectDir);
+  const inProject = (path: string): string => portable(relative(projectDir, resolve(dir, path))) || '.';
   const manifestPaths = input.layout === 'per-kind' ? [...files.keys()] : [...new Set(built.documents.map((d) => d.kind))];
   const caFile = input.caFile ?? target?.caFile;
   const projectText = renderProjectFile({
-    manifests: manifestPaths.length > 0 ? manifestPaths : ['.'],
+    manifests: (manifestPaths.length > 0 ? manifestPaths : ['.']).map(inProject),
     targetName: targetName ?? 'default',
     url: connection.url,
-    caFile: caFile === undefined ? undefined : portable(relative(dir, resolve(input.cwd, caFile))),
+    caFile: caFile === undefined ? undefined : portable(relative(projectDir, resolve(input.cwd, caFile))),
     variant: input.variant ?? target?.variant,
     ownership: filters,
     allowExternalLinks: built.externalLinks > 0,
   });
-  const written = await writeExport(dir, files, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : []);
+  const written = await writeExport(dir, files, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
   const counts: Partial<Record<ResourceType, number>> = {};
   for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
   return { dir, files: written.files, secrets: built.secrets, warnings, counts, projectWritten: written.projectWritten };

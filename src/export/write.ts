@@ -123,8 +123,9 @@ export interface Written {
 }
 
 /**
- * Writes the files into `dir` (created when missing). In the per-object layout, the YAML
- * files already in the exported kinds' folders are removed first (they would be read as
+ * Writes the files into `dir` (created when missing), the project file and the secrets
+ * example into `projectDir` (default `dir`). In the per-object layout, the YAML files
+ * already in the exported kinds' folders are removed first (they would be read as
  * manifests of objects that are gone); an existing project file is kept.
  */
 export async function writeExport(
@@ -133,6 +134,7 @@ export async function writeExport(
   secrets: readonly SecretVariable[],
   project: string,
   clearFolders: readonly string[],
+  projectDir: string = dir,
 ): Promise<Written> {
   await mkdir(dir, { recursive: true });
   for (const folder of clearFolders) {
@@ -148,17 +150,17 @@ export async function writeExport(
     files.push(relative(dir, full));
   }
   if (secrets.length > 0) {
-    await writeFile(join(dir, SECRETS_EXAMPLE_FILE), renderSecretsExample(secrets));
-    files.push(SECRETS_EXAMPLE_FILE);
+    await writeFile(join(projectDir, SECRETS_EXAMPLE_FILE), renderSecretsExample(secrets));
+    files.push(relative(dir, join(projectDir, SECRETS_EXAMPLE_FILE)));
   }
-  const projectFile = join(dir, PROJECT_FILE);
+  const projectFile = join(projectDir, PROJECT_FILE);
   const exists = await stat(projectFile).then(
     () => true,
     () => false,
   );
   if (!exists) {
     await writeFile(projectFile, project);
-    files.push(PROJECT_FILE);
+    files.push(relative(dir, projectFile));
   }
   return { files, projectWritten: !exists };
 }

@@ -20,7 +20,7 @@ import { documentStart, makeDiagnostic, parseFile } from './parse.js';
 import { loadProject } from './project.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
-import type { LiteralSecret } from './resolve.js';
+import type { LiteralSecret, SecretReference } from './resolve.js';
 import type { Resolved } from './rules.js';
 import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant } from './rules.js';
 import { schemaDiagnostics, suggestion } from './schema-check.js';
@@ -72,6 +72,12 @@ export interface LoadResult {
    * (src/secrets.ts). Never print them.
    */
   secretValues: string[];
+  /**
+   * The source of every secret value resolved from `{ fromEnv }` or `{ fromFile }` (an
+   * absolute path), by value: what a saved plan records instead of the value (when two
+   * sources gave the same value, the one read last). Never print the keys.
+   */
+  secretReferences: ReadonlyMap<string, SecretReference>;
 }
 
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
@@ -136,13 +142,14 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const entries: Entry[] = [...index.values()].flatMap((m) => [...m.values()]);
   const literals: LiteralSecret[] = [];
   const secretValues: string[] = [];
+  const secretReferences = new Map<string, SecretReference>();
   for (const entry of entries) {
     const label = labelOf(entry.kind, entry.name);
     for (const spec of schemaDiagnostics(entry.kind, entry.value, label)) out.push(entryDiagnostic(entry, spec));
     checkVariant(entry, variant, out);
     checkNameAttribute(entry, out);
     checkPatterns(entry, out);
-    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues));
+    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues, secretReferences));
   }
   const effective = mergeTemplates(index, out);
 
@@ -196,5 +203,6 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     variant,
     locate: (kind, name) => byKey.get(objectKey(kind, name)),
     secretValues: [...new Set(secretValues)],
+    secretReferences,
   };
 }

@@ -54,6 +54,13 @@ function secretsOf(entry: Entry): readonly { segments: readonly string[] }[] {
   return secretAttributes(kindOfDocument(entry.kind).type);
 }
 
+/**
+ * Where a resolved secret value came from: the variable of a `{ fromEnv }` source, or the
+ * absolute path of a `{ fromFile }` source. A saved plan records these instead of values
+ * (src/reconcile/saved-plan.ts).
+ */
+export type SecretReference = { readonly fromEnv: string } | { readonly fromFile: string };
+
 /** A literal secret found in an entry, checked for the warning once templates are merged. */
 export interface LiteralSecret {
   readonly entry: Entry;
@@ -70,13 +77,15 @@ export interface LiteralSecret {
  * sources are left as they are (only literals are collected).
  *
  * Every secret value found (resolved from a source, or written as a string, literally or
- * through `${VAR}`) is appended to `values`, for redaction (src/secrets.ts).
+ * through `${VAR}`) is appended to `values`, for redaction (src/secrets.ts). Every value
+ * resolved from a source is recorded in `references` with the source it came from.
  */
 export function resolveSecrets(
   entry: Entry,
   env: Readonly<Record<string, string | undefined>> | undefined,
   out: Diagnostic[],
   values?: string[],
+  references?: Map<string, SecretReference>,
 ): LiteralSecret[] {
   const attributes = entry.value.attributes;
   if (!isObject(attributes)) return [];
@@ -94,14 +103,17 @@ export function resolveSecrets(
       }
       if (!isObject(value) || env === undefined) return;
       let resolved: string | undefined;
+      let reference: SecretReference | undefined;
       if (typeof value.fromEnv === 'string') {
         resolved = env[value.fromEnv];
+        reference = { fromEnv: value.fromEnv };
         if (resolved === undefined) {
           out.push(entryDiagnostic(entry, { code: 'secret-unavailable', pointer, message: `${label}: environment variable '${value.fromEnv}' is not set` }));
         }
       } else if (typeof value.fromFile === 'string') {
         const dir = originOf(entry, pointer).origin.parsed.source.dir;
         const file = path.resolve(dir, value.fromFile);
+        reference = { fromFile: file };
         try {
           const decoded = decodeUtf8(readFileSync(file));
           if (decoded.invalidUtf8) {
@@ -123,6 +135,7 @@ export function resolveSecrets(
       }
       if (resolved === undefined) return;
       values?.push(resolved);
+      if (reference) references?.set(resolved, reference);
       copy ??= structuredClone(attributes);
       let node: unknown = copy;
       for (const s of at.slice(0, -1)) node = Array.isArray(node) ? node[Number(s)] : isObject(node) ? node[s] : undefined;

@@ -3,17 +3,15 @@
  * consent, execution in the session, the gateway's validator, and the activation, whose
  * outcome is reported as the gateway shows it.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { InputError } from '../errors.js';
 import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
 import { ApiError, ConnectionError, InterruptedError, UnexpectedResponseError, withSession } from '../gateway/index.js';
 import { hasErrors } from '../manifest/diagnostics.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import { ActivationMismatchError, ActivationUnknownError, StalePlanError, ValidatorRejectedError } from './errors.js';
 import type { ProgressListener } from './execute.js';
+import type { State } from './model.js';
 import type { Plan } from './plan-types.js';
-import { PLAN_FORMAT_VERSION } from './plan-types.js';
+import { prepareSavedPlan } from './saved-plan.js';
 import type { Planned, Prepared, RunInput } from './run.js';
 import { connectionFor, executeAndValidate, prepare, readAndPlan } from './run.js';
 
@@ -39,7 +37,11 @@ export interface ApplyResult extends Planned {
 
 /** Options of {@link runApply} beyond the shared ones. */
 export interface ApplyInput extends RunInput {
-  /** A saved plan (`--plan`); refused when the live state changed since it was made. */
+  /**
+   * A saved plan (`--plan`, saved-plan.ts): its desired state replaces the manifests
+   * (`paths` is not read); refused when made against another gateway, or when the live
+   * state changed since it was made.
+   */
   readonly planFile?: string | undefined;
   readonly comment: string;
   /**
@@ -49,8 +51,8 @@ export interface ApplyInput extends RunInput {
    */
   readonly confirm: (plan: Plan, signal: AbortSignal) => Promise<boolean>;
   readonly onProgress?: ProgressListener | undefined;
-  /** Told the plan before execution (to print it). */
-  readonly onPlan?: ((plan: Plan) => void) | undefined;
+  /** Told the plan before execution (to print it), with the desired and live state it was made from (to draw it). */
+  readonly onPlan?: ((plan: Plan, states: { readonly desired: State; readonly live: State }) => void) | undefined;
   /** How long a signal may wait for the answer to an activation request already sent. Milliseconds; default 30 000. */
   readonly activationWaitMs?: number | undefined;
   /**
@@ -60,21 +62,6 @@ export interface ApplyInput extends RunInput {
    * active). Whatever it throws stops the run before anything is changed.
    */
   readonly backup?: ((archive: Buffer, active: ConfigurationEntry | undefined) => Promise<void>) | undefined;
-}
-
-/** Reads and checks a saved plan file. @throws InputError when unreadable or of another format version */
-export async function readPlanFile(file: string, cwd: string): Promise<Plan> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(resolve(cwd, file), 'utf8'));
-  } catch (error) {
-    throw new InputError(`cannot read plan file ${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
-  if (version !== PLAN_FORMAT_VERSION) {
-    throw new InputError(`plan file ${file} has formatVersion ${JSON.stringify(version)}; this gwops reads ${PLAN_FORMAT_VERSION}`);
-  }
-  return parsed as Plan;
 }
 
 /**
@@ -89,9 +76,11 @@ export async function readPlanFile(file: string, cwd: string): Promise<Plan> {
  *   1), InterruptedError (exit 129/130/143, saying whether the activation happened)
  */
 export async function runApply(input: ApplyInput): Promise<ApplyResult> {
-  const prepared = await prepare(input);
-  const saved = input.planFile ? await readPlanFile(input.planFile, input.cwd) : undefined;
-  const connection = connectionFor(input, prepared);
+  // A saved plan brings its own desired state and scope; only the connection comes from the options.
+  const fromFile = input.planFile !== undefined ? await prepareSavedPlan(input, input.planFile) : undefined;
+  const prepared = fromFile?.prepared ?? (await prepare(input));
+  const saved = fromFile?.saved;
+  const connection = connectionFor(fromFile?.input ?? input, prepared);
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
     const fresh = await readAndPlan(session, prepared, input);
     if (saved && saved.liveDigest !== fresh.plan.liveDigest) {
@@ -100,7 +89,7 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
       );
     }
     const planned: Planned = saved ? { live: fresh.live, plan: saved } : fresh;
-    input.onPlan?.(planned.plan);
+    input.onPlan?.(planned.plan, { desired: prepared.desired, live: planned.live });
     if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
     if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
     if (input.backup) {

@@ -128,6 +128,9 @@ export class ConsentRequiredError extends GwopsError {}
 /** `apply --plan` was given a plan made against a different live state. Exit code 1. */
 export class StalePlanError extends GwopsError {}
 
+/** `apply --plan` was given a plan file made against another gateway (URL, variant or target). Exit code 1. */
+export class PlanGatewayMismatchError extends GwopsError {}
+
 /** The errors that carry diagnostics. */
 export type DiagnosticsError = ManifestError | DesiredStateError | UnresolvedReferenceError | ValidatorRejectedError;
 

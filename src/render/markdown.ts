@@ -1,12 +1,15 @@
 /**
  * The plan as a pull-request comment (GitHub-flavoured markdown): a hidden marker first so
- * CI can find and update one comment in place, a summary table, one collapsible
+ * CI can find and update one comment in place, a Mermaid picture of what the plan touches
+ * (mermaid.ts; when the caller passes the topology), a summary table, one collapsible
  * `<details>` section per object, validator messages with their manifest file and line,
  * and the objects inside the ownership scope that no manifest declares.
  */
 import type { Diagnostic, DiagnosticSeverity } from '../manifest/diagnostics.js';
 import type { Plan } from '../reconcile/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
+import { MERMAID_LEGEND, renderMermaid } from './mermaid.js';
+import type { Topology } from './topology.js';
 import type { ObjectGroup } from './groups.js';
 import { NO_CHANGES, changeRows, objectTitle, pathWidth, summaryLine, unchangedNote } from './values.js';
 
@@ -25,6 +28,11 @@ export interface MarkdownOptions {
    * note; the summary, validator messages and undeclared objects are always kept.
    */
   readonly maxLength?: number;
+  /**
+   * What the plan touches and its neighbours (topology.ts `planTopology`): drawn as a
+   * Mermaid flowchart under the heading, with its legend, when the plan has steps.
+   */
+  readonly topology?: Topology;
 }
 
 /** Default {@link MarkdownOptions.maxLength}. */
@@ -105,6 +113,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (plan.steps.length === 0) {
     head.push(`**${NO_CHANGES}**`, '');
   } else {
+    if (options.topology) head.push(...fenced('mermaid', renderMermaid(options.topology).trimEnd().split('\n')), '', `<sub>${MERMAID_LEGEND}</sub>`, '');
     const s = plan.summary;
     head.push(
       `**${summaryLine(s)}**`,

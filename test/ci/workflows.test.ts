@@ -1,6 +1,6 @@
 /**
  * The GitHub Actions files: every workflow under .github/workflows/, every recipe in
- * examples/ci/ and action.yml. Each parses as YAML (no duplicate keys) and is valid against
+ * examples/ci/, the workflow `gwops init` writes (templates/init/workflow.yml) and action.yml. Each parses as YAML (no duplicate keys) and is valid against
  * the stored JSON Schemas in test/ci/schemas/ (written for gwops: no npm package ships
  * GitHub's own; see their `$comment`). Then what a schema cannot see: references between
  * steps, jobs and the action resolve, the recipes use nothing but the action and
@@ -37,8 +37,9 @@ const yamlFiles = (dir: string): string[] =>
 
 const WORKFLOWS = yamlFiles('.github/workflows');
 const RECIPES = yamlFiles('examples/ci');
+const INIT_WORKFLOW = join(ROOT, 'templates/init/workflow.yml');
 const ACTION_FILE = join(ROOT, 'action.yml');
-const FILES = [...WORKFLOWS, ...RECIPES, ACTION_FILE];
+const FILES = [...WORKFLOWS, ...RECIPES, INIT_WORKFLOW, ACTION_FILE];
 const name = (file: string): string => relative(ROOT, file);
 
 const ajv = new Ajv2020.default({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
@@ -107,7 +108,7 @@ describe('YAML and schema', () => {
     expect(MANIFEST_SECRETS).toEqual(['GWOPS_EXAMPLE_SHOP_TLS_KEY', 'GWOPS_EXAMPLE_WILDCARD_TLS_KEY']);
   });
 
-  for (const file of [...WORKFLOWS, ...RECIPES]) {
+  for (const file of [...WORKFLOWS, ...RECIPES, INIT_WORKFLOW]) {
     it(`${name(file)} is a valid workflow`, () => {
       const ok = validateWorkflow(readYaml(file));
       expect(problems(validateWorkflow.errors), name(file)).toEqual([]);
@@ -212,7 +213,7 @@ function gwopsInputs(step: Step, where: string): { command: string; args: string
 }
 
 describe('references between jobs, steps and the action', () => {
-  for (const file of [...WORKFLOWS, ...RECIPES]) {
+  for (const file of [...WORKFLOWS, ...RECIPES, INIT_WORKFLOW]) {
     it(name(file), () => {
       const workflow = readYaml(file);
       const jobs = new Map(jobsOf(workflow));
@@ -238,6 +239,25 @@ describe('references between jobs, steps and the action', () => {
       }
     });
   }
+});
+
+describe('the workflow of gwops init', () => {
+  it('applies only with --yes, in an environment, never two at once, and gives every gateway step the API key', () => {
+    const jobs = jobsOf(readYaml(INIT_WORKFLOW));
+    const commands: string[] = [];
+    for (const [jobId, job] of jobs) {
+      for (const step of stepsOf(job).filter((s) => isGwopsAction(s.uses))) {
+        const { command, args } = gwopsInputs(step, jobId);
+        commands.push(command);
+        if (command !== 'validate') expect(str(obj(step.env).GWOPS_API_KEY), `${jobId}: ${command}`).toBe('${{ secrets.GWOPS_API_KEY }}');
+        if (command !== 'apply') continue;
+        expect(args.split(/\s+/)).toContain('--yes');
+        expect(job.environment).toBeDefined();
+        expect(job.concurrency).toBeDefined();
+      }
+    }
+    expect(commands).toEqual(['validate', 'plan', 'validate', 'apply']);
+  });
 });
 
 describe('the recipes in examples/ci/', () => {

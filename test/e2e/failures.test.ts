@@ -88,7 +88,7 @@ describe('failures leave the active configuration untouched and no session open'
     const json = await t.h.cli(['apply', '--yes', '--format', 'json', broken, ...t.h.connection]);
     expect(json.code).toBe(3);
     const [plan, report] = jsonDocuments(json.stdout);
-    expect(plan).toMatchObject({ formatVersion: '3.0', diagnostics: [] });
+    expect(plan).toMatchObject({ formatVersion: '4.0', diagnostics: [] });
     expect(report).toMatchObject({ formatVersion: '1.0', valid: false, errorCount: 1 });
     expect((report as { diagnostics: unknown[] }).diagnostics).toContainEqual({
       severity: 'error',
@@ -115,7 +115,7 @@ describe('failures leave the active configuration untouched and no session open'
     const json = await t.h.cli(['plan', '--format', 'json', broken, ...t.h.connection]);
     expect(json.code).toBe(3);
     const parsed = JSON.parse(json.stdout) as { formatVersion: string; diagnostics: { code: string; object?: unknown }[] };
-    expect(parsed.formatVersion).toBe('3.0');
+    expect(parsed.formatVersion).toBe('4.0');
     expect(parsed.diagnostics).toContainEqual(expect.objectContaining({ code: 'MAPPING_WITHOUT_BACKEND_GROUP', object: { kind: 'mapping', name: 'planned-web' } }));
     expect(t.h.emulator.openSessionCount()).toBe(0);
   });

@@ -13,7 +13,9 @@
  *   collection (`{ "mappings": { "data": [...] }, ... }`), full JSON:API resources; the
  *   ownership filters the planner sends are applied to them as the gateway would;
  * - `plan.txt`, `plan.md`, `plan.json`: the expected `renderText` (no colour),
- *   `renderMarkdown` and `renderJson` of the plan.
+ *   `renderMarkdown` (with the Mermaid picture of `planTopology`) and `renderJson` of the plan;
+ * - `graph.mmd`, `graph.dot`: the expected `gwops graph` of the manifests (`renderMermaid`
+ *   and `renderDot` of `stateTopology` of the desired state).
  *
  * To add a case, create the folder without the `plan.*` files and run the test: it
  * writes them and fails once, so that you read them before checking them in. After an
@@ -26,8 +28,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
+import { planTopology, renderDot, renderJson, renderMarkdown, renderMermaid, renderText, stateTopology } from '../../src/render/index.js';
 import { secretAttributes } from '../../src/schema/index.js';
+import { mermaidBlock, parseFlowchart } from '../render/mermaid-syntax.js';
 import type { GoldenCase } from './cases.js';
 import { caseNames, loadCase } from './cases.js';
 
@@ -66,12 +69,23 @@ describe.each(names)('golden case %s', (name) => {
     c = await loadCase(name);
   });
 
-  const markdown = (): string => renderMarkdown(c.plan, { validatorMessages: c.options.validatorMessages ?? [] });
+  const markdown = (): string =>
+    renderMarkdown(c.plan, { validatorMessages: c.options.validatorMessages ?? [], topology: planTopology(c.plan, c.desired, c.live) });
 
   it('text', () => golden(new URL('plan.txt', c.dir), renderText(c.plan, { color: false })));
   it('markdown', () => golden(new URL('plan.md', c.dir), markdown()));
   it('json', () => golden(new URL('plan.json', c.dir), renderJson(c.plan)));
   it('json round-trips to the plan', () => expect(JSON.parse(renderJson(c.plan))).toEqual(c.plan));
+  it('graph as mermaid', () => golden(new URL('graph.mmd', c.dir), renderMermaid(stateTopology(c.desired), { maxNodes: Infinity })));
+  it('graph as dot', () => golden(new URL('graph.dot', c.dir), renderDot(stateTopology(c.desired))));
+  it('pictures parse as flowcharts and name every object', () => {
+    const graph = parseFlowchart(renderMermaid(stateTopology(c.desired), { maxNodes: Infinity }));
+    const names = [...c.desired.objects.values()].flatMap((objects) => [...objects.keys()]);
+    expect([...graph.nodes.values()].map((n) => n.label.split('<br/>')[1]).sort()).toEqual([...names].sort());
+    const block = mermaidBlock(markdown());
+    if (c.plan.steps.length > 0) expect(parseFlowchart(block ?? '').nodes.size).toBeGreaterThan(0);
+    else expect(block).toBeUndefined();
+  });
 
   it('shows no secret value of the manifests in any rendering', () => {
     const outputs = [renderText(c.plan, { color: false }), renderText(c.plan, { color: true }), markdown(), renderJson(c.plan), JSON.stringify(c.plan)];

@@ -1,40 +1,125 @@
-/** `apply --plan` reads only plan files of this gwops's format version. */
+/**
+ * Plan files (src/reconcile/saved-plan.ts): what `apply --plan` reads and refuses, and
+ * that a secret is saved as its source, never as its value.
+ */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { readPlanFile } from '../../src/reconcile/apply.js';
+import { PlanGatewayMismatchError } from '../../src/reconcile/errors.js';
+import { emptyObjectMaps } from '../../src/reconcile/model.js';
+import type { State } from '../../src/reconcile/model.js';
 import { PLAN_FORMAT_VERSION } from '../../src/reconcile/plan-types.js';
+import type { Plan } from '../../src/reconcile/plan-types.js';
+import { checkPlanGateway, desiredOfPlanFile, planFileOf, readPlanFile } from '../../src/reconcile/saved-plan.js';
+import { renderPlanFile } from '../../src/render/index.js';
+import type { PlanFile } from '../../src/reconcile/saved-plan.js';
+import { secretAttributes } from '../../src/schema/index.js';
 
-function planFile(content: unknown): { dir: string; file: string } {
+function write(content: string): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'gwops-plan-file-'));
-  writeFileSync(join(dir, 'plan.json'), JSON.stringify(content));
+  writeFileSync(join(dir, 'plan.json'), content);
   return { dir, file: 'plan.json' };
 }
 
-const plan = (formatVersion: string) => ({
-  formatVersion,
+const plan: Plan = {
+  formatVersion: PLAN_FORMAT_VERSION,
   liveDigest: 'sha256:0',
   summary: { create: 0, update: 0, delete: 0, link: 0, unlink: 0 },
   steps: [],
+  calls: [],
   unmanaged: [],
-});
+};
 
-describe('readPlanFile', () => {
-  it('is at format 3.0: the plan lists its calls since 3.0', () => {
-    expect(PLAN_FORMAT_VERSION).toBe('3.0');
+const gateway = { url: 'https://gw.example:8443/airlock/rest', variant: 'latest', target: 'prod' } as const;
+
+/** A desired state with one secret-bearing object, its secret read from `value`. */
+function desiredWithSecret(value: string): { desired: State; kind: PlanFile['desired']['objects'][number]['kind']; path: readonly string[] } {
+  const objects = emptyObjectMaps();
+  for (const [kind] of objects) {
+    const secret = secretAttributes(kind).find((p) => !p.segments.includes('*'));
+    if (!secret) continue;
+    const attributes: Record<string, unknown> = {};
+    let node = attributes;
+    secret.segments.forEach((segment, i) => {
+      if (i === secret.segments.length - 1) node[segment] = value;
+      else {
+        const child: Record<string, unknown> = {};
+        node[segment] = child;
+        node = child;
+      }
+    });
+    objects.get(kind)?.set('holder', { kind, name: 'holder', attributes });
+    return { desired: { objects, links: [], declaredRelationships: [] }, kind, path: secret.segments };
+  }
+  throw new Error('no kind has a secret attribute');
+}
+
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>((node, s) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[s] : undefined), root);
+}
+
+describe('plan files', () => {
+  it('is at format 4.0: plan files carry the gateway and the desired state since 4.0', () => {
+    expect(PLAN_FORMAT_VERSION).toBe('4.0');
   });
 
-  it('reads a plan of the current format', async () => {
-    const { dir, file } = planFile(plan(PLAN_FORMAT_VERSION));
-    expect((await readPlanFile(file, dir)).formatVersion).toBe(PLAN_FORMAT_VERSION);
+  it('saves a secret as its source and reads the value from that source again at apply time', async () => {
+    const secret = 'tls-private-key-value-1234';
+    const { desired, kind, path } = desiredWithSecret(secret);
+    const saved = planFileOf(plan, desired, {}, gateway, new Map([[secret, { fromEnv: 'TLS_KEY' }]]), '/work');
+    const text = renderPlanFile(saved);
+    expect(text).not.toContain(secret);
+    const { dir, file } = write(text);
+    const read = await readPlanFile(file, dir);
+    expect(valueAt(read.desired.objects[0]?.attributes, path)).toEqual({ fromEnv: 'TLS_KEY' });
+    const rotated = desiredOfPlanFile(read, file, { TLS_KEY: 'rotated-value' }, dir);
+    expect(valueAt(rotated.objects.get(kind)?.get('holder')?.attributes, path)).toBe('rotated-value');
+    expect(() => desiredOfPlanFile(read, file, {}, dir)).toThrow(/plan file plan.json: secret '.*' of .* 'holder': environment variable 'TLS_KEY' is not set/);
   });
 
-  it('refuses a plan of format 1.0 (steps with dependsOn) with the version message', async () => {
-    const { dir, file } = planFile({ ...plan('1.0'), steps: [{ index: 1, action: 'create', dependsOn: [] }] });
+  it('writes a fromFile source inside the working directory relative to it', () => {
+    const { desired, path } = desiredWithSecret('pem');
+    const saved = planFileOf(plan, desired, {}, gateway, new Map([['pem', { fromFile: '/work/repo/secrets/key.pem' }]]), '/work/repo');
+    expect(valueAt(saved.desired.objects[0]?.attributes, path)).toEqual({ fromFile: join('secrets', 'key.pem') });
+  });
+
+  it('refuses to save a secret written in the manifest, naming the attribute but not the value', () => {
+    const { desired } = desiredWithSecret('literal-secret-9876');
+    expect(() => planFileOf(plan, desired, {}, gateway, new Map(), '/work')).toThrow(InputError);
+    expect(() => planFileOf(plan, desired, {}, gateway, new Map(), '/work')).not.toThrow(/literal-secret-9876/);
+  });
+
+  it.each([
+    ['not JSON', '{ "formatVersion": ', /^plan file plan\.json is not JSON \(/],
+    ['foreign JSON', '{"name": "some package"}', /^plan file plan\.json is not a gwops plan \(it has no formatVersion\)/],
+    ['an array', '[1, 2]', /^plan file plan\.json is not a gwops plan/],
+    ['an older format', JSON.stringify({ ...plan, formatVersion: '3.0' }), /^plan file plan\.json has formatVersion "3\.0"; this gwops reads 4\.0: run gwops plan --out again$/],
+    ['plan --format json output', JSON.stringify(plan), /^plan file plan\.json is not a complete gwops plan: it has no 'gateway' member \(write plan files with gwops plan --out\)$/],
+    ['a broken step', JSON.stringify({ ...plan, steps: [{ index: 7 }] }), /^plan file plan\.json is not a complete gwops plan: a step is malformed$/],
+    ['a broken desired state', JSON.stringify({ ...plan, gateway, ownership: {}, desired: { objects: [{ kind: 'nonsense' }], links: [], declaredRelationships: [] } }), /a desired object is malformed$/],
+  ])('refuses %s with one line naming the file and what is wrong', async (_what, content, message) => {
+    const { dir, file } = write(content);
     const attempt = readPlanFile(file, dir);
     await expect(attempt).rejects.toBeInstanceOf(InputError);
-    await expect(attempt).rejects.toThrow('plan file plan.json has formatVersion "1.0"; this gwops reads 3.0');
+    await expect(attempt).rejects.toThrow(message);
+    await attempt.catch((error: Error) => expect(error.message).not.toContain('\n'));
+  });
+
+  it('refuses a missing file with the reason', async () => {
+    await expect(readPlanFile('absent.json', tmpdir())).rejects.toThrow('cannot read plan file absent.json (ENOENT)');
+  });
+
+  it('accepts the gateway it was made against and refuses another, naming both', () => {
+    expect(() => checkPlanGateway('p.json', gateway, { ...gateway, url: `${gateway.url}/` })).not.toThrow();
+    expect(() => checkPlanGateway('p.json', gateway, { url: gateway.url, variant: 'latest' })).not.toThrow();
+    const other = { url: 'https://staging.example/airlock/rest', variant: 'latest', target: 'staging' } as const;
+    expect(() => checkPlanGateway('p.json', gateway, other)).toThrow(PlanGatewayMismatchError);
+    expect(() => checkPlanGateway('p.json', gateway, other)).toThrow(
+      "plan file p.json was made against target 'prod' (https://gw.example:8443/airlock/rest, variant latest), not against target 'staging' (https://staging.example/airlock/rest, variant latest)",
+    );
+    expect(() => checkPlanGateway('p.json', gateway, { ...gateway, variant: 'earliest' })).toThrow(/variant earliest/);
+    expect(() => checkPlanGateway('p.json', gateway, { ...gateway, target: 'prod-copy' })).toThrow(PlanGatewayMismatchError);
   });
 });

@@ -14,10 +14,12 @@ import { ApplyFailedError, ValidatorRejectedError, isDiagnosticsError } from '..
 import type { RunInput } from '../../reconcile/run.js';
 import { runDrift, runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
+import { planFileOfRun } from '../../reconcile/saved-plan.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { Plan } from '../../reconcile/plan-types.js';
 import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
-import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
+import type { State } from '../../reconcile/model.js';
+import { planTopology, renderJson, renderMarkdown, renderPlanFile, renderText } from '../../render/index.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
@@ -61,8 +63,9 @@ function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diag
 /**
  * The plan in the output format. JSON carries every diagnostic of the run so far in
  * `diagnostics` (the manifests' `warnings`, then the validator's `messages`), in the shape
- * of `gwops validate --format json`; markdown shows the validator's messages in a table,
- * text after the plan in the text format of every diagnostic.
+ * of `gwops validate --format json`; markdown draws the plan's topology when `states` are
+ * given and shows the validator's messages in a table, text after the plan in the text
+ * format of every diagnostic.
  */
 function renderPlan(
   plan: Plan,
@@ -71,12 +74,17 @@ function renderPlan(
   messages: readonly Diagnostic[] | undefined,
   warnings: readonly Diagnostic[],
   title?: string,
+  states?: { readonly desired: State; readonly live: State },
 ): string {
   switch (format) {
     case 'json':
       return renderJson(plan, { diagnostics: [...warnings, ...(messages ?? [])] });
     case 'markdown':
-      return renderMarkdown(plan, { ...(messages ? { validatorMessages: messages } : {}), ...(title !== undefined ? { title } : {}) });
+      return renderMarkdown(plan, {
+        ...(messages ? { validatorMessages: messages } : {}),
+        ...(title !== undefined ? { title } : {}),
+        ...(states ? { topology: planTopology(plan, states.desired, states.live) } : {}),
+      });
     case 'text':
       return renderText(plan, { color: colorEnabled(io) }) + (messages ? renderValidatorMessages(messages, { color: colorEnabled(io) }) : '');
   }
@@ -172,12 +180,14 @@ function backupTo(dir: string, io: CliIO): (archive: Buffer, active: Configurati
 export async function planAction(paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }, io: CliIO): Promise<number> {
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const warnings: Diagnostic[] = [];
-  const result = await runPlan({ ...runInput(paths, flags, io, warnings), serverCheck: flags.serverCheck }).catch((e: unknown) =>
+  const input = runInput(paths, flags, io, warnings);
+  const result = await runPlan({ ...input, serverCheck: flags.serverCheck }).catch((e: unknown) =>
     explain(e, io, flags.format, warnings),
   );
-  io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings));
+  io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings, undefined, { desired: result.prepared.desired, live: result.live }));
   if (out !== undefined) {
-    await writeFile(out, redactText(io, renderJson(result.plan))).catch((error: unknown) => {
+    const planFile = renderPlanFile(planFileOfRun(result.plan, result.prepared, input));
+    await writeFile(out, redactText(io, planFile)).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''} (${errnoCode(error)})`, { cause: error });
     });
   }
@@ -191,6 +201,12 @@ export async function applyAction(
   flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string },
   io: CliIO,
 ): Promise<number> {
+  if (flags.plan !== undefined && paths.length > 0) {
+    throw new UsageError(`apply --plan takes no manifest paths (got ${paths.join(' ')}): the plan file holds the desired state; run gwops plan --out again to change it`);
+  }
+  if (flags.plan !== undefined && (flags.prune || flags.allowMassDelete)) {
+    throw new UsageError('apply --plan takes no --prune or --allow-mass-delete: the plan file already holds its deletes; pass them to gwops plan --out');
+  }
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
@@ -199,7 +215,7 @@ export async function applyAction(
     ...runInput(paths, flags, io, warnings),
     planFile: flags.plan,
     comment,
-    onPlan: (plan) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings)),
+    onPlan: (plan, states) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings, undefined, states)),
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
     onProgress: io.isTTY
@@ -231,7 +247,7 @@ export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO
   const warnings: Diagnostic[] = [];
   const result = await runDrift(runInput(paths, flags, io, warnings)).catch((e: unknown) => explain(e, io, flags.format, warnings));
   io.stdout.write(
-    flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings, 'gwops drift'),
+    flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings, 'gwops drift', { desired: result.prepared.desired, live: result.live }),
   );
   return result.drifted ? EXIT.changes : EXIT.ok;
 }

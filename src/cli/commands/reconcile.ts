@@ -34,7 +34,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests); - for stdin'),
   )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
-    .option('--out <file>', 'also write the plan as JSON (for apply --plan)')
+    .option('--out <file>', 'also write the plan file for apply --plan: the plan, the gateway it was made against and the desired state, secrets as their sources only')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages'))
     .action(async (paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }) => {
@@ -46,10 +46,10 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     program
       .command('apply')
       .description('Execute the plan in one session and activate it when the gateway\'s validator reports no error')
-      .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests)'),
+      .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests; none with --plan)'),
   )
     .addOption(new Option('--format <format>', 'how to show the plan').choices(['text', 'markdown', 'json']).default('text'))
-    .option('--plan <file>', 'apply a plan saved with plan --out (refused when the live state changed since)')
+    .option('--plan <file>', 'apply a plan file saved with plan --out instead of manifests (refused for another gateway, or when the live state changed since)')
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
     .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
     .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip"))

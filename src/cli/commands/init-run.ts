@@ -1,0 +1,121 @@
+/**
+ * The action of `gwops init [DIR]` (the wiring is in init.ts): a new project that
+ * validates as it stands. It writes the commented templates of `templates/init/` (a
+ * project file with one target and an ownership scope to adapt, one example manifest, a
+ * `.gitignore`, a GitHub workflow that uses the gwops action), or with `--from-gateway`
+ * the manifests and project file that `gwops export` writes from a live gateway plus the
+ * `.gitignore` and the workflow. Nothing that exists is ever overwritten: when any file it
+ * would write exists, it writes nothing.
+ */
+import { constants } from 'node:fs';
+import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, UsageError } from '../../errors.js';
+import type { ExportLayout } from '../../export/index.js';
+import { runExport } from '../../export/index.js';
+import { PROJECT_FILE } from '../../manifest/index.js';
+import type { ConnectionFlags } from '../connection-flags.js';
+import { gatewayInput } from '../connection-flags.js';
+import { EXIT } from '../exit.js';
+import type { CliIO } from '../io.js';
+
+/** Flags of `gwops init`, as commander parses them. */
+export interface InitFlags extends ConnectionFlags {
+  fromGateway?: boolean;
+  kind?: string[];
+  filter?: string[];
+  layout: ExportLayout;
+}
+
+/** The folder of the templates (shipped with the package, next to dist/). */
+const TEMPLATES = fileURLToPath(new URL('../../../templates/init/', import.meta.url));
+
+/** The manifests folder of a new project. */
+const MANIFESTS = 'manifests';
+
+/** Template file → path in the project. */
+const FILES: readonly (readonly [template: string, target: string])[] = [
+  ['gwops.yaml', PROJECT_FILE],
+  ['manifests/example.yaml', join(MANIFESTS, 'example.yaml')],
+  ['gitignore', '.gitignore'],
+  ['workflow.yml', join('.github', 'workflows', 'gwops.yml')],
+];
+
+/** The files written in both modes (the project file and manifests come from export with --from-gateway). */
+const ALWAYS: ReadonlySet<string> = new Set(['.gitignore', join('.github', 'workflows', 'gwops.yml')]);
+
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * `gwops init`. Writes the written paths (relative to the current directory) on stdout and
+ * what to do next on stderr.
+ * @returns the exit code
+ * @throws ConfigError naming every path that exists (nothing is written then); UsageError
+ *   for export options without --from-gateway; what `gwops export` throws
+ */
+export async function initAction(dir: string | undefined, flags: InitFlags, io: CliIO): Promise<number> {
+  const root = resolve(io.cwd, dir ?? '.');
+  const fromGateway = flags.fromGateway === true;
+  const given: readonly [unknown, string][] = [
+    [flags.config, '--config'],
+    [flags.target, '--target'],
+    [flags.url, '--url'],
+    [flags.apiKeyFile, '--api-key-file'],
+    [flags.caFile, '--ca-file'],
+    [flags.insecure, '--insecure'],
+    [flags.timeout, '--timeout'],
+    [flags.variant, '--variant'],
+    [flags.kind, '--kind'],
+    [flags.filter, '--filter'],
+  ];
+  const exportOnly = given.filter(([value]) => value !== undefined).map(([, option]) => option);
+  if (!fromGateway && exportOnly.length > 0) throw new UsageError(`${exportOnly.join(', ')} only with --from-gateway`);
+
+  const files = FILES.filter(([, target]) => !fromGateway || ALWAYS.has(target));
+  const taken: string[] = [];
+  for (const [, target] of files) if (await exists(join(root, target))) taken.push(target);
+  if (fromGateway) {
+    if (await exists(join(root, PROJECT_FILE))) taken.push(PROJECT_FILE);
+    const manifests = join(root, MANIFESTS);
+    if ((await exists(manifests)) && (await readdir(manifests).catch(() => ['(not a directory)'])).length > 0) taken.push(`${MANIFESTS}/`);
+  }
+  if (taken.length > 0) {
+    throw new ConfigError(`gwops init never overwrites anything, and ${root} already has ${taken.join(', ')}; nothing was written: choose another directory or move them away`);
+  }
+
+  const written: string[] = [];
+  if (fromGateway) {
+    const result = await runExport({
+      ...gatewayInput(flags, io),
+      out: join(root, MANIFESTS),
+      projectDir: root,
+      kinds: flags.kind,
+      filters: flags.filter,
+      layout: flags.layout,
+      keepDefaults: false,
+      force: false,
+      progress: (message) => void io.stderr.write(`${message}\n`),
+    });
+    written.push(...result.files.map((f) => join(result.dir, f)));
+  }
+  for (const [template, target] of files) {
+    const full = join(root, target);
+    await mkdir(dirname(full), { recursive: true });
+    // COPYFILE_EXCL: a file that appeared meanwhile is not overwritten either.
+    await copyFile(join(TEMPLATES, template), full, constants.COPYFILE_EXCL);
+    written.push(full);
+  }
+  io.stdout.write(written.map((f) => `${relative(io.cwd, f) || f}\n`).join(''));
+  const at = relative(io.cwd, root);
+  io.stderr.write(
+    `\nProject written${at ? ` in ${at}` : ''}. Next: adapt the target and the ownership scope in ${PROJECT_FILE}, ` +
+      'set GWOPS_API_KEY, then run gwops validate and gwops plan; ' +
+      'replace your-org in .github/workflows/gwops.yml with the owner of the gwops action.\n',
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,26 @@
+import { Option } from 'commander';
+import type { CliIO, CommandModule } from '../io.js';
+import type { InitFlags } from './init-run.js';
+import { addConnectionOptions } from './reconcile.js';
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** Registers `gwops init`. */
+export const registerInit: CommandModule = (program, io: CliIO, done) => {
+  addConnectionOptions(
+    program
+      .command('init')
+      .description(
+        'Start a project in DIR: a commented gwops.yaml, manifests/ with an example (or, with --from-gateway, exported from a gateway), .gitignore and a GitHub workflow; never overwrites anything',
+      )
+      .argument('[dir]', 'the project directory (default: the current directory; created when missing)'),
+  )
+    .option('--from-gateway', 'fill manifests/ and gwops.yaml from a live gateway through gwops export (with the connection options)')
+    .option('--kind <kind>', 'with --from-gateway: export only this kind (repeatable)', collect)
+    .option('--filter <filter>', "with --from-gateway: the API's GET filter for every exported kind or as KIND:FILTER, also written as the ownership scope (repeatable)", collect)
+    .addOption(new Option('--layout <layout>', 'with --from-gateway: one file per object or one file per kind').choices(['per-object', 'per-kind']).default('per-object'))
+    .action(async (dir: string | undefined, flags: InitFlags) => {
+      const { initAction } = await import('./init-run.js');
+      done(await initAction(dir, flags, io));
+    });
+};

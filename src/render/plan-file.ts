@@ -1,0 +1,15 @@
+/**
+ * A plan file (`plan --out`; src/reconcile/saved-plan.ts) as text. Pure.
+ */
+import type { PlanFile } from '../reconcile/saved-plan.js';
+import { renderJson } from './json.js';
+
+/**
+ * A plan file as text: the plan as `renderJson` writes it (stable key order), then
+ * `gateway`, `ownership` and `desired`. Two-space indentation, trailing newline.
+ */
+export function renderPlanFile(file: PlanFile): string {
+  const { gateway, ownership, desired, ...plan } = file;
+  const body = JSON.parse(renderJson(plan)) as Record<string, unknown>;
+  return `${JSON.stringify({ ...body, gateway, ownership, desired }, null, 2)}\n`;
+}

@@ -1,0 +1,112 @@
+/**
+ * The topology pictures draw (docs/cli-reference.md "gwops graph", docs/ci-guide.md "The
+ * picture of a change"): objects as nodes and links as edges in their canonical direction
+ * (model.ts `Link`: virtual host → mapping → back-end group, virtual host → certificate),
+ * so that nothing here names a kind; every kind of the registry takes part. Pure.
+ */
+import { KINDS } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import type { ObjectKey } from '../object-key.js';
+import { objectKey } from '../object-key.js';
+import type { Link, LinkKey, ObjectRef, State } from '../reconcile/model.js';
+import { idOfUnknownRef, linkKey } from '../reconcile/model.js';
+import type { Plan } from '../reconcile/plan-types.js';
+
+/** What a plan does to a node's object. */
+export type NodeChange = 'create' | 'update' | 'delete';
+
+/** What a plan does to an edge's link. */
+export type EdgeChange = 'added' | 'removed';
+
+/** One object. */
+export interface TopologyNode {
+  readonly ref: ObjectRef;
+  /** Absent: unchanged (a neighbour shown for context, or any object of `gwops graph`). */
+  readonly change?: NodeChange;
+}
+
+/** One link, canonical direction. */
+export interface TopologyEdge {
+  readonly from: ObjectRef;
+  /** The canonical side's relationship name. */
+  readonly relationship: string;
+  readonly to: ObjectRef;
+  /** Absent: unchanged. */
+  readonly change?: EdgeChange;
+}
+
+/** Nodes in registry order (KINDS) then by name (code points); edges by their link key. */
+export interface Topology {
+  readonly nodes: readonly TopologyNode[];
+  readonly edges: readonly TopologyEdge[];
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const KIND_RANK = new Map<ResourceType, number>(KINDS.map((k, i) => [k.type, i]));
+
+function sorted(nodes: Iterable<TopologyNode>, edges: Iterable<TopologyEdge & { key: LinkKey }>): Topology {
+  return {
+    nodes: [...nodes].sort((a, b) => (KIND_RANK.get(a.ref.kind) ?? 0) - (KIND_RANK.get(b.ref.kind) ?? 0) || compare(a.ref.name, b.ref.name)),
+    edges: [...edges].sort((a, b) => compare(a.key, b.key)).map(({ key: _key, ...edge }) => edge),
+  };
+}
+
+/** A live link end that is not among the fetched objects (`#id:<id>`) is not drawn. */
+function drawable(link: Link): boolean {
+  return idOfUnknownRef(link.from.name) === undefined && idOfUnknownRef(link.to.name) === undefined;
+}
+
+/** Every object and link of a state (the managed topology of `gwops graph`), nothing marked. */
+export function stateTopology(state: State): Topology {
+  const nodes: TopologyNode[] = [];
+  for (const objects of state.objects.values()) for (const object of objects.values()) nodes.push({ ref: { kind: object.kind, name: object.name } });
+  const edges = state.links.filter(drawable).map((link) => ({ ...link, key: linkKey(link) }));
+  return sorted(nodes, edges);
+}
+
+/**
+ * What a plan touches, with its direct neighbours for context: a node for every object a
+ * step changes or links (marked with the create, update or delete of its object step), an
+ * edge for every link step (`added`, `removed`), and every other link of the desired or
+ * live state with a touched end (`removed` when that end is deleted, else unchanged), whose
+ * other end joins as an unmarked neighbour.
+ */
+export function planTopology(plan: Plan, desired: State, live: State): Topology {
+  const nodes = new Map<ObjectKey<ResourceType>, TopologyNode>();
+  const touch = (ref: ObjectRef, change?: NodeChange): void => {
+    const key = objectKey(ref.kind, ref.name);
+    const known = nodes.get(key);
+    if (!known || (change && !known.change)) nodes.set(key, { ref: { kind: ref.kind, name: ref.name }, ...(change ? { change } : {}) });
+  };
+  const edges = new Map<LinkKey, TopologyEdge & { key: LinkKey }>();
+  for (const step of plan.steps) {
+    switch (step.action) {
+      case 'create':
+      case 'update':
+      case 'delete':
+        touch(step, step.action);
+        break;
+      case 'link':
+      case 'unlink': {
+        const link: Link = { from: { kind: step.kind, name: step.name }, relationship: step.relationship, to: step.related };
+        touch(link.from);
+        touch(link.to);
+        const key = linkKey(link);
+        edges.set(key, { ...link, key, change: step.action === 'link' ? 'added' : 'removed' });
+        break;
+      }
+    }
+  }
+  const touched = new Set(nodes.keys());
+  const deleted = new Set([...nodes].filter(([, n]) => n.change === 'delete').map(([key]) => key));
+  for (const link of [...desired.links, ...live.links]) {
+    const key = linkKey(link);
+    if (edges.has(key) || !drawable(link)) continue;
+    const ends = [objectKey(link.from.kind, link.from.name), objectKey(link.to.kind, link.to.name)];
+    if (!ends.some((end) => touched.has(end))) continue;
+    touch(link.from);
+    touch(link.to);
+    edges.set(key, { ...link, key, ...(ends.some((end) => deleted.has(end)) ? { change: 'removed' as const } : {}) });
+  }
+  return sorted(nodes.values(), edges.values());
+}
