@@ -23,6 +23,10 @@ export interface CliIO {
    * question be asked (it is written to stderr, so stdout stays data) and answered.
    */
   readonly canPrompt?: boolean | undefined;
+  /** True when standard error is an interactive terminal (progress updated in place, src/cli/progress.ts). */
+  readonly stderrIsTTY?: boolean | undefined;
+  /** `--no-color` was given (src/cli/color.ts decides colours). */
+  readonly noColor?: boolean | undefined;
   /** Standard input, for `-` paths and prompts. */
   readonly stdin: NodeJS.ReadableStream;
   /**
@@ -58,6 +62,7 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     isTTY: process.stdout.isTTY === true,
     canPrompt: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     stdin: process.stdin,
   };
 }

@@ -22,6 +22,7 @@ import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
+import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 import { redactText } from '../io.js';
 
@@ -35,10 +36,6 @@ export interface CommonFlags extends ConnectionFlags {
   format: Format;
 }
 
-
-function colorEnabled(io: CliIO): boolean {
-  return io.isTTY && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
-}
 
 /**
  * The input of a run. The manifests' warnings are printed on stderr when they arrive (in

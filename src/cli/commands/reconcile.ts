@@ -1,8 +1,20 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import { UsageError } from '../../errors.js';
 import { EXIT_CODES_HELP } from '../exit.js';
 import type { CommandModule } from '../io.js';
 import type { CommonFlags } from './reconcile-run.js';
+
+/**
+ * `--api-key VALUE`, which people type out of habit: refused with one line that points to
+ * the two ways gwops takes a key (a value on the command line lands in the shell history
+ * and the process list). The value is never echoed. Hidden from the help.
+ */
+function refusedApiKeyOption(): Option {
+  return new Option('--api-key <key>').hideHelp().argParser((): never => {
+    throw new UsageError('--api-key is not accepted: a key on the command line ends up in shell history and process lists; set GWOPS_API_KEY or pass --api-key-file FILE');
+  });
+}
 
 /** The connection options (README, Commands) of every command that talks to a gateway. */
 export function addConnectionOptions(command: Command): Command {
@@ -12,6 +24,7 @@ export function addConnectionOptions(command: Command): Command {
     .option('--target <name>', "a target of the project file (its URL, key, variant and overlays)")
     .option('--url <url>', 'base URL of the configuration REST API, e.g. https://gw:443/airlock/rest')
     .option('--api-key-file <file>', 'path of a file holding the API key (else the target\'s apiKeyEnv/apiKeyFile, else GWOPS_API_KEY)')
+    .addOption(refusedApiKeyOption())
     .option('--ca-file <file>', 'PEM file of an extra CA to trust')
     .option('--insecure', 'skip TLS certificate verification (not recommended)')
     .option('--timeout <seconds>', 'how long each call waits for the gateway\'s answer (else GWOPS_TIMEOUT, else the target\'s timeout, else 120)')

@@ -7,6 +7,7 @@ import type { Variant } from '../../kinds/index.js';
 import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
 import type { DiagnosticFormat } from '../../manifest/index.js';
 import { EXIT } from '../exit.js';
+import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 
 /** Options as commander parses them. */
@@ -37,7 +38,7 @@ export async function runValidate(paths: readonly string[], options: ValidateCom
   });
   for (const value of result.secretValues) io.secrets?.add(value);
   const failed = hasErrors(result.diagnostics);
-  const color = io.isTTY && io.env.NO_COLOR === undefined;
+  const color = colorEnabled(io);
   io.stdout.write(formatDiagnostics(result.diagnostics, options.format, { color }));
   if (options.format === 'text' && !failed) {
     const n = result.documents.length;
