@@ -7,7 +7,7 @@
  */
 import { EXIT, GwopsError } from '../errors.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
-import { withSession } from '../gateway/index.js';
+import { ApiError, withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, DiagnosticSeverity } from '../manifest/diagnostics.js';
@@ -19,7 +19,7 @@ import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
 import { projectConnection } from './connect.js';
 import { desiredState, identityHandles } from './desired.js';
-import { ApplyFailedError, ManifestError } from './errors.js';
+import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from './errors.js';
 import type { ExecutionReport, ProgressListener } from './execute.js';
 import { executePlan } from './execute.js';
 import { fetchLiveLists, kindsToFetch, ownershipPredicate } from './fetch.js';
@@ -38,6 +38,8 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly variant?: Variant | undefined;
   readonly prune?: boolean | undefined;
   readonly allowMassDelete?: boolean | undefined;
+  /** Accept paths that hold no manifest document (`--allow-empty`); else `prepare` throws an InputError naming them. */
+  readonly allowEmpty?: boolean | undefined;
   /** Receives warnings (`--insecure`, failed session terminate; manifest warnings unless `onDiagnostics`). */
   readonly warn: (message: string) => void;
   /**
@@ -75,6 +77,7 @@ export async function prepare(input: RunInput): Promise<Prepared> {
     ...(input.configFile ? { configFile: input.configFile } : {}),
     ...(input.target ? { target: input.target } : {}),
     ...(input.variant ? { variant: input.variant } : {}),
+    requireDocuments: input.allowEmpty !== true,
   });
   input.secrets?.addAll(loaded.secretValues);
   if (hasErrors(loaded.diagnostics)) throw new ManifestError(loaded.diagnostics);
@@ -175,6 +178,8 @@ export interface PlanResult extends Planned {
 /**
  * `gwops plan`: builds the plan; unless `serverCheck` is false, executes it in the session
  * and reads the validator messages, then terminates without saving (nothing persisted).
+ * @throws ServerCheckForbiddenError (carrying the plan) when the gateway answers a call of
+ *   the server check with 403, as to a read-only key
  */
 export async function runPlan(input: RunInput & { readonly serverCheck: boolean }): Promise<PlanResult> {
   const prepared = await prepare(input);
@@ -182,7 +187,13 @@ export async function runPlan(input: RunInput & { readonly serverCheck: boolean 
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
     const planned = await readAndPlan(session, prepared, input);
     if (!input.serverCheck || planned.plan.steps.length === 0) return { ...planned, prepared };
-    const { messages } = await executeAndValidate(session, prepared, planned, signal);
+    const { messages } = await executeAndValidate(session, prepared, planned, signal).catch((error: unknown) => {
+      const cause = error instanceof ApplyFailedError ? error.report.error : undefined;
+      if (cause instanceof ApiError && cause.status === 403) {
+        throw new ServerCheckForbiddenError(planned.plan, `${cause.status}${cause.code !== undefined ? ` ${cause.code}` : ''} on ${cause.method} ${cause.path}`, { cause });
+      }
+      throw error;
+    });
     return { ...planned, prepared, messages };
   });
 }
@@ -196,7 +207,8 @@ export interface DriftResult extends Planned {
 
 /** `gwops drift`: plans without executing anything. */
 export async function runDrift(input: RunInput): Promise<DriftResult> {
-  const prepared = await prepare(input);
+  // Drift reads and never changes: no manifests at all is reported as drift, not refused.
+  const prepared = await prepare({ ...input, allowEmpty: true });
   const connection = connectionFor(input, prepared);
   return withSession({ ...connection, onWarning: input.warn }, async (session) => {
     const planned = await readAndPlan(session, prepared, { ...input, prune: false });

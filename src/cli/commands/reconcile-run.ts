@@ -10,7 +10,7 @@ import { ConfigError, UsageError } from '../../errors.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
 import { activationComment, readCommitInfo } from '../../reconcile/commit-comment.js';
-import { ApplyFailedError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
+import { ApplyFailedError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
 import type { RunInput } from '../../reconcile/run.js';
 import { runDrift, runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
@@ -33,6 +33,7 @@ export type Format = 'text' | 'markdown' | 'json';
 export interface CommonFlags extends ConnectionFlags {
   prune?: boolean;
   allowMassDelete?: boolean;
+  allowEmpty?: boolean;
   format: Format;
 }
 
@@ -48,6 +49,7 @@ function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diag
     stdin: io.stdin,
     prune: flags.prune,
     allowMassDelete: flags.allowMassDelete,
+    allowEmpty: flags.allowEmpty,
     onDiagnostics: (diagnostics) => {
       warnings.push(...diagnostics);
       io.stderr.write(formatDiagnostics(diagnostics, 'text', { color: colorEnabled(io) }));
@@ -99,6 +101,9 @@ function explain(error: unknown, io: CliIO, format: Format, warnings: readonly D
     } else {
       io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
     }
+  } else if (error instanceof ServerCheckForbiddenError) {
+    // The plan from what was read, as a plan without a server check; the error's message follows on stderr.
+    io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
   } else if (error instanceof ApplyFailedError) {
     io.stderr.write(renderExecutionReport(error.plan, error.report));
   }

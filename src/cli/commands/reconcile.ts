@@ -35,7 +35,8 @@ export function addConnectionOptions(command: Command): Command {
 function addPruneOptions(command: Command): Command {
   return command
     .option('--prune', 'delete owned live objects that no manifest declares')
-    .option('--allow-mass-delete', 'allow deleting all, or more than the configured share, of the owned objects of a kind');
+    .option('--allow-mass-delete', 'allow deleting all, or more than the configured share, of the owned objects of a kind')
+    .option('--allow-empty', 'accept paths that hold no manifest document (else an error naming them); with --prune and --allow-mass-delete, the one way to empty the owned part of a gateway');
 }
 
 /** Registers `gwops plan`, `gwops apply` and `gwops drift`. */

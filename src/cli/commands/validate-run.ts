@@ -18,6 +18,8 @@ export interface ValidateCommandOptions {
   config?: string;
   /** Do not read `{ fromFile }` / `{ fromEnv }` secrets (CI jobs without them). */
   skipSecrets?: boolean;
+  /** Accept paths that hold no manifest document (else exit 1 naming them). */
+  allowEmpty?: boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function runValidate(paths: readonly string[], options: ValidateCom
     ...(options.target !== undefined ? { target: options.target } : {}),
     ...(options.variant !== undefined ? { variant: options.variant } : {}),
     resolveSecrets: options.skipSecrets !== true,
+    requireDocuments: options.allowEmpty !== true,
   });
   for (const value of result.secretValues) io.secrets?.add(value);
   const failed = hasErrors(result.diagnostics);
