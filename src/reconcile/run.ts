@@ -27,6 +27,7 @@ import { liveState } from './live.js';
 import type { State } from './model.js';
 import { buildPlan } from './plan.js';
 import type { Plan } from './plan-types.js';
+import type { ProgressReporter } from './progress.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -38,6 +39,8 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly variant?: Variant | undefined;
   readonly prune?: boolean | undefined;
   readonly allowMassDelete?: boolean | undefined;
+  /** Told the phase of the run and its progress (src/reconcile/progress.ts); the CLI draws it on stderr. */
+  readonly progress?: ProgressReporter | undefined;
   /** Accept paths that hold no manifest document (`--allow-empty`); else `prepare` throws an InputError naming them. */
   readonly allowEmpty?: boolean | undefined;
   /** Receives warnings (`--insecure`, failed session terminate; manifest warnings unless `onDiagnostics`). */
@@ -69,6 +72,7 @@ export interface Prepared {
  * @throws ManifestError when any diagnostic is an error (warnings go to `input.warn`)
  */
 export async function prepare(input: RunInput): Promise<Prepared> {
+  input.progress?.phase('reading manifests');
   const loaded = await loadManifests({
     paths: input.paths,
     cwd: input.cwd,
@@ -94,6 +98,7 @@ export async function prepare(input: RunInput): Promise<Prepared> {
  * session opened with this connection registers its cookie and redacts error details.
  */
 export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConnection & { readonly secrets?: SecretRedactor } {
+  input.progress?.phase('connecting');
   return projectConnection(prepared.loaded.project, input).connection;
 }
 
@@ -109,7 +114,9 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const scope = prepared.loaded.project.ownership;
   const available = KINDS.filter((k) => kindExistsIn(k, prepared.variant)).map((k) => k.type);
   const kinds = kindsToFetch(prepared.desired, scope, available);
-  const lists = await fetchLiveLists(session, kinds, prepared.desired, scope);
+  input.progress?.phase('reading live state', kinds.length);
+  const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
+  input.progress?.phase('planning');
   const live = liveState(lists, identityHandles(prepared.desired));
   const plan = buildPlan(prepared.desired, live, {
     prune: input.prune === true,
@@ -151,19 +158,27 @@ export function locateMessages(
   });
 }
 
-/** Executes the plan in the session and reads the validator messages. */
+/** Executes the plan in the session and reads the validator messages; `progress` is told the steps done. */
 export async function executeAndValidate(
   session: GatewaySession,
   prepared: Prepared,
   planned: Planned,
   signal: AbortSignal,
   onProgress?: ProgressListener,
+  progress?: ProgressReporter,
 ): Promise<{ report: ExecutionReport; messages: Diagnostic[] }> {
-  const report = await executePlan(session, planned.plan, prepared.desired, planned.live, { signal, onProgress });
+  progress?.phase('executing', planned.plan.steps.length);
+  let done = 0;
+  const listener: ProgressListener = (event) => {
+    onProgress?.(event);
+    if (event.phase === 'done') progress?.update((done += 1));
+  };
+  const report = await executePlan(session, planned.plan, prepared.desired, planned.live, { signal, onProgress: listener });
   if (report.error !== undefined) {
     if (report.error instanceof GwopsError && report.error.exitCode !== EXIT.error) throw report.error;
     throw new ApplyFailedError(planned.plan, report);
   }
+  progress?.phase('reading validator messages');
   const messages = locateMessages(await session.validatorMessages(), report.ids, prepared.loaded);
   return { report, messages };
 }
@@ -187,7 +202,7 @@ export async function runPlan(input: RunInput & { readonly serverCheck: boolean 
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
     const planned = await readAndPlan(session, prepared, input);
     if (!input.serverCheck || planned.plan.steps.length === 0) return { ...planned, prepared };
-    const { messages } = await executeAndValidate(session, prepared, planned, signal).catch((error: unknown) => {
+    const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress).catch((error: unknown) => {
       const cause = error instanceof ApplyFailedError ? error.report.error : undefined;
       if (cause instanceof ApiError && cause.status === 403) {
         throw new ServerCheckForbiddenError(planned.plan, `${cause.status}${cause.code !== undefined ? ` ${cause.code}` : ''} on ${cause.method} ${cause.path}`, { cause });

@@ -16,6 +16,8 @@ import { runDrift, runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { Plan } from '../../reconcile/plan-types.js';
+import type { ProgressReporter } from '../../reconcile/progress.js';
+import type { CliProgress } from '../progress.js';
 import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { consent } from '../consent.js';
@@ -34,6 +36,10 @@ export interface CommonFlags extends ConnectionFlags {
   prune?: boolean;
   allowMassDelete?: boolean;
   allowEmpty?: boolean;
+  /** No progress on stderr. */
+  quiet?: boolean;
+  /** Every step of a failed run, not only the counts. */
+  verbose?: boolean;
   format: Format;
 }
 
@@ -42,8 +48,9 @@ export interface CommonFlags extends ConnectionFlags {
  * The input of a run. The manifests' warnings are printed on stderr when they arrive (in
  * the text format of every diagnostic) and collected into `warnings`, for the JSON output.
  */
-function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[]): RunInput {
+function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[], progress?: ProgressReporter): RunInput {
   return {
+    progress,
     ...gatewayInput(flags, io),
     paths,
     stdin: io.stdin,
@@ -87,9 +94,10 @@ function renderPlan(
  * links, the gateway's validator) are printed by the one diagnostics formatter: with
  * `--format json` as the JSON document of `gwops validate --format json` on stdout (with
  * the manifests' `warnings` first, unless a plan document already carried them), else in
- * its text format on stderr. A failed step prints the execution report.
+ * its text format on stderr. A failed step prints the execution report (the counts; every
+ * step with `verbose`).
  */
-function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[]): never {
+function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[], verbose = false): never {
   if (isDiagnosticsError(error)) {
     const color = colorEnabled(io);
     if (format === 'json') {
@@ -105,7 +113,7 @@ function explain(error: unknown, io: CliIO, format: Format, warnings: readonly D
     // The plan from what was read, as a plan without a server check; the error's message follows on stderr.
     io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
   } else if (error instanceof ApplyFailedError) {
-    io.stderr.write(renderExecutionReport(error.plan, error.report));
+    io.stderr.write(renderExecutionReport(error.plan, error.report, { verbose }));
   }
   throw error;
 }
@@ -171,11 +179,16 @@ function backupTo(dir: string, io: CliIO): (archive: Buffer, active: Configurati
 }
 
 /** `gwops plan`. @returns the exit code */
-export async function planAction(paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }, io: CliIO): Promise<number> {
+export async function planAction(
+  paths: string[],
+  flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean },
+  io: CliIO,
+  progress?: ProgressReporter,
+): Promise<number> {
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const warnings: Diagnostic[] = [];
-  const result = await runPlan({ ...runInput(paths, flags, io, warnings), serverCheck: flags.serverCheck }).catch((e: unknown) =>
-    explain(e, io, flags.format, warnings),
+  const result = await runPlan({ ...runInput(paths, flags, io, warnings, progress), serverCheck: flags.serverCheck }).catch((e: unknown) =>
+    explain(e, io, flags.format, warnings, flags.verbose === true),
   );
   io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings));
   if (out !== undefined) {
@@ -192,24 +205,20 @@ export async function applyAction(
   paths: string[],
   flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string },
   io: CliIO,
+  progress?: CliProgress,
 ): Promise<number> {
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
   const warnings: Diagnostic[] = [];
   const result = await runApply({
-    ...runInput(paths, flags, io, warnings),
+    ...runInput(paths, flags, io, warnings, progress),
     planFile: flags.plan,
     comment,
     onPlan: (plan) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings)),
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
-    onProgress: io.isTTY
-      ? ({ step, phase, total }) => {
-          if (phase === 'done') io.stderr.write(`  [${step.index}/${total}] ${step.action} ${step.kind} '${step.name}' done\n`);
-        }
-      : undefined,
-  }).catch((e: unknown) => explain(e, io, flags.format, warnings));
+  }).catch((e: unknown) => explain(e, io, flags.format, warnings, flags.verbose === true));
   // After the plan: the validator's messages, with --format json as a second JSON document (the one of validate).
   if (result.messages.length > 0) {
     io.stdout.write(flags.format === 'json' ? formatDiagnostics(result.messages, 'json') : renderValidatorMessages(result.messages, { color }));
@@ -228,10 +237,10 @@ export async function applyAction(
 }
 
 /** `gwops drift`. @returns the exit code */
-export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO): Promise<number> {
+export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO, progress?: ProgressReporter): Promise<number> {
   if (flags.prune) throw new UsageError('drift never changes anything; --prune belongs to plan and apply');
   const warnings: Diagnostic[] = [];
-  const result = await runDrift(runInput(paths, flags, io, warnings)).catch((e: unknown) => explain(e, io, flags.format, warnings));
+  const result = await runDrift(runInput(paths, flags, io, warnings, progress)).catch((e: unknown) => explain(e, io, flags.format, warnings, flags.verbose === true));
   io.stdout.write(
     flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings, 'gwops drift'),
   );

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { UsageError } from '../../errors.js';
 import { EXIT_CODES_HELP } from '../exit.js';
 import type { CommandModule } from '../io.js';
+import { withProgress } from '../progress.js';
 import type { CommonFlags } from './reconcile-run.js';
 
 /**
@@ -31,6 +32,11 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(new Option('--variant <variant>', 'gateway variant (default: the target\'s, else latest)').choices(['earliest', 'middle', 'latest']));
 }
 
+/** `--quiet`, of the commands that report progress on stderr (src/cli/progress.ts). */
+export function addQuietOption(command: Command): Command {
+  return command.option('-q, --quiet', 'no progress on stderr (phase, done/total, elapsed time)');
+}
+
 /** The `--prune` / `--allow-mass-delete` pair that plan and apply share. */
 function addPruneOptions(command: Command): Command {
   return command
@@ -41,46 +47,48 @@ function addPruneOptions(command: Command): Command {
 
 /** Registers `gwops plan`, `gwops apply` and `gwops drift`. */
 export const registerReconcile: CommandModule = (program, io, done) => {
-  addPruneOptions(addConnectionOptions(
+  addPruneOptions(addQuietOption(addConnectionOptions(
     program
       .command('plan')
       .description('Show the API calls that would make the gateway match the manifests (checked by the gateway, never persisted)')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests); - for stdin'),
-  )
+  ))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--out <file>', 'also write the plan as JSON (for apply --plan)')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
-    .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages'))
+    .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
+    .option('--verbose', 'when the server check fails, list every step with its status (else the counts)'))
     .action(async (paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }) => {
       const { planAction } = await import('./reconcile-run.js');
-      done(await planAction(paths, flags, io));
+      done(await withProgress(io, 'plan', flags.quiet, (through, progress) => planAction(paths, flags, through, progress)));
     });
 
-  addPruneOptions(addConnectionOptions(
+  addPruneOptions(addQuietOption(addConnectionOptions(
     program
       .command('apply')
       .description('Execute the plan in one session and activate it when the gateway\'s validator reports no error')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests)'),
-  )
+  ))
     .addOption(new Option('--format <format>', 'how to show the plan').choices(['text', 'markdown', 'json']).default('text'))
     .option('--plan <file>', 'apply a plan saved with plan --out (refused when the live state changed since)')
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
     .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
-    .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip"))
+    .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip")
+    .option('--verbose', 'when a step fails, list every step with its status (else the counts)'))
     .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string }) => {
       const { applyAction } = await import('./reconcile-run.js');
-      done(await applyAction(paths, flags, io));
+      done(await withProgress(io, 'apply', flags.quiet, (through, progress) => applyAction(paths, flags, through, progress)));
     });
 
-  addConnectionOptions(
+  addQuietOption(addConnectionOptions(
     program
       .command('drift')
       .description('Report whether the live gateway differs from the manifests (exit 2 when it does)')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests)'),
-  )
+  ))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .action(async (paths: string[], flags: CommonFlags) => {
       const { driftAction } = await import('./reconcile-run.js');
-      done(await driftAction(paths, flags, io));
+      done(await withProgress(io, 'drift', flags.quiet, (through, progress) => driftAction(paths, flags, through, progress)));
     });
 };
