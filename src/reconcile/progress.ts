@@ -16,8 +16,8 @@ export type RunPhase =
 
 /** Receives the progress of a run. */
 export interface ProgressReporter {
-  /** A new phase begins; `total` is its number of units (lists, steps) when known. */
-  phase(name: RunPhase | string, total?: number): void;
+  /** A new phase begins (a {@link RunPhase}, or export's own); `total` is its number of units (lists, steps) when known. */
+  phase(name: string, total?: number): void;
   /** `done` units of the current phase are complete (a count, not an increment). */
   update(done: number): void;
 }

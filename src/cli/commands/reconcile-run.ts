@@ -211,22 +211,46 @@ export async function applyAction(
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
   const warnings: Diagnostic[] = [];
+  const json = flags.format === 'json';
+  // With --format json stdout gets one document at the end: the plan, every diagnostic and the outcome.
+  let planned: Plan | undefined;
   const result = await runApply({
     ...runInput(paths, flags, io, warnings, progress),
     planFile: flags.plan,
     comment,
-    onPlan: (plan) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings)),
+    onPlan: (plan) => {
+      planned = plan;
+      if (!json) io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings));
+      // The person asked on a terminal sees what they approve (human text: stderr).
+      else if (flags.yes !== true && io.canPrompt === true && plan.steps.length > 0) io.stderr.write(renderText(plan, { color }));
+    },
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
-  }).catch((e: unknown) => explain(e, io, flags.format, warnings, flags.verbose === true));
-  // After the plan: the validator's messages, with --format json as a second JSON document (the one of validate).
-  if (result.messages.length > 0) {
-    io.stdout.write(flags.format === 'json' ? formatDiagnostics(result.messages, 'json') : renderValidatorMessages(result.messages, { color }));
+  }).catch((e: unknown) => {
+    if (json && planned !== undefined) {
+      if (e instanceof ApplyFailedError) io.stderr.write(renderExecutionReport(e.plan, e.report, { verbose: flags.verbose === true }));
+      const diagnostics = [...warnings, ...(isDiagnosticsError(e) ? e.diagnostics : [])];
+      io.stdout.write(applyJson(planned, diagnostics, { result: 'failed', error: e instanceof Error ? e.message : String(e) }));
+      throw e;
+    }
+    return explain(e, io, flags.format, warnings, flags.verbose === true);
+  });
+  if (json) {
+    io.stdout.write(
+      applyJson(result.plan, [...warnings, ...result.messages], {
+        result: result.outcome,
+        ...(result.activation ? { configuration: result.activation.id } : {}),
+        ...(result.comment !== undefined ? { comment: result.comment } : {}),
+      }),
+    );
+  } else if (result.messages.length > 0) {
+    // After the plan: the validator's messages.
+    io.stdout.write(renderValidatorMessages(result.messages, { color }));
   }
   switch (result.outcome) {
     case 'activated':
-      // The outcome is the report of a text or markdown apply; with --format json stdout holds only JSON documents.
-      (flags.format === 'json' ? io.stderr : io.stdout).write(`\nApply complete: configuration ${result.activation?.id ?? ''} activated with comment "${result.comment ?? ''}".\n`);
+      // The outcome is the report of a text or markdown apply; with --format json it is in the document, and this line goes to stderr.
+      (json ? io.stderr : io.stdout).write(`\nApply complete: configuration ${result.activation?.id ?? ''} activated with comment "${result.comment ?? ''}".\n`);
       return EXIT.ok;
     case 'cancelled':
       io.stderr.write('Apply cancelled.\n');
@@ -234,6 +258,17 @@ export async function applyAction(
     case 'no-changes':
       return EXIT.ok;
   }
+}
+
+/**
+ * The one JSON document of `apply --format json`: the plan's JSON with `diagnostics` (the
+ * manifests' warnings, then the validator's messages), and `outcome` as the last member:
+ * `result` (`activated`, `no-changes`, `cancelled` or `failed`) and, as they apply, the
+ * activated `configuration` id, the `comment`, or the `error` message.
+ */
+export function applyJson(plan: Plan, diagnostics: readonly Diagnostic[], outcome: Record<string, string>): string {
+  const document = JSON.parse(renderJson(plan, { diagnostics })) as Record<string, unknown>;
+  return `${JSON.stringify({ ...document, outcome }, null, 2)}\n`;
 }
 
 /** `gwops drift`. @returns the exit code */
