@@ -168,7 +168,7 @@ export class SessionError extends GwopsError {
             baseUrl !== undefined && !/\/airlock\/rest$/.test(baseUrl)
               ? `, or the URL ${baseUrl} does not end in the API's base path (e.g. https://HOST/airlock/rest)`
               : '';
-          return `${status ?? 401} ${said} (the gateway's message; ${key} may be invalid, expired, revoked or meant for another gateway${url})`;
+          return `${status ?? 401} ${said} (the gateway's message): ${key} was rejected (invalid, expired, revoked, lacking rights, or meant for another gateway)${url}`;
         }
         return keySource !== undefined
           ? `${status ?? 401} the API key from ${keySource} was rejected (invalid, expired, revoked, lacking rights, or meant for another gateway)`

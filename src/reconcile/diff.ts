@@ -199,7 +199,7 @@ export function diffAttributes(
         walk(value, liveValue, childSegments);
       } else if (Array.isArray(value)) {
         // A list compares and renders as the gateway will hold it: item defaults filled in, keys sorted.
-        const filled = withItemDefaults(type, childSegments, value);
+        const filled = withItemDefaults(type, childSegments, value, liveValue);
         if (matchesDeclared(type, filled, liveValue, childSegments)) unchanged += 1;
         else {
           changes.push(change(type, childSegments, sortedKeys(liveValue), sortedKeys(filled)));

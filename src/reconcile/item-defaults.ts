@@ -15,15 +15,23 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * `value`, the declared attribute at `segments` of a `type` object, with the kind's item
  * defaults filled into each object item that lacks them, when `segments` is the path of
- * such a list; else `value` itself. Pure.
+ * such a list; else `value` itself. A default is filled in only where the live item at
+ * the same index (`live[i]`) holds that member too, so a gateway that does not report a
+ * member never causes a difference. Pure.
  */
-export function withItemDefaults(type: ResourceType, segments: readonly string[], value: unknown): unknown {
+export function withItemDefaults(type: ResourceType, segments: readonly string[], value: unknown, live: unknown): unknown {
   if (!Array.isArray(value)) return value;
   const rule = (kindOf(type).emulator.defaults.items ?? []).find(
     (r) => r.path.length === segments.length && r.path.every((s, i) => s === segments[i]),
   );
   if (!rule) return value;
-  return value.map((item: unknown) => (isPlainObject(item) ? { ...rule.defaults, ...item } : item));
+  const liveItems: readonly unknown[] = Array.isArray(live) ? live : [];
+  return value.map((item: unknown, i) => {
+    const liveItem = liveItems[i];
+    if (!isPlainObject(item) || !isPlainObject(liveItem)) return item;
+    const defaults = Object.fromEntries(Object.entries(rule.defaults).filter(([key]) => key in liveItem));
+    return { ...defaults, ...item };
+  });
 }
 
 /** `value` with the keys of every object in it sorted, recursively (arrays keep their order). Pure. */
