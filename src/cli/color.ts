@@ -1,7 +1,7 @@
 /**
  * Whether output gets ANSI colours, decided once for every command (README.md
- * "Conventions people type without thinking"): `FORCE_COLOR` (set, and not `0` or
- * `false`) turns colours on even when piped; otherwise `--no-color`, a non-empty
+ * "Colours"): `--no-color` turns them off; otherwise `FORCE_COLOR` (set, and not `0` or
+ * `false`) turns them on even when piped, and `FORCE_COLOR=0` off; otherwise a non-empty
  * `NO_COLOR` (no-color.org) or `TERM=dumb` turn them off; otherwise they are on when
  * stdout is a terminal.
  */
@@ -16,9 +16,9 @@ function forced(env: CliIO['env']): boolean | undefined {
 
 /** True when the output of `io` gets ANSI colours (see the module comment). */
 export function colorEnabled(io: CliIO): boolean {
+  if (io.noColor === true) return false;
   const force = forced(io.env);
   if (force !== undefined) return force;
-  if (io.noColor === true) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   return io.isTTY && io.env.TERM !== 'dumb';
 }
