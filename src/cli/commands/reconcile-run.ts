@@ -17,7 +17,6 @@ import { runApply } from '../../reconcile/apply.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { Plan } from '../../reconcile/plan-types.js';
 import type { ProgressReporter } from '../../reconcile/progress.js';
-import type { CliProgress } from '../progress.js';
 import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { consent } from '../consent.js';
@@ -205,7 +204,7 @@ export async function applyAction(
   paths: string[],
   flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string },
   io: CliIO,
-  progress?: CliProgress,
+  progress?: ProgressReporter,
 ): Promise<number> {
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
