@@ -152,6 +152,21 @@ describe('output contracts: one JSON document on stdout with --format json', () 
     expect(apply.stderr).toContain('Apply complete');
   });
 
+  it('the other formats: the data on stdout in that format, nothing of it on stderr', async () => {
+    const manifests = await writeManifests(t.h, 'contract-formats', { 'group.yaml': GROUP('contract-formats') });
+    const markdown = await t.h.cli(['plan', manifests, ...t.h.connection, '--format', 'markdown']);
+    expect(markdown.stdout.startsWith('<!-- gwops-plan -->\n')).toBe(true);
+    expect(markdown.stderr).toBe('');
+    const text = await t.h.cli(['drift', manifests, ...t.h.connection]);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toContain('Drift detected');
+    expect(text.stderr).toBe('');
+    const bad = await writeManifests(t.h, 'contract-github', { 'bad.yaml': 'apiVersion: gwops/v1\nkind: back-end-group\nname: gh\nattributes: { nope: 1 }\n' });
+    const github = await t.h.cli(['validate', bad, '--format', 'github']);
+    expect(github.code).toBe(1);
+    expect(github.stdout.trim().split('\n').every((l) => l.startsWith('::'))).toBe(true);
+  });
+
   it('apply --format json that the validator rejects still writes one document, with the messages and the outcome', async () => {
     const manifests = await writeManifests(t.h, 'contract-rejected', {
       'mapping.yaml': 'apiVersion: gwops/v1\nkind: mapping\nname: contract-orphan\nattributes:\n  entryPath: { value: /orphan/ }\n',
