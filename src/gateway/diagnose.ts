@@ -75,7 +75,7 @@ export function pemSubjects(pem: string): string[] {
 }
 
 /** Codes of a TLS handshake that met something other than TLS (a plain-HTTP server answering). */
-export const NOT_TLS_CODES: ReadonlySet<string> = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST', 'EPROTO']);
+export const NOT_TLS_CODES: ReadonlySet<string> = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
 
 /** Codes of a connection the server closed without an answer (what an HTTPS server does to a plain-HTTP request). */
 export const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'HPE_INVALID_CONSTANT', 'UND_ERR_INFO']);
