@@ -21,7 +21,8 @@ Exit codes:
        On ${signals} the REST session is terminated; the message says whether an
        activation already sent completed, or that its outcome is unknown.
 
-Environment: GWOPS_DEBUG=1 (or --debug) prints stack traces of unexpected errors.`;
+Environment: GWOPS_DEBUG=1 (or --debug) prints stack traces of unexpected errors;
+NO_COLOR=1 (or --no-color) turns colours off, FORCE_COLOR=1 turns them on when piped.`;
 
 /** True when stack traces are wanted: `--debug` on the command line or `GWOPS_DEBUG=1`. */
 export function debugEnabled(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean {

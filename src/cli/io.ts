@@ -23,6 +23,15 @@ export interface CliIO {
    * question be asked (it is written to stderr, so stdout stays data) and answered.
    */
   readonly canPrompt?: boolean | undefined;
+  /** True when standard error is an interactive terminal (progress updated in place, src/cli/progress.ts). */
+  readonly stderrIsTTY?: boolean | undefined;
+  /**
+   * True when long commands may report progress on stderr (src/cli/progress.ts): the real
+   * process's IO sets it; embedded runs (tests, the demo) leave it unset.
+   */
+  readonly progress?: boolean | undefined;
+  /** `--no-color` was given (src/cli/color.ts decides colours). */
+  readonly noColor?: boolean | undefined;
   /** Standard input, for `-` paths and prompts. */
   readonly stdin: NodeJS.ReadableStream;
   /**
@@ -58,6 +67,8 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     isTTY: process.stdout.isTTY === true,
     canPrompt: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    progress: true,
     stdin: process.stdin,
   };
 }

@@ -14,6 +14,15 @@ import { registerExport } from './commands/export.js';
 import { registerGraph } from './commands/graph.js';
 import { registerInit } from './commands/init.js';
 
+/** The version of gwops, as `gwops --version` and `gwops version` print it. */
+export const VERSION = '0.1.0';
+
+/** True when `--no-color` is among the arguments before `--` (a program option, read before parsing as `--debug` is). */
+function noColorFlag(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--no-color');
+}
+
 const COMMANDS: readonly CommandModule[] = [
   registerInit,
   registerValidate,
@@ -34,12 +43,13 @@ const COMMANDS: readonly CommandModule[] = [
  */
 export async function main(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
   // One secret registry per run; everything written to stdout or stderr goes through it.
-  const io = redactingIO(given);
+  const io = redactingIO({ ...given, noColor: given.noColor === true || noColorFlag(argv) });
   let exitCode: number = EXIT.ok;
   const program = new Command('gwops')
     .description('Declarative GitOps for the gateway configuration REST API: validate, plan, apply, drift')
-    .version('0.1.0')
+    .version(VERSION, '-V, --version', 'output the version number (also: gwops version)')
     .option('--debug', 'print stack traces of unexpected errors (also GWOPS_DEBUG=1)')
+    .option('--no-color', 'no ANSI colours (also NO_COLOR=1; FORCE_COLOR=1 forces them when piped)')
     .showHelpAfterError()
     .addHelpText('after', EXIT_CODES_HELP)
     .configureOutput({
@@ -48,6 +58,10 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     })
     .exitOverride();
   for (const register of COMMANDS) register(program, io, (code) => (exitCode = code));
+  program
+    .command('version')
+    .description('Print the version of gwops (as --version does)')
+    .action(() => void io.stdout.write(`${VERSION}\n`));
   for (const command of program.commands) command.exitOverride();
   try {
     await program.parseAsync([...argv]);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createColors } from 'picocolors';
 import type { CliIO } from '../cli/io.js';
+import { colorEnabled } from '../cli/color.js';
 import { startEmulator } from '../emulator/index.js';
 import { withSession } from '../gateway/index.js';
 
@@ -29,7 +30,7 @@ function throwawayKey(): string {
  * @param run the CLI entry point (injected to avoid an import cycle with main.ts)
  */
 export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
-  const c = createColors(io.isTTY && io.env.NO_COLOR === undefined);
+  const c = createColors(colorEnabled(io));
   const dir = await mkdtemp(join(tmpdir(), 'gwops-demo-'));
   const emulator = await startEmulator({ port: 0, variant: 'latest' });
   try {

@@ -56,6 +56,8 @@ export interface ResolvedConnection {
   readonly apiKeySource: string;
   /** PEM of the extra CA, when one was configured. */
   readonly ca?: string;
+  /** The file `ca` was read from (absolute), for messages. */
+  readonly caFile?: string;
   readonly insecure: boolean;
   /** The timeouts of every call, from the resolved timeout (see {@link resolveConnection}). */
   readonly timeouts: { readonly connectMs: number; readonly headersMs: number; readonly bodyMs: number };
@@ -189,12 +191,14 @@ export function resolveConnection(input: ConnectionInput): ResolvedConnection {
   const { key: apiKey, source: apiKeySource } = resolveApiKey(input, targetLabel);
   const caFile = input.caFile ?? input.target?.caFile;
   let ca: string | undefined;
+  let caPath: string | undefined;
   if (caFile !== undefined) {
     const full = resolve(input.cwd, caFile);
+    caPath = full;
     ca = readText(full, 'CA file');
     if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`CA file ${full} holds no PEM certificate`);
   }
-  const resolved: ResolvedConnection = { url, apiKey, apiKeySource, insecure: input.insecure === true, timeouts, ...(ca !== undefined ? { ca } : {}) };
+  const resolved: ResolvedConnection = { url, apiKey, apiKeySource, insecure: input.insecure === true, timeouts, ...(ca !== undefined ? { ca } : {}), ...(caPath !== undefined ? { caFile: caPath } : {}) };
   Object.defineProperty(resolved, 'toJSON', {
     enumerable: false,
     value: () => ({ url, insecure: resolved.insecure, ca: ca !== undefined ? '[PEM]' : undefined, apiKey: '[redacted]', apiKeySource, timeouts }),

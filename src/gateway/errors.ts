@@ -142,8 +142,16 @@ export class SessionError extends GwopsError {
    */
   readonly keySource: string | undefined;
 
-  constructor(reason: SessionFailure, method: string, path: string, status?: number, keySource?: string) {
-    super(`${method} ${path} failed: ${SessionError.explain(reason, status, keySource)}`);
+  /** For `key-rejected`: the gateway's own code and message (`UNAUTHORIZED: ...`), already redacted. */
+  readonly gatewayMessage: string | undefined;
+
+  /**
+   * @param gatewayMessage the gateway's code and detail, shown first when given
+   * @param baseUrl the base URL used; named when it does not end in the usual base path
+   */
+  constructor(reason: SessionFailure, method: string, path: string, status?: number, keySource?: string, gatewayMessage?: string, baseUrl?: string) {
+    super(`${method} ${path} failed: ${SessionError.explain(reason, status, keySource, gatewayMessage, baseUrl)}`);
+    this.gatewayMessage = gatewayMessage;
     this.reason = reason;
     this.method = method;
     this.path = path;
@@ -151,9 +159,17 @@ export class SessionError extends GwopsError {
     this.keySource = keySource;
   }
 
-  private static explain(reason: SessionFailure, status: number | undefined, keySource: string | undefined): string {
+  private static explain(reason: SessionFailure, status: number | undefined, keySource: string | undefined, said?: string, baseUrl?: string): string {
     switch (reason) {
       case 'key-rejected':
+        if (said !== undefined) {
+          const key = keySource !== undefined ? `the API key from ${keySource}` : 'the API key';
+          const url =
+            baseUrl !== undefined && !/\/airlock\/rest$/.test(baseUrl)
+              ? `, or the URL ${baseUrl} does not end in the API's base path (e.g. https://HOST/airlock/rest)`
+              : '';
+          return `${status ?? 401} ${said} (the gateway's message): ${key} was rejected (invalid, expired, revoked, lacking rights, or meant for another gateway)${url}`;
+        }
         return keySource !== undefined
           ? `${status ?? 401} the API key from ${keySource} was rejected (invalid, expired, revoked, lacking rights, or meant for another gateway)`
           : `${status ?? 401} the gateway rejected the API key (invalid, expired, revoked, or lacking rights)`;
@@ -190,7 +206,12 @@ export class ConnectionError extends GwopsError {
     init: { method: string; path: string; phase: ConnectionPhase; causeCode: string; origin: string; object?: ObjectLabel | undefined; attempts?: number },
     options?: ErrorOptions,
   ) {
-    const what = init.phase === 'connect' ? `cannot connect to ${init.origin}` : `connection to ${init.origin} failed during the call`;
+    const what =
+      init.causeCode === 'ENOTFOUND'
+        ? `host not found: ${hostOf(init.origin)} (no DNS entry; check the host name in the URL)`
+        : init.phase === 'connect'
+          ? `cannot connect to ${init.origin}`
+          : `connection to ${init.origin} failed during the call`;
     super(`${callLabel(init.method, init.path, init.object)} failed: ${what} (${init.causeCode})${attemptsNote(init.attempts)}`, options);
     this.method = init.method;
     this.path = init.path;
@@ -284,16 +305,50 @@ export class ResponseTooLargeError extends GwopsError {
   }
 }
 
-/** The gateway's TLS certificate could not be verified. Never retried. */
+/** The host of `protocol://host:port`. */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return origin;
+  }
+}
+
+/**
+ * The gateway's TLS certificate could not be verified. Never retried. `message` replaces
+ * the general advice when the cause is known (a certificate that the CA of `--ca-file` did
+ * not sign: src/gateway/diagnose.ts).
+ */
 export class TlsVerificationError extends GwopsError {
   readonly causeCode: string;
-  constructor(origin: string, causeCode: string, options?: ErrorOptions) {
+  constructor(origin: string, causeCode: string, options?: ErrorOptions, message?: string) {
     super(
-      `cannot verify the TLS certificate of ${origin} (${causeCode}): add the issuing CA with --ca-file ` +
-        '(or the target\'s caFile), or, for a test gateway only, use --insecure',
+      message ??
+        `cannot verify the TLS certificate of ${origin} (${causeCode}): add the issuing CA with --ca-file ` +
+          '(or the target\'s caFile), or, for a test gateway only, use --insecure',
       options,
     );
     this.causeCode = causeCode;
+  }
+}
+
+/**
+ * The URL's scheme is not what the server speaks: `https://` to a plain-HTTP server, or
+ * `http://` to an HTTPS server (found by a TLS handshake, src/gateway/diagnose.ts). Never
+ * retried: the same URL fails the same way. Exit code 1.
+ */
+export class SchemeMismatchError extends GwopsError {
+  /** `protocol://host:port` of the URL given. */
+  readonly origin: string;
+  /** What the server speaks. */
+  readonly speaks: 'http' | 'https';
+  /** The low-level error code, e.g. `ERR_SSL_WRONG_VERSION_NUMBER`, `UND_ERR_SOCKET`. */
+  readonly causeCode: string;
+  constructor(init: { origin: string; speaks: 'http' | 'https'; causeCode: string; message: string }, options?: ErrorOptions) {
+    super(init.message, options);
+    this.origin = init.origin;
+    this.speaks = init.speaks;
+    this.causeCode = init.causeCode;
   }
 }
 

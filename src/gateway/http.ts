@@ -20,7 +20,8 @@ import { rootCertificates } from 'node:tls';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ConfigError } from '../errors.js';
-import { ConnectionError, ConnectionTimeoutError, InterruptedError, ResponseTooLargeError, TlsVerificationError, secondsText } from './errors.js';
+import { CLOSED_CODES, NOT_TLS_CODES, UNTRUSTED_CODES, pemSubjects, probeTls } from './diagnose.js';
+import { ConnectionError, ConnectionTimeoutError, InterruptedError, ResponseTooLargeError, SchemeMismatchError, TlsVerificationError, secondsText } from './errors.js';
 import type { ObjectLabel } from './errors.js';
 
 /** Default of the connect timeout, in milliseconds (never more than the response timeout). */
@@ -70,6 +71,8 @@ export interface TransportOptions {
   readonly url: string;
   /** Extra trusted CA certificates (PEM), added to Node's default trust store. */
   readonly ca?: string | undefined;
+  /** The file `ca` was read from, for messages (`--ca-file` or a target's `caFile`). */
+  readonly caFile?: string | undefined;
   /** Skip TLS certificate verification; `onWarning` is told. */
   readonly insecure?: boolean | undefined;
   /**
@@ -185,6 +188,11 @@ function errorCode(error: unknown): string | undefined {
 export class HttpTransport {
   /** `protocol://host:port`, for messages. */
   readonly origin: string;
+  /** The base URL as given, without a trailing slash, for messages. */
+  readonly baseUrl: string;
+  private readonly url: URL;
+  private readonly ca: string | undefined;
+  private readonly caFile: string | undefined;
   private readonly basePath: string;
   private readonly pool: Pool;
   private readonly onWarning: ((message: string) => void) | undefined;
@@ -201,7 +209,11 @@ export class HttpTransport {
   constructor(options: TransportOptions) {
     const url = checkBaseUrl(options.url);
     this.origin = url.origin;
+    this.url = url;
+    this.ca = options.ca;
+    this.caFile = options.caFile;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    this.baseUrl = url.origin + this.basePath;
     const insecure = options.insecure === true;
     if (insecure && url.protocol === 'https:') {
       options.onWarning?.(
@@ -307,7 +319,7 @@ export class HttpTransport {
         }
       }
     } catch (error) {
-      throw this.classify(error, req);
+      throw await this.diagnose(this.classify(error, req));
     }
     throw stop;
   }
@@ -326,6 +338,54 @@ export class HttpTransport {
       code === 'UND_ERR_CONNECT_TIMEOUT' ? this.connectMs : code === 'UND_ERR_HEADERS_TIMEOUT' ? this.headersMs : code === 'UND_ERR_BODY_TIMEOUT' ? this.bodyMs : undefined;
     if (timeoutMs !== undefined) return new ConnectionTimeoutError({ ...init, timeoutMs }, { cause: error });
     return new ConnectionError(init, { cause: error });
+  }
+
+  /**
+   * Names the cause of a transport failure where one TLS handshake can tell it
+   * (src/gateway/diagnose.ts): `https://` to a plain-HTTP server, `http://` to an HTTPS
+   * server, a certificate that the CA of the CA file did not sign. Else `error` unchanged.
+   */
+  private async diagnose(error: Error): Promise<Error> {
+    const port = Number(this.url.port || (this.url.protocol === 'https:' ? 443 : 80));
+    const probeMs = Math.min(this.connectMs, 5_000);
+    const withPath = (protocol: string): string => `${protocol}//${this.url.host}${this.basePath}`;
+    if (error instanceof TlsVerificationError && NOT_TLS_CODES.has(error.causeCode)) {
+      const hint = isLoopbackHost(this.url.hostname)
+        ? `did you mean ${withPath('http:')}?`
+        : 'check the port (gwops speaks plain http only to loopback hosts)';
+      return new SchemeMismatchError(
+        { origin: this.origin, speaks: 'http', causeCode: error.causeCode, message: `the server at ${this.origin} does not speak TLS (${error.causeCode}): ${hint}` },
+        { cause: error },
+      );
+    }
+    if (error instanceof TlsVerificationError && UNTRUSTED_CODES.has(error.causeCode) && this.ca !== undefined) {
+      const probe = await probeTls(this.url.hostname, port, probeMs);
+      const issuer = probe.issuer !== undefined ? ` (issued by ${probe.issuer})` : '';
+      const subjects = pemSubjects(this.ca);
+      const cas = subjects.length > 0 ? ` (${subjects.join('; ')})` : '';
+      return new TlsVerificationError(
+        this.origin,
+        error.causeCode,
+        { cause: error },
+        `the TLS certificate of ${this.origin}${issuer} is not signed by the CA in ${this.caFile ?? 'the CA file'}${cas} (${error.causeCode}): ` +
+          'give --ca-file (or the target\'s caFile) the CA that issued it',
+      );
+    }
+    if (error instanceof ConnectionError && !(error instanceof ConnectionTimeoutError) && this.url.protocol === 'http:' && CLOSED_CODES.has(error.causeCode)) {
+      const probe = await probeTls(this.url.hostname, port, probeMs);
+      if (probe.speaksTls) {
+        return new SchemeMismatchError(
+          {
+            origin: this.origin,
+            speaks: 'https',
+            causeCode: error.causeCode,
+            message: `${error.method} ${error.path} failed: the server at ${this.origin} closed the connection (${error.causeCode}); it speaks TLS, so it expects ${withPath('https:')}`,
+          },
+          { cause: error },
+        );
+      }
+    }
+    return error;
   }
 
   /** Closes the connection; pending requests are failed. Idempotent. */

@@ -99,11 +99,14 @@ export function backoffDelay(failedAttempts: number, policy: RetryPolicy, random
  * failures, 4xx, 500; a response timeout ({@link ConnectionTimeoutError} in phase
  * `response`: the gateway took the call and stayed silent for the whole timeout, and
  * repeating it would multiply the wait the user bounded with `--timeout`); a response too
- * large (ResponseTooLargeError: the same call would download the same answer again).
+ * large (ResponseTooLargeError: the same call would download the same answer again); a
+ * host not found (`ENOTFOUND`); a scheme that the server does not speak (SchemeMismatchError).
  */
 export function isTransientFault(error: unknown): boolean {
   if (error instanceof ApiError) return isRetryableStatus(error.status);
   if (error instanceof ConnectionTimeoutError && error.phase === 'response') return false;
+  // A host without a DNS entry stays without one (EAI_AGAIN is the temporary failure).
+  if (error instanceof ConnectionError && error.causeCode === 'ENOTFOUND') return false;
   return error instanceof ConnectionError;
 }
 

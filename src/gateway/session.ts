@@ -453,12 +453,14 @@ export class GatewaySession {
   }
 
   private failure(spec: CallSpec, res: RawResponse): Error {
-    if (spec.bearer && (res.status === 401 || res.status === 403)) {
-      return new SessionError('key-rejected', spec.method, spec.path, res.status, this.apiKeySource);
-    }
-    if (!spec.bearer && res.status === 401) return new SessionError('expired', spec.method, spec.path, res.status);
     const error = firstError(res.text);
     const detail = error?.detail ?? error?.title;
+    if (spec.bearer && (res.status === 401 || res.status === 403)) {
+      // The gateway's own words first: a URL past the base path is answered 401 too (docs/gateway-api.md "Diagnosing a wrong URL").
+      const said = detail === undefined ? undefined : `${error?.code !== undefined ? `${error.code}: ` : ''}${truncateEcho(this.secrets().redact(detail))}`;
+      return new SessionError('key-rejected', spec.method, spec.path, res.status, this.apiKeySource, said, this.transport.baseUrl);
+    }
+    if (!spec.bearer && res.status === 401) return new SessionError('expired', spec.method, spec.path, res.status);
     const init: ApiErrorInit = {
       method: spec.method,
       path: spec.path,
@@ -470,6 +472,10 @@ export class GatewaySession {
       retryAfterMs: parseRetryAfter(res.headers['retry-after'], this.clock.now()),
     };
     if (res.status === 409 && error?.code === 'OUTDATED_CONFIGURATION') return new OutdatedConfigurationError(init);
+    if (spec.bearer && res.status === 404) {
+      // No session endpoint at this URL: it does not end in the API's base path (docs/gateway-api.md "Diagnosing a wrong URL").
+      return new ApiError(init, `${spec.method} ${spec.path} failed: 404${init.code !== undefined ? ` ${init.code}` : ''}${init.detail !== undefined ? `: ${init.detail}` : ''}: ${baseUrlHint(this.transport.baseUrl)}`);
+    }
     return new ApiError(init);
   }
 
@@ -503,6 +509,21 @@ export function nameFilter(name: string): string[] {
 
 function isIdentifierList(targets: ResourceIdentifier | readonly ResourceIdentifier[]): targets is readonly ResourceIdentifier[] {
   return Array.isArray(targets);
+}
+
+/**
+ * What a URL must look like when the gateway has no session endpoint at it: the API's base
+ * path, e.g. `https://host/airlock/rest` (docs/gateway-api.md "Base path and transport").
+ */
+export function baseUrlHint(baseUrl: string): string {
+  let example = 'https://HOST/airlock/rest';
+  try {
+    const url = new URL(baseUrl);
+    example = `${url.origin}/airlock/rest`;
+  } catch {
+    // The example with a placeholder host.
+  }
+  return `the URL ${baseUrl} has no session endpoint: it must end in the API's base path, e.g. ${example}`;
 }
 
 /** A transport fault before the request was sent: it certainly did not arrive. */

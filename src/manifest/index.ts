@@ -54,6 +54,12 @@ export interface LoadOptions {
    * for `gwops validate --skip-secrets` in CI jobs without access to the secrets.
    */
   resolveSecrets?: boolean;
+  /**
+   * Refuse paths that hold no manifest document (an empty directory, files with only
+   * comments) with an InputError naming them, as Terraform refuses a directory without
+   * configuration files. The CLI sets it unless `--allow-empty` (README.md, Commands).
+   */
+  requireDocuments?: boolean;
 }
 
 /** Result of {@link loadManifests}. */
@@ -108,7 +114,8 @@ async function parseAll(
  * Loads, validates and resolves manifests. Never throws for bad manifest content: every
  * problem becomes a diagnostic.
  * @throws InputError for an unreadable path, an invalid or unreadable project file, an
- *   unknown target, or when no manifest path is given at all
+ *   unknown target, when no manifest path is given at all, or (with `requireDocuments`)
+ *   when the paths hold no manifest document
  */
 export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const { cwd, env } = options;
@@ -122,6 +129,12 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   }
   const out: Diagnostic[] = [];
   const parsed = await parseAll(givenPaths, cwd, options.stdin, overlayDirs, out);
+  if (options.requireDocuments === true && parsed.length === 0 && out.length === 0) {
+    throw new InputError(
+      `no manifest documents in ${givenPaths.map((p) => `'${p}'`).join(', ')}: give the files or directories that hold them, ` +
+        'or pass --allow-empty if an empty configuration is meant (with --prune and --allow-mass-delete it deletes every owned object)',
+    );
+  }
   const base = parsed.map((p) => ({ parsed: p, substituted: applyVariables(p, env, out) }));
   const { index, unnamed } = collectEntries(base, out);
   if (target?.overlays?.length) {

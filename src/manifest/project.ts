@@ -12,6 +12,7 @@ import type { ResourceType, Variant } from '../kinds/index.js';
 import { loadSchemaFile } from '../schema/index.js';
 import type { Diagnostic } from './diagnostics.js';
 import { decodeUtf8, makeDiagnostic, parseFile } from './parse.js';
+import type { DiagnosticSpec } from './parse.js';
 import { schemaDiagnosticsWith } from './schema-check.js';
 
 /** One gateway a project is applied to. Paths are absolute (resolved against the project file's directory). */
@@ -63,6 +64,37 @@ function validateProject(value: unknown): ValidateFunction {
   return projectValidator;
 }
 
+/** An `ownership` entry as it should look, for messages. */
+const OWNERSHIP_EXAMPLE = "e.g. ownership: { mapping: ['label==managed-by-gwops'], virtual-host: 'name=@shop-' }";
+
+/**
+ * The schema's problems with one kind's `ownership` filters as one message with an
+ * example (instead of one per branch of the schema's "one filter or a list" choice);
+ * other problems unchanged. The filter syntax: docs/gateway-api.md "Filter syntax".
+ */
+function ownershipOnce(specs: readonly DiagnosticSpec[], display: string): DiagnosticSpec[] {
+  const seen = new Set<string>();
+  const out: DiagnosticSpec[] = [];
+  for (const spec of specs) {
+    const [top, kind] = spec.pointer;
+    if (top !== 'ownership' || spec.code === 'unknown-key') {
+      out.push(spec);
+    } else if (kind === undefined) {
+      out.push({ ...spec, message: `'ownership' of project file ${display} must map kinds to filters, ${OWNERSHIP_EXAMPLE}` });
+    } else if (!seen.has(kind)) {
+      seen.add(kind);
+      out.push({
+        code: spec.code,
+        pointer: ['ownership', kind],
+        message:
+          `'ownership.${kind}' of project file ${display} must be one filter or a list of filters in the API's syntax ` +
+          `property==value (equals) or property=@value (contains), ${OWNERSHIP_EXAMPLE}`,
+      });
+    }
+  }
+  return out;
+}
+
 const list = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.map(String) : []);
 
 /**
@@ -91,7 +123,7 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
   if (doc && docs.length === 1) {
     const validate = validateProject(value);
     if (validate.errors) {
-      for (const spec of schemaDiagnosticsWith(validate.errors, undefined, `project file ${display}`)) {
+      for (const spec of ownershipOnce(schemaDiagnosticsWith(validate.errors, undefined, `project file ${display}`), display)) {
         diagnostics.push(makeDiagnostic(doc, spec));
       }
     }

@@ -97,8 +97,9 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
       const active = (await session.configurations()).find((e) => e.configType === 'CURRENTLY_ACTIVE');
       await input.backup(await session.exportConfiguration(), active);
     }
-    const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress);
+    const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress, input.progress);
     if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
+    input.progress?.phase('activating');
     const before = await session.configurations();
     const activation = await activate(session, scope, input.comment, before, input.activationWaitMs ?? 30_000);
     if (signal.aborted && signal.reason instanceof InterruptedError) {

@@ -4,7 +4,9 @@
  *
  * - only attributes a manifest declares are compared, recursively (an object value compares
  *   only its declared keys; array items that are objects too);
- * - arrays compare whole (same length, item by item) and are replaced whole;
+ * - arrays compare whole (same length, item by item) and are replaced whole; a list whose
+ *   items the gateway completes is compared with the kind's item defaults filled into the
+ *   declared items, and both sides of its change have their keys sorted (item-defaults.ts);
  * - write-only attributes (schema `writeOnly`) cannot be read back and are never compared;
  * - secrets (schema `x-gwops-secret`) are compared like any value but masked in every
  *   change ({@link maskValue}).
@@ -18,6 +20,7 @@ import type { AttributeObject } from '../manifest/types.js';
 import { secretAttributes, writeOnlyAttributes } from '../schema/index.js';
 import type { Link, State } from './model.js';
 import { declaredKey, linkDefinition, linkKey } from './model.js';
+import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
 
@@ -194,6 +197,14 @@ export function diffAttributes(
       const liveValue = isPlainObject(l) ? l[key] : undefined;
       if (isPlainObject(value) && (isPlainObject(liveValue) || (liveValue === undefined && Object.keys(value).length > 0))) {
         walk(value, liveValue, childSegments);
+      } else if (Array.isArray(value)) {
+        // A list compares and renders as the gateway will hold it: item defaults filled in, keys sorted.
+        const filled = withItemDefaults(type, childSegments, value, liveValue);
+        if (matchesDeclared(type, filled, liveValue, childSegments)) unchanged += 1;
+        else {
+          changes.push(change(type, childSegments, sortedKeys(liveValue), sortedKeys(filled)));
+          changedTopLevel.add(childSegments[0] ?? key);
+        }
       } else if (matchesDeclared(type, value, liveValue, childSegments)) {
         unchanged += 1;
       } else {

@@ -102,6 +102,23 @@ export class ApplyFailedError extends GwopsError {
 }
 
 /**
+ * `plan`'s server check was refused with 403: the key may read but not write (a read-only
+ * user's key: docs/gateway-api.md "Sessions"). The plan built from what was read is in
+ * `plan`; the CLI prints it, then this message. Nothing was changed. Exit code 1.
+ */
+export class ServerCheckForbiddenError extends GwopsError {
+  readonly plan: Plan;
+  constructor(plan: Plan, reason: string, options?: ErrorOptions) {
+    super(
+      `the gateway refused the server check (${reason}): the API key may not write; ` +
+        'the plan above is built from what was read; use --no-server-check for a read-only preview',
+      options,
+    );
+    this.plan = plan;
+  }
+}
+
+/**
  * The activation request was sent but its outcome is not known: the connection broke
  * before the answer, or the answer was not the documented success. Exit code 1;
  * `gwops drift` tells what is live.

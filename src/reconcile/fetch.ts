@@ -150,18 +150,24 @@ export function ownershipPredicate(scope: OwnershipScope): (object: StateObject)
   };
 }
 
-/** Fetches the lists, one GET per kind, sequentially (clients are sequential inside one session). */
+/**
+ * Fetches the lists, one GET per kind, sequentially (clients are sequential inside one
+ * session). `onList` is told the number of lists read so far after each one.
+ */
 export async function fetchLiveLists(
   client: ListClient,
   kinds: readonly ResourceType[],
   desired: State,
   scope: OwnershipScope,
+  onList?: (done: number) => void,
 ): Promise<Partial<Record<ResourceType, readonly ApiResource[]>>> {
   const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = {};
+  let done = 0;
   for (const kind of kinds) {
     const shape = projectionShape(kind, desired, scope);
     const project = (resource: ApiResource): ApiResource => ({ ...resource, attributes: projectAttributes(shape, resource.attributes) });
     lists[kind] = await client.list(kindOf(kind).collection, fetchFilters(kind, desired, scope), { project });
+    onList?.((done += 1));
   }
   return lists;
 }

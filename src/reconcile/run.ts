@@ -7,7 +7,7 @@
  */
 import { EXIT, GwopsError } from '../errors.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
-import { withSession } from '../gateway/index.js';
+import { ApiError, withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, DiagnosticSeverity } from '../manifest/diagnostics.js';
@@ -19,7 +19,7 @@ import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
 import { projectConnection } from './connect.js';
 import { desiredState, identityHandles } from './desired.js';
-import { ApplyFailedError, ManifestError } from './errors.js';
+import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from './errors.js';
 import type { ExecutionReport, ProgressListener } from './execute.js';
 import { executePlan } from './execute.js';
 import { fetchLiveLists, kindsToFetch, ownershipPredicate } from './fetch.js';
@@ -27,6 +27,7 @@ import { liveState } from './live.js';
 import type { State } from './model.js';
 import { buildPlan } from './plan.js';
 import type { Plan } from './plan-types.js';
+import type { ProgressReporter } from './progress.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -38,6 +39,10 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly variant?: Variant | undefined;
   readonly prune?: boolean | undefined;
   readonly allowMassDelete?: boolean | undefined;
+  /** Told the phase of the run and its progress (src/reconcile/progress.ts); the CLI draws it on stderr. */
+  readonly progress?: ProgressReporter | undefined;
+  /** Accept paths that hold no manifest document (`--allow-empty`); else `prepare` throws an InputError naming them. */
+  readonly allowEmpty?: boolean | undefined;
   /** Receives warnings (`--insecure`, failed session terminate; manifest warnings unless `onDiagnostics`). */
   readonly warn: (message: string) => void;
   /**
@@ -67,6 +72,7 @@ export interface Prepared {
  * @throws ManifestError when any diagnostic is an error (warnings go to `input.warn`)
  */
 export async function prepare(input: RunInput): Promise<Prepared> {
+  input.progress?.phase('reading manifests');
   const loaded = await loadManifests({
     paths: input.paths,
     cwd: input.cwd,
@@ -75,6 +81,7 @@ export async function prepare(input: RunInput): Promise<Prepared> {
     ...(input.configFile ? { configFile: input.configFile } : {}),
     ...(input.target ? { target: input.target } : {}),
     ...(input.variant ? { variant: input.variant } : {}),
+    requireDocuments: input.allowEmpty !== true,
   });
   input.secrets?.addAll(loaded.secretValues);
   if (hasErrors(loaded.diagnostics)) throw new ManifestError(loaded.diagnostics);
@@ -91,6 +98,7 @@ export async function prepare(input: RunInput): Promise<Prepared> {
  * session opened with this connection registers its cookie and redacts error details.
  */
 export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConnection & { readonly secrets?: SecretRedactor } {
+  input.progress?.phase('connecting');
   return projectConnection(prepared.loaded.project, input).connection;
 }
 
@@ -106,7 +114,9 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const scope = prepared.loaded.project.ownership;
   const available = KINDS.filter((k) => kindExistsIn(k, prepared.variant)).map((k) => k.type);
   const kinds = kindsToFetch(prepared.desired, scope, available);
-  const lists = await fetchLiveLists(session, kinds, prepared.desired, scope);
+  input.progress?.phase('reading live state', kinds.length);
+  const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
+  input.progress?.phase('planning');
   const live = liveState(lists, identityHandles(prepared.desired));
   const plan = buildPlan(prepared.desired, live, {
     prune: input.prune === true,
@@ -148,19 +158,27 @@ export function locateMessages(
   });
 }
 
-/** Executes the plan in the session and reads the validator messages. */
+/** Executes the plan in the session and reads the validator messages; `progress` is told the steps done. */
 export async function executeAndValidate(
   session: GatewaySession,
   prepared: Prepared,
   planned: Planned,
   signal: AbortSignal,
   onProgress?: ProgressListener,
+  progress?: ProgressReporter,
 ): Promise<{ report: ExecutionReport; messages: Diagnostic[] }> {
-  const report = await executePlan(session, planned.plan, prepared.desired, planned.live, { signal, onProgress });
+  progress?.phase('executing', planned.plan.steps.length);
+  let done = 0;
+  const listener: ProgressListener = (event) => {
+    onProgress?.(event);
+    if (event.phase === 'done') progress?.update((done += 1));
+  };
+  const report = await executePlan(session, planned.plan, prepared.desired, planned.live, { signal, onProgress: listener });
   if (report.error !== undefined) {
     if (report.error instanceof GwopsError && report.error.exitCode !== EXIT.error) throw report.error;
     throw new ApplyFailedError(planned.plan, report);
   }
+  progress?.phase('reading validator messages');
   const messages = locateMessages(await session.validatorMessages(), report.ids, prepared.loaded);
   return { report, messages };
 }
@@ -175,6 +193,8 @@ export interface PlanResult extends Planned {
 /**
  * `gwops plan`: builds the plan; unless `serverCheck` is false, executes it in the session
  * and reads the validator messages, then terminates without saving (nothing persisted).
+ * @throws ServerCheckForbiddenError (carrying the plan) when the gateway answers a call of
+ *   the server check with 403, as to a read-only key
  */
 export async function runPlan(input: RunInput & { readonly serverCheck: boolean }): Promise<PlanResult> {
   const prepared = await prepare(input);
@@ -182,7 +202,13 @@ export async function runPlan(input: RunInput & { readonly serverCheck: boolean 
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
     const planned = await readAndPlan(session, prepared, input);
     if (!input.serverCheck || planned.plan.steps.length === 0) return { ...planned, prepared };
-    const { messages } = await executeAndValidate(session, prepared, planned, signal);
+    const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress).catch((error: unknown) => {
+      const cause = error instanceof ApplyFailedError ? error.report.error : undefined;
+      if (cause instanceof ApiError && cause.status === 403) {
+        throw new ServerCheckForbiddenError(planned.plan, `${cause.status}${cause.code !== undefined ? ` ${cause.code}` : ''} on ${cause.method} ${cause.path}`, { cause });
+      }
+      throw error;
+    });
     return { ...planned, prepared, messages };
   });
 }
@@ -196,7 +222,8 @@ export interface DriftResult extends Planned {
 
 /** `gwops drift`: plans without executing anything. */
 export async function runDrift(input: RunInput): Promise<DriftResult> {
-  const prepared = await prepare(input);
+  // Drift reads and never changes: no manifests at all is reported as drift, not refused.
+  const prepared = await prepare({ ...input, allowEmpty: true });
   const connection = connectionFor(input, prepared);
   return withSession({ ...connection, onWarning: input.warn }, async (session) => {
     const planned = await readAndPlan(session, prepared, { ...input, prune: false });

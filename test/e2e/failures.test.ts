@@ -84,13 +84,14 @@ describe('failures leave the active configuration untouched and no session open'
     expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
     expect(t.h.emulator.openSessionCount()).toBe(0);
 
-    // --format json: the plan, then the validator's messages in the JSON document of validate.
+    // --format json: one document, the plan with the validator's messages in `diagnostics` (as validate shows them) and the outcome.
     const json = await t.h.cli(['apply', '--yes', '--format', 'json', broken, ...t.h.connection]);
     expect(json.code).toBe(3);
-    const [plan, report] = jsonDocuments(json.stdout);
-    expect(plan).toMatchObject({ formatVersion: '4.0', diagnostics: [] });
-    expect(report).toMatchObject({ formatVersion: '1.0', valid: false, errorCount: 1 });
-    expect((report as { diagnostics: unknown[] }).diagnostics).toContainEqual({
+    const documents = jsonDocuments(json.stdout);
+    expect(documents).toHaveLength(1);
+    const [plan] = documents;
+    expect(plan).toMatchObject({ formatVersion: '4.0', outcome: { result: 'failed' } });
+    expect((plan as { diagnostics: unknown[] }).diagnostics).toContainEqual({
       severity: 'error',
       code: 'MAPPING_WITHOUT_BACKEND_GROUP',
       file: expect.stringMatching(/app\.yaml$/) as unknown,
@@ -176,12 +177,12 @@ describe('failures leave the active configuration untouched and no session open'
     expect(ok.code).toBe(0);
   });
 
-  it('reports the steps applied before a failed one and those skipped after it', async () => {
+  it('with --verbose, reports the steps applied before a failed one and those skipped after it', async () => {
     const fresh = await writeManifests(t.h, 'report', { 'app.yaml': SMALL['app.yaml'].replaceAll('small-', 'report-') });
     t.h.emulator.faults.clear();
     // The virtual host's create carries its links to both mappings: all three steps fail with it.
     t.h.emulator.faults.add({ method: 'POST', path: '/configuration/virtual-hosts', status: 500, nth: 1 });
-    const r = await t.h.cli(['apply', '--yes', fresh, ...t.h.connection]);
+    const r = await t.h.cli(['apply', '--yes', '--verbose', fresh, ...t.h.connection]);
     t.h.emulator.faults.clear();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/applied +create back-end-group 'report-backend'/);

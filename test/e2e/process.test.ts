@@ -51,7 +51,8 @@ describe('consent', () => {
   for (const ci of [undefined, 'true']) {
     it(`apply without --yes and without a terminal${ci ? ' (CI=true)' : ''}: the plan, one line on --yes, exit 1, nothing written`, async () => {
       const before = activeId();
-      const gwops = startGwops(['apply', manifest, ...connection()], { CI: ci });
+      // --quiet: without it, piped progress lines come before (test/e2e/progress.test.ts).
+      const gwops = startGwops(['apply', '--quiet', manifest, ...connection()], { CI: ci });
       gwops.child.stdin.end();
       const code = await gwops.exited;
       expect(code).toBe(1);

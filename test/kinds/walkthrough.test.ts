@@ -356,7 +356,7 @@ describe('the walkthrough of every registered kind', () => {
     it('delete: pruned once no manifest declares it', async () => {
       const w = current();
       w.remove();
-      const objects = await w.apply('delete', ['--prune', '--allow-mass-delete']);
+      const objects = await w.apply('delete', ['--prune', '--allow-mass-delete', '--allow-empty']);
       expect(Walk.find(objects, w.subject)).toBeUndefined();
       for (const companion of w.subject.needs.values()) expect(Walk.find(objects, companion)).toBeDefined();
     });

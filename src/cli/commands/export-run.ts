@@ -1,7 +1,7 @@
 /**
  * The action of `gwops export` (loaded only when it runs; the wiring is in export.ts): run
  * the use case, print what it wrote. The written files (or, with `--format json`, one JSON
- * document with the files and the secrets table) go to stdout; progress, warnings and the
+ * document with the files and the secrets table) go to stdout; progress (src/cli/progress.ts), warnings and the
  * secrets table go to stderr. No secret value is ever printed or written: only the names
  * of the environment variables the manifests read them from.
  */
@@ -12,6 +12,7 @@ import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';
+import type { ProgressReporter } from '../../reconcile/progress.js';
 
 /** Flags of `gwops export`, as commander parses them. */
 export interface ExportFlags extends ConnectionFlags {
@@ -22,6 +23,8 @@ export interface ExportFlags extends ConnectionFlags {
   keepDefaults?: boolean;
   force?: boolean;
   format: 'text' | 'json';
+  /** No progress on stderr. */
+  quiet?: boolean;
 }
 
 /** The secrets table: one row per environment variable (names only). */
@@ -41,7 +44,7 @@ export function renderSecretsTable(result: Pick<ExportResult, 'secrets'>): strin
 }
 
 /** `gwops export`. @returns the exit code */
-export async function exportAction(flags: ExportFlags, io: CliIO): Promise<number> {
+export async function exportAction(flags: ExportFlags, io: CliIO, progress?: ProgressReporter): Promise<number> {
   const result = await runExport({
     ...gatewayInput(flags, io),
     out: flags.out,
@@ -50,7 +53,7 @@ export async function exportAction(flags: ExportFlags, io: CliIO): Promise<numbe
     layout: flags.layout,
     keepDefaults: flags.keepDefaults === true,
     force: flags.force === true,
-    progress: (message) => void io.stderr.write(`${message}\n`),
+    progress: (message) => progress?.phase(message.charAt(0).toLowerCase() + message.slice(1)),
   });
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   const perKind = Object.entries(result.counts).map(([kind, count]) => `${count} ${kind}`).join(', ');

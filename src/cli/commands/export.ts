@@ -1,17 +1,18 @@
 import { Option } from 'commander';
 import type { CliIO, CommandModule } from '../io.js';
 import type { ExportFlags } from './export-run.js';
-import { addConnectionOptions } from './reconcile.js';
+import { withProgress } from '../progress.js';
+import { addConnectionOptions, addQuietOption } from './reconcile.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Registers `gwops export`. */
 export const registerExport: CommandModule = (program, io: CliIO, done) => {
-  addConnectionOptions(
+  addQuietOption(addConnectionOptions(
     program
       .command('export')
       .description("Write the gateway's active configuration as manifests (read-only: never plans, never writes to the gateway)"),
-  )
+  ))
     .option('--out <dir>', 'output directory (default: the current directory); refused when it is not empty, unless --force')
     .option('--kind <kind>', 'export only this kind (repeatable)', collect)
     .option('--filter <filter>', "the API's GET filter, e.g. name=@shop- or label==team-shop, for every exported kind or as KIND:FILTER for one; also written as the ownership scope (repeatable, AND)", collect)
@@ -21,6 +22,6 @@ export const registerExport: CommandModule = (program, io: CliIO, done) => {
     .addOption(new Option('--format <format>', 'text: the written files on stdout; json: the written files and the secrets table').choices(['text', 'json']).default('text'))
     .action(async (flags: ExportFlags) => {
       const { exportAction } = await import('./export-run.js');
-      done(await exportAction(flags, io));
+      done(await withProgress(io, 'export', flags.quiet, (through, progress) => exportAction(flags, through, progress)));
     });
 };

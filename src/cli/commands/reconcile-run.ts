@@ -10,13 +10,14 @@ import { ConfigError, UsageError } from '../../errors.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
 import { activationComment, readCommitInfo } from '../../reconcile/commit-comment.js';
-import { ApplyFailedError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
+import { ApplyFailedError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
 import type { RunInput } from '../../reconcile/run.js';
 import { runDrift, runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
 import { planFileOfRun } from '../../reconcile/saved-plan.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { Plan } from '../../reconcile/plan-types.js';
+import type { ProgressReporter } from '../../reconcile/progress.js';
 import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import type { State } from '../../reconcile/model.js';
 import { planTopology, renderJson, renderMarkdown, renderPlanFile, renderText } from '../../render/index.js';
@@ -24,6 +25,7 @@ import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
+import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 import { redactText } from '../io.js';
 
@@ -34,25 +36,28 @@ export type Format = 'text' | 'markdown' | 'json';
 export interface CommonFlags extends ConnectionFlags {
   prune?: boolean;
   allowMassDelete?: boolean;
+  allowEmpty?: boolean;
+  /** No progress on stderr. */
+  quiet?: boolean;
+  /** Every step of a failed run, not only the counts. */
+  verbose?: boolean;
   format: Format;
 }
 
-
-function colorEnabled(io: CliIO): boolean {
-  return io.isTTY && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
-}
 
 /**
  * The input of a run. The manifests' warnings are printed on stderr when they arrive (in
  * the text format of every diagnostic) and collected into `warnings`, for the JSON output.
  */
-function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[]): RunInput {
+function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[], progress?: ProgressReporter): RunInput {
   return {
+    progress,
     ...gatewayInput(flags, io),
     paths,
     stdin: io.stdin,
     prune: flags.prune,
     allowMassDelete: flags.allowMassDelete,
+    allowEmpty: flags.allowEmpty,
     onDiagnostics: (diagnostics) => {
       warnings.push(...diagnostics);
       io.stderr.write(formatDiagnostics(diagnostics, 'text', { color: colorEnabled(io) }));
@@ -96,9 +101,10 @@ function renderPlan(
  * links, the gateway's validator) are printed by the one diagnostics formatter: with
  * `--format json` as the JSON document of `gwops validate --format json` on stdout (with
  * the manifests' `warnings` first, unless a plan document already carried them), else in
- * its text format on stderr. A failed step prints the execution report.
+ * its text format on stderr. A failed step prints the execution report (the counts; every
+ * step with `verbose`).
  */
-function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[]): never {
+function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[], verbose = false): never {
   if (isDiagnosticsError(error)) {
     const color = colorEnabled(io);
     if (format === 'json') {
@@ -110,8 +116,11 @@ function explain(error: unknown, io: CliIO, format: Format, warnings: readonly D
     } else {
       io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
     }
+  } else if (error instanceof ServerCheckForbiddenError) {
+    // The plan from what was read, as a plan without a server check; the error's message follows on stderr.
+    io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
   } else if (error instanceof ApplyFailedError) {
-    io.stderr.write(renderExecutionReport(error.plan, error.report));
+    io.stderr.write(renderExecutionReport(error.plan, error.report, { verbose }));
   }
   throw error;
 }
@@ -177,12 +186,17 @@ function backupTo(dir: string, io: CliIO): (archive: Buffer, active: Configurati
 }
 
 /** `gwops plan`. @returns the exit code */
-export async function planAction(paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }, io: CliIO): Promise<number> {
+export async function planAction(
+  paths: string[],
+  flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean },
+  io: CliIO,
+  progress?: ProgressReporter,
+): Promise<number> {
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const warnings: Diagnostic[] = [];
-  const input = runInput(paths, flags, io, warnings);
+  const input = runInput(paths, flags, io, warnings, progress);
   const result = await runPlan({ ...input, serverCheck: flags.serverCheck }).catch((e: unknown) =>
-    explain(e, io, flags.format, warnings),
+    explain(e, io, flags.format, warnings, flags.verbose === true),
   );
   io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings, undefined, { desired: result.prepared.desired, live: result.live }));
   if (out !== undefined) {
@@ -200,6 +214,7 @@ export async function applyAction(
   paths: string[],
   flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string },
   io: CliIO,
+  progress?: ProgressReporter,
 ): Promise<number> {
   if (flags.plan !== undefined && paths.length > 0) {
     throw new UsageError(`apply --plan takes no manifest paths (got ${paths.join(' ')}): the plan file holds the desired state; run gwops plan --out again to change it`);
@@ -211,27 +226,46 @@ export async function applyAction(
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
   const warnings: Diagnostic[] = [];
+  const json = flags.format === 'json';
+  // With --format json stdout gets one document at the end: the plan, every diagnostic and the outcome.
+  let planned: Plan | undefined;
   const result = await runApply({
-    ...runInput(paths, flags, io, warnings),
+    ...runInput(paths, flags, io, warnings, progress),
     planFile: flags.plan,
     comment,
-    onPlan: (plan, states) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings, undefined, states)),
+    onPlan: (plan, states) => {
+      planned = plan;
+      if (!json) io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings, undefined, states));
+      // The person asked on a terminal sees what they approve (human text: stderr).
+      else if (flags.yes !== true && io.canPrompt === true && plan.steps.length > 0) io.stderr.write(renderText(plan, { color }));
+    },
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
-    onProgress: io.isTTY
-      ? ({ step, phase, total }) => {
-          if (phase === 'done') io.stderr.write(`  [${step.index}/${total}] ${step.action} ${step.kind} '${step.name}' done\n`);
-        }
-      : undefined,
-  }).catch((e: unknown) => explain(e, io, flags.format, warnings));
-  // After the plan: the validator's messages, with --format json as a second JSON document (the one of validate).
-  if (result.messages.length > 0) {
-    io.stdout.write(flags.format === 'json' ? formatDiagnostics(result.messages, 'json') : renderValidatorMessages(result.messages, { color }));
+  }).catch((e: unknown) => {
+    if (json && planned !== undefined) {
+      if (e instanceof ApplyFailedError) io.stderr.write(renderExecutionReport(e.plan, e.report, { verbose: flags.verbose === true }));
+      const diagnostics = [...warnings, ...(isDiagnosticsError(e) ? e.diagnostics : [])];
+      io.stdout.write(applyJson(planned, diagnostics, { result: 'failed', error: e instanceof Error ? e.message : String(e) }));
+      throw e;
+    }
+    return explain(e, io, flags.format, warnings, flags.verbose === true);
+  });
+  if (json) {
+    io.stdout.write(
+      applyJson(result.plan, [...warnings, ...result.messages], {
+        result: result.outcome,
+        ...(result.activation ? { configuration: result.activation.id } : {}),
+        ...(result.comment !== undefined ? { comment: result.comment } : {}),
+      }),
+    );
+  } else if (result.messages.length > 0) {
+    // After the plan: the validator's messages.
+    io.stdout.write(renderValidatorMessages(result.messages, { color }));
   }
   switch (result.outcome) {
     case 'activated':
-      // The outcome is the report of a text or markdown apply; with --format json stdout holds only JSON documents.
-      (flags.format === 'json' ? io.stderr : io.stdout).write(`\nApply complete: configuration ${result.activation?.id ?? ''} activated with comment "${result.comment ?? ''}".\n`);
+      // The outcome is the report of a text or markdown apply; with --format json it is in the document, and this line goes to stderr.
+      (json ? io.stderr : io.stdout).write(`\nApply complete: configuration ${result.activation?.id ?? ''} activated with comment "${result.comment ?? ''}".\n`);
       return EXIT.ok;
     case 'cancelled':
       io.stderr.write('Apply cancelled.\n');
@@ -241,11 +275,22 @@ export async function applyAction(
   }
 }
 
+/**
+ * The one JSON document of `apply --format json`: the plan's JSON with `diagnostics` (the
+ * manifests' warnings, then the validator's messages), and `outcome` as the last member:
+ * `result` (`activated`, `no-changes`, `cancelled` or `failed`) and, as they apply, the
+ * activated `configuration` id, the `comment`, or the `error` message.
+ */
+export function applyJson(plan: Plan, diagnostics: readonly Diagnostic[], outcome: Record<string, string>): string {
+  const document = JSON.parse(renderJson(plan, { diagnostics })) as Record<string, unknown>;
+  return `${JSON.stringify({ ...document, outcome }, null, 2)}\n`;
+}
+
 /** `gwops drift`. @returns the exit code */
-export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO): Promise<number> {
+export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO, progress?: ProgressReporter): Promise<number> {
   if (flags.prune) throw new UsageError('drift never changes anything; --prune belongs to plan and apply');
   const warnings: Diagnostic[] = [];
-  const result = await runDrift(runInput(paths, flags, io, warnings)).catch((e: unknown) => explain(e, io, flags.format, warnings));
+  const result = await runDrift(runInput(paths, flags, io, warnings, progress)).catch((e: unknown) => explain(e, io, flags.format, warnings, flags.verbose === true));
   io.stdout.write(
     flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings, 'gwops drift', { desired: result.prepared.desired, live: result.live }),
   );

@@ -1,8 +1,21 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import { UsageError } from '../../errors.js';
 import { EXIT_CODES_HELP } from '../exit.js';
 import type { CommandModule } from '../io.js';
+import { withProgress } from '../progress.js';
 import type { CommonFlags } from './reconcile-run.js';
+
+/**
+ * `--api-key VALUE`, which people type out of habit: refused with one line that points to
+ * the two ways gwops takes a key (a value on the command line lands in the shell history
+ * and the process list). The value is never echoed. Hidden from the help.
+ */
+function refusedApiKeyOption(): Option {
+  return new Option('--api-key <key>').hideHelp().argParser((): never => {
+    throw new UsageError('--api-key is not accepted: a key on the command line ends up in shell history and process lists; set GWOPS_API_KEY or pass --api-key-file FILE');
+  });
+}
 
 /** The connection options (README, Commands) of every command that talks to a gateway. */
 export function addConnectionOptions(command: Command): Command {
@@ -12,61 +25,70 @@ export function addConnectionOptions(command: Command): Command {
     .option('--target <name>', "a target of the project file (its URL, key, variant and overlays)")
     .option('--url <url>', 'base URL of the configuration REST API, e.g. https://gw:443/airlock/rest')
     .option('--api-key-file <file>', 'path of a file holding the API key (else the target\'s apiKeyEnv/apiKeyFile, else GWOPS_API_KEY)')
+    .addOption(refusedApiKeyOption())
     .option('--ca-file <file>', 'PEM file of an extra CA to trust')
     .option('--insecure', 'skip TLS certificate verification (not recommended)')
     .option('--timeout <seconds>', 'how long each call waits for the gateway\'s answer (else GWOPS_TIMEOUT, else the target\'s timeout, else 120)')
     .addOption(new Option('--variant <variant>', 'gateway variant (default: the target\'s, else latest)').choices(['earliest', 'middle', 'latest']));
 }
 
+/** `--quiet`, of the commands that report progress on stderr (src/cli/progress.ts). */
+export function addQuietOption(command: Command): Command {
+  return command.option('-q, --quiet', 'no progress on stderr (phase, done/total, elapsed time)');
+}
+
 /** The `--prune` / `--allow-mass-delete` pair that plan and apply share. */
 function addPruneOptions(command: Command): Command {
   return command
     .option('--prune', 'delete owned live objects that no manifest declares')
-    .option('--allow-mass-delete', 'allow deleting all, or more than the configured share, of the owned objects of a kind');
+    .option('--allow-mass-delete', 'allow deleting all, or more than the configured share, of the owned objects of a kind')
+    .option('--allow-empty', 'accept paths that hold no manifest document (else an error naming them); with --prune and --allow-mass-delete, the one way to empty the owned part of a gateway');
 }
 
 /** Registers `gwops plan`, `gwops apply` and `gwops drift`. */
 export const registerReconcile: CommandModule = (program, io, done) => {
-  addPruneOptions(addConnectionOptions(
+  addPruneOptions(addQuietOption(addConnectionOptions(
     program
       .command('plan')
       .description('Show the API calls that would make the gateway match the manifests (checked by the gateway, never persisted)')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests); - for stdin'),
-  )
+  ))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--out <file>', 'also write the plan file for apply --plan: the plan, the gateway it was made against and the desired state, secrets as their sources only')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
-    .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages'))
+    .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
+    .option('--verbose', 'when the server check fails, list every step with its status (else the counts)'))
     .action(async (paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }) => {
       const { planAction } = await import('./reconcile-run.js');
-      done(await planAction(paths, flags, io));
+      done(await withProgress(io, 'plan', flags.quiet, (through, progress) => planAction(paths, flags, through, progress)));
     });
 
-  addPruneOptions(addConnectionOptions(
+  addPruneOptions(addQuietOption(addConnectionOptions(
     program
       .command('apply')
       .description('Execute the plan in one session and activate it when the gateway\'s validator reports no error')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests; none with --plan)'),
-  )
+  ))
     .addOption(new Option('--format <format>', 'how to show the plan').choices(['text', 'markdown', 'json']).default('text'))
     .option('--plan <file>', 'apply a plan file saved with plan --out instead of manifests (refused for another gateway, or when the live state changed since)')
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
     .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
-    .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip"))
+    .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip")
+    .option('--verbose', 'when a step fails, list every step with its status (else the counts)'))
     .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string }) => {
       const { applyAction } = await import('./reconcile-run.js');
-      done(await applyAction(paths, flags, io));
+      done(await withProgress(io, 'apply', flags.quiet, (through, progress) => applyAction(paths, flags, through, progress)));
     });
 
-  addConnectionOptions(
+  addQuietOption(addConnectionOptions(
     program
       .command('drift')
       .description('Report whether the live gateway differs from the manifests (exit 2 when it does)')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests)'),
-  )
+  ))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .action(async (paths: string[], flags: CommonFlags) => {
       const { driftAction } = await import('./reconcile-run.js');
-      done(await driftAction(paths, flags, io));
+      done(await withProgress(io, 'drift', flags.quiet, (through, progress) => driftAction(paths, flags, through, progress)));
     });
 };

@@ -13,6 +13,7 @@ import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { renderValidatorMessages } from '../../render/run-report.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
+import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
@@ -22,10 +23,6 @@ import { historyJson } from './history-run.js';
 export interface RollbackFlags extends ConnectionFlags {
   yes?: boolean;
   format: 'text' | 'markdown' | 'json';
-}
-
-function colorEnabled(io: CliIO): boolean {
-  return io.isTTY && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
 }
 
 /** The heading of the preview: which configuration replaces which. */

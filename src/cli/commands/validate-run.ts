@@ -7,6 +7,7 @@ import type { Variant } from '../../kinds/index.js';
 import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
 import type { DiagnosticFormat } from '../../manifest/index.js';
 import { EXIT } from '../exit.js';
+import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 
 /** Options as commander parses them. */
@@ -17,6 +18,8 @@ export interface ValidateCommandOptions {
   config?: string;
   /** Do not read `{ fromFile }` / `{ fromEnv }` secrets (CI jobs without them). */
   skipSecrets?: boolean;
+  /** Accept paths that hold no manifest document (else exit 1 naming them). */
+  allowEmpty?: boolean;
 }
 
 /**
@@ -34,10 +37,11 @@ export async function runValidate(paths: readonly string[], options: ValidateCom
     ...(options.target !== undefined ? { target: options.target } : {}),
     ...(options.variant !== undefined ? { variant: options.variant } : {}),
     resolveSecrets: options.skipSecrets !== true,
+    requireDocuments: options.allowEmpty !== true,
   });
   for (const value of result.secretValues) io.secrets?.add(value);
   const failed = hasErrors(result.diagnostics);
-  const color = io.isTTY && io.env.NO_COLOR === undefined;
+  const color = colorEnabled(io);
   io.stdout.write(formatDiagnostics(result.diagnostics, options.format, { color }));
   if (options.format === 'text' && !failed) {
     const n = result.documents.length;

@@ -13,6 +13,7 @@ export const registerValidate: CommandModule = (program, io: CliIO, done) => {
     .addOption(new Option('--variant <variant>', "gateway variant (default: the target's, else latest)").choices([...VARIANTS]))
     .option('--target <name>', 'a target of the project file: its variant and overlays apply')
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
+    .option('--allow-empty', 'accept paths that hold no manifest document (else an error naming them)')
     .option('--skip-secrets', 'do not read { fromFile } / { fromEnv } secrets (check their shape only)')
     .action(async (paths: string[], options: ValidateCommandOptions) => {
       const { runValidate } = await import('./validate-run.js');

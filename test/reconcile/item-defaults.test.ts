@@ -1,0 +1,48 @@
+/**
+ * List items compared as the gateway holds them (src/reconcile/item-defaults.ts): the
+ * kind's item defaults filled into declared items, keys sorted on both sides of a change.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { diffAttributes } from '../../src/reconcile/diff.js';
+import { sortedKeys, withItemDefaults } from '../../src/reconcile/item-defaults.js';
+
+const LIVE_ITEM = { protocol: 'HTTP', hostName: 'a.internal', port: 8080, mode: 'ENABLED', spare: false, weight: 100 };
+
+describe('list items with the gateway\'s item defaults', () => {
+  it('a declared item without the defaults equals the live item that has them', () => {
+    const diff = diffAttributes('back-end-group', { backendHosts: [{ hostName: 'a.internal', port: 8080 }] }, { backendHosts: [LIVE_ITEM] });
+    expect(diff.changes).toEqual([]);
+  });
+
+  it('a live member that differs from its default is a change (the list is replaced whole)', () => {
+    const diff = diffAttributes('back-end-group', { backendHosts: [{ hostName: 'a.internal', port: 8080 }] }, { backendHosts: [{ ...LIVE_ITEM, mode: 'DISABLED' }] });
+    expect(diff.changes).toHaveLength(1);
+  });
+
+  it('a default is filled in only where the live item reports that member', () => {
+    expect(withItemDefaults('back-end-group', ['backendHosts'], [{ hostName: 'a' }], [{ hostName: 'a', weight: 5 }])).toEqual([{ hostName: 'a', weight: 100 }]);
+    expect(withItemDefaults('back-end-group', ['other'], [{ hostName: 'a' }], [{ weight: 5 }])).toEqual([{ hostName: 'a' }]);
+  });
+
+  it('changing one member of one item changes that member only, in both sides of the change, keys sorted', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 65535 }), fc.integer({ min: 1, max: 65535 }), fc.shuffledSubarray(Object.keys(LIVE_ITEM), { minLength: 6 }), (before, after, order) => {
+        fc.pre(before !== after);
+        const live = Object.fromEntries(order.map((k) => [k, k === 'port' ? before : LIVE_ITEM[k as keyof typeof LIVE_ITEM]]));
+        const diff = diffAttributes('back-end-group', { backendHosts: [{ port: after, hostName: 'a.internal' }] }, { backendHosts: [live] });
+        expect(diff.changes).toHaveLength(1);
+        const [change] = diff.changes;
+        const [b] = change?.before as Record<string, unknown>[];
+        const [a] = change?.after as Record<string, unknown>[];
+        expect(Object.keys(a ?? {})).toEqual(Object.keys(LIVE_ITEM).sort());
+        expect(Object.keys(b ?? {})).toEqual(Object.keys(LIVE_ITEM).sort());
+        expect(Object.keys(LIVE_ITEM).filter((k) => b?.[k] !== a?.[k])).toEqual(['port']);
+      }),
+    );
+  });
+
+  it('sortedKeys sorts object keys recursively and keeps array order', () => {
+    expect(JSON.stringify(sortedKeys({ b: [{ d: 1, c: 2 }], a: 1 }))).toBe('{"a":1,"b":[{"c":2,"d":1}]}');
+  });
+});
