@@ -19,6 +19,8 @@ import type { ParsedDocument } from './parse.js';
 import { documentStart, makeDiagnostic, parseFile } from './parse.js';
 import { loadProject } from './project.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
+import type { JwksReference } from '../jwks/resolve.js';
+import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
 import type { LiteralSecret } from './resolve.js';
 import type { Resolved } from './rules.js';
@@ -72,6 +74,12 @@ export interface LoadResult {
    * (src/secrets.ts). Never print them.
    */
   secretValues: string[];
+  /**
+   * The `{ fromJwks }` values of `documents`, checked offline but not fetched: `documents`
+   * still hold them as objects until `resolveJwksReferences` (src/jwks/resolve.ts) puts the
+   * keys in place.
+   */
+  jwksReferences: JwksReference[];
 }
 
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
@@ -144,6 +152,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     checkPatterns(entry, out);
     literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues));
   }
+  const jwksLocations = locateJwksReferences(entries);
   const effective = mergeTemplates(index, out);
 
   const resolved: Resolved[] = [];
@@ -174,6 +183,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
   checkDocuments(resolved, index, project.allowExternalLinks || lostDocuments, out);
+  const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.
     const holdsSecret = kindOfDocument(entry.kind).holdsSecret;
@@ -196,5 +206,6 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     variant,
     locate: (kind, name) => byKey.get(objectKey(kind, name)),
     secretValues: [...new Set(secretValues)],
+    jwksReferences,
   };
 }

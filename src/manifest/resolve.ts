@@ -32,7 +32,7 @@ export function deepMerge(base: AttributeObject, own: AttributeObject): Attribut
 }
 
 /** Calls `visit` for every value at `segments` (`*` = every array item) under `root`. */
-function forEachAt(
+export function forEachAt(
   root: unknown,
   segments: readonly string[],
   visit: (at: string[], value: unknown, parent: Record<string, unknown>, key: string) => void,

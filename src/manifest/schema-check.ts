@@ -261,7 +261,9 @@ function translate(kind: SchemaKind | undefined, error: ErrorObject, segments: s
         return {
           code: 'invalid-secret',
           pointer: segments,
-          message: `secret ${subject(segments, label)} must be a string, { fromEnv: NAME } or { fromFile: path }`,
+          message: (error.parentSchema as JsonSchema)['x-gwops-public-key']
+            ? `secret ${subject(segments, label)} must be a string, { fromEnv: NAME }, { fromFile: path } or { fromJwks: { url: https://… or source: NAME, kid: KEY-ID or alg: RS_256 } }`
+            : `secret ${subject(segments, label)} must be a string, { fromEnv: NAME } or { fromFile: path }`,
         };
       }
       return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} ${error.message ?? 'is invalid'}` };

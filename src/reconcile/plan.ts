@@ -23,6 +23,7 @@
 import { createHash } from 'node:crypto';
 import { KINDS, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
+import type { KeyNames } from './diff.js';
 import { creationChanges, diffAttributes, diffLinks, isPlainObject, isWriteOnlyPath, maskValue, redactAttributes } from './diff.js';
 import { collectionPathOf } from './live.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
@@ -58,6 +59,8 @@ export interface PlanOptions {
    * kind that pruning may delete; more, or all of them, is refused unless `allowMassDelete`.
    */
   readonly massDeleteShare: number;
+  /** RFC 7638 thumbprint → kid of the keys of the run's JWK Sets: changes name public keys by them. */
+  readonly keyNames?: KeyNames | undefined;
 }
 
 /**
@@ -81,10 +84,10 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
       if (!object) continue;
       const liveObject = live.objects.get(kind.type)?.get(name);
       if (liveObject?.id === undefined) {
-        nodes.push(createNode(object));
+        nodes.push(createNode(object, options.keyNames));
         created.add(refKey(object));
       } else {
-        const node = updateNode(object, liveObject, liveObject.id);
+        const node = updateNode(object, liveObject, liveObject.id, options.keyNames);
         if (node) nodes.push(node);
       }
     }
@@ -187,7 +190,7 @@ function objectPath(kind: ResourceType, id?: string): string {
   return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
 }
 
-function createNode(object: StateObject): StepNode {
+function createNode(object: StateObject, keyNames: KeyNames | undefined): StepNode {
   const { attributes, secretPaths } = redactAttributes(object.kind, object.attributes, '/data/attributes');
   return {
     key: stepKey('create', object.kind, object.name),
@@ -200,15 +203,15 @@ function createNode(object: StateObject): StepNode {
       path: objectPath(object.kind),
       body: { data: { type: object.kind, attributes } },
       secretPaths,
-      changes: creationChanges(object.kind, object.attributes),
+      changes: creationChanges(object.kind, object.attributes, keyNames),
       reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
       ...(object.source ? { source: object.source } : {}),
     },
   };
 }
 
-function updateNode(object: StateObject, liveObject: StateObject, id: string): StepNode | undefined {
-  const diff = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff);
+function updateNode(object: StateObject, liveObject: StateObject, id: string, keyNames: KeyNames | undefined): StepNode | undefined {
+  const diff = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
   if (diff.changes.length === 0) return undefined;
   const patch: Record<string, unknown> = {};
   for (const key of diff.changedTopLevel) patch[key] = object.attributes[key];

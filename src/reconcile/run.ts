@@ -17,6 +17,8 @@ import { hasErrors, loadManifests } from '../manifest/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
+import { resolveJwksReferences } from '../jwks/resolve.js';
+import type { JwksFetcher } from '../jwks/resolve.js';
 import { projectConnection } from './connect.js';
 import { desiredState, identityHandles } from './desired.js';
 import { ApplyFailedError, ManifestError } from './errors.js';
@@ -50,6 +52,8 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
    * secret values, the API key and the session cookie are registered into it.
    */
   readonly secrets?: SecretRedactor | undefined;
+  /** Fetches JWK Sets for `{ fromJwks }` values; default undici over HTTPS (src/jwks/fetch.ts). */
+  readonly fetchJwks?: JwksFetcher | undefined;
 }
 
 /** The reconciler's errors live in errors.ts; re-exported for existing callers. */
@@ -60,11 +64,15 @@ export interface Prepared {
   readonly loaded: LoadResult;
   readonly desired: State;
   readonly variant: Variant;
+  /** RFC 7638 thumbprint → kid of every key of the JWK Sets fetched for `{ fromJwks }` values (plans name keys by them). */
+  readonly keyNames: ReadonlyMap<string, string>;
 }
 
 /**
- * Loads and validates the manifests; nothing is contacted.
- * @throws ManifestError when any diagnostic is an error (warnings go to `input.warn`)
+ * Loads and validates the manifests and fetches the JWK Sets their `{ fromJwks }` values
+ * name (once per source); no gateway is contacted.
+ * @throws ManifestError when any diagnostic is an error (warnings go to `input.warn`), or
+ *   when a `{ fromJwks }` value cannot be resolved (located, naming the URL)
  */
 export async function prepare(input: RunInput): Promise<Prepared> {
   const loaded = await loadManifests({
@@ -82,7 +90,11 @@ export async function prepare(input: RunInput): Promise<Prepared> {
     if (input.onDiagnostics) input.onDiagnostics(loaded.diagnostics);
     else for (const d of loaded.diagnostics) input.warn(formatDiagnosticLine(d));
   }
-  return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant };
+  if (loaded.jwksReferences.length === 0) return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant, keyNames: new Map() };
+  // The keys are fetched before any gateway is contacted: a problem stops the run first.
+  const jwks = await resolveJwksReferences(loaded.documents, loaded.jwksReferences, loaded.project.jwks, input.fetchJwks);
+  if (jwks.problems.length > 0) throw new ManifestError(jwks.problems);
+  return { loaded: { ...loaded, documents: jwks.documents }, desired: desiredState(jwks.documents), variant: loaded.variant, keyNames: jwks.kids };
 }
 
 /**
@@ -113,6 +125,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
     isOwned: ownershipPredicate(scope),
     allowMassDelete: input.allowMassDelete === true,
     massDeleteShare: prepared.loaded.project.massDeleteShare,
+    keyNames: prepared.keyNames,
   });
   return { live, plan };
 }
