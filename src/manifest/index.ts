@@ -144,13 +144,16 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const entries: Entry[] = [...index.values()].flatMap((m) => [...m.values()]);
   const literals: LiteralSecret[] = [];
   const secretValues: string[] = [];
+  const secretVersions = new Map<Entry, Record<string, number>>();
   for (const entry of entries) {
     const label = labelOf(entry.kind, entry.name);
     for (const spec of schemaDiagnostics(entry.kind, entry.value, label)) out.push(entryDiagnostic(entry, spec));
     checkVariant(entry, variant, out);
     checkNameAttribute(entry, out);
     checkPatterns(entry, out);
-    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues));
+    const versions: Record<string, number> = {};
+    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues, versions));
+    if (Object.keys(versions).length > 0) secretVersions.set(entry, versions);
   }
   const jwksLocations = locateJwksReferences(entries);
   const effective = mergeTemplates(index, out);
@@ -177,6 +180,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
       attributes,
       relationships,
       source: { file: entry.base.source.file, line: start.line, column: start.column },
+      ...(secretVersions.has(entry) ? { secretVersions: secretVersions.get(entry) } : {}),
     };
     resolved.push({ doc, entry });
   }

@@ -70,13 +70,16 @@ export interface LiteralSecret {
  * sources are left as they are (only literals are collected).
  *
  * Every secret value found (resolved from a source, or written as a string, literally or
- * through `${VAR}`) is appended to `values`, for redaction (src/secrets.ts).
+ * through `${VAR}`) is appended to `values`, for redaction (src/secrets.ts). The `version`
+ * of each source that gives one is set in `versions` under its dotted attribute path
+ * (docs/manifest-reference.md "Secrets that rotate").
  */
 export function resolveSecrets(
   entry: Entry,
   env: Readonly<Record<string, string | undefined>> | undefined,
   out: Diagnostic[],
   values?: string[],
+  versions?: Record<string, number>,
 ): LiteralSecret[] {
   const attributes = entry.value.attributes;
   if (!isObject(attributes)) return [];
@@ -92,7 +95,9 @@ export function resolveSecrets(
         if (!origin.substituted.has(segments.join('/'))) literals.push({ entry, at });
         return;
       }
-      if (!isObject(value) || env === undefined) return;
+      if (!isObject(value)) return;
+      if (versions && typeof value.version === 'number') versions[at.join('.')] = value.version;
+      if (env === undefined) return;
       let resolved: string | undefined;
       if (typeof value.fromEnv === 'string') {
         resolved = env[value.fromEnv];

@@ -28,6 +28,8 @@ import { fetchLiveLists, kindsToFetch, ownershipPredicate } from './fetch.js';
 import { liveState } from './live.js';
 import type { State } from './model.js';
 import { buildPlan } from './plan.js';
+import type { SecretVersions } from './secret-versions.js';
+import { appliedVersions as readAppliedVersions, isEmptyVersions } from './secret-versions.js';
 import type { Plan } from './plan-types.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
@@ -110,6 +112,19 @@ export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConn
 export interface Planned {
   readonly live: State;
   readonly plan: Plan;
+  /** The secret versions recorded on the gateway (read only when the manifests declare any). */
+  readonly appliedVersions?: SecretVersions | undefined;
+}
+
+/** The versions the desired state declares (secret-versions.ts), by kind, name and path. */
+export function declaredVersions(desired: State): SecretVersions {
+  const out: Record<string, Record<string, Readonly<Record<string, number>>>> = {};
+  for (const [kind, objects] of desired.objects) {
+    for (const object of objects.values()) {
+      if (object.secretVersions) (out[kind] ??= {})[object.name] = object.secretVersions;
+    }
+  }
+  return out;
 }
 
 /** Reads live state in the open session and builds the plan (pure after the GETs). */
@@ -120,14 +135,17 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const kinds = kindsToFetch(prepared.desired, scope, available);
   const lists = await fetchLiveLists(session, kinds, prepared.desired, scope);
   const live = liveState(lists, identityHandles(prepared.desired));
+  // The configurations list is read only when some secret declares a version.
+  const appliedVersions = isEmptyVersions(declaredVersions(prepared.desired)) ? undefined : readAppliedVersions(await session.configurations());
   const plan = buildPlan(prepared.desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
     allowMassDelete: input.allowMassDelete === true,
     massDeleteShare: prepared.loaded.project.massDeleteShare,
     keyNames: prepared.keyNames,
+    appliedVersions,
   });
-  return { live, plan };
+  return { live, plan, appliedVersions };
 }
 
 const SEVERITY: Readonly<Record<ValidatorSeverity, DiagnosticSeverity>> = { ERROR: 'error', WARNING: 'warning', INFO: 'info' };

@@ -1,0 +1,87 @@
+/**
+ * Versions of write-only secrets (docs/manifest-reference.md "Secrets that rotate"), after
+ * Terraform's write-only arguments and their `_wo_version`: the gateway never returns a
+ * write-only value, so gwops cannot compare it; a manifest gives the secret source a
+ * `version` (`{ fromEnv: TLS_PASSPHRASE, version: 3 }`) and gwops records the versions it
+ * applied in a machine-readable trailer of the activation comment, which it reads back
+ * from the configurations list. A declared version that differs from the recorded one
+ * plans an update of that attribute. Neither secrets nor hashes of them are stored: only
+ * the numbers the manifests give.
+ *
+ * Trailer format (one line, at the end of the comment):
+ * ` gwops-secret-versions={"<kind>":{"<name>":{"<attribute path>":<version>}}}`.
+ */
+import type { ConfigurationEntry } from '../gateway/index.js';
+
+/** Versions by kind, object name and dotted attribute path (array indexes as numbers). */
+export type SecretVersions = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>>;
+
+const MARK = ' gwops-secret-versions=';
+const TRAILER = / gwops-secret-versions=(\{.*\})$/su;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The comment without its version trailer (what people and `gwops history` read). */
+export function withoutVersionTrailer(comment: string): string {
+  return comment.replace(TRAILER, '');
+}
+
+/** The versions a comment's trailer records; undefined when it has none (or it is unreadable). */
+export function parseVersionTrailer(comment: string | undefined): SecretVersions | undefined {
+  const match = comment === undefined ? null : TRAILER.exec(comment);
+  if (!match?.[1]) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(match[1]);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(parsed)) return undefined;
+  const out: Record<string, Record<string, Record<string, number>>> = {};
+  for (const [kind, names] of Object.entries(parsed)) {
+    if (!isObject(names)) continue;
+    for (const [name, paths] of Object.entries(names)) {
+      if (!isObject(paths)) continue;
+      for (const [path, version] of Object.entries(paths)) {
+        if (typeof version !== 'number' || !Number.isInteger(version)) continue;
+        ((out[kind] ??= {})[name] ??= {})[path] = version;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The versions the gateway's active configuration was applied with: the trailer of the
+ * newest entry of the configurations list (newest first) that has one, so an activation
+ * made by hand in between keeps them. Empty when no entry has a trailer.
+ */
+export function appliedVersions(entries: readonly ConfigurationEntry[]): SecretVersions {
+  for (const entry of entries) {
+    const versions = parseVersionTrailer(entry.comment);
+    if (versions) return versions;
+  }
+  return {};
+}
+
+/** `base` with the versions of `declared` written over it (per kind, name and path). */
+export function mergeVersions(base: SecretVersions, declared: SecretVersions): SecretVersions {
+  const out: Record<string, Record<string, Record<string, number>>> = {};
+  for (const source of [base, declared]) {
+    for (const [kind, names] of Object.entries(source)) {
+      for (const [name, paths] of Object.entries(names)) Object.assign(((out[kind] ??= {})[name] ??= {}), paths);
+    }
+  }
+  return out;
+}
+
+/** True when there is no version at all. */
+export function isEmptyVersions(versions: SecretVersions): boolean {
+  return Object.values(versions).every((names) => Object.keys(names).length === 0);
+}
+
+/** `comment` with the trailer recording `versions` (the comment unchanged when there are none). */
+export function withVersionTrailer(comment: string, versions: SecretVersions): string {
+  if (isEmptyVersions(versions)) return comment;
+  return `${withoutVersionTrailer(comment)}${MARK}${JSON.stringify(versions)}`;
+}
