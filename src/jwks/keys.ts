@@ -139,7 +139,7 @@ export function jwkThumbprint(key: Readonly<Record<string, unknown>>): string {
 export function pemThumbprint(pem: string): string | undefined {
   if (!pem.includes('-----BEGIN')) return undefined;
   try {
-    return jwkThumbprint(createPublicKey(pem).export({ format: 'jwk' }) as Record<string, unknown>);
+    return jwkThumbprint(createPublicKey(pem).export({ format: 'jwk' }));
   } catch {
     return undefined;
   }

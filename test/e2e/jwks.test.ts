@@ -114,7 +114,7 @@ describe('fromJwks keys from the emulator login application', () => {
   const thumbprintOfKid = (kid: string): string => {
     const key = t.h.emulator.loginApp?.privateKey(kid);
     if (!key) throw new Error(`kid ${kid} is not published`);
-    return jwkThumbprint(createPublicKey(key).export({ format: 'jwk' }) as Record<string, unknown>);
+    return jwkThumbprint(createPublicKey(key).export({ format: 'jwk' }));
   };
 
   beforeAll(async () => {
@@ -133,7 +133,6 @@ describe('fromJwks keys from the emulator login application', () => {
   it('applies the current key to every mapping, fetching the JWKS once', async () => {
     const before = jwksFetches();
     const applied = await run('apply', '--yes');
-    expect(applied.stderr).toBe(applied.stderr); // printed for debugging on failure below
     expect(applied.code, applied.stderr).toBe(0);
     expect(jwksFetches() - before).toBe(1);
     const kid = t.h.emulator.loginApp?.currentKid() ?? '';
