@@ -54,7 +54,7 @@ export type JwksFetcher = (url: string, options: JwksFetchOptions) => Promise<Jw
 /** Where a reference's set comes from: its cache key, URL and fetch options. */
 function sourceOf(ref: JwksRef, sources: Readonly<Record<string, JwksSourceConfig>>): { key: string; url: string; options: JwksFetchOptions } | undefined {
   if (ref.source !== undefined) {
-    const config = sources[ref.source];
+    const config = Object.hasOwn(sources, ref.source) ? sources[ref.source] : undefined;
     if (!config) return undefined;
     let ca: string | undefined;
     if (config.caFile !== undefined) {

@@ -94,7 +94,7 @@ export function collectJwksReferences(
           ...(typeof raw.kid === 'string' ? { kid: raw.kid } : {}),
           ...(typeof raw.alg === 'string' ? { alg: raw.alg } : {}),
         };
-        if (ref.source !== undefined && !(ref.source in project.jwks)) {
+        if (ref.source !== undefined && !Object.hasOwn(project.jwks, ref.source)) {
           report(
             'jwks-source-unknown',
             `${subject} names jwks source '${ref.source}', which gwops.yaml does not define${

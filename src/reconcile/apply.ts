@@ -16,7 +16,7 @@ import type { Plan } from './plan-types.js';
 import { PLAN_FORMAT_VERSION } from './plan-types.js';
 import type { Planned, Prepared, RunInput } from './run.js';
 import { connectionFor, declaredVersions, executeAndValidate, prepare, readAndPlan } from './run.js';
-import { appliedVersions, mergeVersions, withVersionTrailer } from './secret-versions.js';
+import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from './secret-versions.js';
 
 /** The reconciler's errors live in errors.ts; re-exported for existing callers. */
 export { ActivationMismatchError, ActivationUnknownError, ConsentRequiredError, StalePlanError } from './errors.js';
@@ -132,7 +132,7 @@ function commentWithVersions(comment: string, prepared: Prepared, planned: Plann
   for (const [kind, names] of Object.entries(recorded)) {
     for (const [name, paths] of Object.entries(names)) {
       const known = [prepared.desired, planned.live].some((state) => [...state.objects.entries()].some(([k, objects]) => k === kind && objects.has(name)));
-      if (known) (kept[kind] ??= {})[name] = paths;
+      if (known) setObjectVersions(kept, kind, name, paths);
     }
   }
   return withVersionTrailer(comment, mergeVersions(kept, declaredVersions(prepared.desired)));

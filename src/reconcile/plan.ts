@@ -25,6 +25,7 @@ import { KINDS, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { KeyNames } from './diff.js';
 import type { SecretVersions } from './secret-versions.js';
+import { versionsOf } from './secret-versions.js';
 import type { AttributeChange } from './plan-types.js';
 import { creationChanges, diffAttributes, diffLinks, isPlainObject, isWriteOnlyPath, maskValue, redactAttributes } from './diff.js';
 import { collectionPathOf } from './live.js';
@@ -95,7 +96,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
         nodes.push(createNode(object, options.keyNames));
         created.add(refKey(object));
       } else {
-        const node = updateNode(object, liveObject, liveObject.id, options.keyNames, options.appliedVersions?.[object.kind]?.[object.name] ?? {});
+        const node = updateNode(object, liveObject, liveObject.id, options.keyNames, versionsOf(options.appliedVersions, object.kind, object.name));
         if (node) nodes.push(node);
       }
     }

@@ -29,7 +29,7 @@ import { liveState } from './live.js';
 import type { State } from './model.js';
 import { buildPlan } from './plan.js';
 import type { SecretVersions } from './secret-versions.js';
-import { appliedVersions as readAppliedVersions, isEmptyVersions } from './secret-versions.js';
+import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from './secret-versions.js';
 import type { Plan } from './plan-types.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
@@ -121,7 +121,7 @@ export function declaredVersions(desired: State): SecretVersions {
   const out: Record<string, Record<string, Readonly<Record<string, number>>>> = {};
   for (const [kind, objects] of desired.objects) {
     for (const object of objects.values()) {
-      if (object.secretVersions) (out[kind] ??= {})[object.name] = object.secretVersions;
+      if (object.secretVersions) setObjectVersions(out, kind, object.name, object.secretVersions);
     }
   }
   return out;

@@ -21,6 +21,25 @@ const TRAILER = / gwops-secret-versions=(\{.*\})$/su;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Sets an own property, whatever the key (`valueOf`, `__proto__` are names like any other). */
+function put<T>(target: Record<string, T>, key: string, value: T): T {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  return value;
+}
+
+/** The own property `key` of `target`, created empty when missing. */
+function child<T>(target: Record<string, Record<string, T>>, key: string): Record<string, T> {
+  return Object.hasOwn(target, key) ? (target[key] as Record<string, T>) : put(target, key, {});
+}
+
+/**
+ * Sets the versions of one object (kind, name) in `target` (mutated): the writer of
+ * {@link SecretVersions} maps, safe for any name.
+ */
+export function setObjectVersions(target: Record<string, Record<string, Readonly<Record<string, number>>>>, kind: string, name: string, paths: Readonly<Record<string, number>>): void {
+  put(child(target, kind), name, paths);
+}
+
 /** The comment without its version trailer (what people and `gwops history` read). */
 export function withoutVersionTrailer(comment: string): string {
   return comment.replace(TRAILER, '');
@@ -44,7 +63,7 @@ export function parseVersionTrailer(comment: string | undefined): SecretVersions
       if (!isObject(paths)) continue;
       for (const [path, version] of Object.entries(paths)) {
         if (typeof version !== 'number' || !Number.isInteger(version)) continue;
-        ((out[kind] ??= {})[name] ??= {})[path] = version;
+        put(child(child(out, kind), name), path, version);
       }
     }
   }
@@ -69,10 +88,19 @@ export function mergeVersions(base: SecretVersions, declared: SecretVersions): S
   const out: Record<string, Record<string, Record<string, number>>> = {};
   for (const source of [base, declared]) {
     for (const [kind, names] of Object.entries(source)) {
-      for (const [name, paths] of Object.entries(names)) Object.assign(((out[kind] ??= {})[name] ??= {}), paths);
+      for (const [name, paths] of Object.entries(names)) {
+        const target = child(child(out, kind), name);
+        for (const [path, version] of Object.entries(paths)) put(target, path, version);
+      }
     }
   }
   return out;
+}
+
+/** The versions recorded for one object (own properties only); empty when none. */
+export function versionsOf(versions: SecretVersions | undefined, kind: string, name: string): Readonly<Record<string, number>> {
+  const names = versions !== undefined && Object.hasOwn(versions, kind) ? versions[kind] : undefined;
+  return names !== undefined && Object.hasOwn(names, name) ? (names[name] ?? {}) : {};
 }
 
 /** True when there is no version at all. */

@@ -1,0 +1,46 @@
+/**
+ * The version trailer of activation comments: written and read back (property test), the
+ * comment's own text unchanged by it, the newest entry with a trailer wins, and neither
+ * `gwops history`'s parser nor a foreign comment is confused by it.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseActivationComment } from '../../src/reconcile/commit-comment.js';
+import { appliedVersions, mergeVersions, parseVersionTrailer, withVersionTrailer, withoutVersionTrailer } from '../../src/reconcile/secret-versions.js';
+
+const name = fc.string({ minLength: 1, maxLength: 12 });
+const versions = fc.dictionary(
+  fc.constantFrom('ssl-certificate', 'acme-service'),
+  fc.dictionary(name, fc.dictionary(fc.constantFrom('passphrase', 'privateKey', 'externalAccountBinding.hmacKey'), fc.nat(), { minKeys: 1 }), { minKeys: 1 }),
+  { minKeys: 1 },
+);
+
+describe('secret version trailer', () => {
+  it('reads back what it wrote and leaves the comment as it was', () => {
+    fc.assert(
+      fc.property(fc.string(), versions, (comment, v) => {
+        const written = withVersionTrailer(comment, v);
+        expect(parseVersionTrailer(written)).toEqual(v);
+        expect(withoutVersionTrailer(written)).toBe(withoutVersionTrailer(comment));
+      }),
+    );
+  });
+
+  it('keeps gwops history able to read the commit', () => {
+    const comment = withVersionTrailer('gwops apply: 1a2b3c4 Rotate (Ann) https://ci.example/run/1', { 'ssl-certificate': { tls: { passphrase: 3 } } });
+    expect(parseActivationComment(comment)).toEqual({ sha: '1a2b3c4', subject: 'Rotate', author: 'Ann', runUrl: 'https://ci.example/run/1' });
+  });
+
+  it('takes the newest entry that has a trailer, and merges declared versions over recorded ones', () => {
+    const entries = [
+      { id: '3', configType: 'CURRENTLY_ACTIVE', comment: 'manual change' },
+      { id: '2', configType: 'SAVED', comment: withVersionTrailer('gwops apply', { 'ssl-certificate': { tls: { passphrase: 2 } } }) },
+      { id: '1', configType: 'SAVED', comment: withVersionTrailer('gwops apply', { 'ssl-certificate': { tls: { passphrase: 1 } } }) },
+    ];
+    const applied = appliedVersions(entries);
+    expect(applied).toEqual({ 'ssl-certificate': { tls: { passphrase: 2 } } });
+    expect(mergeVersions(applied, { 'ssl-certificate': { tls: { privateKey: 1 } } })).toEqual({ 'ssl-certificate': { tls: { passphrase: 2, privateKey: 1 } } });
+    expect(parseVersionTrailer('gwops-secret-versions={not json}')).toBeUndefined();
+    expect(withVersionTrailer('as it is', {})).toBe('as it is');
+  });
+});
