@@ -32,10 +32,11 @@ describe('secret version trailer', () => {
   });
 
   it('takes the newest entry that has a trailer, and merges declared versions over recorded ones', () => {
+    const at = { createdAt: undefined, createdBy: undefined };
     const entries = [
-      { id: '3', configType: 'CURRENTLY_ACTIVE', comment: 'manual change' },
-      { id: '2', configType: 'SAVED', comment: withVersionTrailer('gwops apply', { 'ssl-certificate': { tls: { passphrase: 2 } } }) },
-      { id: '1', configType: 'SAVED', comment: withVersionTrailer('gwops apply', { 'ssl-certificate': { tls: { passphrase: 1 } } }) },
+      { id: '3', configType: 'CURRENTLY_ACTIVE', comment: 'manual change', ...at },
+      { id: '2', configType: 'SAVED', comment: withVersionTrailer('gwops apply', { 'ssl-certificate': { tls: { passphrase: 2 } } }), ...at },
+      { id: '1', configType: 'SAVED', comment: withVersionTrailer('gwops apply', { 'ssl-certificate': { tls: { passphrase: 1 } } }), ...at },
     ];
     const applied = appliedVersions(entries);
     expect(applied).toEqual({ 'ssl-certificate': { tls: { passphrase: 2 } } });
