@@ -130,7 +130,7 @@ export function valuesText(node: JsonSchema, root: JsonSchema): string {
  * (src/reconcile/secret-versions.ts). Code comments point to these headings.
  */
 const VALUE_REFERENCES: readonly string[] = [
-  '## Token keys from a JWKS',
+  '### Token keys from a JWKS',
   '',
   'An attribute that holds a public key (marked `x-gwops-public-key` in the schema: a',
   "mapping's `access.tokenVerification.jwsKey`) may name a key of a JSON Web Key Set",
@@ -171,7 +171,7 @@ const VALUE_REFERENCES: readonly string[] = [
   '`(public key kid old (thumbprint …)) -> (public key kid new (thumbprint …))`. Two PEMs of',
   'the same key compare equal.',
   '',
-  '## Secrets that rotate',
+  '### Secrets that rotate',
   '',
   'The gateway never returns a `write-only` attribute (a private key, a passphrase, an HMAC',
   "key), so gwops cannot compare it: when only the secret's value changes, the plan has no",
