@@ -149,7 +149,7 @@ export function rollbackComment(configuration: string, commit?: { readonly sha?:
 /** Reads back a comment written by {@link rollbackComment}. @returns undefined for any other comment */
 export function parseRollbackComment(comment: string | undefined): RollbackCommentInfo | undefined {
   if (comment === undefined || !comment.startsWith(ROLLBACK_PREFIX)) return undefined;
-  const match = /^(\S+)(?: \((.*)\))?$/u.exec(comment.slice(ROLLBACK_PREFIX.length));
+  const match = /^(\S+)(?: \((.*)\))?$/u.exec(withoutVersionTrailer(comment).slice(ROLLBACK_PREFIX.length));
   if (!match) return undefined;
   const [, configuration = '', inner = ''] = match;
   const commit = /^([0-9a-f]{7})(?: (.*))?$/u.exec(inner);

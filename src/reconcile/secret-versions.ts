@@ -83,6 +83,18 @@ export function appliedVersions(entries: readonly ConfigurationEntry[]): SecretV
   return {};
 }
 
+/**
+ * The comment of a rollback to the entry `targetId` of `entries` (newest first): the
+ * versions in effect at the target (the newest trailer at or before it), written whenever
+ * any entry records versions, so that the next plan compares against what the rolled-back
+ * configuration holds.
+ */
+export function rollbackCommentWithVersions(comment: string, entries: readonly ConfigurationEntry[], targetId: string): string {
+  if (!entries.some((e) => parseVersionTrailer(e.comment) !== undefined)) return comment;
+  const at = entries.findIndex((e) => e.id === targetId);
+  return withVersionTrailer(comment, appliedVersions(at < 0 ? [] : entries.slice(at)), true);
+}
+
 /** `base` with the versions of `declared` written over it (per kind, name and path). */
 export function mergeVersions(base: SecretVersions, declared: SecretVersions): SecretVersions {
   const out: Record<string, Record<string, Record<string, number>>> = {};
@@ -108,8 +120,12 @@ export function isEmptyVersions(versions: SecretVersions): boolean {
   return Object.values(versions).every((names) => Object.keys(names).length === 0);
 }
 
-/** `comment` with the trailer recording `versions` (the comment unchanged when there are none). */
-export function withVersionTrailer(comment: string, versions: SecretVersions): string {
-  if (isEmptyVersions(versions)) return comment;
+/**
+ * `comment` with the trailer recording `versions`; the comment unchanged when there are
+ * none, unless `always` (a rollback to a configuration without versions must still hide
+ * the versions of newer entries).
+ */
+export function withVersionTrailer(comment: string, versions: SecretVersions, always = false): string {
+  if (isEmptyVersions(versions) && !always) return comment;
   return `${withoutVersionTrailer(comment)}${MARK}${JSON.stringify(versions)}`;
 }

@@ -89,6 +89,7 @@ async function startBadJwksServer(): Promise<{ server: Server; url: string; ca: 
     '/huge': { status: 200, body: JSON.stringify({ keys: [], pad: 'x'.repeat(300 * 1024) }) },
   };
   const server = createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
+    if (req.url === '/hang') return; // never answers: the fetch's timeout ends it
     const found = bodies[req.url ?? ''] ?? { status: 404, body: '{}' };
     res.writeHead(found.status, { 'content-type': 'application/json', ...found.headers });
     res.end(found.body);
@@ -242,15 +243,18 @@ describe('fromJwks keys from the emulator login application', () => {
         badProject,
         `jwks:\n${source('notset', '/not-a-set')}${source('two', '/two-rs256')}${source('ec', '/ec')}${source('moved', '/moved')}${source('huge', '/huge')}` +
           `  login:\n    url: ${t.h.emulator.loginApp?.jwksUrl ?? ''}\n    caFile: ca.pem\n` +
+          `  hang:\n    url: ${bad.url}/hang\n    caFile: bad-ca.pem\n    timeoutMs: 1000\n` +
           `  closed:\n    url: https://127.0.0.1:1/jwks\n    timeoutMs: 5000\n`,
       );
     });
     afterAll(async () => {
+      bad.server.closeAllConnections();
       await new Promise<void>((resolve) => bad.server.close(() => resolve()));
     });
 
     const cases: [string, string, string][] = [
       ['unreachable', '{ fromJwks: { source: closed, kid: k } }', 'cannot use JWKS https://127.0.0.1:1/jwks: connection refused [jwks-unavailable]'],
+      ['no answer in time', '{ fromJwks: { source: hang, kid: k } }', `cannot use JWKS ${'URL'}/hang: no answer within 1000 ms [jwks-unavailable]`],
       ['not a JWK Set', '{ fromJwks: { source: notset, kid: k } }', `cannot use JWKS ${'URL'}/not-a-set: the body is not a JWK Set (expected a JSON object with a "keys" array) [jwks-unavailable]`],
       ['a redirect', '{ fromJwks: { source: moved, kid: k } }', `cannot use JWKS ${'URL'}/moved: answered 302 (a redirect to /ec); redirects are refused: give the final URL [jwks-unavailable]`],
       ['a body over the size limit', '{ fromJwks: { source: huge, kid: k } }', `cannot use JWKS ${'URL'}/huge: the body is`],

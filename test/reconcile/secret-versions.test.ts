@@ -5,8 +5,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseActivationComment } from '../../src/reconcile/commit-comment.js';
-import { appliedVersions, mergeVersions, parseVersionTrailer, withVersionTrailer, withoutVersionTrailer } from '../../src/reconcile/secret-versions.js';
+import { parseActivationComment, parseRollbackComment, rollbackComment } from '../../src/reconcile/commit-comment.js';
+import {
+  appliedVersions,
+  mergeVersions,
+  parseVersionTrailer,
+  rollbackCommentWithVersions,
+  withVersionTrailer,
+  withoutVersionTrailer,
+} from '../../src/reconcile/secret-versions.js';
 
 const name = fc.string({ minLength: 1, maxLength: 12 });
 const versions = fc.dictionary(
@@ -43,5 +50,20 @@ describe('secret version trailer', () => {
     expect(mergeVersions(applied, { 'ssl-certificate': { tls: { privateKey: 1 } } })).toEqual({ 'ssl-certificate': { tls: { passphrase: 2, privateKey: 1 } } });
     expect(parseVersionTrailer('gwops-secret-versions={not json}')).toBeUndefined();
     expect(withVersionTrailer('as it is', {})).toBe('as it is');
+  });
+
+  it('a rollback carries the versions in effect at its target, even none', () => {
+    const at = { createdAt: undefined, createdBy: undefined, configType: 'SAVED' };
+    const entries = [
+      { id: '4', comment: withVersionTrailer('gwops apply', { 'ssl-certificate': { tls: { passphrase: 3 } } }), ...at },
+      { id: '3', comment: 'manual', ...at },
+      { id: '2', comment: withVersionTrailer('gwops apply', { 'ssl-certificate': { tls: { passphrase: 2 } } }), ...at },
+      { id: '1', comment: 'before gwops', ...at },
+    ];
+    const toThree = rollbackCommentWithVersions(rollbackComment('3'), entries, '3');
+    expect(parseVersionTrailer(toThree)).toEqual({ 'ssl-certificate': { tls: { passphrase: 2 } } });
+    expect(parseRollbackComment(toThree)).toEqual({ configuration: '3', sha: undefined, subject: undefined });
+    expect(parseVersionTrailer(rollbackCommentWithVersions(rollbackComment('1'), entries, '1'))).toEqual({});
+    expect(rollbackCommentWithVersions(rollbackComment('1'), [entries[3] as (typeof entries)[number]], '1')).toBe(rollbackComment('1'));
   });
 });
