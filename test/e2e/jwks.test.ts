@@ -243,6 +243,7 @@ describe('fromJwks keys from the emulator login application', () => {
         badProject,
         `jwks:\n${source('notset', '/not-a-set')}${source('two', '/two-rs256')}${source('ec', '/ec')}${source('moved', '/moved')}${source('huge', '/huge')}` +
           `  login:\n    url: ${t.h.emulator.loginApp?.jwksUrl ?? ''}\n    caFile: ca.pem\n` +
+          `  untrusted:\n    url: ${bad.url}/ec\n` +
           `  hang:\n    url: ${bad.url}/hang\n    caFile: bad-ca.pem\n    timeoutMs: 1000\n` +
           `  closed:\n    url: https://127.0.0.1:1/jwks\n    timeoutMs: 5000\n`,
       );
@@ -254,6 +255,7 @@ describe('fromJwks keys from the emulator login application', () => {
 
     const cases: [string, string, string][] = [
       ['unreachable', '{ fromJwks: { source: closed, kid: k } }', 'cannot use JWKS https://127.0.0.1:1/jwks: connection refused [jwks-unavailable]'],
+      ['a certificate no trusted CA signed', '{ fromJwks: { source: untrusted, kid: ec-key } }', `cannot use JWKS ${'URL'}/ec: cannot verify the TLS certificate (`],
       ['no answer in time', '{ fromJwks: { source: hang, kid: k } }', `cannot use JWKS ${'URL'}/hang: no answer within 1000 ms [jwks-unavailable]`],
       ['not a JWK Set', '{ fromJwks: { source: notset, kid: k } }', `cannot use JWKS ${'URL'}/not-a-set: the body is not a JWK Set (expected a JSON object with a "keys" array) [jwks-unavailable]`],
       ['a redirect', '{ fromJwks: { source: moved, kid: k } }', `cannot use JWKS ${'URL'}/moved: answered 302 (a redirect to /ec); redirects are refused: give the final URL [jwks-unavailable]`],
