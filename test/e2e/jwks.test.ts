@@ -259,7 +259,7 @@ describe('fromJwks keys from the emulator login application', () => {
       ['no answer in time', '{ fromJwks: { source: hang, kid: k } }', `cannot use JWKS ${'URL'}/hang: no answer within 1000 ms [jwks-unavailable]`],
       ['not a JWK Set', '{ fromJwks: { source: notset, kid: k } }', `cannot use JWKS ${'URL'}/not-a-set: the body is not a JWK Set (expected a JSON object with a "keys" array) [jwks-unavailable]`],
       ['a redirect', '{ fromJwks: { source: moved, kid: k } }', `cannot use JWKS ${'URL'}/moved: answered 302 (a redirect to /ec); redirects are refused: give the final URL [jwks-unavailable]`],
-      ['a body over the size limit', '{ fromJwks: { source: huge, kid: k } }', `cannot use JWKS ${'URL'}/huge: the body is`],
+      ['a body over the size limit', '{ fromJwks: { source: huge, kid: k } }', `cannot use JWKS ${'URL'}/huge: the body is over the limit of 262144 bytes [jwks-unavailable]`],
       ['a missing kid', '{ fromJwks: { source: login, kid: nope } }', "JWKS LOGIN: no key with kid 'nope' (kids in the set: "],
       ['several candidates for alg', '{ fromJwks: { source: two, alg: RS_256 } }', `JWKS ${'URL'}/two-rs256: several candidate keys for alg RS256 (kids a, b); name one with kid [jwks-key]`],
       ['a key of the wrong type', '{ fromJwks: { source: ec, kid: ec-key } }', `JWKS ${'URL'}/ec: key 'ec-key' is of type EC, but jwsAlgorithm RS_256 needs an RSA key [jwks-key]`],
