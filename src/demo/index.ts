@@ -17,6 +17,24 @@ import { withSession } from '../gateway/index.js';
 /** The example project the demo applies (shipped in the package). */
 export const DEMO_PROJECT = fileURLToPath(new URL('../../examples/demo/gwops.yaml', import.meta.url));
 
+/** The login-app example's manifests (shipped in the package). */
+const LOGIN_APP_MANIFESTS = fileURLToPath(new URL('../../examples/login-app/manifests', import.meta.url));
+
+/** The project file of examples/login-app/gwops.yaml, with its `login` source at `jwksUrl`. */
+function loginAppProject(jwksUrl: string, caFile: string): string {
+  return [
+    `manifests: [${JSON.stringify(LOGIN_APP_MANIFESTS)}]`,
+    'jwks:',
+    '  login:',
+    `    url: ${JSON.stringify(jwksUrl)}`,
+    `    caFile: ${JSON.stringify(caFile)}`,
+    'ownership:',
+    "  mapping: ['label==login-app-example']",
+    "  back-end-group: ['name=@token-api-']",
+    '',
+  ].join('\n');
+}
+
 /** Runs one CLI invocation with the demo's IO and returns its exit code. */
 export type CliRunner = (args: readonly string[], io: CliIO) => Promise<number>;
 
@@ -32,7 +50,7 @@ function throwawayKey(): string {
 export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
   const c = createColors(colorEnabled(io));
   const dir = await mkdtemp(join(tmpdir(), 'gwops-demo-'));
-  const emulator = await startEmulator({ port: 0, variant: 'latest' });
+  const emulator = await startEmulator({ port: 0, variant: 'latest', loginApp: true });
   try {
     const keyFile = join(dir, 'api-key');
     const caFile = join(dir, 'emulator-ca.pem');
@@ -47,8 +65,14 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     const demoIO: CliIO = { ...io, env };
     const connection = ['--config', DEMO_PROJECT, '--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile];
     let failures = 0;
+    // The login-app example's project, pointed at this emulator's login application (its own
+    // gwops.yaml names the emulator's default port).
+    const loginProject = join(dir, 'login-app.yaml');
+    await writeFile(loginProject, loginAppProject(emulator.loginApp?.jwksUrl ?? '', caFile));
+    const loginConnection = ['--config', loginProject, '--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile];
+    const hidden = new Set([...connection, ...loginConnection]);
     const step = async (title: string, explanation: string, args: readonly string[], expected: number): Promise<void> => {
-      io.stdout.write(`\n${c.bold(c.cyan(`━━ ${title}`))}\n${c.dim(explanation)}\n${c.dim(`$ gwops ${args.filter((a) => !connection.includes(a)).join(' ')}`)}\n\n`);
+      io.stdout.write(`\n${c.bold(c.cyan(`━━ ${title}`))}\n${c.dim(explanation)}\n${c.dim(`$ gwops ${args.filter((a) => !hidden.has(a)).join(' ')}`)}\n\n`);
       const code = await run(['node', 'gwops', ...args], demoIO);
       const ok = code === expected;
       if (!ok) failures += 1;
@@ -93,6 +117,19 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     await step('6. Drift check', 'The nightly drift run notices both changes: exit 2.', ['drift', ...connection], 2);
     await step('7. Apply heals', 'Apply with --prune restores the attribute and removes the undeclared mapping.', ['apply', ...connection, '--yes', '--prune'], 0);
     await step('8. Drift check', 'Back in sync: exit 0.', ['drift', ...connection], 0);
+
+    await step(
+      '9. Token keys from the login application',
+      'examples/login-app: two API mappings verify tokens with the key { fromJwks: { source: login, alg: RS_256 } } names; the JWKS is fetched once.',
+      ['apply', ...loginConnection, '--yes'],
+      0,
+    );
+    io.stdout.write(`\n${c.bold(c.cyan('━━ 10. The login application rotates its signing keys'))}\n`);
+    const retired = emulator.loginApp?.currentKid() ?? '';
+    const current = emulator.loginApp?.rotate() ?? '';
+    io.stdout.write(`  ${current} is now the current key; ${retired} stays published for its grace period.\n`);
+    await step('11. Drift check', 'Every mapping that uses the key is stale: exit 2, old and new kid by thumbprint.', ['drift', ...loginConnection], 2);
+    await step('12. Apply heals', 'The new key is rolled out to every mapping that names the source.', ['apply', ...loginConnection, '--yes'], 0);
 
     io.stdout.write(
       failures === 0

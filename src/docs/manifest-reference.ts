@@ -124,6 +124,78 @@ export function valuesText(node: JsonSchema, root: JsonSchema): string {
   return parts.join('; ');
 }
 
+/**
+ * The sections on value references beyond `{ fromEnv }` / `{ fromFile }`: public keys from a
+ * JWK Set (`x-gwops-public-key`, src/jwks/) and versions of write-only secrets
+ * (src/reconcile/secret-versions.ts). Code comments point to these headings.
+ */
+const VALUE_REFERENCES: readonly string[] = [
+  '### Token keys from a JWKS',
+  '',
+  'An attribute that holds a public key (marked `x-gwops-public-key` in the schema: a',
+  "mapping's `access.tokenVerification.jwsKey`) may name a key of a JSON Web Key Set",
+  'instead of holding the PEM, so that a key rotation of the token issuer becomes an',
+  'ordinary reviewed change:',
+  '',
+  '```yaml',
+  'access:',
+  '  tokenVerification:',
+  '    jwsAlgorithm: RS_256',
+  '    jwsKey: { fromJwks: { source: login, alg: RS_256 } }   # the key the set announces for RS256',
+  '    # or { fromJwks: { source: login, kid: 2026-05 } }     # one key, by its key id',
+  '    # or { fromJwks: { url: https://login.example.com/auth/rest/public/signing-keys/jwks, kid: 2026-05 } }',
+  '```',
+  '',
+  '`source` names an entry of `jwks:` in `gwops.yaml` (`url`, optional `caFile` relative to',
+  'the project file, `timeoutMs`, default 10000); every mapping that names it shares one',
+  'fetch. `kid` selects the key with that key id; `alg` selects the one key whose `alg`',
+  'member names the algorithm (`RS_256` is `RS256`): a key published without `alg` (as the',
+  "emulator's login application publishes a key during its grace period after a rotation)",
+  'is never selected by `alg`, and a set that announces several keys for it is an error.',
+  '',
+  'At `plan`, `apply` and `drift` time, before the gateway is contacted, gwops fetches each',
+  'JWK Set once per run (`https://` only, TLS verified against the system\'s root CAs or',
+  '`caFile`, redirects refused, at most 256 KiB), selects the key, checks that its type fits',
+  'the algorithm declared next to it (`jwsAlgorithm`: an RSA key for `RS_*` and `PS_*`),',
+  'converts it to the PEM SubjectPublicKeyInfo form the gateway takes and uses that as the',
+  'declared value. Any problem (an unreachable set, a body that is not a JWK Set, a missing',
+  '`kid`, several candidates for `alg`, a key of the wrong type) stops the run with the',
+  "reference's file:line and the URL; nothing is sent to the gateway. `fromJwks` next to an",
+  '`HS_*` algorithm, whose key is a passphrase, and a `source` that `gwops.yaml` does not',
+  'define are found by `gwops validate` too, which never fetches.',
+  '',
+  'Plans, drift reports and every format name a public key by key id and RFC 7638',
+  'thumbprint, never by its bytes: `(public key kid 2026-05 (thumbprint NzbL…))`. The live',
+  'value is named by the thumbprint of the PEM on the gateway, and by its kid when a fetched',
+  'set still publishes it, so a rotation reads',
+  '`(public key kid old (thumbprint …)) -> (public key kid new (thumbprint …))`. Two PEMs of',
+  'the same key compare equal.',
+  '',
+  '### Secrets that rotate',
+  '',
+  'The gateway never returns a `write-only` attribute (a private key, a passphrase, an HMAC',
+  "key), so gwops cannot compare it: when only the secret's value changes, the plan has no",
+  'change. To roll out a new secret, give its source a `version` and raise it with the',
+  "secret (after Terraform's write-only arguments and their `_wo_version`):",
+  '',
+  '```yaml',
+  'passphrase: { fromEnv: TLS_PASSPHRASE, version: 3 }',
+  '```',
+  '',
+  '`apply` records the versions it applied in a machine-readable trailer at the end of the',
+  'activation comment, for example',
+  '`gwops apply: 1a2b3c4 Rotate the shop passphrase gwops-secret-versions={"ssl-certificate":{"shop-tls":{"passphrase":3}}}`.',
+  '`plan`, `apply` and `drift` read the trailer of the newest configuration of the',
+  "gateway's configurations list that has one; a declared version that differs from the",
+  'recorded one (or that is not recorded yet) plans an update of exactly that attribute,',
+  'shown as `(sensitive value, version 2) -> (sensitive value, version 3)`. Only the',
+  'numbers of the manifests are stored: never a secret, never a hash of one. `gwops rollback`',
+  'writes the versions in effect at the configuration it goes back to. A `version` on',
+  'a secret that the gateway returns is allowed and has no effect (such a secret is',
+  'compared directly).',
+  '',
+];
+
 /** The marks column: `secret`, `write-only`. */
 function marksText(entry: AttributeEntry): string {
   const marks: string[] = [];
@@ -286,7 +358,8 @@ export function manifestReference(kinds: readonly KindDefinition[], schemaOf: Sc
     '  (`backendHosts[].port` is the `port` of every entry of `backendHosts`).',
     '- **Type**: the JSON type; `{ fromEnv }` and `{ fromFile }` are the secret sources',
     '  `{ fromEnv: NAME }` (an environment variable) and `{ fromFile: path }` (a file, relative',
-    '  to the manifest).',
+    '  to the manifest), each with an optional `version` ([Secrets that rotate](#secrets-that-rotate));',
+    '  `{ fromJwks }` reads a public key from a JSON Web Key Set ([Token keys from a JWKS](#token-keys-from-a-jwks)).',
     '- **Values and limits**: the allowed values, defaults and ranges the schema states.',
     '- **Variants**: the gateway variants in which the attribute exists (`x-gwops-variants`,',
     '  including those of the attributes around it); empty means every variant. Using it',
@@ -298,6 +371,8 @@ export function manifestReference(kinds: readonly KindDefinition[], schemaOf: Sc
     '  unlink calls. A manifest may declare a link from either side; both mean the same link.',
     '',
     table(['Kind', 'What', 'Variants', 'Description'], overview),
+    '',
+    ...VALUE_REFERENCES,
   ].join('\n');
   return [intro, ...documents.map((kind) => kindSection(kind, kinds, schemaOf))].join('\n');
 }

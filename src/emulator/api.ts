@@ -43,6 +43,8 @@
  * ```
  * (`JsonObject`, `ConfigContent`, `ValidatorMessage`, `ModelContext` come from `src/emulator/model.ts`; `ResourceType`, `Variant` from `src/kinds/index.ts`.)
  */
+import type { LoginAppControl } from './login-app.js';
+
 export interface FaultRule {
   method?: string;              // exact HTTP method; any when absent
   path: string | RegExp;        // string: glob on the request path after the base path, '*' = any characters, e.g. '/configuration/mappings*'
@@ -67,6 +69,7 @@ export interface EmulatorOptions {
   sessionIdleTimeoutMs?: number;// default 600000 (10 minutes)
   faults?: FaultRule[];
   faultSeed?: number;
+  loginApp?: boolean;           // default false: also serve a login application's signing keys (JWKS) under /auth/rest, with a rotation control (src/emulator/login-app.ts)
   builtIns?: boolean;           // default true: a fresh emulator (no state file with content yet) lists the kinds' built-in entities (negative ids, read-only); false: it starts empty
 }
 export interface RunningEmulator {
@@ -75,6 +78,7 @@ export interface RunningEmulator {
   readonly readOnlyApiKey: string;
   readonly variant: 'earliest' | 'middle' | 'latest';
   readonly caCertificate: string | undefined;   // PEM of the server certificate when TLS is on (to trust it)
+  readonly loginApp?: LoginAppControl;           // with option loginApp: the login application's keys and rotation control
   readonly requestLog: RequestLogEntry[];       // appended per request; tests may clear it with `requestLog.length = 0`
   readonly faults: { add(rule: FaultRule): void; clear(): void };
   expireSessions(): void;

@@ -14,6 +14,7 @@ import { KeyRing, generateApiKey } from './api-keys.js';
 import { initialContent } from './built-ins.js';
 import { ConfigurationStore } from './configurations.js';
 import { FaultInjector } from './faults.js';
+import { LOGIN_APP_JWKS_PATH, LoginApp } from './login-app.js';
 import { configurationRoutes } from './routes-configurations.js';
 import { relationshipRoutes } from './routes-relationships.js';
 import { resourceObject, resourceRoutes } from './routes-resources.js';
@@ -97,6 +98,7 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
   const core: EmulatorCore = { variant, model: { variant }, sessions, configurations, keys, hostName: hostname(), builtIns };
   const faults = new FaultInjector(options.faults ?? [], options.faultSeed ?? 1);
   const requestLog: RequestLogEntry[] = [];
+  const loginApp = options.loginApp === true ? new LoginApp() : undefined;
 
   const tlsOption = options.tls ?? true;
   const tls = tlsOption === false ? undefined : tlsOption === true ? await selfSignedCertificate(host) : tlsOption;
@@ -104,6 +106,7 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
     core,
     basePath,
     routes: ROUTES,
+    loginApp,
     faults,
     latencyMs: options.latencyMs ?? 0,
     ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
@@ -130,7 +133,8 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
   });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8443);
-  const url = `${tls ? 'https' : 'http'}://${urlHost(host)}:${port}${basePath}`;
+  const origin = `${tls ? 'https' : 'http'}://${urlHost(host)}:${port}`;
+  const url = `${origin}${basePath}`;
 
   let closed: Promise<void> | undefined;
   return {
@@ -139,6 +143,17 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
     readOnlyApiKey,
     variant,
     caCertificate: tls?.cert,
+    ...(loginApp
+      ? {
+          loginApp: {
+            jwksUrl: `${origin}${LOGIN_APP_JWKS_PATH}`,
+            currentKid: () => loginApp.currentKid(),
+            privateKey: (kid: string) => loginApp.privateKey(kid),
+            rotate: (graceSeconds?: number) => loginApp.rotate(graceSeconds),
+            expireRetired: () => loginApp.expireRetired(),
+          },
+        }
+      : {}),
     requestLog,
     faults: { add: (rule: FaultRule) => faults.add(rule), clear: () => faults.clear() },
     expireSessions: () => sessions.expireAll(),

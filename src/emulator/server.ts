@@ -13,6 +13,8 @@ import type { Reply } from './responses.js';
 import { EmulatorApiError, dataReply, errorReply, errors, metaReply } from './responses.js';
 import type { Call, EmulatorCore, Route } from './routing.js';
 import { noEndpoint } from './routing.js';
+import type { LoginApp } from './login-app.js';
+import { isLoginAppPath, loginAppAnswer } from './login-app.js';
 import type { Session } from './sessions.js';
 import { SESSION_COOKIE, sessionIdsFromCookies } from './sessions.js';
 
@@ -35,6 +37,8 @@ export interface ServerDeps {
   readonly secure: boolean;
   /** Receives one entry per request (appended to the request log by the caller). */
   readonly log: (entry: RequestLogEntry) => void;
+  /** The login application served beside the API (`--login-app`), when on. */
+  readonly loginApp?: LoginApp | undefined;
   /** Receives errors that became a 500 (an emulator bug), for diagnostics. */
   readonly onInternalError?: (error: unknown) => void;
 }
@@ -180,7 +184,12 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     if (fault.expireSessions) deps.core.sessions.expireAll();
     const body = await readBody(req);
     if (fault.status !== undefined) reply = errorReply(fault.status, 'INJECTED_FAULT', 'fault injected by the emulator');
-    else if (!inBase) reply = errorReply(404, 'NOT_FOUND', `no endpoint ${path}`);
+    else if (deps.loginApp && isLoginAppPath(path)) {
+      const key = bearerKey(req);
+      const admin = key !== undefined && deps.core.keys.lookup(key)?.role === 'administrator';
+      const answer = loginAppAnswer(deps.loginApp, method, path, body, admin);
+      reply = { status: answer.status, json: JSON.stringify(answer.body) };
+    } else if (!inBase) reply = errorReply(404, 'NOT_FOUND', `no endpoint ${path}`);
     else reply = dispatch(deps, req, method, rel, query, body);
   } catch (error) {
     if (error instanceof EmulatorApiError) reply = errorReply(error.status, error.code, error.detail);

@@ -63,7 +63,15 @@ export type ManifestDiagnosticCode =
   | 'overlay-invalid'
   | 'overlay-target-missing'
   | 'overlay-patch-failed'
-  | 'no-manifests';
+  | 'no-manifests'
+  /** `{ fromJwks }` next to no algorithm, or one whose key is a passphrase (`HS_*`). */
+  | 'jwks-algorithm'
+  /** `{ fromJwks: { source } }` names no `jwks` entry of gwops.yaml. */
+  | 'jwks-source-unknown'
+  /** A JWK Set could not be fetched or is not one (found at plan, apply or drift time). */
+  | 'jwks-unavailable'
+  /** No usable key: kid missing, several candidates for alg, wrong key type (found at plan, apply or drift time). */
+  | 'jwks-key';
 
 /**
  * Stable codes of the problems found while building the desired state and the plan

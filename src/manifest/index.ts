@@ -19,6 +19,8 @@ import type { ParsedDocument } from './parse.js';
 import { documentStart, makeDiagnostic, parseFile } from './parse.js';
 import { loadProject } from './project.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
+import type { JwksReference } from '../jwks/resolve.js';
+import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
 import type { LiteralSecret, SecretReference } from './resolve.js';
 import type { Resolved } from './rules.js';
@@ -84,6 +86,12 @@ export interface LoadResult {
    * sources gave the same value, the one read last). Never print the keys.
    */
   secretReferences: ReadonlyMap<string, SecretReference>;
+  /**
+   * The `{ fromJwks }` values of `documents`, checked offline but not fetched: `documents`
+   * still hold them as objects until `resolveJwksReferences` (src/jwks/resolve.ts) puts the
+   * keys in place.
+   */
+  jwksReferences: JwksReference[];
 }
 
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
@@ -156,14 +164,18 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const literals: LiteralSecret[] = [];
   const secretValues: string[] = [];
   const secretReferences = new Map<string, SecretReference>();
+  const secretVersions = new Map<Entry, Record<string, number>>();
   for (const entry of entries) {
     const label = labelOf(entry.kind, entry.name);
     for (const spec of schemaDiagnostics(entry.kind, entry.value, label)) out.push(entryDiagnostic(entry, spec));
     checkVariant(entry, variant, out);
     checkNameAttribute(entry, out);
     checkPatterns(entry, out);
-    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues, secretReferences));
+    const versions: Record<string, number> = {};
+    literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues, secretReferences, versions));
+    if (Object.keys(versions).length > 0) secretVersions.set(entry, versions);
   }
+  const jwksLocations = locateJwksReferences(entries);
   const effective = mergeTemplates(index, out);
 
   const resolved: Resolved[] = [];
@@ -188,12 +200,14 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
       attributes,
       relationships,
       source: { file: entry.base.source.file, line: start.line, column: start.column },
+      ...(secretVersions.has(entry) ? { secretVersions: secretVersions.get(entry) } : {}),
     };
     resolved.push({ doc, entry });
   }
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
   checkDocuments(resolved, index, project.allowExternalLinks || lostDocuments, out);
+  const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.
     const holdsSecret = kindOfDocument(entry.kind).holdsSecret;
@@ -217,5 +231,6 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     locate: (kind, name) => byKey.get(objectKey(kind, name)),
     secretValues: [...new Set(secretValues)],
     secretReferences,
+    jwksReferences,
   };
 }

@@ -30,6 +30,19 @@ export interface TargetConfig {
   overlays?: string[];
 }
 
+/**
+ * A JSON Web Key Set that `{ fromJwks: { source } }` values name (`jwks:` in gwops.yaml;
+ * docs/manifest-reference.md "Token keys from a JWKS"): fetched once per run.
+ */
+export interface JwksSourceConfig {
+  /** `https://` URL of the JWK Set. */
+  url: string;
+  /** PEM file (absolute) of the CA that issued the JWKS server's certificate; default the system's roots. */
+  caFile?: string;
+  /** How long the fetch may take, in milliseconds. */
+  timeoutMs?: number;
+}
+
 /** A parsed `gwops.yaml`, or the defaults when there is none. */
 export interface ProjectConfig {
   /** Absolute path of the project file, undefined when there is none. */
@@ -43,6 +56,8 @@ export interface ProjectConfig {
   allowExternalLinks: boolean;
   /** Largest share of owned objects of a kind one plan may delete without --allow-mass-delete (0..1). */
   massDeleteShare: number;
+  /** Named JWK Sets (`jwks:`), by source name. */
+  jwks: Record<string, JwksSourceConfig>;
 }
 
 /** The project file name looked up in the working directory. */
@@ -50,7 +65,7 @@ export const PROJECT_FILE = 'gwops.yaml';
 
 /** Defaults when there is no project file. */
 export function defaultProject(): ProjectConfig {
-  return { file: undefined, manifests: [], targets: {}, ownership: {}, allowExternalLinks: false, massDeleteShare: 0.5 };
+  return { file: undefined, manifests: [], targets: {}, ownership: {}, allowExternalLinks: false, massDeleteShare: 0.5, jwks: {} };
 }
 
 let projectValidator: ValidateFunction | undefined;
@@ -143,6 +158,7 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
     ownership?: Partial<Record<ResourceType, unknown>>;
     allowExternalLinks?: boolean;
     massDeleteShare?: number;
+    jwks?: Record<string, { url: string; caFile?: string; timeoutMs?: number }>;
   };
   const targets: Record<string, TargetConfig> = {};
   for (const [name, t] of Object.entries(raw.targets ?? {})) {
@@ -159,6 +175,14 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
   for (const [kind, filters] of Object.entries(raw.ownership ?? {}) as [ResourceType, unknown][]) {
     ownership[kind] = list(filters);
   }
+  const jwks: Record<string, JwksSourceConfig> = {};
+  for (const [name, source] of Object.entries(raw.jwks ?? {})) {
+    jwks[name] = {
+      url: source.url,
+      ...(source.caFile !== undefined ? { caFile: path.resolve(dir, source.caFile) } : {}),
+      ...(source.timeoutMs !== undefined ? { timeoutMs: source.timeoutMs } : {}),
+    };
+  }
   return {
     file,
     manifests: list(raw.manifests).map((p) => path.resolve(dir, p)),
@@ -166,5 +190,6 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
     ownership,
     allowExternalLinks: raw.allowExternalLinks ?? false,
     massDeleteShare: raw.massDeleteShare ?? 0.5,
+    jwks,
   };
 }

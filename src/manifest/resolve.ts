@@ -32,7 +32,7 @@ export function deepMerge(base: AttributeObject, own: AttributeObject): Attribut
 }
 
 /** Calls `visit` for every value at `segments` (`*` = every array item) under `root`. */
-function forEachAt(
+export function forEachAt(
   root: unknown,
   segments: readonly string[],
   visit: (at: string[], value: unknown, parent: Record<string, unknown>, key: string) => void,
@@ -78,7 +78,9 @@ export interface LiteralSecret {
  *
  * Every secret value found (resolved from a source, or written as a string, literally or
  * through `${VAR}`) is appended to `values`, for redaction (src/secrets.ts). Every value
- * resolved from a source is recorded in `references` with the source it came from.
+ * resolved from a source is recorded in `references` with the source it came from. The
+ * `version` of each source that gives one is set in `versions` under its dotted attribute
+ * path (docs/manifest-reference.md "Secrets that rotate").
  */
 export function resolveSecrets(
   entry: Entry,
@@ -86,6 +88,7 @@ export function resolveSecrets(
   out: Diagnostic[],
   values?: string[],
   references?: Map<string, SecretReference>,
+  versions?: Record<string, number>,
 ): LiteralSecret[] {
   const attributes = entry.value.attributes;
   if (!isObject(attributes)) return [];
@@ -101,7 +104,9 @@ export function resolveSecrets(
         if (!origin.substituted.has(segments.join('/'))) literals.push({ entry, at });
         return;
       }
-      if (!isObject(value) || env === undefined) return;
+      if (!isObject(value)) return;
+      if (versions && typeof value.version === 'number') versions[at.join('.')] = value.version;
+      if (env === undefined) return;
       let resolved: string | undefined;
       let reference: SecretReference | undefined;
       if (typeof value.fromEnv === 'string') {

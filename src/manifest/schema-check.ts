@@ -135,16 +135,21 @@ export function schemaDiagnostics(kind: SchemaKind, value: unknown, label: strin
  */
 export function schemaDiagnosticsWith(errors: readonly ErrorObject[], kind: SchemaKind | undefined, label: string): DiagnosticSpec[] {
   const specs: DiagnosticSpec[] = [];
+  const alternatives = new Set<DiagnosticSpec>();
   for (const error of errors) {
     // Branch errors of a secret's `anyOf` are summarised by the anyOf error itself.
     if (error.schemaPath.includes('/anyOf/') || error.schemaPath.includes('/oneOf/')) continue;
     const segments = pointerSegments(error.instancePath);
     const spec = translate(kind, error, segments, label);
     if (spec) specs.push(spec);
+    if (spec && (error.keyword === 'oneOf' || error.keyword === 'anyOf')) alternatives.add(spec);
   }
-  // A secret with a bad shape gets one message, not one per nested alternative.
-  const secrets = new Set(specs.filter((s) => s.code === 'invalid-secret').map((s) => s.pointer.join('/')));
-  return secrets.size === 0 ? specs : specs.filter((s) => s.code === 'invalid-secret' || !secrets.has(s.pointer.join('/')));
+  // A secret with a bad shape gets one message, not one per nested alternative (a
+  // `{ fromJwks }` inside it keeps its own specific problems, such as a URL pattern).
+  const secrets = specs.filter((s) => s.code === 'invalid-secret').map((s) => s.pointer.join('/'));
+  if (secrets.length === 0) return specs;
+  const under = (s: DiagnosticSpec): boolean => secrets.some((p) => s.pointer.join('/').startsWith(`${p}/`));
+  return specs.filter((s) => s.code === 'invalid-secret' || (!secrets.includes(s.pointer.join('/')) && !(alternatives.has(s) && under(s))));
 }
 
 function translate(kind: SchemaKind | undefined, error: ErrorObject, segments: string[], label: string): DiagnosticSpec | undefined {
@@ -261,7 +266,9 @@ function translate(kind: SchemaKind | undefined, error: ErrorObject, segments: s
         return {
           code: 'invalid-secret',
           pointer: segments,
-          message: `secret ${subject(segments, label)} must be a string, { fromEnv: NAME } or { fromFile: path }`,
+          message: (error.parentSchema as JsonSchema)['x-gwops-public-key']
+            ? `secret ${subject(segments, label)} must be a string, { fromEnv: NAME }, { fromFile: path } or { fromJwks: { url: https://… or source: NAME, kid: KEY-ID or alg: RS_256 } }`
+            : `secret ${subject(segments, label)} must be a string, { fromEnv: NAME } or { fromFile: path }`,
         };
       }
       return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} ${error.message ?? 'is invalid'}` };

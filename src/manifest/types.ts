@@ -29,4 +29,9 @@ export interface ManifestDocument {
   readonly relationships: Readonly<Record<string, readonly string[]>>;
   /** Where the document starts. */
   readonly source: SourceLocation;
+  /**
+   * The `version` of each secret source that gives one, by dotted attribute path
+   * (docs/manifest-reference.md "Secrets that rotate"); absent when none does.
+   */
+  readonly secretVersions?: Readonly<Record<string, number>>;
 }

@@ -13,7 +13,8 @@ import type { State } from './model.js';
 import type { Plan } from './plan-types.js';
 import { prepareSavedPlan } from './saved-plan.js';
 import type { Planned, Prepared, RunInput } from './run.js';
-import { connectionFor, executeAndValidate, prepare, readAndPlan } from './run.js';
+import { connectionFor, declaredVersions, executeAndValidate, prepare, readAndPlan } from './run.js';
+import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from './secret-versions.js';
 
 /** The reconciler's errors live in errors.ts; re-exported for existing callers. */
 export { ActivationMismatchError, ActivationUnknownError, ConsentRequiredError, StalePlanError } from './errors.js';
@@ -101,12 +102,30 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
     if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
     input.progress?.phase('activating');
     const before = await session.configurations();
-    const activation = await activate(session, scope, input.comment, before, input.activationWaitMs ?? 30_000);
+    const comment = commentWithVersions(input.comment, prepared, planned, before);
+    const activation = await activate(session, scope, comment, before, input.activationWaitMs ?? 30_000);
     if (signal.aborted && signal.reason instanceof InterruptedError) {
       throw new InterruptedError(signal.reason.signal, 'activated');
     }
-    return { ...planned, prepared, outcome: 'activated', comment: input.comment, messages, activation };
+    return { ...planned, prepared, outcome: 'activated', comment, messages, activation };
   });
+}
+
+/**
+ * The activation comment with the trailer of applied secret versions
+ * (secret-versions.ts): the versions recorded so far, for objects still declared or live,
+ * overwritten by the versions the manifests declare. Unchanged when there are none.
+ */
+function commentWithVersions(comment: string, prepared: Prepared, planned: Planned, before: readonly ConfigurationEntry[]): string {
+  const recorded = planned.appliedVersions ?? appliedVersions(before);
+  const kept: Record<string, Record<string, Readonly<Record<string, number>>>> = {};
+  for (const [kind, names] of Object.entries(recorded)) {
+    for (const [name, paths] of Object.entries(names)) {
+      const known = [prepared.desired, planned.live].some((state) => [...state.objects.entries()].some(([k, objects]) => k === kind && objects.has(name)));
+      if (known) setObjectVersions(kept, kind, name, paths);
+    }
+  }
+  return withVersionTrailer(comment, mergeVersions(kept, declaredVersions(prepared.desired)));
 }
 
 /**

@@ -19,6 +19,7 @@
  * ({@link rollbackComment}, {@link parseRollbackComment}).
  */
 import { execFileSync } from 'node:child_process';
+import { withoutVersionTrailer } from './secret-versions.js';
 
 /** What the comment is made of; every field optional. */
 export interface CommitInfo {
@@ -117,7 +118,8 @@ const APPLY_BODY = /^(?: ([0-9a-f]{7})(?= |$))?(.*?)(?: \(([^()]*)\))?(?: (https
  */
 export function parseActivationComment(comment: string | undefined): ActivationCommentInfo | undefined {
   if (comment === undefined || !comment.startsWith(APPLY_PREFIX)) return undefined;
-  let rest = comment.slice(APPLY_PREFIX.length);
+  // The trailer of applied secret versions (secret-versions.ts) is not part of the commit.
+  let rest = withoutVersionTrailer(comment).slice(APPLY_PREFIX.length);
   if (rest.startsWith(':')) rest = rest.slice(1);
   if (rest !== '' && !rest.startsWith(' ')) return undefined;
   const match = APPLY_BODY.exec(rest);
@@ -147,7 +149,7 @@ export function rollbackComment(configuration: string, commit?: { readonly sha?:
 /** Reads back a comment written by {@link rollbackComment}. @returns undefined for any other comment */
 export function parseRollbackComment(comment: string | undefined): RollbackCommentInfo | undefined {
   if (comment === undefined || !comment.startsWith(ROLLBACK_PREFIX)) return undefined;
-  const match = /^(\S+)(?: \((.*)\))?$/u.exec(comment.slice(ROLLBACK_PREFIX.length));
+  const match = /^(\S+)(?: \((.*)\))?$/u.exec(withoutVersionTrailer(comment).slice(ROLLBACK_PREFIX.length));
   if (!match) return undefined;
   const [, configuration = '', inner = ''] = match;
   const commit = /^([0-9a-f]{7})(?: (.*))?$/u.exec(inner);

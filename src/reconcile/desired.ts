@@ -51,7 +51,13 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
       problems.push(problem('duplicate-object', ref, doc.source, `is declared twice (also at ${where(previous.source)}): names must be unique per kind`));
       continue;
     }
-    let object: StateObject = { kind: doc.kind, name: doc.name, attributes: doc.attributes, source: doc.source };
+    let object: StateObject = {
+      kind: doc.kind,
+      name: doc.name,
+      attributes: doc.attributes,
+      source: doc.source,
+      ...(doc.secretVersions ? { secretVersions: doc.secretVersions } : {}),
+    };
     const identity = kindOf(doc.kind).identity;
     const key = identity.declared(doc.attributes);
     if (key !== undefined) {

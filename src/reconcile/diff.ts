@@ -9,7 +9,10 @@
  *   declared items, and both sides of its change have their keys sorted (item-defaults.ts);
  * - write-only attributes (schema `writeOnly`) cannot be read back and are never compared;
  * - secrets (schema `x-gwops-secret`) are compared like any value but masked in every
- *   change ({@link maskValue}).
+ *   change ({@link maskValue});
+ * - public keys (schema `x-gwops-public-key`) compare by RFC 7638 thumbprint when both
+ *   sides are PEM public keys, and a change names them by key id and thumbprint, never by
+ *   their bytes (docs/manifest-reference.md "Token keys from a JWKS").
  *
  * Links: desired links are the union of both sides' declarations; a live link is managed
  * when either end's relationship key is declared (or, for a to-one relationship, when the
@@ -17,7 +20,8 @@
  */
 import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
-import { secretAttributes, writeOnlyAttributes } from '../schema/index.js';
+import { describeKey, pemThumbprint } from '../jwks/keys.js';
+import { publicKeyAttributes, secretAttributes, writeOnlyAttributes } from '../schema/index.js';
 import type { Link, State } from './model.js';
 import { declaredKey, linkDefinition, linkKey } from './model.js';
 import { sortedKeys, withItemDefaults } from './item-defaults.js';
@@ -49,6 +53,18 @@ function writeOnlyPatterns(type: ResourceType): readonly Pattern[] {
     writeOnlyCache.set(type, found);
   }
   return found;
+}
+
+const publicKeyCache = new Map<ResourceType, readonly Pattern[]>();
+
+/** True when the attribute at `segments` is marked `x-gwops-public-key` for `type`. */
+export function isPublicKeyPath(type: ResourceType, segments: readonly string[]): boolean {
+  let found = publicKeyCache.get(type);
+  if (!found) {
+    found = publicKeyAttributes(type).map((p) => p.segments);
+    publicKeyCache.set(type, found);
+  }
+  return matchesAny(found, segments);
 }
 
 /** True when `segments` matches the first `segments.length` segments of `pattern` (`*` = any array index). */
@@ -150,6 +166,10 @@ export function matchesDeclared(type: ResourceType, declared: unknown, live: unk
     if (!Array.isArray(live) || live.length !== declared.length) return false;
     return declared.every((item: unknown, i) => matchesDeclared(type, item, live[i], [...segments, String(i)]));
   }
+  if (typeof declared === 'string' && typeof live === 'string' && declared !== live && isPublicKeyPath(type, segments)) {
+    const thumbprint = pemThumbprint(declared);
+    return thumbprint !== undefined && thumbprint === pemThumbprint(live);
+  }
   return declared === live;
 }
 
@@ -163,9 +183,25 @@ export interface AttributeDiff {
   readonly unchanged: number;
 }
 
-function change(type: ResourceType, segments: readonly string[], before: unknown, after: unknown): AttributeChange {
-  const b = maskValue(type, segments, before);
-  const a = maskValue(type, segments, after);
+/**
+ * A public key's value as a change shows it: `(public key kid K (thumbprint T))`, or the
+ * mask for anything that is not a PEM public key (an HMAC passphrase).
+ */
+function publicKeyValue(value: unknown, keyNames: ReadonlyMap<string, string>): { value: unknown; masked: boolean } {
+  if (typeof value !== 'string') return { value, masked: value !== undefined };
+  const thumbprint = pemThumbprint(value);
+  return { value: thumbprint === undefined ? SENSITIVE_MASK : `(public key ${describeKey(thumbprint, keyNames)})`, masked: true };
+}
+
+/** Names of keys for plans: RFC 7638 thumbprint → kid (from the JWK Sets of the run). */
+export type KeyNames = ReadonlyMap<string, string>;
+
+const NO_KEY_NAMES: KeyNames = new Map();
+
+function change(type: ResourceType, segments: readonly string[], before: unknown, after: unknown, keyNames: KeyNames = NO_KEY_NAMES): AttributeChange {
+  const publicKey = isPublicKeyPath(type, segments);
+  const b = publicKey ? publicKeyValue(before, keyNames) : maskValue(type, segments, before);
+  const a = publicKey ? publicKeyValue(after, keyNames) : maskValue(type, segments, after);
   return {
     path: segments.join('.'),
     ...(b.value !== undefined ? { before: b.value } : {}),
@@ -184,6 +220,7 @@ export function diffAttributes(
   declared: AttributeObject,
   live: AttributeObject,
   ignore: readonly string[] = [],
+  keyNames: KeyNames = NO_KEY_NAMES,
 ): AttributeDiff {
   const changes: AttributeChange[] = [];
   const changedTopLevel = new Set<string>();
@@ -208,7 +245,7 @@ export function diffAttributes(
       } else if (matchesDeclared(type, value, liveValue, childSegments)) {
         unchanged += 1;
       } else {
-        changes.push(change(type, childSegments, liveValue, value));
+        changes.push(change(type, childSegments, liveValue, value, keyNames));
         changedTopLevel.add(childSegments[0] ?? key);
       }
     }
@@ -218,14 +255,14 @@ export function diffAttributes(
 }
 
 /** Every declared leaf of a new object as a change from nothing (objects flattened, arrays whole), masked. */
-export function creationChanges(type: ResourceType, declared: AttributeObject): AttributeChange[] {
+export function creationChanges(type: ResourceType, declared: AttributeObject, keyNames: KeyNames = NO_KEY_NAMES): AttributeChange[] {
   const changes: AttributeChange[] = [];
   const walk = (d: AttributeObject, segments: readonly string[]): void => {
     for (const key of Object.keys(d).sort()) {
       const value = d[key];
       const childSegments = [...segments, key];
       if (isPlainObject(value) && Object.keys(value).length > 0 && !isSecretPath(type, childSegments)) walk(value, childSegments);
-      else changes.push(change(type, childSegments, undefined, value));
+      else changes.push(change(type, childSegments, undefined, value, keyNames));
     }
   };
   walk(declared, []);

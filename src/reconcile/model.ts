@@ -33,6 +33,8 @@ export interface StateObject {
   readonly attributes: AttributeObject;
   /** Desired only: where the object is declared. */
   readonly source?: SourceLocation;
+  /** Desired only: declared versions of secrets by dotted attribute path (docs/manifest-reference.md "Secrets that rotate"). */
+  readonly secretVersions?: Readonly<Record<string, number>>;
   /**
    * The identity on the gateway when it is not the name, from the kind's `identity` hooks
    * (a certificate's SHA-256 fingerprint of its PEM, lowercase hex).

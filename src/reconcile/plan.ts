@@ -23,6 +23,10 @@
 import { createHash } from 'node:crypto';
 import { KINDS, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
+import type { KeyNames } from './diff.js';
+import type { SecretVersions } from './secret-versions.js';
+import { versionsOf } from './secret-versions.js';
+import type { AttributeChange } from './plan-types.js';
 import { creationChanges, diffAttributes, diffLinks, isPlainObject, isWriteOnlyPath, maskValue, redactAttributes } from './diff.js';
 import { collectionPathOf } from './live.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
@@ -58,6 +62,14 @@ export interface PlanOptions {
    * kind that pruning may delete; more, or all of them, is refused unless `allowMassDelete`.
    */
   readonly massDeleteShare: number;
+  /** RFC 7638 thumbprint → kid of the keys of the run's JWK Sets: changes name public keys by them. */
+  readonly keyNames?: KeyNames | undefined;
+  /**
+   * Versions of write-only secrets (secret-versions.ts): `applied`, as recorded on the
+   * gateway; an object whose declared version of a write-only attribute differs gets an
+   * update of that attribute.
+   */
+  readonly appliedVersions?: SecretVersions | undefined;
 }
 
 /**
@@ -81,10 +93,10 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
       if (!object) continue;
       const liveObject = live.objects.get(kind.type)?.get(name);
       if (liveObject?.id === undefined) {
-        nodes.push(createNode(object));
+        nodes.push(createNode(object, options.keyNames));
         created.add(refKey(object));
       } else {
-        const node = updateNode(object, liveObject, liveObject.id);
+        const node = updateNode(object, liveObject, liveObject.id, options.keyNames, versionsOf(options.appliedVersions, object.kind, object.name));
         if (node) nodes.push(node);
       }
     }
@@ -187,7 +199,7 @@ function objectPath(kind: ResourceType, id?: string): string {
   return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
 }
 
-function createNode(object: StateObject): StepNode {
+function createNode(object: StateObject, keyNames: KeyNames | undefined): StepNode {
   const { attributes, secretPaths } = redactAttributes(object.kind, object.attributes, '/data/attributes');
   return {
     key: stepKey('create', object.kind, object.name),
@@ -200,15 +212,46 @@ function createNode(object: StateObject): StepNode {
       path: objectPath(object.kind),
       body: { data: { type: object.kind, attributes } },
       secretPaths,
-      changes: creationChanges(object.kind, object.attributes),
+      changes: creationChanges(object.kind, object.attributes, keyNames),
       reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
       ...(object.source ? { source: object.source } : {}),
     },
   };
 }
 
-function updateNode(object: StateObject, liveObject: StateObject, id: string): StepNode | undefined {
-  const diff = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff);
+/**
+ * Changes of write-only secrets whose declared version differs from the applied one
+ * (docs/manifest-reference.md "Secrets that rotate"); the values stay masked.
+ */
+function versionChanges(object: StateObject, applied: Readonly<Record<string, number>>): AttributeChange[] {
+  const changes: AttributeChange[] = [];
+  for (const [path, version] of Object.entries(object.secretVersions ?? {}).sort(([a], [b]) => codePoint(a, b))) {
+    if (!isWriteOnlyPath(object.kind, path.split('.')) || applied[path] === version) continue;
+    const before = applied[path];
+    changes.push({
+      path,
+      before: `(sensitive value, version ${before === undefined ? 'not recorded' : before})`,
+      after: `(sensitive value, version ${version})`,
+      sensitive: true,
+    });
+  }
+  return changes;
+}
+
+function updateNode(
+  object: StateObject,
+  liveObject: StateObject,
+  id: string,
+  keyNames: KeyNames | undefined,
+  appliedVersions: Readonly<Record<string, number>>,
+): StepNode | undefined {
+  const compared = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
+  const rotated = versionChanges(object, appliedVersions);
+  const diff = {
+    ...compared,
+    changes: [...compared.changes, ...rotated],
+    changedTopLevel: [...new Set([...compared.changedTopLevel, ...rotated.map((c) => c.path.split('.')[0] ?? c.path)])].sort(),
+  };
   if (diff.changes.length === 0) return undefined;
   const patch: Record<string, unknown> = {};
   for (const key of diff.changedTopLevel) patch[key] = object.attributes[key];

@@ -21,6 +21,7 @@ import { liveState } from './live.js';
 import type { DeclaredRelationship, State, StateObject } from './model.js';
 import { emptyObjectMaps } from './model.js';
 import { buildPlan } from './plan.js';
+import { rollbackCommentWithVersions } from './secret-versions.js';
 import type { Plan } from './plan-types.js';
 import { locateMessages } from './run.js';
 
@@ -128,11 +129,13 @@ export function rollbackPlan(target: State, active: State): Plan {
 export async function runRollback(input: RollbackInput): Promise<RollbackResult> {
   const { connection, variant } = gatewayConnection(input);
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
-    const entries = historyEntries(await session.configurations());
+    const list = await session.configurations();
+    const entries = historyEntries(list);
     const target = findRollbackTarget(entries, input.ref);
     const active = entries.find((e) => e.configType === 'CURRENTLY_ACTIVE');
     const commit = commitOf(target);
-    const comment = rollbackComment(target.id, commit);
+    // The secret versions in effect at the target travel with it (secret-versions.ts).
+    const comment = rollbackCommentWithVersions(rollbackComment(target.id, commit), list, target.id);
     await session.loadActive();
     const activeState = liveState(await readAll(session, variant), new Map());
     await session.loadConfiguration(target.id);

@@ -17,6 +17,8 @@ import { hasErrors, loadManifests } from '../manifest/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
+import { resolveJwksReferences } from '../jwks/resolve.js';
+import type { JwksFetcher } from '../jwks/resolve.js';
 import { projectConnection } from './connect.js';
 import { desiredState, identityHandles } from './desired.js';
 import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from './errors.js';
@@ -26,6 +28,8 @@ import { fetchLiveLists, kindsToFetch, ownershipPredicate } from './fetch.js';
 import { liveState } from './live.js';
 import type { State } from './model.js';
 import { buildPlan } from './plan.js';
+import type { SecretVersions } from './secret-versions.js';
+import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from './secret-versions.js';
 import type { Plan } from './plan-types.js';
 import type { ProgressReporter } from './progress.js';
 
@@ -55,6 +59,8 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
    * secret values, the API key and the session cookie are registered into it.
    */
   readonly secrets?: SecretRedactor | undefined;
+  /** Fetches JWK Sets for `{ fromJwks }` values; default undici over HTTPS (src/jwks/fetch.ts). */
+  readonly fetchJwks?: JwksFetcher | undefined;
 }
 
 /** The reconciler's errors live in errors.ts; re-exported for existing callers. */
@@ -65,11 +71,15 @@ export interface Prepared {
   readonly loaded: LoadResult;
   readonly desired: State;
   readonly variant: Variant;
+  /** RFC 7638 thumbprint → kid of every key of the JWK Sets fetched for `{ fromJwks }` values (plans name keys by them). */
+  readonly keyNames: ReadonlyMap<string, string>;
 }
 
 /**
- * Loads and validates the manifests; nothing is contacted.
- * @throws ManifestError when any diagnostic is an error (warnings go to `input.warn`)
+ * Loads and validates the manifests and fetches the JWK Sets their `{ fromJwks }` values
+ * name (once per source); no gateway is contacted.
+ * @throws ManifestError when any diagnostic is an error (warnings go to `input.warn`), or
+ *   when a `{ fromJwks }` value cannot be resolved (located, naming the URL)
  */
 export async function prepare(input: RunInput): Promise<Prepared> {
   input.progress?.phase('reading manifests');
@@ -89,7 +99,11 @@ export async function prepare(input: RunInput): Promise<Prepared> {
     if (input.onDiagnostics) input.onDiagnostics(loaded.diagnostics);
     else for (const d of loaded.diagnostics) input.warn(formatDiagnosticLine(d));
   }
-  return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant };
+  if (loaded.jwksReferences.length === 0) return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant, keyNames: new Map() };
+  // The keys are fetched before any gateway is contacted: a problem stops the run first.
+  const jwks = await resolveJwksReferences(loaded.documents, loaded.jwksReferences, loaded.project.jwks, input.fetchJwks);
+  if (jwks.problems.length > 0) throw new ManifestError(jwks.problems);
+  return { loaded: { ...loaded, documents: jwks.documents }, desired: desiredState(jwks.documents), variant: loaded.variant, keyNames: jwks.kids };
 }
 
 /**
@@ -106,6 +120,19 @@ export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConn
 export interface Planned {
   readonly live: State;
   readonly plan: Plan;
+  /** The secret versions recorded on the gateway (read only when the manifests declare any). */
+  readonly appliedVersions?: SecretVersions | undefined;
+}
+
+/** The versions the desired state declares (secret-versions.ts), by kind, name and path. */
+export function declaredVersions(desired: State): SecretVersions {
+  const out: Record<string, Record<string, Readonly<Record<string, number>>>> = {};
+  for (const [kind, objects] of desired.objects) {
+    for (const object of objects.values()) {
+      if (object.secretVersions) setObjectVersions(out, kind, object.name, object.secretVersions);
+    }
+  }
+  return out;
 }
 
 /** Reads live state in the open session and builds the plan (pure after the GETs). */
@@ -118,13 +145,17 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
   input.progress?.phase('planning');
   const live = liveState(lists, identityHandles(prepared.desired));
+  // The configurations list is read only when some secret declares a version.
+  const appliedVersions = isEmptyVersions(declaredVersions(prepared.desired)) ? undefined : readAppliedVersions(await session.configurations());
   const plan = buildPlan(prepared.desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
     allowMassDelete: input.allowMassDelete === true,
     massDeleteShare: prepared.loaded.project.massDeleteShare,
+    keyNames: prepared.keyNames,
+    appliedVersions,
   });
-  return { live, plan };
+  return { live, plan, appliedVersions };
 }
 
 const SEVERITY: Readonly<Record<ValidatorSeverity, DiagnosticSeverity>> = { ERROR: 'error', WARNING: 'warning', INFO: 'info' };

@@ -48,6 +48,8 @@ export interface SavedObject {
   readonly attributes: AttributeObject;
   readonly identityKey?: string;
   readonly source?: SourceLocation;
+  /** The declared versions of its write-only secrets by dotted attribute path (numbers, never secrets). */
+  readonly secretVersions?: Readonly<Record<string, number>>;
 }
 
 /** The desired state in a plan file. */
@@ -122,6 +124,7 @@ export function planFileOf(
         attributes,
         ...(object.identityKey !== undefined ? { identityKey: object.identityKey } : {}),
         ...(object.source ? { source: object.source } : {}),
+        ...(object.secretVersions ? { secretVersions: object.secretVersions } : {}),
       });
     }
   }
@@ -265,10 +268,16 @@ export function desiredOfPlanFile(
       attributes,
       ...(saved.identityKey !== undefined ? { identityKey: saved.identityKey } : {}),
       ...(saved.source ? { source: saved.source } : {}),
+      ...(isVersions(saved.secretVersions) ? { secretVersions: saved.secretVersions } : {}),
     };
     objects.get(saved.kind)?.set(saved.name, object);
   }
   return { objects, links: planFile.desired.links, declaredRelationships: planFile.desired.declaredRelationships };
+}
+
+/** A secret-versions record read from a plan file: attribute paths to whole numbers. */
+function isVersions(value: unknown): value is Readonly<Record<string, number>> {
+  return isRecord(value) && Object.values(value).every((v) => Number.isInteger(v));
 }
 
 /**
@@ -303,8 +312,10 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
     locate: (kind, name) => desired.objects.get(kind)?.get(name)?.source,
     secretValues: [],
     secretReferences: new Map(),
+    jwksReferences: [],
   };
-  return { prepared: { loaded, desired, variant: connected.variant }, saved, input: run };
+  // Keys from a JWK Set were resolved when the plan was made; the file holds their PEM (public, not secret).
+  return { prepared: { loaded, desired, variant: connected.variant, keyNames: new Map() }, saved, input: run };
 }
 
 /**

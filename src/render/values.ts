@@ -47,7 +47,8 @@ function isMultiline(value: unknown): value is string {
  * Multi-line strings are not handled here (see {@link changeRows}).
  */
 export function formatValue(value: unknown, sensitive: boolean): string[] {
-  if (sensitive && value === SENSITIVE_MASK) return [SENSITIVE_MASK];
+  // A sensitive string is a mask or a description that stands for the value (a public key's kid and thumbprint).
+  if (sensitive && typeof value === 'string') return [value];
   if (value === undefined) return ['(absent)'];
   const inline = JSON.stringify(value);
   if (typeof value !== 'object' || value === null || inline.length <= INLINE_LIMIT) return [inline];

@@ -11,6 +11,11 @@
  * - `"x-gwops-secret": true`: a secret; masked by every renderer. In manifests it may also
  *   be a `{fromFile}` / `{fromEnv}` source (`anyOf` with `$defs.secretSource`).
  * - `"writeOnly": true`: accepted on create and update, never returned by GET.
+ * - `"x-gwops-public-key": { "algorithm": "<sibling>" }`: a public key (PEM) when the
+ *   sibling attribute names a public-key algorithm. In manifests it may be a `{fromJwks}`
+ *   reference (`anyOf` with `$defs.jwksReference`), and plans name its value by key id
+ *   and RFC 7638 thumbprint, never by its bytes (docs/manifest-reference.md "Token keys
+ *   from a JWKS").
  */
 import { readFileSync } from 'node:fs';
 import { KINDS } from '../kinds/index.js';
@@ -31,7 +36,13 @@ export interface JsonSchema {
   $defs?: Record<string, JsonSchema>;
   'x-gwops-variants'?: Variant[];
   'x-gwops-secret'?: boolean;
+  'x-gwops-public-key'?: PublicKeyMark;
   writeOnly?: boolean;
+}
+
+/** The `x-gwops-public-key` mark: the sibling attribute that holds the key's algorithm. */
+export interface PublicKeyMark {
+  readonly algorithm: string;
 }
 
 /**
@@ -135,11 +146,11 @@ export function walkAttributes(type: ResourceType): AttributePath[] {
 /** Attribute paths with a schema mark, walked once per (type, mark) and cached. */
 const markCache = new Map<Key<'marked attributes'>, readonly AttributePath[]>();
 
-function markedAttributes(type: ResourceType, mark: 'x-gwops-secret' | 'writeOnly'): readonly AttributePath[] {
+function markedAttributes(type: ResourceType, mark: 'x-gwops-secret' | 'writeOnly' | 'x-gwops-public-key'): readonly AttributePath[] {
   const key = joinKey<'marked attributes'>(type, mark);
   let found = markCache.get(key);
   if (!found) {
-    found = walkAttributes(type).filter((p) => p.schema[mark] === true);
+    found = walkAttributes(type).filter((p) => (mark === 'x-gwops-public-key' ? typeof p.schema[mark] === 'object' : p.schema[mark] === true));
     markCache.set(key, found);
   }
   return found;
@@ -153,6 +164,11 @@ export function secretAttributes(type: ResourceType): readonly AttributePath[] {
 /** Attribute paths marked `writeOnly` (never returned by GET) for a resource type (cached). */
 export function writeOnlyAttributes(type: ResourceType): readonly AttributePath[] {
   return markedAttributes(type, 'writeOnly');
+}
+
+/** Attribute paths marked `x-gwops-public-key` (a PEM public key, or a `{fromJwks}` reference in manifests) for a resource type (cached). */
+export function publicKeyAttributes(type: ResourceType): readonly AttributePath[] {
+  return markedAttributes(type, 'x-gwops-public-key');
 }
 
 /** True when a property schema exists in `variant` (no `x-gwops-variants` means all). */

@@ -17,12 +17,17 @@ describe('gwops demo (what npm run demo runs)', () => {
     });
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    for (const step of ['1. Validate', '2. Plan', '3. Apply', '4. Drift check', "5. A change behind gwops's back", '6. Drift check', '7. Apply heals', '8. Drift check']) {
+    for (const step of ['1. Validate', '2. Plan', '3. Apply', '4. Drift check', "5. A change behind gwops's back", '6. Drift check', '7. Apply heals', '8. Drift check', '9. Token keys', '10. The login application rotates', '11. Drift check', '12. Apply heals']) {
       expect(stdout).toContain(step);
     }
     expect(stdout).toContain('Demo complete.');
     expect(stdout).not.toMatch(/unexpected result/);
     expect(stdout).toContain('threatHandling');
+    // The rotation: drift names both mappings of examples/login-app with the old and the new kid.
+    const rotation = stdout.slice(stdout.indexOf('11. Drift check'), stdout.indexOf('12. Apply heals'));
+    for (const name of ['token-api-orders', 'token-api-invoices']) expect(rotation).toContain(`mapping "${name}"`);
+    expect(rotation.replace(/ +=/g, ' =')).toMatch(/jwsKey = \(public key kid emulator-key-1 \(thumbprint [\w-]{43}\)\) -> \(public key kid emulator-key-2 \(thumbprint [\w-]{43}\)\)/);
+    expect(stdout).not.toContain('BEGIN PUBLIC KEY');
     // The emulator's key is a JWT and the example keys are PEM: neither may appear.
     expect(stdout).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\./);
     expect(stdout).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----/);

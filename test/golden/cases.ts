@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { resourcesOf } from '../../src/gateway/documents.js';
 import { matchesFilter, parseFilters } from '../../src/gateway/filter.js';
 import type { ApiResource } from '../../src/gateway/index.js';
+import { parseJwkSet } from '../../src/jwks/keys.js';
+import { resolveJwksReferences } from '../../src/jwks/resolve.js';
 import { KINDS, kindByCollection, kindExistsIn } from '../../src/kinds/index.js';
 import type { Diagnostic, LoadResult } from '../../src/manifest/index.js';
 import { formatDiagnostics, loadManifests } from '../../src/manifest/index.js';
@@ -132,7 +134,13 @@ export async function loadCase(name: string): Promise<GoldenCase> {
   const options = readOptions(dir);
   const loaded = await loadManifests({ paths: ['manifests'], cwd: fileURLToPath(dir), env: options.env ?? {} });
   if (loaded.diagnostics.length > 0) throw diagnosticsError(name, loaded.diagnostics);
-  const desired = desiredState(loaded.documents);
+  // `{ fromJwks }` values read the case's `jwks.json` (URL → JWK Set) instead of the network.
+  const sets = existsSync(new URL('jwks.json', dir)) ? readJson(new URL('jwks.json', dir)) : {};
+  const jwks = await resolveJwksReferences(loaded.documents, loaded.jwksReferences, loaded.project.jwks, (url) =>
+    isRecord(sets) && isRecord(sets[url]) ? Promise.resolve(parseJwkSet(sets[url])) : Promise.reject(new Error(`no JWK Set for ${url} in jwks.json`)),
+  );
+  if (jwks.problems.length > 0) throw diagnosticsError(name, jwks.problems);
+  const desired = desiredState(jwks.documents);
 
   const scope = loaded.project.ownership;
   const available = KINDS.filter((k) => kindExistsIn(k, loaded.variant)).map((k) => k.type);
@@ -143,6 +151,7 @@ export async function loadCase(name: string): Promise<GoldenCase> {
     isOwned: ownershipPredicate(scope),
     allowMassDelete: options.allowMassDelete === true,
     massDeleteShare: loaded.project.massDeleteShare,
+    keyNames: jwks.kids,
   });
   return { name, dir, options, loaded, desired, live, plan };
 }

@@ -9,6 +9,8 @@
  * - `gwops.yaml` (optional): the project file, for the ownership scope;
  * - `options.json` (optional): `prune`, `allowMassDelete` (the flags), `env` (values of
  *   `${VAR}` and `{ fromEnv }` secrets) and `validatorMessages` (shown in `plan.md`);
+ * - `jwks.json` (optional): the JWK Sets that `{ fromJwks }` values read, by URL (no
+ *   network in golden cases);
  * - `live.json`: the gateway's answer to `GET /configuration/{collection}` per
  *   collection (`{ "mappings": { "data": [...] }, ... }`), full JSON:API resources; the
  *   ownership filters the planner sends are applied to them as the gateway would;

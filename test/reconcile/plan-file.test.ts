@@ -79,6 +79,19 @@ describe('plan files', () => {
     expect(() => desiredOfPlanFile(read, file, {}, dir)).toThrow(/plan file plan.json: secret '.*' of .* 'holder': environment variable 'TLS_KEY' is not set/);
   });
 
+  it("keeps the declared secret versions, so apply --plan records the same versions in its activation comment", async () => {
+    const secret = 'versioned-secret-value-5678';
+    const { desired, kind, path } = desiredWithSecret(secret);
+    const holder = desired.objects.get(kind)?.get('holder');
+    if (!holder) throw new Error('no holder');
+    desired.objects.get(kind)?.set('holder', { ...holder, secretVersions: { [path.join('.')]: 3 } });
+    const text = renderPlanFile(planFileOf(plan, desired, {}, gateway, new Map([[secret, { fromEnv: 'TLS_KEY' }]]), '/work'));
+    const { dir, file } = write(text);
+    const read = await readPlanFile(file, dir);
+    const back = desiredOfPlanFile(read, file, { TLS_KEY: secret }, dir);
+    expect(back.objects.get(kind)?.get('holder')?.secretVersions).toEqual({ [path.join('.')]: 3 });
+  });
+
   it('writes a fromFile source inside the working directory relative to it', () => {
     const { desired, path } = desiredWithSecret('pem');
     const saved = planFileOf(plan, desired, {}, gateway, new Map([['pem', { fromFile: '/work/repo/secrets/key.pem' }]]), '/work/repo');

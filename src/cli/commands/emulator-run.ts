@@ -10,6 +10,7 @@ import { VARIANTS } from '../../kinds/index.js';
 import type { Variant } from '../../kinds/index.js';
 import { readOrCreateKeyFile } from '../../emulator/api-keys.js';
 import { startEmulator } from '../../emulator/index.js';
+import { LOGIN_APP_ROTATE_PATH } from '../../emulator/login-app.js';
 import type { FaultRule, RunningEmulator, ServeOptions } from '../../emulator/index.js';
 import { isLoopbackHost } from '../../gateway/http.js';
 import { INTERRUPT_SIGNALS, signalSource } from '../../interrupts.js';
@@ -37,6 +38,8 @@ export interface EmulatorCommandOptions {
   /** `--fault` specs, see {@link parseFaultSpec}. */
   fault?: string[];
   faultSeed?: string;
+  /** `--login-app`: also serve a login application's signing keys (src/emulator/login-app.ts). */
+  loginApp?: boolean;
 }
 
 
@@ -158,6 +161,7 @@ export async function serveOptions(opts: EmulatorCommandOptions, io: CliIO): Pro
     sessionIdleTimeoutMs: timeout * 1000,
     requestLogLimit: REQUEST_LOG_LIMIT,
     faults: (opts.fault ?? []).map(parseFaultSpec),
+    ...(opts.loginApp === true ? { loginApp: true } : {}),
     ...(opts.faultSeed === undefined ? {} : { faultSeed: integer('--fault-seed', opts.faultSeed, 0, 2 ** 32 - 1) }),
     ...(opts.stateFile === undefined ? {} : { stateFile: resolve(io.cwd, opts.stateFile) }),
     ...(opts.verbose === true
@@ -200,6 +204,12 @@ export async function runEmulatorCommand(opts: EmulatorCommandOptions, io: CliIO
       `read-only API key file:     ${keyFiles.readOnly}${created(keyFiles.readOnly)}`,
       ...(options.stateFile === undefined ? [] : [`state file: ${options.stateFile}`]),
       ...certLines,
+      ...(emulator.loginApp
+        ? [
+            `login application JWKS: ${emulator.loginApp.jwksUrl}`,
+            `rotate its signing keys: POST ${new URL(LOGIN_APP_ROTATE_PATH, emulator.loginApp.jwksUrl).href} (administrator key as Bearer; body {"graceSeconds": N})`,
+          ]
+        : []),
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),

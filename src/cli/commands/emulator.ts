@@ -34,6 +34,12 @@ export const registerEmulator: CommandModule = (program: Command, io: CliIO, don
       (spec: string, previous: string[] | undefined) => [...(previous ?? []), spec],
     )
     .option('--fault-seed <n>', 'seed of the fraction faults (same seed, same faulted calls)')
+    .option(
+      '--login-app',
+      'also serve a login application\'s signing keys: a JWKS at /auth/rest/public/signing-keys/jwks (generated RSA keys); ' +
+        'rotate with POST /emulator/login-app/signing-keys/rotate {"graceSeconds": N} (the old key stays published without alg for N seconds, default 3600) ' +
+        'and end grace periods with POST /emulator/login-app/signing-keys/expire, both with the administrator key as Bearer',
+    )
     .action(async (opts: EmulatorCommandOptions) => {
       const { runEmulatorCommand, signalled } = await import('./emulator-run.js');
       done(await runEmulatorCommand(opts, io, signalled()));

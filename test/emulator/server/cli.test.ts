@@ -77,6 +77,51 @@ describe('gwops emulator', () => {
     expect(io.err.join('')).toContain('POST /session/create 200');
   });
 
+  it('--login-app serves a JWKS and rotates it through the HTTP control, which needs the administrator key', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
+    dirs.push(cwd);
+    const io = captureIO(cwd);
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    let running: RunningEmulator | undefined;
+    const result = runEmulatorCommand(options({ loginApp: true }), io, stopped, (e) => (running = e));
+    while (!running) await new Promise((r) => setImmediate(r));
+    const origin = new URL(running.url).origin;
+    const jwks = async (): Promise<{ kid: string; alg?: string }[]> =>
+      ((await (await fetch(`${origin}/auth/rest/public/signing-keys/jwks`)).json()) as { keys: { kid: string; alg?: string }[] }).keys.map((k) => ({
+        kid: k.kid,
+        ...(k.alg ? { alg: k.alg } : {}),
+      }));
+    expect(await jwks()).toEqual([{ kid: 'emulator-key-1', alg: 'RS256' }]);
+    const rotate = `${origin}/emulator/login-app/signing-keys/rotate`;
+    expect((await fetch(rotate, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(rotate, { method: 'POST', headers: { authorization: `Bearer ${running.readOnlyApiKey}` } })).status).toBe(401);
+    const admin = { authorization: `Bearer ${running.apiKey}` };
+    const rotated = await fetch(rotate, { method: 'POST', headers: admin, body: JSON.stringify({ graceSeconds: 600 }) });
+    expect(await rotated.json()).toEqual({ kid: 'emulator-key-2', retired: 'emulator-key-1' });
+    expect(await jwks()).toEqual([{ kid: 'emulator-key-2', alg: 'RS256' }, { kid: 'emulator-key-1' }]);
+    expect((await fetch(rotate, { method: 'POST', headers: admin, body: '{"graceSeconds": -1}' })).status).toBe(400);
+    expect((await fetch(`${origin}/emulator/login-app/signing-keys/expire`, { method: 'POST', headers: admin })).status).toBe(200);
+    expect(await jwks()).toEqual([{ kid: 'emulator-key-2', alg: 'RS256' }]);
+    stop();
+    expect(await result).toBe(0);
+    expect(io.out.join('')).toContain(`login application JWKS: ${origin}/auth/rest/public/signing-keys/jwks`);
+  });
+
+  it('serves no login application without --login-app', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
+    dirs.push(cwd);
+    let running: RunningEmulator | undefined;
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const result = runEmulatorCommand(options(), captureIO(cwd), stopped, (e) => (running = e));
+    while (!running) await new Promise((r) => setImmediate(r));
+    expect((await fetch(`${new URL(running.url).origin}/auth/rest/public/signing-keys/jwks`)).status).toBe(404);
+    expect(running.loginApp).toBeUndefined();
+    stop();
+    expect(await result).toBe(0);
+  });
+
   it('reuses an existing key file', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
     dirs.push(cwd);
