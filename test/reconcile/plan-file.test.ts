@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { PlanGatewayMismatchError } from '../../src/reconcile/errors.js';
 import { emptyObjectMaps } from '../../src/reconcile/model.js';
-import type { State } from '../../src/reconcile/model.js';
+import type { State, StateObject } from '../../src/reconcile/model.js';
 import { PLAN_FORMAT_VERSION } from '../../src/reconcile/plan-types.js';
 import type { Plan } from '../../src/reconcile/plan-types.js';
 import { checkPlanGateway, desiredOfPlanFile, planFileOf, readPlanFile } from '../../src/reconcile/saved-plan.js';
@@ -84,7 +84,8 @@ describe('plan files', () => {
     const { desired, kind, path } = desiredWithSecret(secret);
     const holder = desired.objects.get(kind)?.get('holder');
     if (!holder) throw new Error('no holder');
-    desired.objects.get(kind)?.set('holder', { ...holder, secretVersions: { [path.join('.')]: 3 } });
+    const versioned: StateObject = { ...holder, secretVersions: { [path.join('.')]: 3 } };
+    (desired.objects.get(kind) as Map<string, StateObject> | undefined)?.set('holder', versioned);
     const text = renderPlanFile(planFileOf(plan, desired, {}, gateway, new Map([[secret, { fromEnv: 'TLS_KEY' }]]), '/work'));
     const { dir, file } = write(text);
     const read = await readPlanFile(file, dir);
