@@ -110,7 +110,8 @@ export class OutdatedConfigurationError extends ApiError {
     super(
       init,
       `${init.method} ${init.path} failed: 409 OUTDATED_CONFIGURATION: someone else activated a configuration ` +
-        'after this run loaded the active one; nothing was activated. Re-run plan to see the current state.',
+        'after this run loaded the active one; nothing was activated. Re-run plan and apply, which read the current state afresh ' +
+        '(apply --retry-on-conflict N does so by itself).',
     );
   }
 
@@ -128,7 +129,13 @@ export type SessionFailure =
   /** `POST /session/create` succeeded but set no `JSESSIONID` cookie. */
   | 'no-cookie'
   /** A call was made before `open()` or after `terminate()`. */
-  | 'not-open';
+  | 'not-open'
+  /**
+   * The connection broke after `POST /session/create` was sent and before its answer: the
+   * gateway may have opened a session whose cookie never arrived. Not retried, so that
+   * no second session is opened; the unknown one idles out.
+   */
+  | 'create-unanswered';
 
 /** The REST session could not be opened or is no longer valid. */
 export class SessionError extends GwopsError {
@@ -142,8 +149,8 @@ export class SessionError extends GwopsError {
    */
   readonly keySource: string | undefined;
 
-  constructor(reason: SessionFailure, method: string, path: string, status?: number, keySource?: string) {
-    super(`${method} ${path} failed: ${SessionError.explain(reason, status, keySource)}`);
+  constructor(reason: SessionFailure, method: string, path: string, status?: number, keySource?: string, options?: ErrorOptions) {
+    super(`${method} ${path} failed: ${SessionError.explain(reason, status, keySource)}`, options);
     this.reason = reason;
     this.method = method;
     this.path = path;
@@ -163,6 +170,11 @@ export class SessionError extends GwopsError {
         return 'the gateway created a session but set no JSESSIONID cookie';
       case 'not-open':
         return 'no open REST session (call open() first; the session may already be terminated)';
+      case 'create-unanswered':
+        return (
+          'the connection broke before the gateway answered, so the gateway may have opened a REST session that gwops cannot ' +
+          'terminate (it idles out); gwops did not retry, so as not to open a second one; nothing was changed'
+        );
     }
   }
 }

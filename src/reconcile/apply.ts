@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
-import { ApiError, ConnectionError, InterruptedError, UnexpectedResponseError, withSession } from '../gateway/index.js';
+import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError, withSession } from '../gateway/index.js';
 import { hasErrors } from '../manifest/diagnostics.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import { ActivationMismatchError, ActivationUnknownError, StalePlanError, ValidatorRejectedError } from './errors.js';
@@ -16,6 +16,7 @@ import type { Plan } from './plan-types.js';
 import { PLAN_FORMAT_VERSION } from './plan-types.js';
 import type { Planned, Prepared, RunInput } from './run.js';
 import { connectionFor, executeAndValidate, prepare, readAndPlan } from './run.js';
+import { redoTransaction, samePlan } from './retry-transaction.js';
 
 /** The reconciler's errors live in errors.ts; re-exported for existing callers. */
 export { ActivationMismatchError, ActivationUnknownError, ConsentRequiredError, StalePlanError } from './errors.js';
@@ -60,6 +61,12 @@ export interface ApplyInput extends RunInput {
    * active). Whatever it throws stops the run before anything is changed.
    */
   readonly backup?: ((archive: Buffer, active: ConfigurationEntry | undefined) => Promise<void>) | undefined;
+  /**
+   * `--retry-on-conflict N`: how many times a refused activation (409
+   * `OUTDATED_CONFIGURATION`) is answered by planning again in a new session (see
+   * retry-transaction.ts). Default 0: the run stops with the error.
+   */
+  readonly retryOnConflict?: number | undefined;
 }
 
 /** Reads and checks a saved plan file. @throws InputError when unreadable or of another format version */
@@ -92,17 +99,25 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
   const prepared = await prepare(input);
   const saved = input.planFile ? await readPlanFile(input.planFile, input.cwd) : undefined;
   const connection = connectionFor(input, prepared);
-  return withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
+  // The plan the user last saw and consented to (a redone transaction asks again only when its plan differs).
+  let shown: Plan | undefined;
+  const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
+  return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
     const fresh = await readAndPlan(session, prepared, input);
     if (saved && saved.liveDigest !== fresh.plan.liveDigest) {
+      const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';
       throw new StalePlanError(
-        `the live configuration changed since plan file ${input.planFile ?? ''} was made; run gwops plan again`,
+        `the live configuration changed since plan file ${input.planFile ?? ''} was made${why}; nothing was activated; run gwops plan again`,
       );
     }
     const planned: Planned = saved ? { live: fresh.live, plan: saved } : fresh;
-    input.onPlan?.(planned.plan);
+    const consented = shown !== undefined && samePlan(shown, planned.plan);
+    if (!consented) input.onPlan?.(planned.plan);
     if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
-    if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
+    if (!consented) {
+      shown = planned.plan;
+      if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
+    }
     if (input.backup) {
       // The session holds an unedited copy of the active configuration: its export is the backup.
       const active = (await session.configurations()).find((e) => e.configType === 'CURRENTLY_ACTIVE');
@@ -116,8 +131,10 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
       throw new InterruptedError(signal.reason.signal, 'activated');
     }
     return { ...planned, prepared, outcome: 'activated', comment: input.comment, messages, activation };
-  });
+  }));
 }
+
+const ACTIVATE_PATH = '/configuration/configurations/activate';
 
 /**
  * Sends the activation and confirms it through the configurations list; a signal that
@@ -144,8 +161,11 @@ export async function activate(
     );
   } catch (error) {
     if (error instanceof InterruptedError) throw new InterruptedError(error.signal, 'unknown');
+    if (error instanceof SessionError && error.path !== ACTIVATE_PATH) {
+      throw new ActivationUnknownError(`${error.method} ${error.path} failed: the REST session ended before the activation could be confirmed`, { cause: error });
+    }
     if (error instanceof ConnectionError && error.phase === 'response') throw new ActivationUnknownError(error.message, { cause: error });
-    if (error instanceof UnexpectedResponseError && error.path === '/configuration/configurations/activate') {
+    if (error instanceof UnexpectedResponseError && error.path === ACTIVATE_PATH) {
       throw new ActivationUnknownError(error.message, { cause: error });
     }
     if (error instanceof ApiError && error.status >= 500) throw new ActivationUnknownError(error.message, { cause: error });

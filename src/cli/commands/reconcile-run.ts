@@ -185,12 +185,29 @@ export async function planAction(paths: string[], flags: CommonFlags & { out?: s
   return flags.detailedExitcode && result.plan.steps.length > 0 ? EXIT.changes : EXIT.ok;
 }
 
+/** Bound of `--retry-on-conflict`. */
+const MAX_CONFLICT_RETRIES = 100;
+
+/**
+ * `--retry-on-conflict <n>` as a number. @throws UsageError unless a whole number from 0
+ * to {@link MAX_CONFLICT_RETRIES}
+ */
+function retryCount(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isInteger(n) || n > MAX_CONFLICT_RETRIES) {
+    throw new UsageError(`--retry-on-conflict ${JSON.stringify(value)}: expected a whole number from 0 to ${MAX_CONFLICT_RETRIES}, e.g. --retry-on-conflict 3`);
+  }
+  return n;
+}
+
 /** `gwops apply`. @returns the exit code */
 export async function applyAction(
   paths: string[],
-  flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string },
+  flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string; retryOnConflict?: string },
   io: CliIO,
 ): Promise<number> {
+  const retryOnConflict = retryCount(flags.retryOnConflict);
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
@@ -202,6 +219,7 @@ export async function applyAction(
     onPlan: (plan) => void io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings)),
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
+    retryOnConflict,
     onProgress: io.isTTY
       ? ({ step, phase, total }) => {
           if (phase === 'done') io.stderr.write(`  [${step.index}/${total}] ${step.action} ${step.kind} '${step.name}' done\n`);

@@ -52,8 +52,9 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('--plan <file>', 'apply a plan saved with plan --out (refused when the live state changed since)')
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
     .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
-    .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip"))
-    .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string }) => {
+    .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip")
+    .option('--retry-on-conflict <n>', 'when another session activated first (409 OUTDATED_CONFIGURATION), plan again in a new session and retry, at most n times (default 0)'))
+    .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string; retryOnConflict?: string }) => {
       const { applyAction } = await import('./reconcile-run.js');
       done(await applyAction(paths, flags, io));
     });
