@@ -28,8 +28,10 @@ export interface ProxiedCall {
 
 /** What to do with a call; forwarded unchanged when the interceptor returns undefined. */
 export type Interception =
-  /** Answer this without forwarding. */
-  | { readonly reply: { readonly status: number; readonly body?: string } }
+  /** Answer this without forwarding (with these extra headers). */
+  | { readonly reply: { readonly status: number; readonly body?: string; readonly headers?: Record<string, string> } }
+  /** Destroy the client connection without forwarding: the gateway never handles the call. */
+  | { readonly reset: true }
   /**
    * Forward, then: hold the gateway's reply `holdMs` (milliseconds) before passing it on
    * (`onHeld` runs once the gateway has answered); or `drop` the client connection
@@ -85,8 +87,12 @@ export async function startInterceptingProxy(
     };
     calls.push(call);
     const action = intercept(call);
+    if (action && 'reset' in action) {
+      req.socket.destroy();
+      return;
+    }
     if (action && 'reply' in action) {
-      res.writeHead(action.reply.status, { 'content-type': 'application/json' });
+      res.writeHead(action.reply.status, { 'content-type': 'application/json', ...action.reply.headers });
       res.end(action.reply.body ?? '');
       return;
     }
