@@ -48,6 +48,12 @@ export function throwawayKey(): string {
   return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
+/** A terminal for consent questions. */
+export interface Terminal {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly onStderr: (text: string) => void;
+}
+
 /** An emulator (plain HTTP) behind an intercepting proxy, a key file, and the CLI in-process. */
 export interface DrillGateway {
   readonly emulator: RunningEmulator;
@@ -66,7 +72,8 @@ export interface DrillGateway {
   /** Calls the proxy has seen since the last {@link DrillGateway.resetCount}. */
   count: number;
   resetCount(): void;
-  cli(args: readonly string[], env?: Record<string, string>): Promise<Run>;
+  /** Runs gwops in-process; `terminal` makes it ask on `terminal.stdin`, telling `onStderr` what it prints. */
+  cli(args: readonly string[], env?: Record<string, string>, terminal?: Terminal): Promise<Run>;
   close(): Promise<void>;
 }
 
@@ -96,16 +103,23 @@ export async function startDrillGateway(options: { sessionIdleTimeoutMs?: number
     resetCount() {
       this.count = 0;
     },
-    async cli(args, env = {}) {
+    async cli(args, env = {}, terminal) {
       let stdout = '';
       let stderr = '';
       const code = await main(['node', 'gwops', ...args], {
         stdout: { write: (s: string) => (stdout += s) },
-        stderr: { write: (s: string) => (stderr += s) },
+        stderr: {
+          write: (s: string) => {
+            stderr += s;
+            terminal?.onStderr(s);
+            return true;
+          },
+        },
         env: { PATH: process.env.PATH, CI: 'true', ...env },
         cwd: REPO,
         isTTY: false,
-        stdin: Readable.from([]),
+        canPrompt: terminal !== undefined,
+        stdin: terminal?.stdin ?? Readable.from([]),
       });
       outputs.push(stdout, stderr);
       return { code, stdout, stderr };

@@ -37,7 +37,14 @@ export type Interception =
    * (`onHeld` runs once the gateway has answered); or `drop` the client connection
    * instead of answering (the call took effect, the answer is lost); and add headers.
    */
-  | { readonly holdMs?: number; readonly onHeld?: () => void; readonly drop?: boolean; readonly addHeaders?: Record<string, string> };
+  | {
+      readonly holdMs?: number;
+      readonly onHeld?: () => void;
+      readonly drop?: boolean;
+      readonly addHeaders?: Record<string, string>;
+      /** Awaited before the call is forwarded (e.g. another client changes the gateway meanwhile). */
+      readonly before?: () => Promise<void>;
+    };
 
 export interface InterceptingProxy {
   /** Base URL through the proxy (same base path as the upstream). */
@@ -96,6 +103,7 @@ export async function startInterceptingProxy(
       res.end(action.reply.body ?? '');
       return;
     }
+    if (action?.before) await action.before();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && !HOP_BY_HOP.has(k)) headers[k] = v;
     const answer = await request(new URL(full, upstream.origin), { method: method as 'GET', headers, body: body.length > 0 ? body : undefined });
