@@ -232,6 +232,13 @@ export function bytesText(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+function timeoutCause(code: string): string {
+  if (code === 'UND_ERR_BODY_TIMEOUT') return 'the response body stopped arriving';
+  // http.ts BODY_TOO_SLOW: the whole exchange took more than twice the timeout.
+  if (code === 'GWOPS_BODY_TOO_SLOW') return 'the response body arrived too slowly; the whole call may take twice the timeout';
+  return 'no response';
+}
+
 /**
  * A {@link ConnectionError} because the gateway did not answer in time: no connection
  * within the connect timeout (phase `connect`), no response headers, or a body that
@@ -252,7 +259,7 @@ export class ConnectionTimeoutError extends ConnectionError {
     const what =
       init.phase === 'connect'
         ? `cannot connect to ${init.origin}: ${after}`
-        : `the gateway at ${init.origin} ${after} (${init.causeCode === 'UND_ERR_BODY_TIMEOUT' ? 'the response body stopped arriving' : 'no response'}; --timeout sets the limit)`;
+        : `the gateway at ${init.origin} ${after} (${timeoutCause(init.causeCode)}; --timeout sets the limit)`;
     const code = init.phase === 'connect' ? ` (${init.causeCode})` : '';
     this.message = `${callLabel(init.method, init.path, init.object)} failed: ${what}${code}${attemptsNote(init.attempts)}`;
   }
