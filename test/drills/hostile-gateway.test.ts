@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { startFakeGateway } from '../gateway/fake-gateway.js';
 import type { FakeGateway } from '../gateway/fake-gateway.js';
-import { drillMode, drillSeed, recordDrill } from './record.js';
+import { drillSeed, recordDrill } from './record.js';
 import type { Run } from './support.js';
 import { HangError, leakedSecrets, showsCrash, startDrillGateway, within, writeDrillManifests } from './support.js';
 
