@@ -40,7 +40,7 @@ async function trial(command: 'plan' | 'apply', signal: DrillSignal, k: number, 
     const args = [command, ...(command === 'apply' ? ['--yes'] : []), m.target, ...gateway.viaProxy];
     const proc = startGwops(args, { CI: 'true' });
     gateway.resetCount();
-    gateway.intercept = (_call, index) => (index === k ? { before: async () => void proc.child.kill(signal) } : undefined);
+    gateway.intercept = (_call, index) => (index === k ? { before: () => Promise.resolve(void proc.child.kill(signal)) } : undefined);
     let code: number;
     let hang = false;
     const bound = new Promise<number>((resolve) => setTimeout(() => resolve(-1), 60_000).unref());

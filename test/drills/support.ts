@@ -80,8 +80,9 @@ export interface DrillGateway {
 /** Starts a {@link DrillGateway}. */
 export async function startDrillGateway(options: { sessionIdleTimeoutMs?: number } = {}): Promise<DrillGateway> {
   const emulator = await startEmulator({ port: 0, tls: false, ...options });
-  let gateway: DrillGateway | undefined;
+  const holder: { gateway?: DrillGateway } = {};
   const proxy = await startInterceptingProxy(emulator.url, (call) => {
+    const gateway = holder.gateway;
     if (!gateway) return undefined;
     gateway.count += 1;
     return gateway.intercept(call, gateway.count);
@@ -130,7 +131,7 @@ export async function startDrillGateway(options: { sessionIdleTimeoutMs?: number
       await rm(dir, { recursive: true, force: true });
     },
   };
-  gateway = created;
+  holder.gateway = created;
   return created;
 }
 
