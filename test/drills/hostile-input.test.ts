@@ -89,6 +89,8 @@ function aliasBomb(levels: number): string {
 /** Runs validate and plan on `path` and adds the figures to `into`. */
 async function check(gateway: DrillGateway, path: string, into: Figures, baseRss: number): Promise<void> {
   into.trials += 1;
+  // Only this case's outputs are scanned and kept (echoes of long strings would pile up).
+  gateway.outputs.length = 0;
   let validate: Run = { code: -1, stdout: '', stderr: '' };
   try {
     validate = await within(60_000, `validate ${path}`, gateway.cli(['validate', path]));

@@ -14,7 +14,6 @@ import type { DrillGateway, Run, Terminal } from './support.js';
 import { activeText, leakedSecrets, prng, sample, showsCrash, startDrillGateway, writeDrillManifests } from './support.js';
 
 const REDO = 'redoing the whole apply once in a new session';
-const ACTIVATE = 'POST /configuration/configurations/activate';
 
 /** One row's figures. */
 interface Figures {
@@ -133,10 +132,7 @@ describe('drill: session expiry is survivable', () => {
     };
 
     const once = empty();
-    for (const k of full ? beforeActivation : sample(beforeActivation, 2, random)) {
-      const r = await run({ code: 0, expireAt: [k] }, once);
-      if (k === activateAt) expect(r.stderr).toContain(ACTIVATE);
-    }
+    for (const k of full ? beforeActivation : sample(beforeActivation, 2, random)) await run({ code: 0, expireAt: [k] }, once);
     row('expiry at one call before activation, --yes (exit 0)', once);
 
     const twice = empty();
