@@ -192,8 +192,7 @@ const MAX_CONFLICT_RETRIES = 100;
  * `--retry-on-conflict <n>` as a number. @throws UsageError unless a whole number from 0
  * to {@link MAX_CONFLICT_RETRIES}
  */
-function retryCount(value: string | undefined): number {
-  if (value === undefined) return 0;
+function retryCount(value = '0'): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!Number.isInteger(n) || n > MAX_CONFLICT_RETRIES) {
     throw new UsageError(`--retry-on-conflict ${JSON.stringify(value)}: expected a whole number from 0 to ${MAX_CONFLICT_RETRIES}, e.g. --retry-on-conflict 3`);
