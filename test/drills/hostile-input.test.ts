@@ -86,6 +86,9 @@ function aliasBomb(levels: number): string {
   return lines.join('\n') + '\n';
 }
 
+/** What validate said when it did not locate a refusal (for the failure message). */
+const unlocatedSamples: string[] = [];
+
 /** Runs validate and plan on `path` and adds the figures to `into`. */
 async function check(gateway: DrillGateway, path: string, into: Figures, baseRss: number): Promise<void> {
   into.trials += 1;
@@ -106,7 +109,10 @@ async function check(gateway: DrillGateway, path: string, into: Figures, baseRss
   // Located: file:line:column, or (for what is not a readable file) the path named in the one message.
   // validate prints its diagnostics as data on stdout; a file it cannot read is one error line on stderr.
   const said = validate.stdout + validate.stderr;
-  if (validate.code === 1 && !/:\d+:\d+: error:/.test(said) && !/cannot read '/.test(validate.stderr)) into.unlocated += 1;
+  if (validate.code === 1 && !/:\d+:\d+: error:/.test(said) && !/cannot read '/.test(validate.stderr)) {
+    into.unlocated += 1;
+    unlocatedSamples.push(`${path}: ${said.slice(0, 300)}`);
+  }
   if (showsCrash(validate)) into.crashes += 1;
   if (validate.code !== 0) {
     gateway.emulator.requestLog.length = 0;
@@ -196,6 +202,6 @@ describe('drill: hostile input', () => {
       rows,
       mustBeZero: ['unlocated', 'other exit codes', 'crashes', 'hangs', 'over memory bound', 'requests sent', 'secrets found'],
     });
-    expect(violations).toEqual([]);
+    expect(violations, unlocatedSamples.join('\n')).toEqual([]);
   }, 3_600_000);
 });
