@@ -110,7 +110,8 @@ export class OutdatedConfigurationError extends ApiError {
     super(
       init,
       `${init.method} ${init.path} failed: 409 OUTDATED_CONFIGURATION: someone else activated a configuration ` +
-        'after this run loaded the active one; nothing was activated. Re-run plan to see the current state.',
+        'after this run loaded the active one; nothing was activated. Re-run plan and apply, which read the current state afresh ' +
+        '(apply --retry-on-conflict N does so by itself).',
     );
   }
 
@@ -128,7 +129,13 @@ export type SessionFailure =
   /** `POST /session/create` succeeded but set no `JSESSIONID` cookie. */
   | 'no-cookie'
   /** A call was made before `open()` or after `terminate()`. */
-  | 'not-open';
+  | 'not-open'
+  /**
+   * The connection broke after `POST /session/create` was sent and before its answer: the
+   * gateway may have opened a session whose cookie never arrived. Not retried, so that
+   * no second session is opened; the unknown one idles out.
+   */
+  | 'create-unanswered';
 
 /** The REST session could not be opened or is no longer valid. */
 export class SessionError extends GwopsError {
@@ -148,9 +155,19 @@ export class SessionError extends GwopsError {
   /**
    * @param gatewayMessage the gateway's code and detail, shown first when given
    * @param baseUrl the base URL used; named when it does not end in the usual base path
+   * @param options the error's `cause`
    */
-  constructor(reason: SessionFailure, method: string, path: string, status?: number, keySource?: string, gatewayMessage?: string, baseUrl?: string) {
-    super(`${method} ${path} failed: ${SessionError.explain(reason, status, keySource, gatewayMessage, baseUrl)}`);
+  constructor(
+    reason: SessionFailure,
+    method: string,
+    path: string,
+    status?: number,
+    keySource?: string,
+    gatewayMessage?: string,
+    baseUrl?: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${method} ${path} failed: ${SessionError.explain(reason, status, keySource, gatewayMessage, baseUrl)}`, options);
     this.gatewayMessage = gatewayMessage;
     this.reason = reason;
     this.method = method;
@@ -179,6 +196,11 @@ export class SessionError extends GwopsError {
         return 'the gateway created a session but set no JSESSIONID cookie';
       case 'not-open':
         return 'no open REST session (call open() first; the session may already be terminated)';
+      case 'create-unanswered':
+        return (
+          'the connection broke before the gateway answered, so the gateway may have opened a REST session that gwops cannot ' +
+          'terminate (it idles out); gwops did not retry, so as not to open a second one; nothing was changed'
+        );
     }
   }
 }
@@ -241,6 +263,13 @@ export function bytesText(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+function timeoutCause(code: string): string {
+  if (code === 'UND_ERR_BODY_TIMEOUT') return 'the response body stopped arriving';
+  // http.ts BODY_TOO_SLOW: the whole exchange took more than twice the timeout.
+  if (code === 'GWOPS_BODY_TOO_SLOW') return 'the response body arrived too slowly; the whole call may take twice the timeout';
+  return 'no response';
+}
+
 /**
  * A {@link ConnectionError} because the gateway did not answer in time: no connection
  * within the connect timeout (phase `connect`), no response headers, or a body that
@@ -261,7 +290,7 @@ export class ConnectionTimeoutError extends ConnectionError {
     const what =
       init.phase === 'connect'
         ? `cannot connect to ${init.origin}: ${after}`
-        : `the gateway at ${init.origin} ${after} (${init.causeCode === 'UND_ERR_BODY_TIMEOUT' ? 'the response body stopped arriving' : 'no response'}; --timeout sets the limit)`;
+        : `the gateway at ${init.origin} ${after} (${timeoutCause(init.causeCode)}; --timeout sets the limit)`;
     const code = init.phase === 'connect' ? ` (${init.causeCode})` : '';
     this.message = `${callLabel(init.method, init.path, init.object)} failed: ${what}${code}${attemptsNote(init.attempts)}`;
   }

@@ -7,7 +7,9 @@
  * Bounds of one call:
  * - Time: connect within min(10 s, timeout); response headers, and each pause in the
  *   body, within the timeout (default 120 s; `--timeout`, `GWOPS_TIMEOUT` or a target's
- *   `timeout`). A call still running after 5 s is announced once through `onWarning`.
+ *   `timeout`); the whole exchange within twice the timeout, so that a body trickling in
+ *   byte by byte (never pausing long enough for the pause limit) still ends the call
+ *   (cause code {@link BODY_TOO_SLOW}). A call still running after 5 s is announced once through `onWarning`.
  * - Size: a body read whole (every answer except a 2xx list streamed to a sink) is
  *   refused past {@link MAX_BODY_BYTES} (64 MiB); a list body streamed element by element
  *   past {@link MAX_STREAMED_BODY_BYTES} (1 GiB). Both are checked against
@@ -23,6 +25,9 @@ import { ConfigError } from '../errors.js';
 import { CLOSED_CODES, NOT_TLS_CODES, UNTRUSTED_CODES, pemSubjects, probeTls } from './diagnose.js';
 import { ConnectionError, ConnectionTimeoutError, InterruptedError, ResponseTooLargeError, SchemeMismatchError, TlsVerificationError, secondsText } from './errors.js';
 import type { ObjectLabel } from './errors.js';
+
+/** Cause code of a call whose whole exchange outlasted twice the response timeout (a trickling body). */
+export const BODY_TOO_SLOW = 'GWOPS_BODY_TOO_SLOW';
 
 /** Default of the connect timeout, in milliseconds (never more than the response timeout). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -273,13 +278,18 @@ export class HttpTransport {
   private async exchange(req: RawRequest): Promise<RawResponse> {
     // An error that is not a transport fault (the sink's, or a body too large): thrown as it is.
     let stop: Error | undefined;
+    const deadline = new AbortController();
+    const deadlineMs = this.headersMs + this.bodyMs;
+    const timer = setTimeout(() => deadline.abort(new Error(BODY_TOO_SLOW)), deadlineMs);
+    timer.unref();
+    const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
     try {
       const res = await this.pool.request({
         path: this.basePath + req.path,
         method: req.method,
         headers: req.headers,
         body: req.body,
-        signal: req.signal,
+        signal,
       });
       const sink = res.statusCode >= 200 && res.statusCode < 300 ? req.sink : undefined;
       const limit = sink ? this.maxStreamedBodyBytes : this.maxBodyBytes;
@@ -319,7 +329,13 @@ export class HttpTransport {
         }
       }
     } catch (error) {
+      if (deadline.signal.aborted && !req.signal?.aborted) {
+        const init = { method: req.method, path: req.path, phase: 'response', causeCode: BODY_TOO_SLOW, origin: this.origin, object: req.object } as const;
+        throw new ConnectionTimeoutError({ ...init, timeoutMs: deadlineMs }, { cause: error });
+      }
       throw await this.diagnose(this.classify(error, req));
+    } finally {
+      clearTimeout(timer);
     }
     throw stop;
   }

@@ -26,6 +26,9 @@ export interface WithSessionOptions extends Omit<SessionOptions, 'signal'> {
   readonly exit?: ((code: number) => void) | undefined;
 }
 
+/** How long a signal waits for the answer to `POST /session/create` before it is delivered. Milliseconds. */
+export const OPEN_WAIT_MS = 10_000;
+
 /** How long a second signal waits for the session's termination before the process ends. Milliseconds. */
 export const SECOND_SIGNAL_WAIT_MS = 3_000;
 
@@ -58,8 +61,9 @@ export interface SessionScope {
  * it at once. During `scope.shield(...)` the first signal is held (see SessionScope).
  * The handlers are removed in every case before this function settles.
  *
- * A signal during `open()` cancels it; a session the gateway created for a lost
- * response then idles out.
+ * A signal during `open()` is held until the gateway answers the create (at most
+ * {@link OPEN_WAIT_MS}), so that the session it opened is terminated rather than left
+ * to idle out; a second signal stops waiting.
  *
  * A failure to terminate is reported through `options.onWarning`, never thrown over the
  * original error or result.
@@ -146,7 +150,8 @@ export async function withSession<T>(
   try {
     let result: T;
     try {
-      await session.open();
+      // A signal during the create waits for its answer, so that the session it opens is terminated, not left behind.
+      await scope.shield(() => session.open(), OPEN_WAIT_MS, 'the session create request');
       result = await fn(session, controller.signal, scope);
     } catch (error) {
       if (error instanceof InterruptedError) throw error;

@@ -26,7 +26,7 @@ import { DataArraySplitter } from './data-array.js';
 import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, ValidatorMessage } from './documents.js';
 import { HttpTransport } from './http.js';
 import type { RawResponse, TransportOptions } from './http.js';
-import { DEFAULT_RETRY_POLICY, abortReason, parseRetryAfter, retrying, systemClock } from './retry.js';
+import { DEFAULT_RETRY_POLICY, abortReason, isRetryableStatus, isTransientFault, parseRetryAfter, retrying, systemClock } from './retry.js';
 import type { RetryClock, RetryPolicy } from './retry.js';
 
 /** Everything a session needs. The API key is used for `POST /session/create` only. */
@@ -161,15 +161,28 @@ export class GatewaySession {
 
   /**
    * `POST /session/create` with `Authorization: Bearer <key>`; keeps the `JSESSIONID`
-   * cookie. Retried like an idempotent call: it changes no configuration, and a session
-   * orphaned by a lost response idles out on the gateway. Does nothing when already open;
-   * a terminated session cannot be reopened (`not-open`).
-   * @throws SessionError (`key-rejected` on 401/403, `no-cookie`), ApiError, ConnectionError, TlsVerificationError
+   * cookie. Retried after an answer that created nothing (429/502/503/504) and after a
+   * fault before the request was sent, but not after the connection broke once it was
+   * sent: the gateway may then have opened a session whose cookie was lost, and a retry
+   * would open a second one (docs/gateway-api.md "Sessions": a client ends its session).
+   * Does nothing when already open; a terminated session cannot be reopened (`not-open`).
+   * @throws SessionError (`key-rejected` on 401/403, `no-cookie`, `create-unanswered`),
+   *   ApiError, ConnectionError, TlsVerificationError
    */
   async open(): Promise<void> {
     if (this.isOpen) return;
     if (this.terminated) throw new SessionError('not-open', 'POST', '/session/create');
-    const res = await this.call({ method: 'POST', path: '/session/create', retry: 'transient', bearer: true });
+    const res = await retrying(() => this.send({ method: 'POST', path: '/session/create', retry: 'unsent', bearer: true }), {
+      policy: this.policy,
+      clock: this.clock,
+      signal: this.signal,
+      retryable: (error) => isConnectPhase(error) || (error instanceof ApiError && isRetryableStatus(error.status)),
+    }).catch((error: unknown) => {
+      if (error instanceof ConnectionError && error.phase === 'response') {
+        throw new SessionError('create-unanswered', 'POST', '/session/create', undefined, undefined, undefined, undefined, { cause: error });
+      }
+      throw error;
+    });
     const cookie = sessionCookie(res.headers['set-cookie']);
     if (!cookie) throw new SessionError('no-cookie', 'POST', '/session/create');
     this.cookie = cookie;
@@ -526,7 +539,11 @@ export function baseUrlHint(baseUrl: string): string {
   return `the URL ${baseUrl} has no session endpoint: it must end in the API's base path, e.g. ${example}`;
 }
 
-/** A transport fault before the request was sent: it certainly did not arrive. */
+/**
+ * A transport fault before the request was sent (it certainly did not arrive) that a retry
+ * may cure: not a host without a DNS entry, nor a server that speaks another scheme
+ * ({@link isTransientFault}).
+ */
 function isConnectPhase(error: unknown): boolean {
-  return error instanceof ConnectionError && error.phase === 'connect';
+  return error instanceof ConnectionError && error.phase === 'connect' && isTransientFault(error);
 }

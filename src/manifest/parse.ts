@@ -397,9 +397,45 @@ function aliasMessage(problem: AliasProblem, limit: number): string {
   }
 }
 
+/**
+ * How deeply collections may nest in a manifest. Manifests need a handful of levels; a
+ * bound keeps every later recursive walk (duplicate keys, aliases, schema checks) far from
+ * the stack's limit, whatever a hostile file holds.
+ */
+export const MAX_NESTING = 100;
+
+/** True when `value` (plain data) nests collections deeper than {@link MAX_NESTING}; iterative. */
+function nestsTooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [item, depth] = top;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > MAX_NESTING) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The first collection node nested deeper than {@link MAX_NESTING} (aliases not followed); iterative. */
+function tooDeepNode(root: unknown): Node | undefined {
+  const stack: [unknown, number][] = [[root, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > MAX_NESTING) return node;
+    for (const item of node.items as unknown[]) {
+      if (isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
+      else stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
 /** {@link parseFile} without the checks of the text and the values. */
 function readDocuments(source: SourceFile, out: Diagnostic[]): ParsedDocument[] {
-  const fast = fastParse(source.text);
+  const read = fastParse(source.text);
+  // Too deep a document takes the full parser, which says where.
+  const fast = read?.some((d) => nestsTooDeep(d.value)) === true ? undefined : read;
   if (fast) {
     return fast.map((d, index) => ({
       source,
@@ -435,6 +471,12 @@ function readDocuments(source: SourceFile, out: Diagnostic[]): ParsedDocument[] 
       return;
     }
     if (doc.contents === null) return;
+    const deep = tooDeepNode(doc.contents);
+    if (deep) {
+      const where = positionAt(lineCounter, deep.range?.[0] ?? 0);
+      out.push(yamlDiagnostic(source, where, `YAML error: collections nested more than ${MAX_NESTING} levels deep; a manifest needs only a few`));
+      return;
+    }
     const parsed: ParsedDocument = { source, index, value: undefined, start: astStart(ast), ast: () => ast };
     checkDuplicateKeys(ast, source.file, doc.contents, [], out);
     const aliases = aliasProblem(doc, aliasBudget);

@@ -19,10 +19,53 @@ export interface InputPath {
 
 const MANIFEST_FILE = /\.ya?ml$/i;
 
+/**
+ * The largest manifest file (or standard input) read, in bytes: 32 MiB, several times a
+ * project of ten thousand mappings. A larger input is refused before it is parsed, so that
+ * memory and time stay bounded.
+ */
+export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
+
+function tooLarge(display: string, bytes: number): InputError {
+  return new InputError(
+    `cannot read '${display}': ${bytes} bytes is more than the ${MAX_MANIFEST_BYTES / 1048576} MiB a manifest file may hold; split it into several files`,
+  );
+}
+
 async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    bytes += buffer.length;
+    if (bytes > MAX_MANIFEST_BYTES) throw tooLarge('-', bytes);
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a manifest file: only a regular file (a FIFO would block, a device such as
+ * /dev/zero never ends) of at most {@link MAX_MANIFEST_BYTES}.
+ * @throws InputError naming the file and what is wrong
+ */
+async function readManifestFile(p: InputPath): Promise<Buffer> {
+  let info;
+  try {
+    info = await stat(p.absolute);
+  } catch (error) {
+    throw new InputError(`cannot read '${p.display}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
+  }
+  if (!info.isFile()) {
+    const what = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
+    throw new InputError(`cannot read '${p.display}': it is ${what}, not a regular file; name a manifest file or a directory of them`);
+  }
+  if (info.size > MAX_MANIFEST_BYTES) throw tooLarge(p.display, info.size);
+  try {
+    return await readFile(p.absolute);
+  } catch (error) {
+    throw new InputError(`cannot read '${p.display}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
+  }
 }
 
 /** The overlay directories of a project file in `dir`, if there is a readable one. */
@@ -97,12 +140,7 @@ export async function readSources(paths: readonly InputPath[], cwd: string, stdi
         if (!stdin) throw new InputError("'-' given but there is no standard input");
         return { file: '-', dir: cwd, ...decodeUtf8(await readStream(stdin)) };
       }
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(p.absolute);
-      } catch (error) {
-        throw new InputError(`cannot read '${p.display}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
-      }
+      const bytes = await readManifestFile(p);
       return { file: p.display, dir: path.dirname(p.absolute), ...decodeUtf8(bytes) };
     }),
   );

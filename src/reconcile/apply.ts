@@ -4,7 +4,7 @@
  * outcome is reported as the gateway shows it.
  */
 import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
-import { ApiError, ConnectionError, InterruptedError, UnexpectedResponseError, withSession } from '../gateway/index.js';
+import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError, withSession } from '../gateway/index.js';
 import { hasErrors } from '../manifest/diagnostics.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import { ActivationMismatchError, ActivationUnknownError, StalePlanError, ValidatorRejectedError } from './errors.js';
@@ -14,6 +14,7 @@ import type { Plan } from './plan-types.js';
 import { prepareSavedPlan } from './saved-plan.js';
 import type { Planned, Prepared, RunInput } from './run.js';
 import { connectionFor, declaredVersions, executeAndValidate, prepare, readAndPlan } from './run.js';
+import { redoTransaction, samePlan } from './retry-transaction.js';
 import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from './secret-versions.js';
 
 /** The reconciler's errors live in errors.ts; re-exported for existing callers. */
@@ -63,6 +64,12 @@ export interface ApplyInput extends RunInput {
    * active). Whatever it throws stops the run before anything is changed.
    */
   readonly backup?: ((archive: Buffer, active: ConfigurationEntry | undefined) => Promise<void>) | undefined;
+  /**
+   * `--retry-on-conflict N`: how many times a refused activation (409
+   * `OUTDATED_CONFIGURATION`) is answered by planning again in a new session (see
+   * retry-transaction.ts). Default 0: the run stops with the error.
+   */
+  readonly retryOnConflict?: number | undefined;
 }
 
 /**
@@ -82,17 +89,25 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
   const prepared = fromFile?.prepared ?? (await prepare(input));
   const saved = fromFile?.saved;
   const connection = connectionFor(fromFile?.input ?? input, prepared);
-  return withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
+  // The plan the user last saw and consented to (a redone transaction asks again only when its plan differs).
+  let shown: Plan | undefined;
+  const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
+  return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
     const fresh = await readAndPlan(session, prepared, input);
     if (saved && saved.liveDigest !== fresh.plan.liveDigest) {
+      const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';
       throw new StalePlanError(
-        `the live configuration changed since plan file ${input.planFile ?? ''} was made; run gwops plan again`,
+        `the live configuration changed since plan file ${input.planFile ?? ''} was made${why}; nothing was activated; run gwops plan again`,
       );
     }
     const planned: Planned = saved ? { live: fresh.live, plan: saved } : fresh;
-    input.onPlan?.(planned.plan, { desired: prepared.desired, live: planned.live });
+    const consented = shown !== undefined && samePlan(shown, planned.plan);
+    if (!consented) input.onPlan?.(planned.plan, { desired: prepared.desired, live: planned.live });
     if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
-    if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
+    if (!consented) {
+      shown = planned.plan;
+      if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
+    }
     if (input.backup) {
       // The session holds an unedited copy of the active configuration: its export is the backup.
       const active = (await session.configurations()).find((e) => e.configType === 'CURRENTLY_ACTIVE');
@@ -108,8 +123,10 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
       throw new InterruptedError(signal.reason.signal, 'activated');
     }
     return { ...planned, prepared, outcome: 'activated', comment, messages, activation };
-  });
+  }));
 }
+
+const ACTIVATE_PATH = '/configuration/configurations/activate';
 
 /**
  * The activation comment with the trailer of applied secret versions
@@ -153,8 +170,11 @@ export async function activate(
     );
   } catch (error) {
     if (error instanceof InterruptedError) throw new InterruptedError(error.signal, 'unknown');
+    if (error instanceof SessionError && error.path !== ACTIVATE_PATH) {
+      throw new ActivationUnknownError(`${error.method} ${error.path} failed: the REST session ended before the activation could be confirmed`, { cause: error });
+    }
     if (error instanceof ConnectionError && error.phase === 'response') throw new ActivationUnknownError(error.message, { cause: error });
-    if (error instanceof UnexpectedResponseError && error.path === '/configuration/configurations/activate') {
+    if (error instanceof UnexpectedResponseError && error.path === ACTIVATE_PATH) {
       throw new ActivationUnknownError(error.message, { cause: error });
     }
     if (error instanceof ApiError && error.status >= 500) throw new ActivationUnknownError(error.message, { cause: error });

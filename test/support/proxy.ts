@@ -28,14 +28,23 @@ export interface ProxiedCall {
 
 /** What to do with a call; forwarded unchanged when the interceptor returns undefined. */
 export type Interception =
-  /** Answer this without forwarding. */
-  | { readonly reply: { readonly status: number; readonly body?: string } }
+  /** Answer this without forwarding (with these extra headers). */
+  | { readonly reply: { readonly status: number; readonly body?: string; readonly headers?: Record<string, string> } }
+  /** Destroy the client connection without forwarding: the gateway never handles the call. */
+  | { readonly reset: true }
   /**
    * Forward, then: hold the gateway's reply `holdMs` (milliseconds) before passing it on
    * (`onHeld` runs once the gateway has answered); or `drop` the client connection
    * instead of answering (the call took effect, the answer is lost); and add headers.
    */
-  | { readonly holdMs?: number; readonly onHeld?: () => void; readonly drop?: boolean; readonly addHeaders?: Record<string, string> };
+  | {
+      readonly holdMs?: number;
+      readonly onHeld?: () => void;
+      readonly drop?: boolean;
+      readonly addHeaders?: Record<string, string>;
+      /** Awaited before the call is forwarded (e.g. another client changes the gateway meanwhile). */
+      readonly before?: () => Promise<void>;
+    };
 
 export interface InterceptingProxy {
   /** Base URL through the proxy (same base path as the upstream). */
@@ -85,11 +94,16 @@ export async function startInterceptingProxy(
     };
     calls.push(call);
     const action = intercept(call);
+    if (action && 'reset' in action) {
+      req.socket.destroy();
+      return;
+    }
     if (action && 'reply' in action) {
-      res.writeHead(action.reply.status, { 'content-type': 'application/json' });
+      res.writeHead(action.reply.status, { 'content-type': 'application/json', ...action.reply.headers });
       res.end(action.reply.body ?? '');
       return;
     }
+    if (action?.before) await action.before();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && !HOP_BY_HOP.has(k)) headers[k] = v;
     const answer = await request(new URL(full, upstream.origin), { method: method as 'GET', headers, body: body.length > 0 ? body : undefined });

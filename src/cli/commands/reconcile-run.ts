@@ -209,10 +209,25 @@ export async function planAction(
   return flags.detailedExitcode && result.plan.steps.length > 0 ? EXIT.changes : EXIT.ok;
 }
 
+/** Bound of `--retry-on-conflict`. */
+const MAX_CONFLICT_RETRIES = 100;
+
+/**
+ * `--retry-on-conflict <n>` as a number. @throws UsageError unless a whole number from 0
+ * to {@link MAX_CONFLICT_RETRIES}
+ */
+function retryCount(value = '0'): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isInteger(n) || n > MAX_CONFLICT_RETRIES) {
+    throw new UsageError(`--retry-on-conflict ${JSON.stringify(value)}: expected a whole number from 0 to ${MAX_CONFLICT_RETRIES}, e.g. --retry-on-conflict 3`);
+  }
+  return n;
+}
+
 /** `gwops apply`. @returns the exit code */
 export async function applyAction(
   paths: string[],
-  flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string },
+  flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string; retryOnConflict?: string },
   io: CliIO,
   progress?: ProgressReporter,
 ): Promise<number> {
@@ -222,6 +237,7 @@ export async function applyAction(
   if (flags.plan !== undefined && (flags.prune || flags.allowMassDelete)) {
     throw new UsageError('apply --plan takes no --prune or --allow-mass-delete: the plan file already holds its deletes; pass them to gwops plan --out');
   }
+  const retryOnConflict = retryCount(flags.retryOnConflict);
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
   const color = colorEnabled(io);
@@ -241,6 +257,7 @@ export async function applyAction(
     },
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
+    retryOnConflict,
   }).catch((e: unknown) => {
     if (json && planned !== undefined) {
       if (e instanceof ApplyFailedError) io.stderr.write(renderExecutionReport(e.plan, e.report, { verbose: flags.verbose === true }));

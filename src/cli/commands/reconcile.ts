@@ -74,8 +74,9 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
     .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
     .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip")
-    .option('--verbose', 'when a step fails, list every step with its status (else the counts)'))
-    .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string }) => {
+    .option('--verbose', 'when a step fails, list every step with its status (else the counts)')
+    .option('--retry-on-conflict <n>', 'when another session activated first (409 OUTDATED_CONFIGURATION), plan again in a new session and retry, at most n times (default 0)'))
+    .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string; retryOnConflict?: string }) => {
       const { applyAction } = await import('./reconcile-run.js');
       done(await withProgress(io, 'apply', flags.quiet, (through, progress) => applyAction(paths, flags, through, progress)));
     });
