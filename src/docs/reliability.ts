@@ -12,14 +12,25 @@ import { cell, code, headingAnchor, table } from './markdown.js';
 /** The command that writes docs/reliability.md, named in its header. */
 export const DRILLS_COMMAND = 'npm run drills';
 
-/** One drill's figures, as test/drills/record.ts `DrillResult` writes them. */
+/** One drill's figures: one table of the report (test/drills/record.ts writes them as `<id>.json`). */
 export interface DrillTable {
+  /** File name and anchor, e.g. `faults-every-call` (lower case, digits, hyphens). */
   readonly id: string;
+  /** The table's heading, e.g. `Every call, every fault`. */
   readonly title: string;
+  /** One paragraph: what was tried and what counts as success. */
   readonly description: string;
+  /** The seed the trials were drawn with (printed so a run can be repeated). */
   readonly seed: number;
+  /** Column headings. */
   readonly columns: readonly string[];
+  /** One row per case; cells are text or counts. */
   readonly rows: readonly (readonly (string | number)[])[];
+  /**
+   * Columns whose every figure must be 0 (corrupted activations, lost activations,
+   * leaked secrets, crashes, hangs). The report marks a non-zero figure and the drill
+   * fails on it.
+   */
   readonly mustBeZero: readonly string[];
 }
 

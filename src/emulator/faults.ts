@@ -24,8 +24,8 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${escaped.join('.*')}$`);
 }
 
-/** mulberry32: a small deterministic PRNG, so `fraction` rules repeat run to run. */
-function prng(seed: number): () => number {
+/** mulberry32: a small deterministic PRNG (uniform in [0, 1)), so `fraction` rules repeat run to run. */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -56,7 +56,7 @@ describe('reliabilityMarkdown', () => {
     const previous = process.env.GWOPS_DRILLS_OUT;
     try {
       process.env.GWOPS_DRILLS_OUT = dir;
-      expect(recordDrill(sample('convergence', 'Convergence', 1))).toEqual(['first | case: corrupted = 1']);
+      expect(recordDrill(sample('convergence', 'Convergence', 1))).toEqual(['convergence: first | case: corrupted = 1']);
       recordDrill(sample('new-drill', 'A new drill'));
       const read = await readDrillTables(dir);
       expect(read.map((d) => d.id)).toEqual(['convergence', 'new-drill']);

@@ -10,28 +10,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { DrillTable } from '../../src/docs/reliability.js';
+import { zeroViolations } from '../../src/docs/reliability.js';
 
-/** One drill's figures: one table of the report. */
-export interface DrillResult {
-  /** File name and anchor, e.g. `faults-every-call` (lower case, digits, hyphens). */
-  readonly id: string;
-  /** The table's heading, e.g. `Every call, every fault`. */
-  readonly title: string;
-  /** One paragraph: what was tried and what counts as success. */
-  readonly description: string;
-  /** The seed the trials were drawn with (printed so a run can be repeated). */
-  readonly seed: number;
-  /** Column headings. */
-  readonly columns: readonly string[];
-  /** One row per case; cells are text or counts. */
-  readonly rows: readonly (readonly (string | number)[])[];
-  /**
-   * Columns whose every figure must be 0 (corrupted activations, lost activations,
-   * leaked secrets, crashes, hangs). The report marks a non-zero figure and the drill
-   * fails on it.
-   */
-  readonly mustBeZero: readonly string[];
-}
+/** One drill's figures: one table of the report (the shape the report generator reads). */
+export type DrillResult = DrillTable;
 
 /** `full` under `npm run drills`, else `sample` (the seeded subset that `npm test` runs). */
 export function drillMode(): 'full' | 'sample' {
@@ -48,26 +31,17 @@ export function drillSeed(fallback: number): number {
 /**
  * Writes `result` to `$GWOPS_DRILLS_OUT/<id>.json` when that variable is set; does nothing
  * otherwise. Returns the cells of `mustBeZero` columns that are not 0, as
- * `"<row label>: <column> = <n>"` lines, so the caller can fail the test on them.
+ * `"<drill>: <row label>: <column> = <n>"` lines (the report's own check), so the caller can
+ * fail the test on them.
  * @throws Error when `mustBeZero` names a column that `columns` lacks
  */
 export function recordDrill(result: DrillResult): string[] {
-  const zeroIndexes = result.mustBeZero.map((name) => {
-    const index = result.columns.indexOf(name);
-    if (index < 0) throw new Error(`drill ${result.id}: mustBeZero names an unknown column "${name}"`);
-    return { name, index };
-  });
-  const violations: string[] = [];
-  for (const row of result.rows) {
-    for (const { name, index } of zeroIndexes) {
-      const cell = row[index];
-      if (cell !== 0) violations.push(`${String(row[0])}: ${name} = ${String(cell)}`);
-    }
-  }
+  const unknown = result.mustBeZero.find((name) => !result.columns.includes(name));
+  if (unknown !== undefined) throw new Error(`drill ${result.id}: mustBeZero names an unknown column "${unknown}"`);
   const dir = process.env.GWOPS_DRILLS_OUT;
   if (dir) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `${result.id}.json`), `${JSON.stringify(result, null, 2)}\n`);
   }
-  return violations;
+  return zeroViolations(result);
 }

@@ -16,17 +16,8 @@ import type { InterceptingProxy, Interception, ProxiedCall } from '../support/pr
 import { startInterceptingProxy } from '../support/proxy.js';
 import { REPO } from '../e2e/harness.js';
 
-/** mulberry32: a small seeded PRNG; uniform in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The emulator's seeded PRNG (mulberry32), so drills and fault rules draw alike. */
+export { prng } from '../../src/emulator/faults.js';
 
 /** `count` distinct values of `from`, drawn with `random` (all of them when count ≥ length), in their original order. */
 export function sample<T>(from: readonly T[], count: number, random: () => number): T[] {

@@ -10,6 +10,7 @@ import { desiredState } from '../../reconcile/desired.js';
 import { ManifestError, isDiagnosticsError } from '../../reconcile/errors.js';
 import { renderDot, renderMermaid, stateTopology } from '../../render/index.js';
 import { EXIT } from '../exit.js';
+import { offlineLoadOptions } from './validate-run.js';
 import type { CliIO } from '../io.js';
 
 /** Options as commander parses them. */
@@ -29,13 +30,7 @@ export interface GraphCommandOptions {
  */
 export async function runGraph(paths: readonly string[], options: GraphCommandOptions, io: CliIO): Promise<number> {
   const loaded = await loadManifests({
-    paths,
-    cwd: io.cwd,
-    env: io.env,
-    stdin: io.stdin,
-    ...(options.config !== undefined ? { configFile: options.config } : {}),
-    ...(options.target !== undefined ? { target: options.target } : {}),
-    ...(options.variant !== undefined ? { variant: options.variant } : {}),
+    ...offlineLoadOptions(paths, options, io),
     resolveSecrets: false,
   });
   for (const value of loaded.secretValues) io.secrets?.add(value);

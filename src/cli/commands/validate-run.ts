@@ -5,10 +5,30 @@
  */
 import type { Variant } from '../../kinds/index.js';
 import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
-import type { DiagnosticFormat } from '../../manifest/index.js';
+import type { DiagnosticFormat, LoadOptions } from '../../manifest/index.js';
 import { EXIT } from '../exit.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
+
+/** The project options that offline commands (validate, graph) share. */
+export interface OfflineProjectOptions {
+  variant?: Variant;
+  target?: string;
+  config?: string;
+}
+
+/** The loadManifests options of an offline command: its paths, the CLI's cwd, env and stdin, and the project options given. */
+export function offlineLoadOptions(paths: readonly string[], options: OfflineProjectOptions, io: CliIO): LoadOptions {
+  return {
+    paths,
+    cwd: io.cwd,
+    env: io.env,
+    stdin: io.stdin,
+    ...(options.config !== undefined ? { configFile: options.config } : {}),
+    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(options.variant !== undefined ? { variant: options.variant } : {}),
+  };
+}
 
 /** Options as commander parses them. */
 export interface ValidateCommandOptions {
@@ -29,13 +49,7 @@ export interface ValidateCommandOptions {
  */
 export async function runValidate(paths: readonly string[], options: ValidateCommandOptions, io: CliIO): Promise<number> {
   const result = await loadManifests({
-    paths,
-    cwd: io.cwd,
-    env: io.env,
-    stdin: io.stdin,
-    ...(options.config !== undefined ? { configFile: options.config } : {}),
-    ...(options.target !== undefined ? { target: options.target } : {}),
-    ...(options.variant !== undefined ? { variant: options.variant } : {}),
+    ...offlineLoadOptions(paths, options, io),
     resolveSecrets: options.skipSecrets !== true,
     requireDocuments: options.allowEmpty !== true,
   });
