@@ -6,17 +6,17 @@
 import { constants } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError } from '../../errors.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
 import { activationComment, readCommitInfo } from '../../reconcile/commit-comment.js';
 import { ApplyFailedError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
 import type { RunInput } from '../../reconcile/run.js';
-import { runDrift, runPlan } from '../../reconcile/run.js';
+import { runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { Plan } from '../../reconcile/plan-types.js';
-import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
+import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
@@ -35,8 +35,10 @@ export interface CommonFlags extends ConnectionFlags {
   format: Format;
 }
 
+export type { DriftFlags } from './drift-run.js';
 
-function colorEnabled(io: CliIO): boolean {
+
+export function colorEnabled(io: CliIO): boolean {
   return io.isTTY && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
 }
 
@@ -44,7 +46,7 @@ function colorEnabled(io: CliIO): boolean {
  * The input of a run. The manifests' warnings are printed on stderr when they arrive (in
  * the text format of every diagnostic) and collected into `warnings`, for the JSON output.
  */
-function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[]): RunInput {
+export function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[]): RunInput {
   return {
     ...gatewayInput(flags, io),
     paths,
@@ -90,7 +92,7 @@ function renderPlan(
  * the manifests' `warnings` first, unless a plan document already carried them), else in
  * its text format on stderr. A failed step prints the execution report.
  */
-function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[]): never {
+export function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[]): never {
   if (isDiagnosticsError(error)) {
     const color = colorEnabled(io);
     if (format === 'json') {
@@ -223,15 +225,4 @@ export async function applyAction(
     case 'no-changes':
       return EXIT.ok;
   }
-}
-
-/** `gwops drift`. @returns the exit code */
-export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO): Promise<number> {
-  if (flags.prune) throw new UsageError('drift never changes anything; --prune belongs to plan and apply');
-  const warnings: Diagnostic[] = [];
-  const result = await runDrift(runInput(paths, flags, io, warnings)).catch((e: unknown) => explain(e, io, flags.format, warnings));
-  io.stdout.write(
-    flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings, 'gwops drift'),
-  );
-  return result.drifted ? EXIT.changes : EXIT.ok;
 }

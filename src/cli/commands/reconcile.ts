@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { EXIT_CODES_HELP } from '../exit.js';
 import type { CommandModule } from '../io.js';
-import type { CommonFlags } from './reconcile-run.js';
+import type { CommonFlags, DriftFlags } from './reconcile-run.js';
 
 /** The connection options (README, Commands) of every command that talks to a gateway. */
 export function addConnectionOptions(command: Command): Command {
@@ -65,8 +65,10 @@ export const registerReconcile: CommandModule = (program, io, done) => {
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests)'),
   )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
-    .action(async (paths: string[], flags: CommonFlags) => {
-      const { driftAction } = await import('./reconcile-run.js');
+    .option('--adopt', 'write what was changed on the gateway into the manifest files (never a secret); objects added on the gateway become new files')
+    .option('--adopt-deletions', 'with --adopt: also remove the documents of objects deleted on the gateway')
+    .action(async (paths: string[], flags: DriftFlags) => {
+      const { driftAction } = await import('./drift-run.js');
       done(await driftAction(paths, flags, io));
     });
 };
