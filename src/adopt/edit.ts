@@ -72,7 +72,9 @@ function renderInPlace(value: unknown, node: Node, text: string, pad: boolean): 
     return lines.map((line, i) => (i === 0 ? line : indent + line)).join('\n') + (original.endsWith('\n') ? '\n' : '');
   }
   if (typeof value === 'string' && value.includes('\n')) return JSON.stringify(value);
-  return stringify(value, { collectionStyle: 'flow', lineWidth: 0, flowCollectionPadding: pad }).trimEnd();
+  // A flow collection keeps its own padding (`[a, b]` or `{ a: 1 }`); other values follow the file's.
+  const padding = isCollection(node) && node.flow ? /^[[{] /.test(original) : pad;
+  return stringify(value, { collectionStyle: 'flow', lineWidth: 0, flowCollectionPadding: padding }).trimEnd();
 }
 
 /** The source range of the key/value pair of `key` in a block map, whole lines, or undefined. */

@@ -8,7 +8,8 @@ import { createColors } from 'picocolors';
 import type { DriftActivation, DriftAttribution } from '../reconcile/drift-attribution.js';
 import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../reconcile/drift-report.js';
 import { DRIFT_DIRECTIONS, driftedObjects } from '../reconcile/drift-report.js';
-import { objectTitle, formatValue } from './values.js';
+import { SENSITIVE_MASK } from '../reconcile/plan-types.js';
+import { objectTitle } from './values.js';
 
 /** The hidden marker that starts every markdown drift report (CI finds its issue comment by it). */
 export const DRIFT_MARKDOWN_MARKER = '<!-- gwops-drift -->';
@@ -37,8 +38,10 @@ export function driftSummaryLine(report: DriftReport): string {
   return `Drift: ${count('changed')} changed, ${count('deleted')} deleted, ${count('added')} added, ${plural(links, 'link')} changed on the gateway.${ignored}`;
 }
 
+/** A value on one line: JSON, the mask unquoted (values arrive masked). */
 function oneLine(value: unknown, sensitive: boolean): string {
-  return formatValue(value, sensitive).join(' ');
+  if (sensitive && value === SENSITIVE_MASK) return SENSITIVE_MASK;
+  return value === undefined ? '(absent)' : JSON.stringify(value);
 }
 
 function relatedTitle(value: unknown): string {
@@ -123,13 +126,18 @@ function escapeInline(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/`/g, '\\`').replace(/\r?\n/g, ' ');
 }
 
+/** Longest value shown in a markdown table cell, in characters; longer ones are cut with `…` (the comment limit). */
+const CELL_LIMIT = 300;
+
 function cell(value: unknown, sensitive: boolean): string {
-  return value === undefined ? '' : escapeInline(oneLine(value, sensitive));
+  if (value === undefined) return '';
+  const text = oneLine(value, sensitive);
+  return escapeInline(text.length > CELL_LIMIT ? `${text.slice(0, CELL_LIMIT - 1)}…` : text);
 }
 
 /** The report as markdown (an issue body, a job summary). */
 export function renderDriftMarkdown(report: DriftReport): string {
-  const out: string[] = [DRIFT_MARKDOWN_MARKER, '## gwops drift', ''];
+  const out: string[] = [DRIFT_MARKDOWN_MARKER, '### gwops drift', ''];
   if (!report.drifted) {
     out.push(NO_DRIFT, '');
   } else {
@@ -137,7 +145,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
     for (const direction of DRIFT_DIRECTIONS) {
       const entries = report.entries.filter((e) => e.direction === direction);
       if (entries.length === 0) continue;
-      out.push(`### ${DIRECTION_HEADINGS[direction]}`, '');
+      out.push(`#### ${DIRECTION_HEADINGS[direction]}`, '');
       switch (direction) {
         case 'changed':
           out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
@@ -159,7 +167,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
       }
       out.push('');
     }
-    out.push('### Who and when', '');
+    out.push('#### Who and when', '');
     const last = report.attribution.lastGwops;
     if (report.attribution.since.length > 0 && last) {
       out.push(`Activations since gwops's last one (configuration ${escapeInline(last.id)}, ${escapeInline(last.createdAt ?? 'time unknown')}), newest first:`, '');
@@ -173,7 +181,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
     out.push('');
   }
   if (report.ignored.length > 0) {
-    out.push('### Ignored', '', '| Object | Attribute | Reason | Until |', '|---|---|---|---|');
+    out.push('#### Ignored', '', '| Object | Attribute | Reason | Until |', '|---|---|---|---|');
     for (const e of report.ignored) out.push(`| ${escapeInline(objectTitle(e))} | ${escapeInline(e.path ?? e.direction)} | ${escapeInline(e.ignoredBy.reason)} | ${escapeInline(e.ignoredBy.until)} |`);
     out.push('');
   }

@@ -116,7 +116,10 @@ export function manifestSetArbitrary(variant: Variant, pems: readonly Pem[]): fc
     .tuple(fc.tuple(...perKind), templates, fc.infiniteStream(fc.nat()), secretValue)
     .map(([byKind, templateLists, random, templateSecret]) => {
       const objects = byKind.flat();
-      const next = (): number => random.next().value ?? 0;
+      const next = (): number => {
+        const item: IteratorResult<number> = random.next();
+        return item.done === true ? 0 : item.value;
+      };
       const env: Record<string, string> = { CV_TEMPLATE_SECRET: templateSecret };
       for (const o of objects) Object.assign(env, o.secrets);
       const rels = new Map<string, Record<string, string[]>>(objects.map((o) => [`${o.kind}/${o.name}`, {}]));

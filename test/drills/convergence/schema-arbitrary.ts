@@ -31,7 +31,7 @@ const SAFE = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz012
 
 function typeOf(schema: JsonSchema): string | undefined {
   const t = schema.type;
-  return typeof t === 'string' ? t : Array.isArray(t) ? (t.find((x) => x !== 'null') as string | undefined) : undefined;
+  return typeof t === 'string' ? t : Array.isArray(t) ? t.find((x) => x !== 'null') : undefined;
 }
 
 function isSecret(type: ResourceType, path: string): boolean {
@@ -42,7 +42,7 @@ function isSecret(type: ResourceType, path: string): boolean {
 export function valueArbitrary(type: ResourceType, schema: JsonSchema, path: string, options: ArbitraryOptions, depth = 0): fc.Arbitrary<Json> {
   if (path !== '' && isSecret(type, path)) return fc.constant({ fromEnv: options.secretVariable(path) });
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...(schema.enum as Json[]));
-  switch (typeOf(schema)) {
+  switch (typeOf(schema) ?? 'object') {
     case 'boolean':
       return fc.boolean();
     case 'integer':
@@ -54,7 +54,7 @@ export function valueArbitrary(type: ResourceType, schema: JsonSchema, path: str
     case 'string':
       return SAFE;
     case 'array': {
-      const items = (schema.items ?? {}) as JsonSchema;
+      const items: JsonSchema = schema.items ?? {};
       return fc.array(valueArbitrary(type, items, `${path}[]`, options, depth + 1), { minLength: 0, maxLength: 3 });
     }
     case 'object':
@@ -89,7 +89,7 @@ export function schemaPaths(type: ResourceType, variant: Variant, skip: readonly
       out.push(p);
       visit(child, p);
     }
-    if (node.items) visit(node.items as JsonSchema, `${path}[]`);
+    if (node.items) visit(node.items, `${path}[]`);
   };
   visit(wireSchema(type, variant, { keepRanges: true }), '');
   return out;

@@ -29,7 +29,7 @@ import { withSession } from '../../../src/gateway/index.js';
 import type { GatewaySession } from '../../../src/gateway/index.js';
 import type { ResourceType, Variant } from '../../../src/kinds/index.js';
 import { KINDS, kindExistsIn, kindOf } from '../../../src/kinds/index.js';
-import type { GenObject, ManifestSet } from './manifest-set.js';
+import type { ManifestSet } from './manifest-set.js';
 import { manifestText } from './manifest-set.js';
 import { STANDALONE_ATTRIBUTES } from './fixups.js';
 import type { Json } from './schema-arbitrary.js';
@@ -202,9 +202,10 @@ export async function runTrial(variant: Variant, first: ManifestSet, second: Man
     let expected: { direction: string; kind: string; name: string; path: string } | undefined;
     try {
       if (useLink) {
-        const { o, relationship, target } = links[gen(fc.nat, links.length - 1)] ?? { o: undefined as unknown as GenObject, relationship: '', target: '' };
-        const def = kindOf(o.kind).relationships[relationship];
-        if (def) {
+        const chosen = links[gen(fc.nat, links.length - 1)];
+        const def = chosen ? kindOf(chosen.o.kind).relationships[chosen.relationship] : undefined;
+        if (chosen && def) {
+          const { o, relationship, target } = chosen;
           const canonical = def.canonical ? { kind: o.kind, name: o.name, rel: relationship, other: { kind: def.target, name: target } } : { kind: def.target, name: target, rel: def.inverse, other: { kind: o.kind, name: o.name } };
           const targetObject = second.objects.find((x) => x.kind === def.target && x.name === target);
           if (targetObject) {
