@@ -17,6 +17,7 @@ import { parseActivationComment, parseRollbackComment } from './commit-comment.j
 /** One activation as the report names it. */
 export interface DriftActivation {
   readonly id: string;
+  readonly configType?: string;
   readonly createdAt?: string;
   readonly createdBy?: string;
   readonly comment?: string;
@@ -32,12 +33,19 @@ export interface DriftAttribution {
   readonly unattributed?: string;
 }
 
-/** `configType`s of configurations that were activated (saved and initial ones were not). */
-const ACTIVATED_TYPES: ReadonlySet<string> = new Set(['CURRENTLY_ACTIVE', 'PREVIOUSLY_ACTIVE']);
+/**
+ * `configType`s of configurations that were never activated: the initial one, and saved ones
+ * as the emulator names them. docs/gateway-api.md "Configurations and activation" documents
+ * only `CURRENTLY_ACTIVE` and `INITIAL` and says saved ones have other values; an unknown
+ * value counts as an activation (so a gateway's saved configurations may be listed too,
+ * with their `configType`).
+ */
+const NEVER_ACTIVATED: ReadonlySet<string> = new Set(['INITIAL', 'SAVED']);
 
 function activation(entry: ConfigurationEntry): DriftActivation {
   return {
     id: entry.id,
+    ...(entry.configType !== undefined ? { configType: entry.configType } : {}),
     ...(entry.createdAt !== undefined ? { createdAt: entry.createdAt } : {}),
     ...(entry.createdBy !== undefined ? { createdBy: entry.createdBy } : {}),
     ...(entry.comment !== undefined ? { comment: entry.comment } : {}),
@@ -54,7 +62,7 @@ export function madeByGwops(entry: ConfigurationEntry): boolean {
  * @param list the configurations list in the gateway's order (newest first)
  */
 export function attributeDrift(list: readonly ConfigurationEntry[]): DriftAttribution {
-  const activated = list.filter((e) => e.configType === undefined || ACTIVATED_TYPES.has(e.configType));
+  const activated = list.filter((e) => e.configType === undefined || !NEVER_ACTIVATED.has(e.configType));
   const index = activated.findIndex(madeByGwops);
   const last = activated[index];
   if (index < 0 || last === undefined) {

@@ -122,7 +122,7 @@ describe('drift a team can act on', () => {
     );
     expect(report.entries.filter((e) => e.path === 'keepAliveTimeout')).toEqual([]);
     expect(report.ignored).toEqual([expect.objectContaining({ direction: 'changed', kind: 'virtual-host', name: 'example-shop', path: 'keepAliveTimeout', declared: 10, live: 30 })]);
-    expect(report.attribution.since[0]).toEqual({ id: activation?.id, comment: 'hotfix by the night shift', createdAt: activation?.createdAt, createdBy: activation?.createdBy });
+    expect(report.attribution.since[0]).toEqual({ id: activation?.id, configType: 'CURRENTLY_ACTIVE', comment: 'hotfix by the night shift', createdAt: activation?.createdAt, createdBy: activation?.createdBy });
 
     // After the until day the entry no longer ignores, and says so.
     const expired = await cliAt(AFTER_UNTIL, ['drift', '--format', 'json', ...conn], dir);

@@ -64,7 +64,7 @@ describe('attribution', () => {
   it('names the activations after gwops\'s last one (apply or rollback), newest first', () => {
     const a = attributeDrift([entry('5', 'CURRENTLY_ACTIVE', 'manual'), entry('4', 'SAVED', 'draft'), entry('3', 'PREVIOUSLY_ACTIVE', 'gwops rollback: to configuration 1'), entry('2', 'PREVIOUSLY_ACTIVE', 'gwops apply')]);
     expect(a.lastGwops?.id).toBe('3');
-    expect(a.since).toEqual([{ id: '5', comment: 'manual', createdAt: '2026-11-25T00:00:00Z', createdBy: 'user5' }]);
+    expect(a.since).toEqual([{ id: '5', configType: 'CURRENTLY_ACTIVE', comment: 'manual', createdAt: '2026-11-25T00:00:00Z', createdBy: 'user5' }]);
     expect(a.unattributed).toBeUndefined();
   });
 
