@@ -156,9 +156,8 @@ describe('drift a team can act on', () => {
     expect((await cliAt(AFTER_UNTIL, ['drift', ...conn], dir)).code).toBe(0);
   });
 
-  it('says when the drift cannot be attributed, and validate checks the ignore list', async () => {
-    const dir = join(t.h.dir, 'drift-unattributed');
-    await writeFile(join(t.h.dir, 'unused'), '');
+  it('validate checks the ignore list and warns about an expired entry', async () => {
+    const dir = join(t.h.dir, 'drift-validate');
     await cp(join(EXAMPLES, 'manifests'), join(dir, 'manifests'), { recursive: true });
     await writeFile(join(dir, 'gwops.yaml'), PROJECT.replace('until: 2026-12-31', 'until: 2026-02-30'));
     const bad = await cliAt(BEFORE_UNTIL, ['validate', '--config', join(dir, 'gwops.yaml')], dir);
@@ -167,5 +166,12 @@ describe('drift a team can act on', () => {
     await writeFile(join(dir, 'gwops.yaml'), PROJECT.replace('virtual-host/example-shop', 'vhost/example-shop'));
     const kind = await cliAt(BEFORE_UNTIL, ['validate', '--config', join(dir, 'gwops.yaml')], dir);
     expect(kind.stderr).toContain("drift.ignore object 'vhost/example-shop' must be <kind>/<name>");
+    await writeFile(join(dir, 'gwops.yaml'), PROJECT);
+    const fine = await cliAt(BEFORE_UNTIL, ['validate', '--config', join(dir, 'gwops.yaml')], dir);
+    expect(fine.code).toBe(0);
+    expect(fine.stderr).not.toContain('expired');
+    const expired = await cliAt(AFTER_UNTIL, ['validate', '--config', join(dir, 'gwops.yaml')], dir);
+    expect(expired.code).toBe(0);
+    expect(expired.stderr).toContain('warning: drift.ignore entry virtual-host/example-shop keepAliveTimeout expired on 2026-12-31');
   });
 });

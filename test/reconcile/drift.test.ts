@@ -154,3 +154,28 @@ describe('drift --adopt edits in place', () => {
     );
   });
 });
+
+describe('drift --adopt never writes a secret', () => {
+  it('lists a drifted secret as not adopted and edits nothing for it', async () => {
+    const { planAdoption } = await import('../../src/adopt/index.js');
+    const source = { file: 'manifests/certs.yaml', line: 1, column: 1 };
+    const desired = {
+      objects: new Map([['mapping' as const, new Map([['m', { kind: 'mapping' as const, name: 'm', attributes: {}, source }]])]]),
+      links: [],
+    };
+    const report = {
+      formatVersion: '1.0' as const,
+      drifted: true,
+      entries: [
+        { direction: 'changed' as const, kind: 'mapping' as const, name: 'm', path: 'access.tokenVerification.jwsKey', declared: '(sensitive value)', live: '(sensitive value)', sensitive: true, source },
+        { direction: 'changed' as const, kind: 'mapping' as const, name: 'm', path: 'backendPath', declared: '/a/', live: '/b/', sensitive: false, source },
+      ],
+      ignored: [],
+      expiredIgnores: [],
+      attribution: { since: [] },
+    };
+    const { edits, skipped } = planAdoption({ report, desired, live: { objects: new Map(), links: [] }, cwd: '/work', adoptDeletions: false });
+    expect(skipped).toEqual([expect.stringContaining("mapping 'm' access.tokenVerification.jwsKey: a secret is never written into a manifest") as unknown]);
+    expect([...edits.values()].flat().map((e) => e.edit)).toEqual([{ type: 'attribute', path: 'backendPath', value: '/b/' }]);
+  });
+});
