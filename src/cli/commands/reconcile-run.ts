@@ -35,9 +35,8 @@ export interface CommonFlags extends ConnectionFlags {
   format: Format;
 }
 
-export type { DriftFlags } from './drift-run.js';
 
-
+/** True when output may carry ANSI colours: a terminal, no NO_COLOR, TERM not dumb. */
 export function colorEnabled(io: CliIO): boolean {
   return io.isTTY && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
 }

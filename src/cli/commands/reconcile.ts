@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { EXIT_CODES_HELP } from '../exit.js';
 import type { CommandModule } from '../io.js';
-import type { CommonFlags, DriftFlags } from './reconcile-run.js';
+import type { DriftFlags } from './drift-run.js';
+import type { CommonFlags } from './reconcile-run.js';
 
 /** The connection options (README, Commands) of every command that talks to a gateway. */
 export function addConnectionOptions(command: Command): Command {
