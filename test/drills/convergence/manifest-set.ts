@@ -179,3 +179,12 @@ export function manifestText(set: ManifestSet): string {
   }
   return docs.join('---\n');
 }
+
+/**
+ * The set as fast-check prints a counterexample: the manifest file as YAML and the names of
+ * the environment variables, never their values (private keys and secrets of the drill).
+ */
+export function readable(set: ManifestSet): ManifestSet {
+  const text = `ManifestSet(env: ${Object.keys(set.env).sort().join(', ') || 'none'})\n---\n${manifestText(set)}`;
+  return Object.assign({}, set, { [fc.toStringMethod]: () => text });
+}
