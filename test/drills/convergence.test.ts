@@ -10,6 +10,7 @@
  * outcomes per property, and `convergence-coverage`, per kind and variant the schema
  * attributes the applied sets exercised out of all.
  */
+import { createPrivateKey } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../src/emulator/index.js';
@@ -35,7 +36,11 @@ let trials = 0;
 describe('convergence', () => {
   let pems: Pem[] = [];
   beforeAll(async () => {
-    pems = await Promise.all(['cv-a.example.com', 'cv-b.example.com', 'cv-c.example.com'].map((host) => selfSignedCertificate(host)));
+    const passphrase = 'cv-drill-passphrase';
+    pems = (await Promise.all(['cv-a.example.com', 'cv-b.example.com', 'cv-c.example.com'].map((host) => selfSignedCertificate(host)))).map((p) => ({
+      ...p,
+      encrypted: { key: createPrivateKey(p.key).export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }).toString(), passphrase },
+    }));
   }, 120_000);
 
   for (const variant of VARIANTS) {

@@ -11,10 +11,11 @@ import { KINDS, kindExistsIn, kindOf, relationshipsIn } from '../../../src/kinds
 import type { Json } from './schema-arbitrary.js';
 import { attributesArbitrary } from './schema-arbitrary.js';
 
-/** A certificate and its key, for kinds whose identity is a PEM certificate. */
+/** A certificate and its key, for kinds whose identity is a PEM certificate; optionally the key encrypted with a passphrase. */
 export interface Pem {
   readonly cert: string;
   readonly key: string;
+  readonly encrypted?: { readonly key: string; readonly passphrase: string };
 }
 
 /** One generated object. */
@@ -43,7 +44,7 @@ export interface ManifestSet {
 
 /** Attributes that hold a PEM (a certificate's identity, chain and root), filled from the pool; `privateKey` reads the pool key. */
 const PEM_ATTRIBUTES = new Set(['certificate', 'certificateChain[]', 'rootCaCertificate']);
-/** Write-only secrets that must fit the key and are left out (an unencrypted key has no passphrase). */
+/** Write-only secrets that must fit the key: set below with the key they belong to, never generated. */
 const NEVER = ['passphrase'];
 
 /** The object names of a kind in a set: `cv-<kind>-<i>`. */
@@ -68,8 +69,9 @@ export function manifestSetArbitrary(variant: Variant, pems: readonly Pem[]): fc
           attributes: attributesArbitrary(kind.type, variant, { skip, secretVariable: (path) => `CV_${kind.type.replace(/-/g, '_').toUpperCase()}_${i}_${path.replace(/\W/g, '_').toUpperCase()}` }),
           pem: fc.integer({ min: 0, max: Math.max(0, pems.length - 1) }),
           secret: secretValue,
+          encrypt: fc.boolean(),
         })
-        .map(({ attributes, pem, secret }) => {
+        .map(({ attributes, pem, secret, encrypt }) => {
           const secrets: Record<string, string> = {};
           const fill = (value: Json, path: string): Json => {
             if (Array.isArray(value)) return value.map((v) => fill(v, `${path}[]`));
@@ -91,6 +93,14 @@ export function manifestSetArbitrary(variant: Variant, pems: readonly Pem[]): fc
               const variable = `CV_KEY_${i}`;
               filled.privateKey = { fromEnv: variable };
               secrets[variable] = pems[pem]?.key ?? '';
+            }
+            // Sometimes the key encrypted, with its passphrase.
+            const encrypted = pems[pem]?.encrypted;
+            const keyVariable = filled.privateKey !== null && typeof filled.privateKey === 'object' && !Array.isArray(filled.privateKey) ? filled.privateKey.fromEnv : undefined;
+            if (encrypt && encrypted && typeof keyVariable === 'string') {
+              secrets[keyVariable] = encrypted.key;
+              filled.passphrase = { fromEnv: `CV_PASSPHRASE_${i}` };
+              secrets[`CV_PASSPHRASE_${i}`] = encrypted.passphrase;
             }
           }
           return { attributes: filled, pem, secrets };

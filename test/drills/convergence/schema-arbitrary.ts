@@ -65,7 +65,7 @@ export function valueArbitrary(type: ResourceType, schema: JsonSchema, path: str
 
 function objectArbitrary(type: ResourceType, schema: JsonSchema, path: string, options: ArbitraryOptions, depth: number): fc.Arbitrary<Json> {
   const props: Record<string, fc.Arbitrary<Json>> = {};
-  if (depth <= (options.maxDepth ?? 6)) {
+  if (depth <= (options.maxDepth ?? 8)) {
     for (const [key, child] of Object.entries(schema.properties ?? {})) {
       if (path === '' && options.skip.includes(key)) continue;
       props[key] = valueArbitrary(type, child, path === '' ? key : `${path}.${key}`, options, depth + 1);
