@@ -40,6 +40,8 @@ export interface CliIO {
    * learn into it and redact with it whatever else they write (the plan file).
    */
   readonly secrets?: SecretRedactor | undefined;
+  /** The clock (`drift.ignore` expiry); the system clock when absent. Tests inject one. */
+  readonly now?: (() => Date) | undefined;
 }
 
 /**

@@ -10,6 +10,8 @@ import type { ValidateFunction } from 'ajv';
 import { InputError } from '../errors.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { loadSchemaFile } from '../schema/index.js';
+import type { DriftSettings } from '../reconcile/drift-ignore.js';
+import { parseDriftSettings } from '../reconcile/drift-ignore.js';
 import type { Diagnostic } from './diagnostics.js';
 import { decodeUtf8, makeDiagnostic, parseFile } from './parse.js';
 import type { DiagnosticSpec } from './parse.js';
@@ -58,6 +60,8 @@ export interface ProjectConfig {
   massDeleteShare: number;
   /** Named JWK Sets (`jwks:`), by source name. */
   jwks: Record<string, JwksSourceConfig>;
+  /** The `drift` section: known differences to ignore until a date (src/reconcile/drift-ignore.ts). */
+  drift: DriftSettings;
 }
 
 /** The project file name looked up in the working directory. */
@@ -65,7 +69,7 @@ export const PROJECT_FILE = 'gwops.yaml';
 
 /** Defaults when there is no project file. */
 export function defaultProject(): ProjectConfig {
-  return { file: undefined, manifests: [], targets: {}, ownership: {}, allowExternalLinks: false, massDeleteShare: 0.5, jwks: {} };
+  return { file: undefined, manifests: [], targets: {}, ownership: {}, allowExternalLinks: false, massDeleteShare: 0.5, jwks: {}, drift: { ignore: [] } };
 }
 
 let projectValidator: ValidateFunction | undefined;
@@ -147,6 +151,10 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
       makeDiagnostic(docs[1], { code: 'not-an-object', pointer: [], message: 'a project file holds exactly one YAML document' }),
     );
   }
+  const drift = parseDriftSettings(doc && diagnostics.length === 0 && typeof value === 'object' && value !== null && 'drift' in value ? value.drift : undefined);
+  for (const problem of drift.problems) {
+    if (doc) diagnostics.push(makeDiagnostic(doc, { code: 'invalid-value', pointer: ['drift', 'ignore', String(problem.index), problem.field], message: problem.message }));
+  }
   if (diagnostics.length > 0) {
     const lines = diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`);
     throw new InputError(`invalid project file:\n  ${lines.join('\n  ')}`);
@@ -191,5 +199,6 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
     allowExternalLinks: raw.allowExternalLinks ?? false,
     massDeleteShare: raw.massDeleteShare ?? 0.5,
     jwks,
+    drift: drift.settings,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The reconciler's use cases `plan` and `drift` as functions that return data (the CLI
- * prints it), and the stages they share with `apply` (apply.ts). Data path
+ * The reconciler's use case `plan` as a function that returns data (the CLI prints it),
+ * and the stages it shares with `apply` (apply.ts) and `drift` (drift.ts). Data path
  * (docs/architecture.md "The data path"): manifests → desired state; one session →
  * load-active → one GET per kind → live state; diff → plan; execute in the session →
  * validator messages → activate (apply) or throw the edits away (plan).
@@ -241,24 +241,5 @@ export async function runPlan(input: RunInput & { readonly serverCheck: boolean 
       throw error;
     });
     return { ...planned, prepared, messages };
-  });
-}
-
-/** Result of {@link runDrift}. */
-export interface DriftResult extends Planned {
-  readonly prepared: Prepared;
-  /** True when live differs from desired or owned objects exist that no manifest declares. */
-  readonly drifted: boolean;
-}
-
-/** `gwops drift`: plans without executing anything. */
-export async function runDrift(input: RunInput): Promise<DriftResult> {
-  // Drift reads and never changes: no manifests at all is reported as drift, not refused.
-  const prepared = await prepare({ ...input, allowEmpty: true });
-  const connection = connectionFor(input, prepared);
-  return withSession({ ...connection, onWarning: input.warn }, async (session) => {
-    const planned = await readAndPlan(session, prepared, { ...input, prune: false });
-    const drifted = planned.plan.steps.length > 0 || planned.plan.unmanaged.length > 0;
-    return { ...planned, prepared, drifted };
   });
 }

@@ -101,6 +101,11 @@ function validatorSection(messages: readonly Diagnostic[]): string[] {
   return lines;
 }
 
+/** The Mermaid picture of `topology` as markdown lines: the fenced flowchart, then its legend (mermaid.ts). */
+export function pictureMarkdown(topology: Topology): string[] {
+  return [...fenced('mermaid', renderMermaid(topology).trimEnd().split('\n')), '', `<sub>${MERMAID_LEGEND}</sub>`, ''];
+}
+
 /**
  * Renders a plan as a pull-request comment. The first line is {@link MARKDOWN_MARKER}.
  * Secrets are already masked in the plan and stay masked; validator messages are shown
@@ -113,7 +118,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (plan.steps.length === 0) {
     head.push(`**${NO_CHANGES}**`, '');
   } else {
-    if (options.topology) head.push(...fenced('mermaid', renderMermaid(options.topology).trimEnd().split('\n')), '', `<sub>${MERMAID_LEGEND}</sub>`, '');
+    if (options.topology) head.push(...pictureMarkdown(options.topology));
     const s = plan.summary;
     head.push(
       `**${summaryLine(s)}**`,

@@ -1,13 +1,12 @@
 /**
  * Reports of a run that are not the plan itself: validator messages, the outcome of an
- * apply that failed, and the drift report. Each is a function of data returning a string.
+ * apply that failed (the drift report is drift.ts). Each is a function of data returning a string.
  */
 import { createColors } from 'picocolors';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import { formatDiagnostics } from '../manifest/diagnostics.js';
 import type { ExecutionReport } from '../reconcile/execute.js';
 import type { Plan } from '../reconcile/plan-types.js';
-import { renderText } from './index.js';
 
 /**
  * The gateway validator's messages (diagnostics, src/reconcile/run.ts `locateMessages`)
@@ -47,13 +46,4 @@ export function renderExecutionReport(plan: Plan, report: ExecutionReport, optio
     }
   }
   return lines.join('\n') + '\n';
-}
-
-/** The drift report: what differs, and owned objects that no manifest declares (the plan's text lists both). */
-export function renderDrift(plan: Plan, options: { color: boolean }): string {
-  const c = createColors(options.color);
-  if (plan.steps.length === 0 && plan.unmanaged.length === 0) {
-    return 'No drift: the live gateway matches the manifests.\n';
-  }
-  return `${c.bold('Drift detected: the live gateway differs from the manifests.')}\n\n${renderText(plan, { color: options.color })}`;
 }

@@ -314,6 +314,12 @@ describe('the recipes in examples/ci/', () => {
         if (!onPullRequest) expect(permissions['pull-requests']).toBeUndefined();
         const opensIssues = readFileSync(file, 'utf8').includes('github.rest.issues.create(');
         expect(permissions.issues === 'write', 'issues: write exactly when the recipe opens issues').toBe(opensIssues);
+        // A job that pushes a branch and opens a pull request gets the write permissions itself.
+        for (const [jobId, job] of jobs) {
+          const opensPulls = stepsOf(job).some((s) => str(obj(s.with).script).includes('github.rest.pulls.create('));
+          const granted = obj(job.permissions);
+          expect(granted['pull-requests'] === 'write' && granted.contents === 'write', `${jobId}: contents and pull-requests write exactly when it opens a pull request`).toBe(opensPulls);
+        }
       });
     });
   }

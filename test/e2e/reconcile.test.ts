@@ -51,7 +51,10 @@ describe('plan, apply and drift of the examples against the emulator', () => {
     expect(drift.stdout).toContain('threatHandling');
     expect(drift.stdout).toMatch(/link|mappings/);
     expect(drift.stdout).toContain('example-extra');
-    expect(drift.stdout).toContain(`+ mapping "${deleted}"`);
+    expect(drift.stdout).toMatch(new RegExp(`Deleted on the gateway:\\n  # mapping "${deleted}"`));
+    expect(drift.stdout).toMatch(/Added on the gateway:\n {2}# mapping "example-extra"/);
+    // The apply used its own --comment, so no activation in the history is recognisably gwops's.
+    expect(drift.stdout).toContain('The drift cannot be attributed: the configuration history holds no activation made by gwops');
     const markdown = await t.h.cli(['drift', ...t.config, '--format', 'markdown']);
     expect(markdown.code).toBe(2);
     expect(markdown.stdout).toContain('### gwops drift');

@@ -12,13 +12,13 @@ import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
 import { activationComment, readCommitInfo } from '../../reconcile/commit-comment.js';
 import { ApplyFailedError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
 import type { RunInput } from '../../reconcile/run.js';
-import { runDrift, runPlan } from '../../reconcile/run.js';
+import { runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
 import { planFileOfRun } from '../../reconcile/saved-plan.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { Plan } from '../../reconcile/plan-types.js';
 import type { ProgressReporter } from '../../reconcile/progress.js';
-import { renderDrift, renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
+import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import type { State } from '../../reconcile/model.js';
 import { planTopology, renderJson, renderMarkdown, renderPlanFile, renderText } from '../../render/index.js';
 import { consent } from '../consent.js';
@@ -49,7 +49,7 @@ export interface CommonFlags extends ConnectionFlags {
  * The input of a run. The manifests' warnings are printed on stderr when they arrive (in
  * the text format of every diagnostic) and collected into `warnings`, for the JSON output.
  */
-function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[], progress?: ProgressReporter): RunInput {
+export function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[], progress?: ProgressReporter): RunInput {
   return {
     progress,
     ...gatewayInput(flags, io),
@@ -104,7 +104,7 @@ function renderPlan(
  * its text format on stderr. A failed step prints the execution report (the counts; every
  * step with `verbose`).
  */
-function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[], verbose = false): never {
+export function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[], verbose = false): never {
   if (isDiagnosticsError(error)) {
     const color = colorEnabled(io);
     if (format === 'json') {
@@ -301,15 +301,4 @@ export async function applyAction(
 export function applyJson(plan: Plan, diagnostics: readonly Diagnostic[], outcome: Record<string, string>): string {
   const document = JSON.parse(renderJson(plan, { diagnostics })) as Record<string, unknown>;
   return `${JSON.stringify({ ...document, outcome }, null, 2)}\n`;
-}
-
-/** `gwops drift`. @returns the exit code */
-export async function driftAction(paths: string[], flags: CommonFlags, io: CliIO, progress?: ProgressReporter): Promise<number> {
-  if (flags.prune) throw new UsageError('drift never changes anything; --prune belongs to plan and apply');
-  const warnings: Diagnostic[] = [];
-  const result = await runDrift(runInput(paths, flags, io, warnings, progress)).catch((e: unknown) => explain(e, io, flags.format, warnings, flags.verbose === true));
-  io.stdout.write(
-    flags.format === 'text' ? renderDrift(result.plan, { color: colorEnabled(io) }) : renderPlan(result.plan, flags.format, io, undefined, warnings, 'gwops drift', { desired: result.prepared.desired, live: result.live }),
-  );
-  return result.drifted ? EXIT.changes : EXIT.ok;
 }

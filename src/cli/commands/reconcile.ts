@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { EXIT_CODES_HELP } from '../exit.js';
 import type { CommandModule } from '../io.js';
 import { withProgress } from '../progress.js';
+import type { DriftFlags } from './drift-run.js';
 import type { CommonFlags } from './reconcile-run.js';
 
 /**
@@ -88,8 +89,10 @@ export const registerReconcile: CommandModule = (program, io, done) => {
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests)'),
   ))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
-    .action(async (paths: string[], flags: CommonFlags) => {
-      const { driftAction } = await import('./reconcile-run.js');
+    .option('--adopt', 'write what was changed on the gateway into the manifest files (never a secret); objects added on the gateway become new files')
+    .option('--adopt-deletions', 'with --adopt: also remove the documents of objects deleted on the gateway')
+    .action(async (paths: string[], flags: DriftFlags) => {
+      const { driftAction } = await import('./drift-run.js');
       done(await withProgress(io, 'drift', flags.quiet, (through, progress) => driftAction(paths, flags, through, progress)));
     });
 };

@@ -6,6 +6,7 @@
 import type { Variant } from '../../kinds/index.js';
 import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
 import type { DiagnosticFormat, LoadOptions } from '../../manifest/index.js';
+import { entriesInForce, expiredWarning } from '../../reconcile/drift-ignore.js';
 import { EXIT } from '../exit.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
@@ -61,5 +62,7 @@ export async function runValidate(paths: readonly string[], options: ValidateCom
     const n = result.documents.length;
     io.stdout.write(`${n} document${n === 1 ? '' : 's'} valid (variant ${result.variant})\n`);
   }
+  // Expired drift.ignore entries (the project file's schema and dates were checked on load).
+  for (const entry of entriesInForce(result.project.drift, io.now?.() ?? new Date()).expired) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
   return failed ? EXIT.error : EXIT.ok;
 }

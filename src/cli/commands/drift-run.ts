@@ -1,0 +1,74 @@
+/**
+ * The action of `gwops drift` (loaded only when it runs; the wiring is in reconcile.ts):
+ * the drift report in the output format, and with `--adopt` the manifests brought in line
+ * with the gateway (src/adopt/). Exit 2 when anything drifted (ignored differences do not
+ * count), 0 otherwise.
+ */
+import { UsageError } from '../../errors.js';
+import { adoptDrift, adoptionDirectory } from '../../adopt/index.js';
+import type { AdoptResult } from '../../adopt/index.js';
+import type { Diagnostic } from '../../manifest/diagnostics.js';
+import { runDriftReport } from '../../reconcile/drift.js';
+import { expiredWarning } from '../../reconcile/drift-ignore.js';
+import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
+import { planTopology } from '../../render/index.js';
+import { EXIT } from '../exit.js';
+import type { CliIO } from '../io.js';
+import type { ProgressReporter } from '../../reconcile/progress.js';
+import { colorEnabled } from '../color.js';
+import type { CommonFlags } from './reconcile-run.js';
+import { explain, runInput } from './reconcile-run.js';
+
+/** Flags of `gwops drift`. */
+export interface DriftFlags extends CommonFlags {
+  adopt?: boolean;
+  adoptDeletions?: boolean;
+}
+
+function adoptionLines(result: AdoptResult): string {
+  const lines: string[] = [];
+  const n = result.edited.length + result.created.length + result.removed.length;
+  lines.push(n === 0 ? 'Adopted nothing: no manifest file needed a change.' : `Adopted the gateway's state into ${n} manifest file${n === 1 ? '' : 's'}:`);
+  for (const f of result.edited) lines.push(`  edited   ${f}`);
+  for (const f of result.created) lines.push(`  created  ${f}`);
+  for (const f of result.removed) lines.push(`  removed  ${f}`);
+  if (result.skipped.length > 0) {
+    lines.push('Not adopted:');
+    for (const s of result.skipped) lines.push(`  ${s}`);
+  }
+  if (result.secretVariables.length > 0) lines.push(`The new files read secrets from: ${result.secretVariables.join(', ')} (set them before the next plan).`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** `gwops drift`. @returns the exit code */
+export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO, progress?: ProgressReporter): Promise<number> {
+  if (flags.prune) throw new UsageError('drift never changes the gateway; --prune belongs to plan and apply');
+  if (flags.adoptDeletions && !flags.adopt) throw new UsageError('--adopt-deletions works with --adopt; add --adopt');
+  const warnings: Diagnostic[] = [];
+  const now = io.now?.() ?? new Date();
+  const input = runInput(paths, flags, io, warnings, progress);
+  const run = await runDriftReport(input, now, { adoptAdded: flags.adopt === true }).catch((e: unknown) => explain(e, io, flags.format, warnings, flags.verbose === true));
+  for (const entry of run.report.expiredIgnores) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
+  switch (flags.format) {
+    case 'json':
+      io.stdout.write(renderDriftJson(run.report));
+      break;
+    case 'markdown':
+      io.stdout.write(renderDriftMarkdown(run.report, { topology: planTopology(run.plan, run.prepared.desired, run.live) }));
+      break;
+    case 'text':
+      io.stdout.write(renderDriftText(run.report, { color: colorEnabled(io) }));
+      break;
+  }
+  if (flags.adopt && run.report.drifted) {
+    const manifestPaths = paths.length > 0 ? paths : run.prepared.loaded.project.manifests;
+    const result = await adoptDrift(
+      { report: run.report, desired: run.prepared.desired, live: run.live, cwd: io.cwd, adoptDeletions: flags.adoptDeletions === true },
+      adoptionDirectory(manifestPaths, io.cwd),
+      run.added?.files ?? new Map(),
+      run.added?.variables ?? [],
+    );
+    io.stderr.write(`\n${adoptionLines(result)}`);
+  }
+  return run.report.drifted ? EXIT.changes : EXIT.ok;
+}

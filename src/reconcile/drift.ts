@@ -1,0 +1,43 @@
+/**
+ * `gwops drift` as a function that returns data: the plan against the live state (never
+ * executed), the configurations list for who and when, and the drift report built from
+ * them with the project's `drift.ignore` entries (README.md "Drift").
+ */
+import { addedObjectFiles } from '../adopt/index.js';
+import { withSession } from '../gateway/index.js';
+import { attributeDrift } from './drift-attribution.js';
+import { entriesInForce } from './drift-ignore.js';
+import type { DriftReport } from './drift-report.js';
+import { buildDriftReport } from './drift-report.js';
+import type { Planned, Prepared, RunInput } from './run.js';
+import { connectionFor, prepare, readAndPlan } from './run.js';
+
+/** Result of {@link runDriftReport}. */
+export interface DriftRun extends Planned {
+  readonly prepared: Prepared;
+  readonly report: DriftReport;
+  /** With `adoptAdded`: the manifest files of the objects added on the gateway (`<kind>/<name>.yaml` → text), and their secret variables. */
+  readonly added?: { readonly files: ReadonlyMap<string, string>; readonly variables: readonly string[] };
+}
+
+/**
+ * Reads the gateway in one session (load-active, the GET lists, the configurations list),
+ * builds the plan without `--prune` and the report; nothing is changed or activated.
+ * @param now the clock that decides which ignore entries have expired
+ * @param options `adoptAdded`: also read the objects added on the gateway whole and build their manifest files (drift --adopt)
+ * @throws ManifestError for invalid manifests; the gateway's errors (src/gateway/errors.ts)
+ */
+export async function runDriftReport(input: RunInput, now: Date, options: { readonly adoptAdded?: boolean } = {}): Promise<DriftRun> {
+  // Drift reads and never changes: no manifests at all is reported as drift, not refused.
+  const prepared = await prepare({ ...input, allowEmpty: true });
+  const connection = connectionFor(input, prepared);
+  const { active, expired } = entriesInForce(prepared.loaded.project.drift, now);
+  return withSession({ ...connection, onWarning: input.warn }, async (session) => {
+    const planned = await readAndPlan(session, prepared, { ...input, prune: false });
+    const attribution = attributeDrift(await session.configurations());
+    const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired });
+    const added = report.entries.filter((e) => e.direction === 'added');
+    if (!options.adoptAdded || added.length === 0) return { ...planned, prepared, report };
+    return { ...planned, prepared, report, added: await addedObjectFiles(session, added, planned.live, prepared.variant) };
+  });
+}

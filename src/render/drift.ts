@@ -1,0 +1,220 @@
+/**
+ * Renderers of a drift report (src/reconcile/drift-report.ts): text for a terminal,
+ * markdown for an issue or job summary, and the versioned JSON document. Each is a pure
+ * function of the report. The report speaks of what was found on the gateway ("changed
+ * outside gwops"), never of what gwops would do.
+ */
+import { createColors } from 'picocolors';
+import type { DriftActivation, DriftAttribution } from '../reconcile/drift-attribution.js';
+import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../reconcile/drift-report.js';
+import { DRIFT_DIRECTIONS, driftedObjects } from '../reconcile/drift-report.js';
+import { pictureMarkdown } from './markdown.js';
+import type { Topology } from './topology.js';
+import { objectTitle } from './values.js';
+
+/** The hidden marker that starts every markdown drift report (CI finds its issue comment by it). */
+export const DRIFT_MARKDOWN_MARKER = '<!-- gwops-drift -->';
+
+/** The sentence of a report without drift. */
+export const NO_DRIFT = 'No drift: the live gateway matches the manifests.';
+
+/** The heading of each direction. */
+export const DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
+  changed: 'Changed on the gateway',
+  deleted: 'Deleted on the gateway',
+  added: 'Added on the gateway',
+  'link-added': 'Links added on the gateway',
+  'link-deleted': 'Links deleted on the gateway',
+};
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `Drift: N changed, N deleted, N added, N links changed on the gateway (N ignored).` */
+export function driftSummaryLine(report: DriftReport): string {
+  const count = (d: DriftDirection): number => driftedObjects(report.entries.filter((e) => e.direction === d)).length;
+  const links = report.entries.filter((e) => e.direction === 'link-added' || e.direction === 'link-deleted').length;
+  const ignored = report.ignored.length > 0 ? ` ${plural(report.ignored.length, 'difference')} ignored.` : '';
+  return `Drift: ${count('changed')} changed, ${count('deleted')} deleted, ${count('added')} added, ${plural(links, 'link')} changed on the gateway.${ignored}`;
+}
+
+/**
+ * A value on one line: JSON; a sensitive string unquoted, as the plan renderers show it
+ * (values arrive masked, or described: a public key by kid and thumbprint, a versioned
+ * secret by its version).
+ */
+function oneLine(value: unknown, sensitive: boolean): string {
+  if (sensitive && typeof value === 'string') return value;
+  return value === undefined ? '(absent)' : JSON.stringify(value);
+}
+
+function relatedTitle(value: unknown): string {
+  if (typeof value === 'object' && value !== null && 'kind' in value && 'name' in value && typeof value.kind === 'string' && typeof value.name === 'string') {
+    return `${value.kind} ${JSON.stringify(value.name)}`;
+  }
+  return oneLine(value, false);
+}
+
+function where(entry: DriftEntry): string {
+  return entry.source ? ` (${entry.source.file}:${entry.source.line})` : '';
+}
+
+function activationLine(a: DriftActivation): string {
+  return `${a.createdAt ?? '(time unknown)'}  ${a.createdBy ?? '(author unknown)'}  ${a.comment === undefined ? '(no comment)' : JSON.stringify(a.comment)}  [configuration ${a.id}]`;
+}
+
+/** Lines of the "who and when" part. */
+function attributionLines(attribution: DriftAttribution): string[] {
+  const lines: string[] = [];
+  const last = attribution.lastGwops;
+  if (attribution.since.length > 0 && last) {
+    lines.push(`Activated since gwops's last activation (configuration ${last.id}, ${last.createdAt ?? 'time unknown'}), newest first:`);
+    for (const a of attribution.since) lines.push(`  ${activationLine(a)}`);
+  } else {
+    lines.push(`The drift cannot be attributed: ${attribution.unattributed ?? 'no activation is known'}.`);
+  }
+  return lines;
+}
+
+function entryLines(entry: DriftEntry): string[] {
+  switch (entry.direction) {
+    case 'changed':
+      return [`      ${entry.path ?? ''}: manifests ${oneLine(entry.declared, entry.sensitive)}, gateway ${oneLine(entry.live, entry.sensitive)}`];
+    case 'deleted':
+      return ['      declared in the manifests, missing on the gateway'];
+    case 'added':
+      return ['      inside the ownership scope, declared by no manifest'];
+    case 'link-added':
+      return [`      + ${entry.path?.replace(/^relationships\./, '') ?? ''} → ${relatedTitle(entry.live)}`];
+    case 'link-deleted':
+      return [`      - ${entry.path?.replace(/^relationships\./, '') ?? ''} → ${relatedTitle(entry.declared)}`];
+  }
+}
+
+function ignoredLine(entry: IgnoredDriftEntry): string {
+  const what = entry.path ?? entry.direction;
+  return `${objectTitle(entry)} ${what} (${entry.direction}): ${entry.ignoredBy.reason} [until ${entry.ignoredBy.until}]`;
+}
+
+/** The report for a terminal. @returns text ending in a newline */
+export function renderDriftText(report: DriftReport, options: { color: boolean }): string {
+  const c = createColors(options.color);
+  const out: string[] = [];
+  if (!report.drifted) {
+    out.push(c.green(NO_DRIFT));
+  } else {
+    out.push(c.bold('Drift detected: the gateway was changed outside gwops and differs from the manifests.'));
+    const unattributed = report.attribution.since.length === 0;
+    for (const direction of DRIFT_DIRECTIONS) {
+      const entries = report.entries.filter((e) => e.direction === direction);
+      if (entries.length === 0) continue;
+      out.push('', c.bold(`${DIRECTION_HEADINGS[direction]}:`));
+      for (const ref of driftedObjects(entries)) {
+        const mine = entries.filter((e) => e.kind === ref.kind && e.name === ref.name);
+        const first = mine[0];
+        out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed ? ' — cannot be attributed' : ''}`);
+        for (const entry of mine) out.push(...entryLines(entry));
+      }
+    }
+    out.push('', ...attributionLines(report.attribution));
+  }
+  if (report.ignored.length > 0) {
+    out.push('', `Ignored (drift.ignore in the project file):`);
+    for (const entry of report.ignored) out.push(`  ${ignoredLine(entry)}`);
+  }
+  if (report.drifted || report.ignored.length > 0) out.push('', c.bold(driftSummaryLine(report)));
+  return `${out.join('\n')}\n`;
+}
+
+function escapeInline(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/`/g, '\\`').replace(/\r?\n/g, ' ');
+}
+
+/** Longest value shown in a markdown table cell, in characters; longer ones are cut with `…` (the comment limit). */
+const CELL_LIMIT = 300;
+
+function cell(value: unknown, sensitive: boolean): string {
+  if (value === undefined) return '';
+  const text = oneLine(value, sensitive);
+  return escapeInline(text.length > CELL_LIMIT ? `${text.slice(0, CELL_LIMIT - 1)}…` : text);
+}
+
+/**
+ * The report as markdown (an issue body, a job summary); when drifted and `options.topology`
+ * is given (topology.ts `planTopology` of the drift's plan), headed by its Mermaid picture.
+ */
+export function renderDriftMarkdown(report: DriftReport, options: { readonly topology?: Topology } = {}): string {
+  const out: string[] = [DRIFT_MARKDOWN_MARKER, '### gwops drift', ''];
+  if (!report.drifted) {
+    out.push(NO_DRIFT, '');
+  } else {
+    out.push('The gateway was changed outside gwops and differs from the manifests.', '');
+    if (options.topology) out.push(...pictureMarkdown(options.topology));
+    for (const direction of DRIFT_DIRECTIONS) {
+      const entries = report.entries.filter((e) => e.direction === direction);
+      if (entries.length === 0) continue;
+      out.push(`#### ${DIRECTION_HEADINGS[direction]}`, '');
+      switch (direction) {
+        case 'changed':
+          out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
+          for (const e of entries) out.push(`| ${escapeInline(objectTitle(e))} | \`${escapeInline(e.path ?? '')}\` | ${cell(e.declared, e.sensitive)} | ${cell(e.live, e.sensitive)} |`);
+          break;
+        case 'deleted':
+        case 'added':
+          out.push('| Object | Declared in |', '|---|---|');
+          for (const e of entries) out.push(`| ${escapeInline(objectTitle(e))} | ${e.source ? escapeInline(`${e.source.file}:${e.source.line}`) : 'no manifest'} |`);
+          break;
+        case 'link-added':
+        case 'link-deleted':
+          out.push('| Object | Relationship | Related |', '|---|---|---|');
+          for (const e of entries) {
+            const related = relatedTitle(direction === 'link-added' ? e.live : e.declared);
+            out.push(`| ${escapeInline(objectTitle(e))} | ${escapeInline(e.path?.replace(/^relationships\./, '') ?? '')} | ${escapeInline(related)} |`);
+          }
+          break;
+      }
+      out.push('');
+    }
+    out.push('#### Who and when', '');
+    const last = report.attribution.lastGwops;
+    if (report.attribution.since.length > 0 && last) {
+      out.push(`Activations since gwops's last one (configuration ${escapeInline(last.id)}, ${escapeInline(last.createdAt ?? 'time unknown')}), newest first:`, '');
+      out.push('| Time | Author | Comment | Configuration |', '|---|---|---|---|');
+      for (const a of report.attribution.since) {
+        out.push(`| ${escapeInline(a.createdAt ?? '')} | ${escapeInline(a.createdBy ?? '')} | ${escapeInline(a.comment ?? '')} | ${escapeInline(a.id)} |`);
+      }
+    } else {
+      out.push(`The drift cannot be attributed: ${escapeInline(report.attribution.unattributed ?? 'no activation is known')}.`);
+    }
+    out.push('');
+  }
+  if (report.ignored.length > 0) {
+    out.push('#### Ignored', '', '| Object | Attribute | Reason | Until |', '|---|---|---|---|');
+    for (const e of report.ignored) out.push(`| ${escapeInline(objectTitle(e))} | ${escapeInline(e.path ?? e.direction)} | ${escapeInline(e.ignoredBy.reason)} | ${escapeInline(e.ignoredBy.until)} |`);
+    out.push('');
+  }
+  if (report.drifted || report.ignored.length > 0) out.push(`**${escapeInline(driftSummaryLine(report))}**`, '');
+  return `${out.join('\n')}`;
+}
+
+/** Keys first, in this order, wherever they appear; others follow sorted. */
+const KEY_ORDER = ['formatVersion', 'drifted', 'summary', 'entries', 'ignored', 'expiredIgnores', 'attribution', 'direction', 'kind', 'name', 'path', 'declared', 'live', 'sensitive', 'source', 'ignoredBy'];
+const rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
+
+function ordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ordered);
+  if (typeof value !== 'object' || value === null) return value;
+  const keys = Object.keys(value).sort((a, b) => (rank.get(a) ?? KEY_ORDER.length) - (rank.get(b) ?? KEY_ORDER.length) || (a < b ? -1 : a > b ? 1 : 0));
+  const out: Record<string, unknown> = {};
+  for (const key of keys) out[key] = ordered((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+/** The report as one JSON document (keys in a stable order), with counts per direction in `summary`. */
+export function renderDriftJson(report: DriftReport): string {
+  const summary: Record<string, number> = {};
+  for (const d of DRIFT_DIRECTIONS) summary[d] = report.entries.filter((e) => e.direction === d).length;
+  summary.ignored = report.ignored.length;
+  return `${JSON.stringify(ordered({ ...report, summary }), null, 2)}\n`;
+}
