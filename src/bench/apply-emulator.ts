@@ -101,7 +101,7 @@ export interface NetworkFigures {
  * - the round trip: `calls` sequential small GETs (a filtered list that matches nothing),
  *   after a few for warm-up, their mean wall time less the emulator's mean processing time.
  *   At an added latency of L ms it is L plus what this machine's loopback and process
- *   wake-ups cost any client (about 1.5 ms on a 2-core VM at 20 ms);
+ *   wake-ups cost any client;
  * - the lists: one GET of each of `collections` (e.g. `mappings`), its body read but not
  *   parsed, less the emulator's processing: what moving a large list costs on top of
  *   the round trip.
