@@ -3,7 +3,8 @@
  * does (`prepare` and `readAndPlan` in src/reconcile/run.ts), with the gateway replaced by
  * the case's `live.json`. The layout of a case folder is described in golden.test.ts.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { resourcesOf } from '../../src/gateway/documents.js';
 import { matchesFilter, parseFilters } from '../../src/gateway/filter.js';
@@ -154,4 +155,18 @@ export async function loadCase(name: string): Promise<GoldenCase> {
     keyNames: jwks.kids,
   });
   return { name, dir, options, loaded, desired, live, plan };
+}
+
+/**
+ * Compares `actual` with the golden file at `url`; with UPDATE_GOLDEN=1 (or when the file is
+ * missing, which then fails the test so the new file gets reviewed) writes it instead.
+ */
+export function golden(url: URL, actual: string): void {
+  const update = process.env.UPDATE_GOLDEN === '1';
+  if (update || !existsSync(url)) {
+    writeFileSync(url, actual);
+    if (!update) throw new Error(`golden file ${url.pathname} was missing and has been written: check it in`);
+    return;
+  }
+  expect(actual).toBe(readFileSync(url, 'utf8'));
 }

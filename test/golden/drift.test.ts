@@ -4,7 +4,6 @@
  * ignore entry, in `drift.txt`, `drift.md` and `drift.json`. Regenerate with
  * `UPDATE_GOLDEN=1 npx vitest run test/golden` and review the diff.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { attributeDrift } from '../../src/reconcile/drift-attribution.js';
 import { parseDriftSettings } from '../../src/reconcile/drift-ignore.js';
@@ -12,18 +11,8 @@ import type { DriftReport } from '../../src/reconcile/drift-report.js';
 import { buildDriftReport } from '../../src/reconcile/drift-report.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../src/render/drift.js';
 import type { GoldenCase } from './cases.js';
-import { loadCase } from './cases.js';
+import { golden, loadCase } from './cases.js';
 
-const update = process.env.UPDATE_GOLDEN === '1';
-
-function golden(url: URL, actual: string): void {
-  if (update || !existsSync(url)) {
-    writeFileSync(url, actual);
-    if (!update) throw new Error(`golden file ${url.pathname} was missing and has been written: check it in`);
-    return;
-  }
-  expect(actual).toBe(readFileSync(url, 'utf8'));
-}
 
 const HISTORY = [
   { id: '14', configType: 'CURRENTLY_ACTIVE', comment: 'hotfix: raise the <timeout> | see ticket', createdAt: '2026-11-22T03:10:00Z', createdBy: 'night-ops' },

@@ -27,25 +27,14 @@
  *
  * and review the diff before committing it.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
 import { planTopology, renderDot, renderJson, renderMarkdown, renderMermaid, renderText, stateTopology } from '../../src/render/index.js';
 import { secretAttributes } from '../../src/schema/index.js';
 import { mermaidBlock, parseFlowchart } from '../render/mermaid-syntax.js';
 import type { GoldenCase } from './cases.js';
-import { caseNames, loadCase } from './cases.js';
+import { caseNames, golden, loadCase } from './cases.js';
 
-const update = process.env.UPDATE_GOLDEN === '1';
-
-function golden(url: URL, actual: string): void {
-  if (update || !existsSync(url)) {
-    writeFileSync(url, actual);
-    if (!update) throw new Error(`golden file ${url.pathname} was missing and has been written: check it in`);
-    return;
-  }
-  expect(actual).toBe(readFileSync(url, 'utf8'));
-}
 
 const names = caseNames();
 

@@ -45,18 +45,28 @@ function options(overrides: Partial<EmulatorCommandOptions> = {}): EmulatorComma
   };
 }
 
+/** `gwops emulator` started in a temporary directory, until `stop()`; `result` is its exit code. */
+async function startCommand(overrides: Partial<EmulatorCommandOptions> = {}): Promise<{
+  cwd: string;
+  io: ReturnType<typeof captureIO>;
+  running: RunningEmulator;
+  stop: () => void;
+  result: Promise<number>;
+}> {
+  const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
+  dirs.push(cwd);
+  const io = captureIO(cwd);
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  let running: RunningEmulator | undefined;
+  const result = runEmulatorCommand(options(overrides), io, stopped, (e) => (running = e));
+  while (!running) await new Promise((r) => setImmediate(r));
+  return { cwd, io, running, stop, result };
+}
+
 describe('gwops emulator', () => {
   it('creates key files with mode 0600, prints where they are but never a key, logs with --verbose, and stops', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
-    dirs.push(cwd);
-    const io = captureIO(cwd);
-    let stop!: () => void;
-    const stopped = new Promise<void>((r) => (stop = r));
-    let running: RunningEmulator | undefined;
-    const result = runEmulatorCommand(options({ verbose: true }), io, stopped, (e) => {
-      running = e;
-    });
-    while (!running) await new Promise((r) => setImmediate(r));
+    const { cwd, io, running, stop, result } = await startCommand({ verbose: true });
     const keyFile = join(cwd, '.gwops/emulator-api-key');
     const key = (await readFile(keyFile, 'utf8')).trim();
     expect(key.split('.')).toHaveLength(3);
@@ -78,14 +88,7 @@ describe('gwops emulator', () => {
   });
 
   it('--login-app serves a JWKS and rotates it through the HTTP control, which needs the administrator key', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
-    dirs.push(cwd);
-    const io = captureIO(cwd);
-    let stop!: () => void;
-    const stopped = new Promise<void>((r) => (stop = r));
-    let running: RunningEmulator | undefined;
-    const result = runEmulatorCommand(options({ loginApp: true }), io, stopped, (e) => (running = e));
-    while (!running) await new Promise((r) => setImmediate(r));
+    const { io, running, stop, result } = await startCommand({ loginApp: true });
     const origin = new URL(running.url).origin;
     const jwks = async (): Promise<{ kid: string; alg?: string }[]> =>
       ((await (await fetch(`${origin}/auth/rest/public/signing-keys/jwks`)).json()) as { keys: { kid: string; alg?: string }[] }).keys.map((k) => ({
@@ -109,13 +112,7 @@ describe('gwops emulator', () => {
   });
 
   it('serves no login application without --login-app', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'gwops-emu-cli-'));
-    dirs.push(cwd);
-    let running: RunningEmulator | undefined;
-    let stop!: () => void;
-    const stopped = new Promise<void>((r) => (stop = r));
-    const result = runEmulatorCommand(options(), captureIO(cwd), stopped, (e) => (running = e));
-    while (!running) await new Promise((r) => setImmediate(r));
+    const { running, stop, result } = await startCommand();
     expect((await fetch(`${new URL(running.url).origin}/auth/rest/public/signing-keys/jwks`)).status).toBe(404);
     expect(running.loginApp).toBeUndefined();
     stop();
