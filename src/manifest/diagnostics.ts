@@ -89,7 +89,9 @@ export type ReconcileDiagnosticCode =
   /** Two objects of a kind whose identity is not the name have the same identity (two certificates with one PEM). */
   | 'duplicate-identity'
   /** An object's attributes give no identity (a certificate without its PEM). */
-  | 'missing-identity';
+  | 'missing-identity'
+  /** A manifest declares an object that is built into the gateway (negative id), which no client may change. */
+  | 'built-in-object';
 
 /** The stable codes of gwops's own diagnostics. */
 export type DiagnosticCode = ManifestDiagnosticCode | ReconcileDiagnosticCode;

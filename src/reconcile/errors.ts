@@ -55,6 +55,21 @@ export class UnresolvedReferenceError extends InputError {
 }
 
 /**
+ * A manifest declares an object that is built into the gateway (a negative id, such as
+ * the virtual host `default`; docs/gateway-api.md "Documents and ids"): the gateway refuses
+ * every change to it, and creating another object of that name would not manage it. Exit
+ * code 1; the diagnostics locate each declaration.
+ */
+export class BuiltInObjectError extends InputError {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    const n = diagnostics.length;
+    super(`the manifests declare ${n} object${n === 1 ? '' : 's'} built into the gateway, which gwops cannot manage; nothing was changed`);
+    this.diagnostics = diagnostics;
+  }
+}
+
+/**
  * Pruning would delete every owned object of a kind, or more than the allowed share,
  * and `--allow-mass-delete` was not given (docs/architecture.md "Decisions"). Exit code 1.
  */
@@ -149,7 +164,7 @@ export class StalePlanError extends GwopsError {}
 export class PlanGatewayMismatchError extends GwopsError {}
 
 /** The errors that carry diagnostics. */
-export type DiagnosticsError = ManifestError | DesiredStateError | UnresolvedReferenceError | ValidatorRejectedError;
+export type DiagnosticsError = ManifestError | DesiredStateError | UnresolvedReferenceError | BuiltInObjectError | ValidatorRejectedError;
 
 /** True for an error that carries {@link Diagnostic}s to print before its message. */
 export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
@@ -157,6 +172,7 @@ export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
     error instanceof ManifestError ||
     error instanceof DesiredStateError ||
     error instanceof UnresolvedReferenceError ||
+    error instanceof BuiltInObjectError ||
     error instanceof ValidatorRejectedError
   );
 }

@@ -35,7 +35,8 @@ import { isBuiltInId } from '../gateway/index.js';
  *   are not links of the model; they are counted on both ends as `unmanagedLinks`.
  * - Attributes are kept as returned (the object is not copied: treat as read-only).
  * - Built-in objects (negative ids, `isBuiltInId`; docs/gateway-api.md "Documents and ids")
- *   are left out: they are never planned, pruned or reported as unmanaged. A link from an
+ *   are left out of `objects`: they are never planned, pruned or reported as unmanaged.
+ *   Their names are kept in `builtIns`, so that a manifest declaring one is refused. A link from an
  *   object to a built-in keeps the ref `{ kind, name: '#id:<id>' }`, like any link to an
  *   object outside the lists.
  *
@@ -46,6 +47,7 @@ export function liveState(
   handles: ReadonlyMap<ObjectKey<ResourceType>, string>,
 ): State {
   const objects = emptyObjectMaps();
+  const builtIns = new Map<ResourceType, Set<string>>();
   const names = new Map<ObjectKey, string>(); // objectKey(type, id) → name
   for (const kind of KINDS) {
     const byName = objects.get(kind.type);
@@ -53,9 +55,12 @@ export function liveState(
     if (!byName || !resources) continue;
     for (const resource of [...resources].sort((a, b) => compareIds(a.id, b.id))) {
       const id = String(resource.id);
-      if (isBuiltInId(id)) continue;
       const attributes = resource.attributes as AttributeObject;
       const identity = kind.identity.live(attributes, (key) => handles.get(objectKey(kind.type, key)));
+      if (isBuiltInId(id)) {
+        if (identity.name !== undefined) builtIns.set(kind.type, (builtIns.get(kind.type) ?? new Set()).add(identity.name));
+        continue;
+      }
       let name = identity.name ?? `${UNKNOWN_ID_PREFIX}${id}`;
       if (byName.has(name)) name = `${name}@id:${id}`;
       const object: StateObject = { kind: kind.type, name, id, attributes, ...(identity.key !== undefined ? { identityKey: identity.key } : {}) };
@@ -91,7 +96,7 @@ export function liveState(
       }
     }
   }
-  return { objects, links: [...links.values()] };
+  return { objects, links: [...links.values()], ...(builtIns.size > 0 ? { builtIns } : {}) };
 }
 
 function countUnmanaged(objects: Map<ResourceType, Map<string, StateObject>>, kind: ResourceType, name: string): void {

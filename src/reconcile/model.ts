@@ -78,6 +78,12 @@ export interface State {
    * alone.
    */
   readonly declaredRelationships?: readonly DeclaredRelationship[];
+  /**
+   * Live only: the identity names of the built-in objects per kind (negative ids;
+   * docs/gateway-api.md "Documents and ids"), which are not among `objects`. A manifest
+   * that declares one of them is refused.
+   */
+  readonly builtIns?: ReadonlyMap<ResourceType, ReadonlySet<string>>;
 }
 
 // ---------------------------------------------------------------------------------------

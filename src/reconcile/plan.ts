@@ -38,7 +38,7 @@ import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
 import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
 import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
-import { MassDeleteError, UnresolvedReferenceError } from './errors.js';
+import { BuiltInObjectError, MassDeleteError, UnresolvedReferenceError } from './errors.js';
 import { checkCalls, planCalls } from './batch.js';
 
 export { MassDeleteError, UnresolvedReferenceError } from './errors.js';
@@ -80,8 +80,10 @@ export interface PlanOptions {
  *   than `massDeleteShare` of them, without `allowMassDelete`
  * @throws UnresolvedReferenceError when a desired link names an object that neither the
  *   manifests nor the live state have
+ * @throws BuiltInObjectError when a desired object has the name of a built-in live object
  */
 export function buildPlan(desired: State, live: State, options: PlanOptions): Plan {
+  refuseBuiltIns(desired, live);
   const nodes: StepNode[] = [];
   const created = new Set<ObjectKey>();
 
@@ -328,6 +330,32 @@ function sourceOfLink(desired: State, declared: ReadonlySet<DeclaredKey>, link: 
 }
 
 /** The `unresolved-link` diagnostic of a desired link to `missing`, at the document of the object that names it. */
+/**
+ * Refuses desired objects named like a built-in object of the gateway (`live.builtIns`):
+ * the gateway refuses every change to a built-in object (docs/gateway-api.md "Documents and
+ * ids"), so a manifest cannot manage it, and creating a second object of that name is not
+ * what the manifest means.
+ * @throws BuiltInObjectError locating each such declaration
+ */
+function refuseBuiltIns(desired: State, live: State): void {
+  const found: Diagnostic[] = [];
+  for (const [kind, names] of live.builtIns ?? []) {
+    for (const name of names) {
+      const object = desired.objects.get(kind)?.get(name);
+      if (!object) continue;
+      found.push(
+        objectDiagnostic({
+          code: 'built-in-object',
+          object,
+          source: object.source,
+          message: `${kind} '${name}' is built into the gateway, which refuses every change to it: remove this document, or give the object another name`,
+        }),
+      );
+    }
+  }
+  if (found.length > 0) throw new BuiltInObjectError(found);
+}
+
 function unresolvedOf(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link, missing: ObjectRef): Diagnostic {
   const from = refKey(missing) === refKey(link.to) ? link.from : link.to;
   const relationship = from === link.from ? link.relationship : linkDefinition(link).inverse;

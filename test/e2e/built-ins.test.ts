@@ -3,7 +3,9 @@
  * virtual host and a default certificate under negative ids, as a real gateway lists its
  * built-ins. gwops leaves them out of its live state (`isBuiltInId`), so an ownership scope
  * that matches them never plans to delete them, drift never reports them, and applying
- * the examples still converges.
+ * the examples still converges. A manifest that declares a built-in object is refused,
+ * located, before any change is sent, instead of being planned as the creation of a second
+ * object of that name.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -78,11 +80,12 @@ describe('built-in entities and gwops', () => {
     expect(drift.stdout).not.toContain(builtInCertificate.slice(0, 16));
   });
 
-  it('a manifest naming a built-in is planned as a new object (the built-in cannot be managed)', async () => {
+  it('a manifest naming a built-in is refused in scope too, not planned as a second object of that name', async () => {
     const named = await writeManifests(t.h, 'built-ins-named', { 'virtual-hosts.yaml': `${VIRTUAL_HOST('default-shop')}---\n${VIRTUAL_HOST('default')}` });
     const plan = await t.h.cli(['plan', '--config', project, ...t.h.connection, named]);
-    expect(plan.stdout).toContain('+ virtual-host "default"');
-    expect(plan.stdout).toMatch(/Plan: 1 to create, 0 to update, 0 to delete/);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/virtual-hosts\.yaml:\d+:1: error: virtual-host 'default' is built into the gateway/);
+    expect(plan.stdout).not.toContain('+ virtual-host "default"');
   });
 
   it('applying the examples still converges with the built-ins present', async () => {
@@ -94,5 +97,33 @@ describe('built-in entities and gwops', () => {
     const drift = await t.h.cli(['drift', ...t.config]);
     expect(drift.code).toBe(0);
     expect(builtIns(t.h.emulator.activeSnapshot())).toEqual(['ssl-certificate -1000', 'virtual-host -1000']);
+  });
+});
+
+const DEFAULT_HOST = `apiVersion: gwops/v1
+kind: virtual-host
+name: default
+attributes:
+  hostName: www.example.com
+`;
+
+describe('a manifest that declares a built-in object', () => {
+  const t = useHarness();
+
+  it('is refused with its file and line by plan and apply, and nothing is written', async () => {
+    const dir = await writeManifests(t.h, 'built-in', { 'vh.yaml': DEFAULT_HOST });
+    const before = JSON.stringify(t.h.emulator.activeSnapshot());
+    for (const args of [['plan'], ['apply', '--yes']]) {
+      t.h.emulator.requestLog.length = 0;
+      const r = await t.h.cli([...args, dir, ...t.h.connection]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/vh\.yaml:1:1: error: virtual-host 'default' is built into the gateway, which refuses every change to it/);
+      expect(r.stderr).toContain('[built-in-object]');
+      expect(r.stdout).not.toContain('will be created');
+      // Only reading calls: the session, the lists, and its end.
+      expect(t.h.emulator.requestLog.filter((e) => e.method !== 'GET' && !e.path.startsWith('/session/') && !e.path.endsWith('/load-active'))).toEqual([]);
+      expect(t.h.emulator.openSessionCount()).toBe(0);
+    }
+    expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
   });
 });
