@@ -20,31 +20,13 @@ import { desiredState } from '../reconcile/desired.js';
 import { fetchLiveLists, kindsToFetch, ownershipPredicate } from '../reconcile/fetch.js';
 import { liveState } from '../reconcile/live.js';
 import { buildPlan } from '../reconcile/plan.js';
+import type { BenchEmulator } from './apply-emulator.js';
+import { childEmulator } from './apply-emulator.js';
 
-interface Child {
-  url: string;
-  apiKey: string;
-  close(): Promise<void>;
-}
+/** The emulator of the plan bench: in a child process, no added latency (src/bench/apply-emulator.ts). */
+type Child = BenchEmulator;
 
-async function startChild(): Promise<Child> {
-  const child = fork(fileURLToPath(new URL('./emulator-child.js', import.meta.url)), [], {
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    execArgv: ['--max-old-space-size=4096'],
-  });
-  const info = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { url: string; apiKey: string }));
-    child.once('exit', (code) => reject(new Error(`emulator child exited with ${String(code)}`)));
-  });
-  return {
-    ...info,
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.send('close');
-      }),
-  };
-}
+const startChild = (): Promise<Child> => childEmulator({ latencyMs: 0 });
 
 const SCOPE = { mapping: ['labels==bench'], 'back-end-group': ['name=@bench-'] } as const;
 
