@@ -6,10 +6,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
 import { GatewaySession } from '../gateway/index.js';
 import type { ApiResource } from '../gateway/index.js';
 import type { BenchEmulator } from './apply-emulator.js';
+import { openBareSession } from './apply-emulator.js';
 
 // ---------------------------------------------------------------------------------------
 // The data
@@ -75,26 +75,9 @@ export async function writeProject(dir: string, shape: Shape): Promise<void> {
  * per host, from their side.
  */
 export async function populate(emulator: Pick<BenchEmulator, 'url' | 'apiKey'>, shape: Shape): Promise<void> {
-  const origin = new URL(emulator.url);
-  const base = origin.pathname.replace(/\/$/, '');
-  const pool = new Pool(origin.origin, { connections: 4 });
+  const session = await openBareSession(emulator, 4);
+  const call = session.call;
   try {
-    const created = await pool.request({ method: 'POST', path: `${base}/session/create`, headers: { authorization: `Bearer ${emulator.apiKey}` } });
-    await created.body.text();
-    const setCookie = created.headers['set-cookie'];
-    const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
-    const call = async (method: 'POST' | 'PATCH', to: string, body?: unknown): Promise<string> => {
-      const res = await pool.request({
-        method,
-        path: `${base}${to}`,
-        headers: { cookie, 'content-type': 'application/json', accept: 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.body.text();
-      if (res.statusCode >= 300) throw new Error(`${method} ${to}: ${res.statusCode} ${text.slice(0, 200)}`);
-      return text ? ((JSON.parse(text) as { data?: { id?: string } }).data?.id ?? '') : '';
-    };
-    await call('POST', '/configuration/configurations/load-active');
     const groups: string[] = [];
     const hosts: string[] = [];
     for (let g = 0; g < shape.groups; g++) {
@@ -121,9 +104,8 @@ export async function populate(emulator: Pick<BenchEmulator, 'url' | 'apiKey'>, 
     await linkAll('back-end-groups', groups);
     await linkAll('virtual-hosts', hosts);
     await call('POST', '/configuration/configurations/activate', { comment: 'bench data' });
-    await call('POST', '/session/terminate');
   } finally {
-    await pool.close();
+    await session.close();
   }
 }
 

@@ -86,6 +86,67 @@ export const inProcessEmulator: EmulatorFactory = async ({ latencyMs, stateFile 
   };
 };
 
+/** A REST session of a bare HTTP client (an undici pool, no gwops code), for the bench's own calls. */
+export interface BareSession {
+  /**
+   * One call in the session, its body sent as JSON.
+   * @returns the answer's `data.id` ('' when it has none)
+   * @throws Error naming the call when the status is 300 or more
+   */
+  readonly call: (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) => Promise<string>;
+  /** One GET whose answer is read and discarded, never decoded (a large list's bytes only). */
+  readonly drain: (path: string) => Promise<void>;
+  /** Terminates the session and closes the pool. */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * Opens a session on `emulator` with a bare client of `connections` connections and loads
+ * the active configuration into it.
+ * @throws Error when the session cannot be opened or loaded
+ */
+export async function openBareSession(emulator: Pick<BenchEmulator, 'url' | 'apiKey'>, connections = 1): Promise<BareSession> {
+  const origin = new URL(emulator.url);
+  const base = origin.pathname.replace(/\/$/, '');
+  const pool = new Pool(origin.origin, { connections });
+  let cookie = '';
+  const send = async (method: 'GET' | 'POST' | 'PATCH', path: string, body: unknown, read: 'text' | 'discard', extra: Record<string, string> = {}): Promise<string> => {
+    const res = await pool.request({
+      method,
+      path: `${base}${path}`,
+      headers: { cookie, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = read === 'text' || res.statusCode >= 300 ? await res.body.text() : (await res.body.dump({ limit: Number.MAX_SAFE_INTEGER }), '');
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
+    const setCookie = res.headers['set-cookie'];
+    if (setCookie !== undefined) cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
+    return text;
+  };
+  const call = async (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<string> => {
+    const text = await send(method, path, body, 'text');
+    return text ? ((JSON.parse(text) as { data?: { id?: string } }).data?.id ?? '') : '';
+  };
+  try {
+    await send('POST', '/session/create', undefined, 'text', { authorization: `Bearer ${emulator.apiKey}` });
+    await call('POST', '/configuration/configurations/load-active');
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+  return {
+    call,
+    drain: async (path) => void (await send('GET', path, undefined, 'discard')),
+    close: async () => {
+      try {
+        await send('POST', '/session/terminate', undefined, 'text');
+      } finally {
+        await pool.close();
+      }
+    },
+  };
+}
+
 /** What the network costs a bare client against one emulator ({@link measureNetwork}). */
 export interface NetworkFigures {
   /** One round trip of a small call, in ms. */
@@ -110,17 +171,6 @@ export interface NetworkFigures {
  * @throws Error when a call does not succeed
  */
 export async function measureNetwork(emulator: BenchEmulator, collections: readonly string[], calls = 50): Promise<NetworkFigures> {
-  const origin = new URL(emulator.url);
-  const base = origin.pathname.replace(/\/$/, '');
-  const pool = new Pool(origin.origin, { connections: 1 });
-  let cookie = '';
-  const call = async (method: 'GET' | 'POST', to: string, headers: Record<string, string> = {}): Promise<void> => {
-    const res = await pool.request({ method, path: `${base}${to}`, headers: { cookie, accept: 'application/json', ...headers } });
-    await res.body.dump({ limit: Number.MAX_SAFE_INTEGER });
-    if (res.statusCode >= 300) throw new Error(`network probe: ${method} ${to} answered ${res.statusCode}`);
-    const setCookie = res.headers['set-cookie'];
-    if (setCookie !== undefined) cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
-  };
   const timed = async (work: () => Promise<void>): Promise<number> => {
     const before = await emulator.counters();
     const t0 = performance.now();
@@ -129,20 +179,17 @@ export async function measureNetwork(emulator: BenchEmulator, collections: reado
     const after = await emulator.counters();
     return wallMs - (after.processingMs - before.processingMs);
   };
+  const session = await openBareSession(emulator);
   try {
-    await call('POST', '/session/create', { authorization: `Bearer ${emulator.apiKey}` });
-    await call('POST', '/configuration/configurations/load-active');
-    const probe = (): Promise<void> => call('GET', '/configuration/virtual-hosts?filter=name==gwops-bench-round-trip');
+    const probe = (): Promise<string> => session.call('GET', '/configuration/virtual-hosts?filter=name==gwops-bench-round-trip');
     for (let i = 0; i < 5; i++) await probe();
     const roundTrips = await timed(async () => {
       for (let i = 0; i < calls; i++) await probe();
     });
-    const roundTripMs = roundTrips / calls;
     let listsMs = 0;
-    for (const collection of collections) listsMs += await timed(() => call('GET', `/configuration/${collection}`));
-    await call('POST', '/session/terminate');
-    return { roundTripMs, listsMs };
+    for (const collection of collections) listsMs += await timed(() => session.drain(`/configuration/${collection}`));
+    return { roundTripMs: roundTrips / calls, listsMs };
   } finally {
-    await pool.close();
+    await session.close();
   }
 }

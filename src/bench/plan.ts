@@ -13,7 +13,6 @@
 import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
 import { GatewaySession } from '../gateway/index.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { desiredState } from '../reconcile/desired.js';
@@ -21,7 +20,7 @@ import { fetchLiveLists, kindsToFetch, ownershipPredicate } from '../reconcile/f
 import { liveState } from '../reconcile/live.js';
 import { buildPlan } from '../reconcile/plan.js';
 import type { BenchEmulator } from './apply-emulator.js';
-import { childEmulator } from './apply-emulator.js';
+import { childEmulator, openBareSession } from './apply-emulator.js';
 
 /** The emulator of the plan bench: in a child process, no added latency (src/bench/apply-emulator.ts). */
 type Child = BenchEmulator;
@@ -36,47 +35,33 @@ function mappingName(i: number): string {
 
 /** Creates `count` mappings linked to one back-end group, over HTTP with a few requests in flight. */
 async function populate(child: Child, count: number): Promise<void> {
-  const origin = new URL(child.url);
-  const base = origin.pathname.replace(/\/$/, '');
-  const pool = new Pool(origin.origin, { connections: 4 });
-  const created = await pool.request({ method: 'POST', path: `${base}/session/create`, headers: { authorization: `Bearer ${child.apiKey}` } });
-  await created.body.text();
-  const setCookie = created.headers['set-cookie'];
-  const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
-  const call = async (method: 'POST' | 'PATCH', path: string, body?: unknown): Promise<unknown> => {
-    const res = await pool.request({
-      method,
-      path: `${base}${path}`,
-      headers: { cookie, 'content-type': 'application/json', accept: 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-  await call('POST', '/configuration/configurations/load-active');
-  const group = (await call('POST', '/configuration/back-end-groups', {
-    data: { type: 'back-end-group', attributes: { name: 'bench-backend', backendHosts: [{ protocol: 'HTTP', hostName: 'app', port: 80 }] } },
-  })) as { data: { id: string } };
+  const session = await openBareSession(child, 4);
+  const call = session.call;
+  let group = '';
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count) {
       const i = next++;
-      const res = (await call('POST', '/configuration/mappings', {
+      const id = await call('POST', '/configuration/mappings', {
         data: {
           type: 'mapping',
           attributes: { name: mappingName(i), labels: ['bench'], entryPath: { value: `/m/${i}/`, priority: 0 }, backendPath: '/' },
         },
-      })) as { data: { id: string } };
-      await call('PATCH', `/configuration/mappings/${res.data.id}/relationships/back-end-groups`, {
-        data: [{ type: 'back-end-group', id: group.data.id }],
+      });
+      await call('PATCH', `/configuration/mappings/${id}/relationships/back-end-groups`, {
+        data: [{ type: 'back-end-group', id: group }],
       });
     }
   };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  await call('POST', '/configuration/configurations/activate', { comment: 'bench data' });
-  await call('POST', '/session/terminate');
-  await pool.close();
+  try {
+    group = await call('POST', '/configuration/back-end-groups', {
+      data: { type: 'back-end-group', attributes: { name: 'bench-backend', backendHosts: [{ protocol: 'HTTP', hostName: 'app', port: 80 }] } },
+    });
+    await Promise.all(Array.from({ length: 8 }, worker));
+    await call('POST', '/configuration/configurations/activate', { comment: 'bench data' });
+  } finally {
+    await session.close();
+  }
 }
 
 /** The desired state of the bench: one back-end group and `count` mappings, every tenth changed. */
