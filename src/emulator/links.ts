@@ -97,13 +97,16 @@ export function removeAllLinks(content: ConfigContent, type: ResourceType, id: s
 
 /**
  * The `relationships` member of a resource object: every relationship of the kind that exists
- * in `variant`, to-many as `{data:[{type,id}]}`, to-one as `{data:{type,id}}` or `{data:null}`.
+ * in `variant`, to-many always, as `{data:[{type,id}]}` (`[]` when empty), to-one as
+ * `{data:{type,id}}` and left out when empty (docs/gateway-api.md "Relationships": a
+ * `{data:null}` member breaks clients that read every member as an identifier).
  */
 export function relationshipsMember(obj: StoredObject, variant: Variant): Record<string, { data: unknown }> {
   const out: Record<string, { data: unknown }> = {};
   for (const def of Object.values(emulatedRelationships(obj.type))) {
     if (def.variants && !def.variants.includes(variant)) continue;
-    out[def.name] = { data: linkageData(def, obj.relationships[def.name] ?? []) };
+    const data = linkageData(def, obj.relationships[def.name] ?? []);
+    if (data !== null) out[def.name] = { data };
   }
   return out;
 }

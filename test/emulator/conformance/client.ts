@@ -298,10 +298,9 @@ export function at(value: unknown, path: string): unknown {
 
 /** Ids of a relationship of a resource, as strings (to-one gives 0 or 1 id). */
 export function linkedIds(resource: ResourceObject, name: string): unknown[] {
-  const rel = resource.relationships?.[name];
-  if (rel === undefined) throw new Error(`resource ${resource.type} ${resource.id} has no relationship '${name}'`);
-  const data = rel.data;
-  if (data === null) return [];
+  // An unset to-one member is left out (docs/gateway-api.md "Relationships").
+  const data = resource.relationships?.[name]?.data;
+  if (data === null || data === undefined) return [];
   return (Array.isArray(data) ? data : [data]).map((d) => d.id);
 }
 

@@ -377,7 +377,7 @@ describe('more real-client expectations of resources', () => {
     const group = await c.create('back-end-group', VALID.backEndGroup(uniqueName('cc')));
     const read = await c.read('back-end-group', group);
     expect(read.relationships).toHaveProperty('mappings');
-    expect(read.relationships).toHaveProperty('client-certificate');
+    expect(read.relationships).not.toHaveProperty('client-certificate');
     const cert = await c.create('ssl-certificate', { certType: 'CLIENT_CERT', certificate: PEM });
     const reply = await c.call('PATCH', `/configuration/back-end-groups/${group}/relationships/client-certificate`, {
       json: { data: { type: 'ssl-certificate', id: cert } },
