@@ -19,6 +19,7 @@ import { configurationRoutes } from './routes-configurations.js';
 import { relationshipRoutes } from './routes-relationships.js';
 import { resourceObject, resourceRoutes } from './routes-resources.js';
 import { transferRoutes } from './routes-transfer.js';
+import { emulatorLicense, systemRoutes } from './routes-system.js';
 import type { EmulatorCore, Route } from './routing.js';
 import { createRequestHandler } from './server.js';
 import { SessionStore } from './sessions.js';
@@ -27,7 +28,7 @@ import { templateRoutes } from './templates.js';
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 
 /** Every route (server.ts orders them by specificity). */
-export const ROUTES: readonly Route[] = [...configurationRoutes, ...transferRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
+export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -95,7 +96,7 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
   const sessions = new SessionStore(options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
   const builtIns = options.builtIns ?? true;
   const configurations = ConfigurationStore.open(options.stateFile, variant, new Date(), () => initialContent(variant, builtIns));
-  const core: EmulatorCore = { variant, model: { variant }, sessions, configurations, keys, hostName: hostname(), builtIns };
+  const core: EmulatorCore = { variant, model: { variant }, sessions, configurations, keys, system: { node: { hostName: hostname() }, license: emulatorLicense() }, builtIns };
   const faults = new FaultInjector(options.faults ?? [], options.faultSeed ?? 1);
   const requestLog: RequestLogEntry[] = [];
   const loginApp = options.loginApp === true ? new LoginApp() : undefined;

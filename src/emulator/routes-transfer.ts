@@ -93,7 +93,7 @@ function configurationZip(call: Call, content: ConfigContent, name: string): Rep
   const root = element(
     ROOT,
     [
-      element('Nodes', [element('Node', [element('HostName', call.core.hostName)])]),
+      element('Nodes', [element('Node', [element('HostName', call.core.system.node.hostName)])]),
       element('NextId', String(encoded.nextId)),
       element(
         'Objects',
@@ -133,9 +133,36 @@ function encodedOf(root: XmlElement): unknown {
   return { nextId: Number.isSafeInteger(nextId) ? nextId : undefined, objects };
 }
 
+/** The host name of the archive's first node (`HostName` of the first child of `Nodes`), when it names one. */
+function archiveHostName(root: XmlElement): string | undefined {
+  const node = childNamed(root, 'Nodes')?.children[0];
+  const name = node === undefined ? undefined : childNamed(node, 'HostName')?.text.trim();
+  return name === '' ? undefined : name;
+}
+
+/**
+ * Refuses an archive made on another node when no `resolution` query parameter says how to
+ * take it (later variants only; docs/gateway-api.md "Export and import").
+ * @throws EmulatorApiError 422 RESOLUTION_REQUIRED.
+ */
+function checkArchiveNode(call: Call, root: XmlElement): void {
+  if (call.core.variant === 'earliest' || (call.query.get('resolution') ?? []).some((v) => v !== '')) return;
+  const archived = archiveHostName(root);
+  const current = call.core.system.node.hostName;
+  if (archived !== undefined && archived !== current) {
+    throw new EmulatorApiError(
+      422,
+      'RESOLUTION_REQUIRED',
+      `the archive was exported on node '${archived}', this node is '${current}': rename the node (PATCH /configuration/nodes/current) or give a resolution parameter`,
+    );
+  }
+}
+
 /** Import loads the archive's configuration into the session, like a load. */
 function importConfiguration(call: Call): Reply {
-  const raw = encodedOf(xmlRoot(uploadedZip(call), CONFIGURATION_FILE));
+  const root = xmlRoot(uploadedZip(call), CONFIGURATION_FILE);
+  checkArchiveNode(call, root);
+  const raw = encodedOf(root);
   const content = decodeContent(raw, (why) => errors.invalidFormat(`${CONFIGURATION_FILE}: ${why}`));
   for (const map of Object.values(content.objects)) {
     for (const obj of map.values()) {

@@ -12,6 +12,7 @@ import type { ConfigContent, Json, ModelContext } from './model.js';
 import type { Reply } from './responses.js';
 import { EmulatorApiError, errors } from './responses.js';
 import type { Session, SessionStore } from './sessions.js';
+import type { SystemState } from './routes-system.js';
 import { isBuiltInId } from '../gateway/documents.js';
 
 /** Everything a route may read or change. */
@@ -21,8 +22,8 @@ export interface EmulatorCore {
   readonly sessions: SessionStore;
   readonly configurations: ConfigurationStore;
   readonly keys: KeyRing;
-  /** `hostName` of `GET /system/status/node`. */
-  readonly hostName: string;
+  /** The node and the license (routes-system.ts); the node's `hostName` is also `GET /system/status/node`'s. */
+  readonly system: SystemState;
   /** Empty configurations hold the kinds' built-in entities (option `builtIns`). */
   readonly builtIns: boolean;
 }

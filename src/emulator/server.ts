@@ -248,11 +248,8 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
     return dataReply({
       type: 'node-status',
       id: 'node',
-      attributes: { version: VARIANT_VERSIONS[core.variant], hostName: core.hostName, failoverState: 'standalone' },
+      attributes: { version: VARIANT_VERSIONS[core.variant], hostName: core.system.node.hostName, failoverState: 'standalone' },
     });
-  }
-  if (route === 'configuration/license' && method === 'GET') {
-    return dataReply({ type: 'license', id: 'license', attributes: { valid: true, licenseType: 'EMULATOR' } });
   }
 
   let pathMatched = false;
