@@ -47,15 +47,33 @@ function xmlEntry(name: string, root: XmlElement): { name: string; data: Buffer 
   return { name, data: Buffer.from(writeXml(root), 'utf8') };
 }
 
+/**
+ * The content of the first part of a multipart form body (`--boundary CRLF headers CRLF CRLF
+ * content CRLF --boundary`), whatever Content-Type was sent with it; undefined when `body` is
+ * no multipart form. Some clients send the archive so under an `application/zip` header
+ * (docs/gateway-api.md "What real clients send").
+ */
+export function formPart(body: Buffer): Buffer | undefined {
+  if (body.length < 4 || body[0] !== 0x2d || body[1] !== 0x2d) return undefined;
+  const lineEnd = body.indexOf('\r\n');
+  if (lineEnd < 3 || lineEnd > 200) return undefined;
+  const delimiter = Buffer.concat([Buffer.from('\r\n'), body.subarray(0, lineEnd)]);
+  const headersEnd = body.indexOf('\r\n\r\n', lineEnd);
+  if (headersEnd < 0) return undefined;
+  const start = headersEnd + 4;
+  const end = body.indexOf(delimiter, start);
+  return end < 0 ? undefined : body.subarray(start, end);
+}
+
 /** The uploaded ZIP's entries. @throws EmulatorApiError 415 for another media type, 400 for an unreadable archive. */
 function uploadedZip(call: Call): Map<string, Buffer> {
   const type = call.contentType;
   const media = (type?.split(';')[0] ?? '').trim().toLowerCase();
-  if (type !== undefined && media !== 'application/zip' && media !== 'application/octet-stream' && !isJsonMediaType(type)) {
+  if (type !== undefined && media !== 'application/zip' && media !== 'application/octet-stream' && media !== 'multipart/form-data' && !isJsonMediaType(type)) {
     throw new EmulatorApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'upload the archive as application/zip');
   }
   try {
-    return new Map(readZip(call.raw()).map((e) => [e.name, e.data]));
+    return new Map(readZip(formPart(call.raw()) ?? call.raw()).map((e) => [e.name, e.data]));
   } catch (error) {
     if (error instanceof ZipFormatError) throw errors.invalidFormat(`the upload is not a readable archive: ${error.message}`);
     throw error;

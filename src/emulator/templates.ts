@@ -107,11 +107,13 @@ function routesOf(t: TemplateKind): Route[] {
     const data = requestData(call.json());
     if (!isJsonObject(data)) throw errors.invalidFormat("'data' must be an object");
     const createType = `create-${kind.type}-from-template`;
-    if (data.type !== undefined && data.type !== createType) {
+    // Clients name the template either as `data.attributes.id` with the create type, or as
+    // `data.id`, typed as the template (docs/gateway-api.md "Mapping templates").
+    if (data.type !== undefined && data.type !== createType && data.type !== t.type) {
       throw errors.invalidFormat(`'data.type' must be '${createType}'`);
     }
-    const templateId = isJsonObject(data.attributes) ? data.attributes.id : undefined;
-    if (typeof templateId !== 'string' && typeof templateId !== 'number') throw errors.invalidFormat("'data.attributes.id' names the template");
+    const templateId = isJsonObject(data.attributes) && data.attributes.id !== undefined ? data.attributes.id : data.id;
+    if (typeof templateId !== 'string' && typeof templateId !== 'number') throw errors.invalidFormat("'data.attributes.id' (or 'data.id') names the template");
     const found = templates(t, call.core.variant).find((x) => x.id === String(templateId));
     if (!found) throw errors.notFound(`${t.type} ${String(templateId)}`);
     const id = String(content.nextId++);

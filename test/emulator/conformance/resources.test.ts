@@ -292,6 +292,17 @@ describe('mapping templates (docs/gateway-api.md "Mapping templates")', () => {
     expect(reply.status).toBe(201);
   });
 
+  it.each([
+    ['data.id and the create type', (id: string) => ({ type: 'create-mapping-from-template', id })],
+    ['data.id alone', (id: string) => ({ id })],
+    ['data.id typed as the template', (id: string) => ({ type: 'mapping-template', id })],
+  ])('create-from-template with the template id in %s is accepted too (201)', async (_label, body) => {
+    const id = await templateId();
+    const reply = await c.call('POST', '/configuration/mappings/create-from-template', { json: { data: body(id) } });
+    expect(reply.status).toBe(201);
+    expect((await c.read('mapping', one(reply).id)).type).toBe('mapping');
+  });
+
   it('create-from-template with an unknown template answers 404 ENTITY_NOT_FOUND', async () => {
     const reply = await c.call('POST', '/configuration/mappings/create-from-template', {
       json: { data: { type: 'create-mapping-from-template', attributes: { id: '-424242' } } },

@@ -318,3 +318,42 @@ describe('headers on body-less calls', () => {
     }
   });
 });
+
+describe('where clients differ', () => {
+  let c: Client;
+  useAdminSession((_harness, client) => {
+    c = client;
+  });
+
+  it('a configuration import sent as a multipart form under an application/zip header is imported', async () => {
+    const name = uniqueName('multipart');
+    await c.create('back-end-group', VALID.backEndGroup(name));
+    const exported = await c.call('GET', '/configuration/configurations/export');
+    expect(exported.status).toBe(200);
+    const boundary = '----client-boundary-4711';
+    const form = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="config.zip"\r\nContent-Type: application/zip\r\n\r\n`),
+      exported.raw,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    await c.call('POST', '/configuration/configurations/load-empty-config');
+    expect((await c.list('back-end-group')).map((g) => g.attributes.name)).not.toContain(name);
+    const imported = await c.call('PUT', '/configuration/configurations/import', { raw: form, headers: { 'content-type': 'application/zip' } });
+    expect(imported.status).toBe(200);
+    expect((await c.list('back-end-group')).map((g) => g.attributes.name)).toContain(name);
+  });
+
+  it('activation accepts and ignores option names it does not know', async () => {
+    const reply = await c.call('POST', '/configuration/configurations/activate', {
+      json: { comment: 'options', options: { failoverAction: true, failoverActivation: false, somethingNew: 1 } },
+    });
+    expect([reply.status, errorCode(reply)]).toEqual([200, undefined]);
+  });
+
+  it('PATCH of a resource answers 200 with the resource document', async () => {
+    const id = await c.create('back-end-group', VALID.backEndGroup(uniqueName('patch200')));
+    const reply = await c.call('PATCH', `/configuration/back-end-groups/${id}`, { json: { data: { type: 'back-end-group', id, attributes: { name: `${id}-renamed` } } } });
+    expect(reply.status).toBe(200);
+    expect(one(reply)).toMatchObject({ type: 'back-end-group', id });
+  });
+});
