@@ -6,7 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { stringify as stringifyYaml } from 'yaml';
 import type { RequestLogEntry } from './api.js';
+import { apiDocs } from './api-docs.js';
 import type { FaultInjector } from './faults.js';
 import type { Json } from './model.js';
 import type { Reply } from './responses.js';
@@ -236,6 +238,13 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
     const session = core.sessions.create(user);
     const cookie = `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly${deps.secure ? '; Secure' : ''}`;
     return { ...metaReply(200), headers: { 'Set-Cookie': cookie } };
+  }
+
+  // The API's own description is served without a session, as API documentation usually is.
+  if ((route === 'v3/api-docs' || route === 'v3/api-docs.yaml') && method === 'GET') {
+    const doc = apiDocs(deps.routes, core.variant, VARIANT_VERSIONS[core.variant]);
+    if (route === 'v3/api-docs') return { status: 200, json: JSON.stringify(doc) };
+    return { status: 200, binary: { contentType: 'application/yaml', data: Buffer.from(stringifyYaml(doc, { aliasDuplicateObjects: false }), 'utf8') } };
   }
 
   const session = authenticate(core, req);

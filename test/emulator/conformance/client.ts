@@ -24,12 +24,17 @@
  * - persistence-crash.test.ts: a crash simulated mid-write and before the rename
  * - workflows.test.ts: whole call sequences of real clients
  * - properties.test.ts: filters and deep merge against a reference model (fast-check)
+ * - system.test.ts: license and nodes; api-docs.test.ts: the API's own description
+ *
+ * Every call the emulator accepts (2xx) is checked against its own `GET /v3/api-docs`
+ * (api-docs-check.ts): an undescribed route or a body outside its schema fails the test.
  */
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
 import type { Dispatcher } from 'undici';
 import { startEmulator } from '../../../src/emulator/index.js';
+import { checkAccepted, registerDescribed } from './api-docs-check.js';
 import type { EmulatorOptions, RunningEmulator } from '../../../src/emulator/api.js';
 
 /** A JSON:API resource identifier. */
@@ -108,6 +113,7 @@ export interface Harness {
 /** Starts an emulator on a free loopback port (HTTPS unless `tls: false`). */
 export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
   const emulator = await startEmulator({ port: 0, ...options });
+  registerDescribed(emulator.url, options.variant ?? 'latest');
   const ca = emulator.caCertificate;
   const dispatcher = new Agent(ca === undefined ? {} : { connect: { ca } });
   return {
@@ -182,6 +188,7 @@ export class Client {
         doc = undefined;
       }
     }
+    if (res.statusCode >= 200 && res.statusCode < 300) checkAccepted(this.baseUrl, method, path, options);
     return { status: res.statusCode, headers: res.headers, raw, text, doc };
   }
 
