@@ -1,10 +1,11 @@
 /**
  * Saved plans (`plan --out FILE`, `apply --plan FILE`; docs/architecture.md "Saved plans"):
  * a plan file holds the plan, the gateway it was made against (URL, variant, target name),
- * the ownership scope and the desired state, so that `apply --plan` needs no manifests (as
+ * the ownership scope, the options the plan was made with, the commit it was made from and
+ * the desired state, so that `apply --plan` needs no manifests (as
  * `terraform apply plan.tfplan`). A secret never enters the file: each secret attribute
  * of the desired state holds the source it was read from (`{ fromEnv: NAME }` or
- * `{ fromFile: path }`), which `apply --plan` reads again.
+ * `{ fromFile: path }`), which `apply --plan` reads again when a step sends it.
  *
  * The file is written by `renderPlanFile` (src/render/plan-file.ts). Reading rules: the
  * file must be JSON, an object whose `formatVersion` is
@@ -22,6 +23,7 @@ import { loadProject } from '../manifest/project.js';
 import type { AttributeObject, SourceLocation } from '../manifest/types.js';
 import type { SecretReference } from '../manifest/resolve.js';
 import type { SecretRedactor } from '../secrets.js';
+import type { CommitInfo } from './commit-comment.js';
 import { projectConnection } from './connect.js';
 import { isSecretPath } from './diff.js';
 import { PlanGatewayMismatchError } from './errors.js';
@@ -59,12 +61,33 @@ export interface SavedDesired {
   readonly declaredRelationships: readonly DeclaredRelationship[];
 }
 
+/** The options a plan was made with; `apply --plan` makes the plan again with them. */
+export interface SavedPlanOptions {
+  /** `--prune`. */
+  readonly prune: boolean;
+  /** `--allow-mass-delete`. */
+  readonly allowMassDelete: boolean;
+  /** The project file's `massDeleteShare` (a share from 0 to 1). */
+  readonly massDeleteShare: number;
+}
+
 /** A plan file: the plan's own members plus what apply needs without manifests. */
 export interface PlanFile extends Plan {
   readonly gateway: PlanGateway;
   readonly ownership: OwnershipScope;
+  readonly options: SavedPlanOptions;
+  /** The commit the plan was made from (commit-comment.ts); `apply --plan` derives its activation comment from it. */
+  readonly commit: CommitInfo;
   readonly desired: SavedDesired;
 }
+
+/** What a plan was made with besides its desired state: its options and commit (both have defaults for callers that know neither). */
+export interface PlanOrigin {
+  readonly options: SavedPlanOptions;
+  readonly commit: CommitInfo;
+}
+
+const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -104,6 +127,7 @@ export function planFileOf(
   gateway: PlanGateway,
   references: ReadonlyMap<string, SecretReference>,
   cwd: string,
+  origin: PlanOrigin = NO_ORIGIN,
 ): PlanFile {
   const objects: SavedObject[] = [];
   for (const [kind, byName] of desired.objects) {
@@ -132,6 +156,8 @@ export function planFileOf(
     ...plan,
     gateway,
     ownership,
+    options: origin.options,
+    commit: origin.commit,
     desired: { objects, links: desired.links, declaredRelationships: desired.declaredRelationships ?? [] },
   };
 }
@@ -153,6 +179,13 @@ function problemOf(value: Record<string, unknown>): string | undefined {
   if (!isRecord(gateway)) return "it has no 'gateway' member (write plan files with gwops plan --out)";
   if (typeof gateway.url !== 'string' || !['earliest', 'middle', 'latest'].includes(String(gateway.variant))) return "its 'gateway' member is malformed";
   if (gateway.target !== undefined && typeof gateway.target !== 'string') return "its 'gateway' member is malformed";
+  const options = value.options;
+  if (!isRecord(options) || typeof options.prune !== 'boolean' || typeof options.allowMassDelete !== 'boolean') return "its 'options' member is malformed";
+  if (typeof options.massDeleteShare !== 'number' || !(options.massDeleteShare >= 0 && options.massDeleteShare <= 1)) return "its 'options' member is malformed";
+  const commit = value.commit;
+  if (!isRecord(commit) || !Object.entries(commit).every(([k, v]) => ['sha', 'subject', 'author', 'runUrl'].includes(k) && typeof v === 'string')) {
+    return "its 'commit' member is malformed";
+  }
   const ownership = value.ownership;
   if (!isRecord(ownership) || !Object.entries(ownership).every(([k, f]) => isResourceType(k) && Array.isArray(f) && f.every((x) => typeof x === 'string'))) {
     return "its 'ownership' member is malformed";
@@ -296,7 +329,8 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
   const target = input.target ?? (input.url === undefined && named !== undefined && named in project.targets ? named : undefined);
   const chosen = target === undefined ? undefined : project.targets[target];
   const variant = input.variant ?? chosen?.variant ?? saved.gateway.variant;
-  const run: RunInput = { ...input, target, variant };
+  // The plan is made again with the options it was made with (apply --plan takes none of its own).
+  const run: RunInput = { ...input, target, variant, prune: saved.options.prune, allowMassDelete: saved.options.allowMassDelete };
   const connected = projectConnection(project, run);
   checkPlanGateway(file, saved.gateway, {
     url: connected.connection.url,
@@ -307,7 +341,11 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
   const loaded: LoadResult = {
     documents: [],
     diagnostics: [],
-    project: { ...project, ownership: Object.fromEntries(Object.entries(saved.ownership).map(([kind, filters]) => [kind, [...filters]])) },
+    project: {
+      ...project,
+      ownership: Object.fromEntries(Object.entries(saved.ownership).map(([kind, filters]) => [kind, [...filters]])),
+      massDeleteShare: saved.options.massDeleteShare,
+    },
     variant: connected.variant,
     locate: (kind, name) => desired.objects.get(kind)?.get(name)?.source,
     secretValues: [],
@@ -320,16 +358,23 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
 
 /**
  * The plan file of a `plan` run (`--out`): the gateway as the run's options resolve it
- * (the same connection the run used), the project's ownership scope, and the desired state
- * with secrets saved as their sources.
+ * (the same connection the run used), the project's ownership scope, the run's options,
+ * the commit it was made from, and the desired state with secrets saved as their sources.
  * @throws InputError when a secret was written in the manifest (see {@link planFileOf})
  */
-export function planFileOfRun(plan: Plan, prepared: Prepared, input: RunInput): PlanFile {
+export function planFileOfRun(plan: Plan, prepared: Prepared, input: RunInput, commit: CommitInfo): PlanFile {
   const connected = projectConnection(prepared.loaded.project, input);
   const gateway: PlanGateway = {
     url: connected.connection.url,
     variant: connected.variant,
     ...(connected.targetName !== undefined ? { target: connected.targetName } : {}),
   };
-  return planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd);
+  const options: SavedPlanOptions = {
+    prune: input.prune === true,
+    allowMassDelete: input.allowMassDelete === true,
+    massDeleteShare: prepared.loaded.project.massDeleteShare,
+  };
+  // A field the commit lacks is left out, not written as null.
+  const known = Object.fromEntries(Object.entries(commit).filter(([, v]) => typeof v === 'string' && v !== '')) as CommitInfo;
+  return planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd, { options, commit: known });
 }
