@@ -101,7 +101,7 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
   let shown: Plan | undefined;
   const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
   return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
-    const planned = await readAndPlan(session, prepared, run);
+    const planned = await readAndPlan(session, prepared, run, connection.apiKey);
     if (saved) {
       const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';
       if (saved.liveDigest !== planned.plan.liveDigest) {
@@ -119,7 +119,7 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
       }
     }
     const consented = shown !== undefined && samePlan(shown, planned.plan);
-    if (!consented) input.onPlan?.(planned.plan, { desired: prepared.desired, live: planned.live });
+    if (!consented) input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
     if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
     if (!consented) {
       shown = planned.plan;

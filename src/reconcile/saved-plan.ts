@@ -12,7 +12,6 @@
  * {@link PLAN_FORMAT_VERSION} and whose `gateway`, `ownership` and `desired` members are
  * well-formed; anything else is refused with one line naming the file and what is wrong.
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
@@ -22,17 +21,19 @@ import type { LoadResult } from '../manifest/index.js';
 import { loadProject } from '../manifest/project.js';
 import type { AttributeObject, SourceLocation } from '../manifest/types.js';
 import type { SecretReference } from '../manifest/resolve.js';
-import type { SecretRedactor } from '../secrets.js';
 import type { CommitInfo } from './commit-comment.js';
 import { projectConnection } from './connect.js';
-import { isSecretPath } from './diff.js';
+import { mapSecrets } from './diff.js';
 import { PlanGatewayMismatchError } from './errors.js';
+import { sentSecretsOfPlanFile } from './saved-plan-secrets.js';
 import type { OwnershipScope } from './fetch.js';
-import type { DeclaredRelationship, Link, ObjectRef, State, StateObject } from './model.js';
-import { emptyObjectMaps } from './model.js';
+import type { DeclaredRelationship, Link, ObjectRef, State } from './model.js';
 import type { Plan } from './plan-types.js';
 import { PLAN_FORMAT_VERSION } from './plan-types.js';
 import type { Prepared, RunInput } from './run.js';
+
+/** Reading a plan file's desired state with its secrets lives in saved-plan-secrets.ts; re-exported for existing callers. */
+export { desiredOfPlanFile } from './saved-plan-secrets.js';
 
 /** The gateway a plan was made against. */
 export interface PlanGateway {
@@ -90,21 +91,6 @@ export interface PlanOrigin {
 const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Copies `value` (found at attribute path `segments` of a `type` object), replacing each
- * secret leaf by what `replace` returns for it.
- */
-function mapSecrets(type: ResourceType, value: unknown, segments: readonly string[], replace: (value: unknown, at: readonly string[]) => unknown): unknown {
-  if (segments.length > 0 && isSecretPath(type, segments)) return replace(value, segments);
-  if (Array.isArray(value)) return value.map((item: unknown, i) => mapSecrets(type, item, [...segments, String(i)], replace));
-  if (isRecord(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) out[key] = mapSecrets(type, child, [...segments, key], replace);
-    return out;
-  }
-  return value;
-}
 
 /** A secret reference as written into a plan file: a `fromFile` path relative to `cwd` when it lies inside it. */
 function portableReference(reference: SecretReference, cwd: string): SecretReference {
@@ -257,61 +243,6 @@ export function checkPlanGateway(file: string, saved: PlanGateway, actual: PlanG
 }
 
 
-/** Reads the value a secret reference names now: the variable, or the file (relative to `cwd`; trailing line breaks removed). */
-function readReference(reference: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, cwd: string, what: string): string {
-  if (typeof reference.fromEnv === 'string') {
-    const value = env[reference.fromEnv];
-    if (value === undefined) throw new InputError(`${what}: environment variable '${reference.fromEnv}' is not set`);
-    return value;
-  }
-  if (typeof reference.fromFile === 'string') {
-    try {
-      return readFileSync(path.resolve(cwd, reference.fromFile), 'utf8').replace(/(\r?\n)+$/, '');
-    } catch (error) {
-      throw new InputError(`${what}: cannot read file '${reference.fromFile}' (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
-    }
-  }
-  throw new InputError(`${what} holds no { fromEnv } or { fromFile } source`);
-}
-
-/**
- * The desired state of a plan file, with every secret read now from the source the file
- * names (`fromFile` relative to `cwd`); each value is registered in `secrets` before use.
- * @throws InputError naming the plan file, the object and the source (never a value) when
- *   a variable is unset or a file unreadable
- */
-export function desiredOfPlanFile(
-  planFile: PlanFile,
-  file: string,
-  env: Readonly<Record<string, string | undefined>>,
-  cwd: string,
-  secrets?: SecretRedactor,
-): State {
-  const objects = emptyObjectMaps();
-  for (const saved of planFile.desired.objects) {
-    const attributes = mapSecrets(saved.kind, saved.attributes, [], (value, at) => {
-      if (!isRecord(value)) return value;
-      const resolved = readReference(value, env, cwd, `plan file ${file}: secret '${at.join('.')}' of ${saved.kind} '${saved.name}'`);
-      secrets?.add(resolved);
-      return resolved;
-    }) as AttributeObject;
-    const object: StateObject = {
-      kind: saved.kind,
-      name: saved.name,
-      attributes,
-      ...(saved.identityKey !== undefined ? { identityKey: saved.identityKey } : {}),
-      ...(saved.source ? { source: saved.source } : {}),
-      ...(isVersions(saved.secretVersions) ? { secretVersions: saved.secretVersions } : {}),
-    };
-    objects.get(saved.kind)?.set(saved.name, object);
-  }
-  return { objects, links: planFile.desired.links, declaredRelationships: planFile.desired.declaredRelationships };
-}
-
-/** A secret-versions record read from a plan file: attribute paths to whole numbers. */
-function isVersions(value: unknown): value is Readonly<Record<string, number>> {
-  return isRecord(value) && Object.values(value).every((v) => Number.isInteger(v));
-}
 
 /**
  * What `apply --plan` runs on instead of manifests: the plan file's desired state and
@@ -337,7 +268,7 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
     variant: connected.variant,
     ...(connected.targetName !== undefined ? { target: connected.targetName } : {}),
   });
-  const desired = desiredOfPlanFile(saved, file, input.env, input.cwd, input.secrets);
+  const { desired, complete } = sentSecretsOfPlanFile(saved, file, input);
   const loaded: LoadResult = {
     documents: [],
     diagnostics: [],
@@ -353,7 +284,7 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
     jwksReferences: [],
   };
   // Keys from a JWK Set were resolved when the plan was made; the file holds their PEM (public, not secret).
-  return { prepared: { loaded, desired, variant: connected.variant, keyNames: new Map() }, saved, input: run };
+  return { prepared: { loaded, desired, variant: connected.variant, keyNames: new Map(), completeDesired: complete }, saved, input: run };
 }
 
 /**

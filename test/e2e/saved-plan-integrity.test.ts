@@ -139,6 +139,9 @@ describe('apply --plan executes exactly what the plan file means', () => {
   });
 
   it('refuses a saved plan when a readable secret changed on the gateway after plan --out', async () => {
+    const synced = await writeManifests(t.h, 'secret-synced', { 'all.yaml': BACKEND + mapping('/') });
+    expect((await t.h.cli(['apply', synced, ...t.h.connection, '--yes', '--comment', 'in sync'], { env })).code).toBe(0);
+    // The plan changes the back-end path only: its one step sends no secret.
     const dir = await writeManifests(t.h, 'secret-drift', { 'all.yaml': BACKEND + mapping('/drift/') });
     const out = join(t.h.dir, 'secret-drift.json');
     expect((await t.h.cli(['plan', dir, ...t.h.connection, '--no-server-check', '--out', out], { env })).code).toBe(0);
