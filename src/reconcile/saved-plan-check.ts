@@ -6,9 +6,8 @@
  * the first difference; so the plan shown, the plan consented to and the requests sent are
  * always what the desired state means.
  */
+import { isPlainObject as isRecord } from './diff.js';
 import type { Plan, PlanCall, PlanStep } from './plan-types.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first JSON path (`.body.data.attributes.name`, `[2]`) at which `a` and `b` differ, or undefined when they are equal as JSON. */
 function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {

@@ -13,13 +13,11 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import type { AttributeObject } from '../manifest/types.js';
 import type { SecretRedactor } from '../secrets.js';
-import { decodePointer, getAt, isWriteOnlyPath, mapSecrets } from './diff.js';
+import { decodePointer, getAt, isPlainObject as isRecord, isWriteOnlyPath, mapSecrets } from './diff.js';
 import type { State, StateObject } from './model.js';
 import { emptyObjectMaps } from './model.js';
 import { SENSITIVE_MASK } from './plan-types.js';
 import type { PlanFile, SavedObject } from './saved-plan.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Where the secret sources of a plan file are read: the run's environment and working directory (`fromFile` is relative to it). */
 export interface SecretSources {
