@@ -64,7 +64,7 @@ function parentOf(root: Json, path: Path): Json | undefined {
 /** Values a changed leaf may take: other types, near misses, and values found elsewhere in the file. */
 function replacements(root: Json): Json[] {
   const found = pathsOf(root)
-    .map((p) => (parentOf(root, p) as Record<string | number, Json>)[p[p.length - 1] as string])
+    .map((p) => (parentOf(root, p) as Record<string | number, Json>)[p[p.length - 1] as string] ?? null)
     .filter((v) => v === null || typeof v !== 'object');
   return [null, true, false, 0, -1, 1.5, 2, '', 'x', 'attacker.example', '{mapping:pf-signed}', '/configuration/virtual-hosts/1', [], {}, ...found.slice(0, 200)];
 }
@@ -83,7 +83,7 @@ function mutate(root: Json, family: Family, picks: readonly number[]): { file: J
     } else if (value === undefined) delete (parent as Record<string, Json>)[key];
     else (parent as Record<string, Json>)[key] = value;
   };
-  const get = (path: Path): Json => (parentOf(file, path) as Record<string | number, Json>)[path[path.length - 1] as string];
+  const get = (path: Path): Json => (parentOf(file, path) as Record<string | number, Json>)[path[path.length - 1] as string] ?? null;
   const shown = (path: Path): string => path.join('.');
   switch (family) {
     case 'change a value': {
