@@ -37,7 +37,7 @@ export interface CliIO {
   /**
    * The run's secret registry. {@link redactingIO} (applied by `main`) sets it and passes
    * every write to `stdout` and `stderr` through it; commands register the secrets they
-   * learn into it and redact with it whatever else they write (the plan file).
+   * learn into it. A plan file is written as is: it holds no secret, only their sources.
    */
   readonly secrets?: SecretRedactor | undefined;
   /** The clock (`drift.ignore` expiry); the system clock when absent. Tests inject one. */

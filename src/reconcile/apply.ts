@@ -7,11 +7,14 @@ import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gatewa
 import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError, withSession } from '../gateway/index.js';
 import { hasErrors } from '../manifest/diagnostics.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
-import { ActivationMismatchError, ActivationUnknownError, StalePlanError, ValidatorRejectedError } from './errors.js';
+import type { CommitInfo } from './commit-comment.js';
+import { activationComment } from './commit-comment.js';
+import { ActivationMismatchError, ActivationUnknownError, PlanFileMismatchError, StalePlanError, ValidatorRejectedError } from './errors.js';
 import type { ProgressListener } from './execute.js';
 import type { State } from './model.js';
 import type { Plan } from './plan-types.js';
 import { prepareSavedPlan } from './saved-plan.js';
+import { planDifference } from './saved-plan-check.js';
 import type { Planned, Prepared, RunInput } from './run.js';
 import { connectionFor, declaredVersions, executeAndValidate, prepare, readAndPlan } from './run.js';
 import { redoTransaction, samePlan } from './retry-transaction.js';
@@ -41,11 +44,15 @@ export interface ApplyResult extends Planned {
 export interface ApplyInput extends RunInput {
   /**
    * A saved plan (`--plan`, saved-plan.ts): its desired state replaces the manifests
-   * (`paths` is not read); refused when made against another gateway, or when the live
-   * state changed since it was made.
+   * (`paths` is not read); refused when made against another gateway, when the live
+   * state changed since it was made, or when its steps and calls are not the plan its
+   * desired state makes (saved-plan-check.ts).
    */
   readonly planFile?: string | undefined;
-  readonly comment: string;
+  /** The activation comment (`--comment`); when absent, derived from the commit of the plan file, else from `commit`. */
+  readonly comment?: string | undefined;
+  /** The commit being applied (commit-comment.ts `readCommitInfo`), for the activation comment. */
+  readonly commit?: CommitInfo | undefined;
   /**
    * Asked once the plan is known and before anything is changed; false stops without
    * changes (outcome `cancelled`). May throw (e.g. ConsentRequiredError) to stop with an
@@ -88,21 +95,31 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
   const fromFile = input.planFile !== undefined ? await prepareSavedPlan(input, input.planFile) : undefined;
   const prepared = fromFile?.prepared ?? (await prepare(input));
   const saved = fromFile?.saved;
-  const connection = connectionFor(fromFile?.input ?? input, prepared);
+  const run = fromFile?.input ?? input;
+  const connection = connectionFor(run, prepared);
   // The plan the user last saw and consented to (a redone transaction asks again only when its plan differs).
   let shown: Plan | undefined;
   const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
   return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
-    const fresh = await readAndPlan(session, prepared, input);
-    if (saved && saved.liveDigest !== fresh.plan.liveDigest) {
+    const planned = await readAndPlan(session, prepared, run, connection.apiKey);
+    if (saved) {
       const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';
-      throw new StalePlanError(
-        `the live configuration changed since plan file ${input.planFile ?? ''} was made${why}; nothing was activated; run gwops plan again`,
-      );
+      if (saved.liveDigest !== planned.plan.liveDigest) {
+        throw new StalePlanError(
+          `the live configuration changed since plan file ${input.planFile ?? ''} was made${why}; nothing was activated; run gwops plan again`,
+        );
+      }
+      // What is sent is the plan made again, which must be the file's to the last member.
+      const difference = planDifference(saved, planned.plan);
+      if (difference !== undefined) {
+        throw new PlanFileMismatchError(
+          `plan file ${input.planFile ?? ''} does not match the plan its desired state makes against the live state${why}: ${difference}; ` +
+            'nothing was changed; a plan file is not edited by hand: run gwops plan --out again',
+        );
+      }
     }
-    const planned: Planned = saved ? { live: fresh.live, plan: saved } : fresh;
     const consented = shown !== undefined && samePlan(shown, planned.plan);
-    if (!consented) input.onPlan?.(planned.plan, { desired: prepared.desired, live: planned.live });
+    if (!consented) input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
     if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
     if (!consented) {
       shown = planned.plan;
@@ -117,7 +134,7 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
     if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
     input.progress?.phase('activating');
     const before = await session.configurations();
-    const comment = commentWithVersions(input.comment, prepared, planned, before);
+    const comment = commentWithVersions(input.comment ?? activationComment(saved?.commit ?? input.commit ?? {}), prepared, planned, before);
     const activation = await activate(session, scope, comment, before, input.activationWaitMs ?? 30_000);
     if (signal.aborted && signal.reason instanceof InterruptedError) {
       throw new InterruptedError(signal.reason.signal, 'activated');

@@ -117,6 +117,39 @@ export function maskValue(type: ResourceType, segments: readonly string[], value
   return { value, masked: false };
 }
 
+/** The segments of a JSON pointer (RFC 6901), unescaped: `/data/attributes/a~1b` → `['data', 'attributes', 'a/b']`. */
+export function decodePointer(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The value at `segments` (keys, array indexes as decimal strings) inside `value`, or undefined. */
+export function getAt(value: unknown, segments: readonly string[]): unknown {
+  let current = value;
+  for (const segment of segments) {
+    if (!current || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+/**
+ * A copy of `value` (found at attribute path `segments` of a `type` object) in which each
+ * secret leaf is replaced by what `replace` returns for it and its attribute path.
+ */
+export function mapSecrets(type: ResourceType, value: unknown, segments: readonly string[], replace: (value: unknown, at: readonly string[]) => unknown): unknown {
+  if (segments.length > 0 && isSecretPath(type, segments)) return replace(value, segments);
+  if (Array.isArray(value)) return value.map((item: unknown, i) => mapSecrets(type, item, [...segments, String(i)], replace));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) out[key] = mapSecrets(type, child, [...segments, key], replace);
+    return out;
+  }
+  return value;
+}
+
 /** JSON pointer segment escaping (RFC 6901). */
 function pointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -163,6 +163,12 @@ export class StalePlanError extends GwopsError {}
 /** `apply --plan` was given a plan file made against another gateway (URL, variant or target). Exit code 1. */
 export class PlanGatewayMismatchError extends GwopsError {}
 
+/**
+ * `apply --plan` was given a plan file whose steps or calls are not the plan its own desired
+ * state makes against the live state (edited by hand): nothing was changed. Exit code 1.
+ */
+export class PlanFileMismatchError extends GwopsError {}
+
 /** The errors that carry diagnostics. */
 export type DiagnosticsError = ManifestError | DesiredStateError | UnresolvedReferenceError | BuiltInObjectError | ValidatorRejectedError;
 

@@ -12,6 +12,7 @@ import type { CreateCheck, GatewaySession, NewResource } from '../gateway/index.
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
 import { checkCalls, identifiersOf } from './batch.js';
+import { decodePointer, getAt } from './diff.js';
 import type { State } from './model.js';
 import type { CreateStep, Plan, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UpdateStep } from './plan-types.js';
 import { placeholderRef } from './plan-types.js';
@@ -43,21 +44,6 @@ export class ExecutionAborted extends Error {}
 /** Progress callback: called before (`started`) and after (`done`) each step, around the call that carries it. */
 export type ProgressListener = (event: { step: PlanStep; phase: 'started' | 'done'; total: number }) => void;
 
-function decodePointer(pointer: string): string[] {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function getAt(value: unknown, segments: readonly string[]): unknown {
-  let current = value;
-  for (const segment of segments) {
-    if (!current || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return current;
-}
 
 function setAt(value: unknown, segments: readonly string[], leaf: unknown): void {
   let current = value;

@@ -17,9 +17,11 @@ import type { ObjectRef } from './model.js';
  * (2.0: steps no longer carry `dependsOn`, which nothing read; 3.0: the plan lists the
  * requests apply sends in `calls`, link steps no longer carry a request of their own; 4.0:
  * plan files carry `gateway`, `ownership` and `desired`, so `apply --plan` needs no
- * manifests, see saved-plan.ts). `apply --plan` refuses plan files of another version.
+ * manifests, see saved-plan.ts; 5.0: plan files carry the `options` and `commit` the plan
+ * was made with, and the live digest covers readable secrets as a keyed hash).
+ * `apply --plan` refuses plan files of another version.
  */
-export const PLAN_FORMAT_VERSION = '4.0';
+export const PLAN_FORMAT_VERSION = '5.0';
 
 /** What replaces a secret value everywhere in a plan and in rendered output. */
 export const SENSITIVE_MASK = '(sensitive value)';

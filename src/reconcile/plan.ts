@@ -20,14 +20,14 @@
  *   relationship gwops does not manage (`unmanagedLinks`) is never deleted as orphaned. Deleting an object removes its remaining links
  *   on the gateway, so no unlink is planned for links nobody manages.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { KINDS, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { KeyNames } from './diff.js';
 import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
 import type { AttributeChange } from './plan-types.js';
-import { creationChanges, diffAttributes, diffLinks, isPlainObject, isWriteOnlyPath, maskValue, redactAttributes } from './diff.js';
+import { creationChanges, diffAttributes, diffLinks, getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue, redactAttributes } from './diff.js';
 import { collectionPathOf } from './live.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import { objectDiagnostic } from '../manifest/diagnostics.js';
@@ -70,6 +70,11 @@ export interface PlanOptions {
    * update of that attribute.
    */
   readonly appliedVersions?: SecretVersions | undefined;
+  /**
+   * The key of the keyed live digest (the run's API key; see {@link liveStateDigest}):
+   * with it the digest covers readable secret values too. Never stored.
+   */
+  readonly digestKey?: string | undefined;
 }
 
 /**
@@ -185,7 +190,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   checkCalls(steps, calls);
   return {
     formatVersion: PLAN_FORMAT_VERSION,
-    liveDigest: liveStateDigest(live, desired),
+    liveDigest: liveStateDigest(live, desired, options.digestKey),
     summary: summarise(steps),
     steps,
     calls,
@@ -376,19 +381,24 @@ function summarise(steps: readonly PlanStep[]): PlanSummary {
 }
 
 /**
- * A stable hash (`sha256:<hex>`) of the part of a live state a plan was computed from:
- * every live object's kind, name and id; for objects the manifests declare, the live
- * values at the declared attribute paths (write-only paths skipped, arrays whole); and
- * every link. Independent of the order of objects, links and keys. What no manifest
- * declares cannot change the plan, so it is left out (this also keeps the digest cheap:
- * hashing 20,000 full mapping trees costs seconds). Secret values are masked before
- * hashing, so the digest reveals nothing about them.
+ * A stable hash of the part of a live state a plan was computed from: every live object's
+ * kind, name and id; for objects the manifests declare, the live values at the declared
+ * attribute paths (write-only paths skipped, arrays whole); and every link. Independent of
+ * the order of objects, links and keys. What no manifest declares cannot change the plan,
+ * so it is left out (this also keeps the digest cheap: hashing 20,000 full mapping trees
+ * costs seconds).
+ *
+ * Without `key` (`sha256:<hex>`), secret values are masked before hashing. With `key` (the
+ * run's API key; `hmac-sha256:<hex>`), it is an HMAC-SHA256 keyed by it that also covers
+ * each readable secret value and whether it equals the desired value: a secret changed on
+ * the gateway changes the digest, and a reader of the digest who lacks the key learns
+ * nothing about any value (docs/architecture.md "Saved plans").
  *
  * `apply --plan` recomputes it with the same `desired` and compares it with
  * {@link Plan.liveDigest}; a different value means the plan may be wrong.
  */
-export function liveStateDigest(live: State, desired: State): string {
-  const hash = createHash('sha256');
+export function liveStateDigest(live: State, desired: State, key?: string): string {
+  const hash = key === undefined ? createHash('sha256') : createHmac('sha256', key);
   for (const kind of KINDS) {
     const objects = live.objects.get(kind.type);
     if (!objects) continue;
@@ -397,13 +407,16 @@ export function liveStateDigest(live: State, desired: State): string {
       if (!object) continue;
       const declared = desired.objects.get(kind.type)?.get(name);
       const projected = declared ? project(kind.type, declared.attributes, object.attributes, []) : null;
-      const masked = maskValue(kind.type, [], projected).value;
-      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, masked]));
+      const covered =
+        key === undefined
+          ? maskValue(kind.type, [], projected).value
+          : mapSecrets(kind.type, projected, [], (value, at) => ({ value, desired: value === getAt(declared?.attributes, at) }));
+      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, covered]));
       hash.update('\n');
     }
   }
   for (const key of live.links.map(linkKey).sort(codePoint)) hash.update(`${key}\n`);
-  return `sha256:${hash.digest('hex')}`;
+  return `${key === undefined ? 'sha256' : 'hmac-sha256'}:${hash.digest('hex')}`;
 }
 
 /** The live value restricted to the declared shape: declared keys in sorted order; arrays and scalars whole. */

@@ -73,6 +73,11 @@ export interface Prepared {
   readonly variant: Variant;
   /** RFC 7638 thumbprint → kid of every key of the JWK Sets fetched for `{ fromJwks }` values (plans name keys by them). */
   readonly keyNames: ReadonlyMap<string, string>;
+  /**
+   * A saved plan's: the desired state to plan with once the live state is read (its
+   * secrets read or taken as live, see saved-plan.ts); `desired` until then.
+   */
+  readonly completeDesired?: ((live: State) => State) | undefined;
 }
 
 /**
@@ -120,6 +125,8 @@ export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConn
 export interface Planned {
   readonly live: State;
   readonly plan: Plan;
+  /** The desired state the plan was made from, when it is not `Prepared.desired` (a saved plan's, completed). */
+  readonly desired?: State | undefined;
   /** The secret versions recorded on the gateway (read only when the manifests declare any). */
   readonly appliedVersions?: SecretVersions | undefined;
 }
@@ -135,8 +142,11 @@ export function declaredVersions(desired: State): SecretVersions {
   return out;
 }
 
-/** Reads live state in the open session and builds the plan (pure after the GETs). */
-export async function readAndPlan(session: GatewaySession, prepared: Prepared, input: RunInput): Promise<Planned> {
+/**
+ * Reads live state in the open session and builds the plan (pure after the GETs).
+ * @param digestKey the run's API key, which keys the live digest (plan.ts `liveStateDigest`)
+ */
+export async function readAndPlan(session: GatewaySession, prepared: Prepared, input: RunInput, digestKey?: string): Promise<Planned> {
   await session.loadActive();
   const scope = prepared.loaded.project.ownership;
   const available = KINDS.filter((k) => kindExistsIn(k, prepared.variant)).map((k) => k.type);
@@ -145,17 +155,19 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
   input.progress?.phase('planning');
   const live = liveState(lists, identityHandles(prepared.desired));
+  const desired = prepared.completeDesired?.(live) ?? prepared.desired;
   // The configurations list is read only when some secret declares a version.
-  const appliedVersions = isEmptyVersions(declaredVersions(prepared.desired)) ? undefined : readAppliedVersions(await session.configurations());
-  const plan = buildPlan(prepared.desired, live, {
+  const appliedVersions = isEmptyVersions(declaredVersions(desired)) ? undefined : readAppliedVersions(await session.configurations());
+  const plan = buildPlan(desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
     allowMassDelete: input.allowMassDelete === true,
     massDeleteShare: prepared.loaded.project.massDeleteShare,
     keyNames: prepared.keyNames,
     appliedVersions,
+    digestKey,
   });
-  return { live, plan, appliedVersions };
+  return { live, plan, appliedVersions, ...(desired !== prepared.desired ? { desired } : {}) };
 }
 
 const SEVERITY: Readonly<Record<ValidatorSeverity, DiagnosticSeverity>> = { ERROR: 'error', WARNING: 'warning', INFO: 'info' };
@@ -204,7 +216,7 @@ export async function executeAndValidate(
     onProgress?.(event);
     if (event.phase === 'done') progress?.update((done += 1));
   };
-  const report = await executePlan(session, planned.plan, prepared.desired, planned.live, { signal, onProgress: listener });
+  const report = await executePlan(session, planned.plan, planned.desired ?? prepared.desired, planned.live, { signal, onProgress: listener });
   if (report.error !== undefined) {
     if (report.error instanceof GwopsError && report.error.exitCode !== EXIT.error) throw report.error;
     throw new ApplyFailedError(planned.plan, report);
@@ -231,7 +243,7 @@ export async function runPlan(input: RunInput & { readonly serverCheck: boolean 
   const prepared = await prepare(input);
   const connection = connectionFor(input, prepared);
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
-    const planned = await readAndPlan(session, prepared, input);
+    const planned = await readAndPlan(session, prepared, input, connection.apiKey);
     if (!input.serverCheck || planned.plan.steps.length === 0) return { ...planned, prepared };
     const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress).catch((error: unknown) => {
       const cause = error instanceof ApplyFailedError ? error.report.error : undefined;

@@ -1,17 +1,17 @@
 /**
  * Saved plans (`plan --out FILE`, `apply --plan FILE`; docs/architecture.md "Saved plans"):
  * a plan file holds the plan, the gateway it was made against (URL, variant, target name),
- * the ownership scope and the desired state, so that `apply --plan` needs no manifests (as
+ * the ownership scope, the options the plan was made with, the commit it was made from and
+ * the desired state, so that `apply --plan` needs no manifests (as
  * `terraform apply plan.tfplan`). A secret never enters the file: each secret attribute
  * of the desired state holds the source it was read from (`{ fromEnv: NAME }` or
- * `{ fromFile: path }`), which `apply --plan` reads again.
+ * `{ fromFile: path }`), which `apply --plan` reads again when a step sends it.
  *
  * The file is written by `renderPlanFile` (src/render/plan-file.ts). Reading rules: the
  * file must be JSON, an object whose `formatVersion` is
  * {@link PLAN_FORMAT_VERSION} and whose `gateway`, `ownership` and `desired` members are
  * well-formed; anything else is refused with one line naming the file and what is wrong.
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
@@ -21,16 +21,19 @@ import type { LoadResult } from '../manifest/index.js';
 import { loadProject } from '../manifest/project.js';
 import type { AttributeObject, SourceLocation } from '../manifest/types.js';
 import type { SecretReference } from '../manifest/resolve.js';
-import type { SecretRedactor } from '../secrets.js';
+import type { CommitInfo } from './commit-comment.js';
 import { projectConnection } from './connect.js';
-import { isSecretPath } from './diff.js';
+import { mapSecrets } from './diff.js';
 import { PlanGatewayMismatchError } from './errors.js';
+import { sentSecretsOfPlanFile } from './saved-plan-secrets.js';
 import type { OwnershipScope } from './fetch.js';
-import type { DeclaredRelationship, Link, ObjectRef, State, StateObject } from './model.js';
-import { emptyObjectMaps } from './model.js';
+import type { DeclaredRelationship, Link, ObjectRef, State } from './model.js';
 import type { Plan } from './plan-types.js';
 import { PLAN_FORMAT_VERSION } from './plan-types.js';
 import type { Prepared, RunInput } from './run.js';
+
+/** Reading a plan file's desired state with its secrets lives in saved-plan-secrets.ts; re-exported for existing callers. */
+export { desiredOfPlanFile } from './saved-plan-secrets.js';
 
 /** The gateway a plan was made against. */
 export interface PlanGateway {
@@ -59,29 +62,35 @@ export interface SavedDesired {
   readonly declaredRelationships: readonly DeclaredRelationship[];
 }
 
+/** The options a plan was made with; `apply --plan` makes the plan again with them. */
+export interface SavedPlanOptions {
+  /** `--prune`. */
+  readonly prune: boolean;
+  /** `--allow-mass-delete`. */
+  readonly allowMassDelete: boolean;
+  /** The project file's `massDeleteShare` (a share from 0 to 1). */
+  readonly massDeleteShare: number;
+}
+
 /** A plan file: the plan's own members plus what apply needs without manifests. */
 export interface PlanFile extends Plan {
   readonly gateway: PlanGateway;
   readonly ownership: OwnershipScope;
+  readonly options: SavedPlanOptions;
+  /** The commit the plan was made from (commit-comment.ts); `apply --plan` derives its activation comment from it. */
+  readonly commit: CommitInfo;
   readonly desired: SavedDesired;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Copies `value` (found at attribute path `segments` of a `type` object), replacing each
- * secret leaf by what `replace` returns for it.
- */
-function mapSecrets(type: ResourceType, value: unknown, segments: readonly string[], replace: (value: unknown, at: readonly string[]) => unknown): unknown {
-  if (segments.length > 0 && isSecretPath(type, segments)) return replace(value, segments);
-  if (Array.isArray(value)) return value.map((item: unknown, i) => mapSecrets(type, item, [...segments, String(i)], replace));
-  if (isRecord(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) out[key] = mapSecrets(type, child, [...segments, key], replace);
-    return out;
-  }
-  return value;
+/** What a plan was made with besides its desired state: its options and commit (both have defaults for callers that know neither). */
+export interface PlanOrigin {
+  readonly options: SavedPlanOptions;
+  readonly commit: CommitInfo;
 }
+
+const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A secret reference as written into a plan file: a `fromFile` path relative to `cwd` when it lies inside it. */
 function portableReference(reference: SecretReference, cwd: string): SecretReference {
@@ -104,6 +113,7 @@ export function planFileOf(
   gateway: PlanGateway,
   references: ReadonlyMap<string, SecretReference>,
   cwd: string,
+  origin: PlanOrigin = NO_ORIGIN,
 ): PlanFile {
   const objects: SavedObject[] = [];
   for (const [kind, byName] of desired.objects) {
@@ -132,6 +142,8 @@ export function planFileOf(
     ...plan,
     gateway,
     ownership,
+    options: origin.options,
+    commit: origin.commit,
     desired: { objects, links: desired.links, declaredRelationships: desired.declaredRelationships ?? [] },
   };
 }
@@ -153,6 +165,13 @@ function problemOf(value: Record<string, unknown>): string | undefined {
   if (!isRecord(gateway)) return "it has no 'gateway' member (write plan files with gwops plan --out)";
   if (typeof gateway.url !== 'string' || !['earliest', 'middle', 'latest'].includes(String(gateway.variant))) return "its 'gateway' member is malformed";
   if (gateway.target !== undefined && typeof gateway.target !== 'string') return "its 'gateway' member is malformed";
+  const options = value.options;
+  if (!isRecord(options) || typeof options.prune !== 'boolean' || typeof options.allowMassDelete !== 'boolean') return "its 'options' member is malformed";
+  if (typeof options.massDeleteShare !== 'number' || !(options.massDeleteShare >= 0 && options.massDeleteShare <= 1)) return "its 'options' member is malformed";
+  const commit = value.commit;
+  if (!isRecord(commit) || !Object.entries(commit).every(([k, v]) => ['sha', 'subject', 'author', 'runUrl'].includes(k) && typeof v === 'string')) {
+    return "its 'commit' member is malformed";
+  }
   const ownership = value.ownership;
   if (!isRecord(ownership) || !Object.entries(ownership).every(([k, f]) => isResourceType(k) && Array.isArray(f) && f.every((x) => typeof x === 'string'))) {
     return "its 'ownership' member is malformed";
@@ -224,61 +243,6 @@ export function checkPlanGateway(file: string, saved: PlanGateway, actual: PlanG
 }
 
 
-/** Reads the value a secret reference names now: the variable, or the file (relative to `cwd`; trailing line breaks removed). */
-function readReference(reference: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, cwd: string, what: string): string {
-  if (typeof reference.fromEnv === 'string') {
-    const value = env[reference.fromEnv];
-    if (value === undefined) throw new InputError(`${what}: environment variable '${reference.fromEnv}' is not set`);
-    return value;
-  }
-  if (typeof reference.fromFile === 'string') {
-    try {
-      return readFileSync(path.resolve(cwd, reference.fromFile), 'utf8').replace(/(\r?\n)+$/, '');
-    } catch (error) {
-      throw new InputError(`${what}: cannot read file '${reference.fromFile}' (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
-    }
-  }
-  throw new InputError(`${what} holds no { fromEnv } or { fromFile } source`);
-}
-
-/**
- * The desired state of a plan file, with every secret read now from the source the file
- * names (`fromFile` relative to `cwd`); each value is registered in `secrets` before use.
- * @throws InputError naming the plan file, the object and the source (never a value) when
- *   a variable is unset or a file unreadable
- */
-export function desiredOfPlanFile(
-  planFile: PlanFile,
-  file: string,
-  env: Readonly<Record<string, string | undefined>>,
-  cwd: string,
-  secrets?: SecretRedactor,
-): State {
-  const objects = emptyObjectMaps();
-  for (const saved of planFile.desired.objects) {
-    const attributes = mapSecrets(saved.kind, saved.attributes, [], (value, at) => {
-      if (!isRecord(value)) return value;
-      const resolved = readReference(value, env, cwd, `plan file ${file}: secret '${at.join('.')}' of ${saved.kind} '${saved.name}'`);
-      secrets?.add(resolved);
-      return resolved;
-    }) as AttributeObject;
-    const object: StateObject = {
-      kind: saved.kind,
-      name: saved.name,
-      attributes,
-      ...(saved.identityKey !== undefined ? { identityKey: saved.identityKey } : {}),
-      ...(saved.source ? { source: saved.source } : {}),
-      ...(isVersions(saved.secretVersions) ? { secretVersions: saved.secretVersions } : {}),
-    };
-    objects.get(saved.kind)?.set(saved.name, object);
-  }
-  return { objects, links: planFile.desired.links, declaredRelationships: planFile.desired.declaredRelationships };
-}
-
-/** A secret-versions record read from a plan file: attribute paths to whole numbers. */
-function isVersions(value: unknown): value is Readonly<Record<string, number>> {
-  return isRecord(value) && Object.values(value).every((v) => Number.isInteger(v));
-}
 
 /**
  * What `apply --plan` runs on instead of manifests: the plan file's desired state and
@@ -296,18 +260,23 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
   const target = input.target ?? (input.url === undefined && named !== undefined && named in project.targets ? named : undefined);
   const chosen = target === undefined ? undefined : project.targets[target];
   const variant = input.variant ?? chosen?.variant ?? saved.gateway.variant;
-  const run: RunInput = { ...input, target, variant };
+  // The plan is made again with the options it was made with (apply --plan takes none of its own).
+  const run: RunInput = { ...input, target, variant, prune: saved.options.prune, allowMassDelete: saved.options.allowMassDelete };
   const connected = projectConnection(project, run);
   checkPlanGateway(file, saved.gateway, {
     url: connected.connection.url,
     variant: connected.variant,
     ...(connected.targetName !== undefined ? { target: connected.targetName } : {}),
   });
-  const desired = desiredOfPlanFile(saved, file, input.env, input.cwd, input.secrets);
+  const { desired, complete } = sentSecretsOfPlanFile(saved, file, input);
   const loaded: LoadResult = {
     documents: [],
     diagnostics: [],
-    project: { ...project, ownership: Object.fromEntries(Object.entries(saved.ownership).map(([kind, filters]) => [kind, [...filters]])) },
+    project: {
+      ...project,
+      ownership: Object.fromEntries(Object.entries(saved.ownership).map(([kind, filters]) => [kind, [...filters]])),
+      massDeleteShare: saved.options.massDeleteShare,
+    },
     variant: connected.variant,
     locate: (kind, name) => desired.objects.get(kind)?.get(name)?.source,
     secretValues: [],
@@ -315,21 +284,28 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
     jwksReferences: [],
   };
   // Keys from a JWK Set were resolved when the plan was made; the file holds their PEM (public, not secret).
-  return { prepared: { loaded, desired, variant: connected.variant, keyNames: new Map() }, saved, input: run };
+  return { prepared: { loaded, desired, variant: connected.variant, keyNames: new Map(), completeDesired: complete }, saved, input: run };
 }
 
 /**
  * The plan file of a `plan` run (`--out`): the gateway as the run's options resolve it
- * (the same connection the run used), the project's ownership scope, and the desired state
- * with secrets saved as their sources.
+ * (the same connection the run used), the project's ownership scope, the run's options,
+ * the commit it was made from, and the desired state with secrets saved as their sources.
  * @throws InputError when a secret was written in the manifest (see {@link planFileOf})
  */
-export function planFileOfRun(plan: Plan, prepared: Prepared, input: RunInput): PlanFile {
+export function planFileOfRun(plan: Plan, prepared: Prepared, input: RunInput, commit: CommitInfo): PlanFile {
   const connected = projectConnection(prepared.loaded.project, input);
   const gateway: PlanGateway = {
     url: connected.connection.url,
     variant: connected.variant,
     ...(connected.targetName !== undefined ? { target: connected.targetName } : {}),
   };
-  return planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd);
+  const options: SavedPlanOptions = {
+    prune: input.prune === true,
+    allowMassDelete: input.allowMassDelete === true,
+    massDeleteShare: prepared.loaded.project.massDeleteShare,
+  };
+  // A field the commit lacks is left out, not written as null.
+  const known = Object.fromEntries(Object.entries(commit).filter(([, v]) => typeof v === 'string' && v !== '')) as CommitInfo;
+  return planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd, { options, commit: known });
 }

@@ -33,6 +33,7 @@ const plan: Plan = {
 };
 
 const gateway = { url: 'https://gw.example:8443/airlock/rest', variant: 'latest', target: 'prod' } as const;
+const options = { prune: false, allowMassDelete: false, massDeleteShare: 0.5 } as const;
 
 /** A desired state with one secret-bearing object, its secret read from `value`. */
 function desiredWithSecret(value: string): { desired: State; kind: PlanFile['desired']['objects'][number]['kind']; path: readonly string[] } {
@@ -61,8 +62,8 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
 }
 
 describe('plan files', () => {
-  it('is at format 4.0: plan files carry the gateway and the desired state since 4.0', () => {
-    expect(PLAN_FORMAT_VERSION).toBe('4.0');
+  it('is at format 5.0: plan files carry the gateway and the desired state since 4.0, their options and commit since 5.0', () => {
+    expect(PLAN_FORMAT_VERSION).toBe('5.0');
   });
 
   it('saves a secret as its source and reads the value from that source again at apply time', async () => {
@@ -109,10 +110,12 @@ describe('plan files', () => {
     ['not JSON', '{ "formatVersion": ', /^plan file plan\.json is not JSON \(/],
     ['foreign JSON', '{"name": "some package"}', /^plan file plan\.json is not a gwops plan \(it has no formatVersion\)/],
     ['an array', '[1, 2]', /^plan file plan\.json is not a gwops plan/],
-    ['an older format', JSON.stringify({ ...plan, formatVersion: '3.0' }), /^plan file plan\.json has formatVersion "3\.0"; this gwops reads 4\.0: run gwops plan --out again$/],
+    ['an older format', JSON.stringify({ ...plan, formatVersion: '3.0' }), /^plan file plan\.json has formatVersion "3\.0"; this gwops reads 5\.0: run gwops plan --out again$/],
     ['plan --format json output', JSON.stringify(plan), /^plan file plan\.json is not a complete gwops plan: it has no 'gateway' member \(write plan files with gwops plan --out\)$/],
     ['a broken step', JSON.stringify({ ...plan, steps: [{ index: 7 }] }), /^plan file plan\.json is not a complete gwops plan: a step is malformed$/],
-    ['a broken desired state', JSON.stringify({ ...plan, gateway, ownership: {}, desired: { objects: [{ kind: 'nonsense' }], links: [], declaredRelationships: [] } }), /a desired object is malformed$/],
+    ['no options', JSON.stringify({ ...plan, gateway, ownership: {}, commit: {} }), /: its 'options' member is malformed$/],
+    ['a foreign commit member', JSON.stringify({ ...plan, gateway, ownership: {}, options, commit: { sha: 7 } }), /: its 'commit' member is malformed$/],
+    ['a broken desired state', JSON.stringify({ ...plan, gateway, ownership: {}, options, commit: {}, desired: { objects: [{ kind: 'nonsense' }], links: [], declaredRelationships: [] } }), /a desired object is malformed$/],
   ])('refuses %s with one line naming the file and what is wrong', async (_what, content, message) => {
     const { dir, file } = write(content);
     const attempt = readPlanFile(file, dir);

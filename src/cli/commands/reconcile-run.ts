@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
-import { activationComment, readCommitInfo } from '../../reconcile/commit-comment.js';
+import { readCommitInfo } from '../../reconcile/commit-comment.js';
 import { ApplyFailedError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
 import type { RunInput } from '../../reconcile/run.js';
 import { runPlan } from '../../reconcile/run.js';
@@ -27,7 +27,6 @@ import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
-import { redactText } from '../io.js';
 
 /** Output formats of plan, apply and drift. */
 export type Format = 'text' | 'markdown' | 'json';
@@ -200,8 +199,10 @@ export async function planAction(
   );
   io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings, undefined, { desired: result.prepared.desired, live: result.live }));
   if (out !== undefined) {
-    const planFile = renderPlanFile(planFileOfRun(result.plan, result.prepared, input));
-    await writeFile(out, redactText(io, planFile)).catch((error: unknown) => {
+    // Written as is, never through the redactor: the file holds no secret (only their sources,
+    // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
+    const planFile = renderPlanFile(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
+    await writeFile(out, planFile).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''} (${errnoCode(error)})`, { cause: error });
     });
   }
@@ -239,7 +240,8 @@ export async function applyAction(
   }
   const retryOnConflict = retryCount(flags.retryOnConflict);
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
-  const comment = flags.comment ?? activationComment(readCommitInfo(io.env, io.cwd));
+  // With --plan and no --comment, the comment is derived from the commit the plan file was made from.
+  const commit = flags.comment === undefined && flags.plan === undefined ? readCommitInfo(io.env, io.cwd) : undefined;
   const color = colorEnabled(io);
   const warnings: Diagnostic[] = [];
   const json = flags.format === 'json';
@@ -248,7 +250,8 @@ export async function applyAction(
   const result = await runApply({
     ...runInput(paths, flags, io, warnings, progress),
     planFile: flags.plan,
-    comment,
+    comment: flags.comment,
+    commit,
     onPlan: (plan, states) => {
       planned = plan;
       if (!json) io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings, undefined, states));
