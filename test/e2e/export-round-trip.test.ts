@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { GatewaySession } from '../../src/gateway/index.js';
 import type { CliResult } from './harness.js';
 import { useHarness, writeManifests } from './harness.js';
 
@@ -102,4 +103,45 @@ describe('gwops export round trips with links outside the export', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toMatch(/m\.yaml:1:1: error: mapping 'dangling' virtual-hosts names virtual-host 'no-such-host', which no manifest declares and the gateway does not have/);
   });
+
+  it('a selective export (kinds and filters per kind) plans no change, with --prune too, and owns only the kinds exported', async () => {
+    await t.h.raw(seedCrossingLinks, 'links across the selection');
+    const { dir, result } = await exportTo(['--kind', 'mapping', '--kind', 'back-end-group', '--filter', 'mapping:label==team-x', '--filter', 'back-end-group:name=@sel-y']);
+    const project = await readFile(join(dir, 'gwops.yaml'), 'utf8');
+    const ownership = /^ownership:\n((?: {2}.*\n)+)/m.exec(project)?.[1] ?? '';
+    expect(ownership.split('\n').filter((line) => /^ {2}\S/.test(line)).sort()).toEqual(['  back-end-group:', '  mapping:']);
+    expect(ownership).toContain('    - name=@sel-y\n');
+    expect(ownership).toContain('    - label==team-x\n');
+    expect(project).toContain('allowExternalLinks: true');
+    // Links that leave the selection are written by name.
+    expect(await readFile(join(dir, 'mapping', 'sel-m1.yaml'), 'utf8')).toMatch(/back-end-groups:\n {4}- other-g1\n {4}- sel-y-g1\n/);
+    expect(await readFile(join(dir, 'back-end-group', 'sel-y-g2.yaml'), 'utf8')).toMatch(/mappings:\n {4}- other-m1\n/);
+    expectNoChanges(await planOf(dir, result));
+    expectNoChanges(await planOf(dir, result, {}, ['--prune']));
+  });
 });
+
+/**
+ * Mappings labelled `team-x` and back-end groups named `sel-y-*` (the selection), and
+ * objects outside it, linked across: a selected mapping to a group outside, a selected
+ * group to a mapping outside.
+ */
+async function seedCrossingLinks(s: GatewaySession): Promise<void> {
+  const group = async (name: string): Promise<string> =>
+    (await s.create('back-end-groups', { type: 'back-end-group', attributes: { name, backendHosts: [{ protocol: 'HTTP', hostName: `${name}.internal`, port: 8080 }] } })).id;
+  const mapping = async (name: string, labels: string[]): Promise<string> =>
+    (await s.create('mappings', { type: 'mapping', attributes: { name, labels, entryPath: { value: `/${name}/` } } })).id;
+  const inG1 = await group('sel-y-g1');
+  const inG2 = await group('sel-y-g2');
+  const outG1 = await group('other-g1');
+  const inM1 = await mapping('sel-m1', ['team-x']);
+  const inM2 = await mapping('sel-m2', ['team-x']);
+  const outM1 = await mapping('other-m1', ['team-z']);
+  await s.link('mappings', inM1, 'back-end-groups', [
+    { type: 'back-end-group', id: inG1 },
+    { type: 'back-end-group', id: outG1 },
+  ]);
+  await s.link('mappings', inM2, 'back-end-groups', [{ type: 'back-end-group', id: inG1 }]);
+  await s.link('mappings', outM1, 'back-end-groups', [{ type: 'back-end-group', id: inG2 }]);
+  await s.link('mappings', outM1, 'virtual-hosts', [{ type: 'virtual-host', id: '-1000' }]);
+}
