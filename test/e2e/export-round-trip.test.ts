@@ -119,6 +119,21 @@ describe('gwops export round trips with links outside the export', () => {
     expectNoChanges(await planOf(dir, result));
     expectNoChanges(await planOf(dir, result, {}, ['--prune']));
   });
+
+  it('a live value holding ${...} is exported escaped ($${), so the plan reads it back verbatim and substitutes nothing', async () => {
+    await t.h.raw(async (s) => {
+      const mapping = await s.create('mappings', {
+        type: 'mapping',
+        attributes: { name: 'dollar-brace', backendPath: '/${GWOPS_API_KEY}/$${X}/${1}/', labels: ['a${GWOPS_API_KEY:-b}c', '$$', '${'] },
+      });
+      await s.link('mappings', mapping.id, 'back-end-groups', [BACKEND]);
+    }, 'values with ${');
+    const { dir, result } = await exportTo(['--kind', 'mapping', '--filter', 'name==dollar-brace']);
+    const mapping = await readFile(join(dir, 'mapping', 'dollar-brace.yaml'), 'utf8');
+    expect(mapping).toContain('/$${GWOPS_API_KEY}/$$${X}/$${1}/');
+    // The project's target reads its key from GWOPS_API_KEY: the value must not be substituted by it.
+    expectNoChanges(await planOf(dir, result, { GWOPS_API_KEY: t.h.emulator.apiKey }));
+  });
 });
 
 /**
