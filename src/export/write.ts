@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import type { ResourceType } from '../kinds/index.js';
 import { PROJECT_FILE } from '../manifest/project.js';
+import { escapeVariables } from '../manifest/variables.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
 
@@ -22,12 +23,24 @@ export const PROJECT_API_KEY_ENV = 'GWOPS_API_KEY';
 
 const YAML_OPTIONS = { lineWidth: 0, minContentWidth: 0 } as const;
 
-/** One manifest document as YAML text (without a `---` separator). */
+/** Every string of a JSON value (keys excepted, as the reader never substitutes them) through {@link escapeVariables}. */
+function escapeStrings(value: unknown): unknown {
+  if (typeof value === 'string') return escapeVariables(value);
+  if (Array.isArray(value)) return value.map(escapeStrings);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeStrings(v)]));
+  return value;
+}
+
+/**
+ * One manifest document as YAML text (without a `---` separator). Values holding `${` are
+ * written as `$${`, so that reading the manifest gives the live value back instead of
+ * substituting a variable (README.md "Manifests").
+ */
 export function renderDocument(document: ExportedDocument): string {
   const value: Record<string, unknown> = { apiVersion: 'gwops/v1', kind: document.kind, name: document.name };
   if (Object.keys(document.attributes).length > 0) value.attributes = document.attributes;
   if (Object.keys(document.relationships).length > 0) value.relationships = document.relationships;
-  return stringify(value, YAML_OPTIONS);
+  return stringify(escapeStrings(value), YAML_OPTIONS);
 }
 
 /** The manifest files to write: path relative to the output directory → text. */

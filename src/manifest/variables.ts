@@ -1,6 +1,6 @@
 /**
  * `${VAR}` and `${VAR:-default}` substitution in string values (README.md "Manifests").
- * `$${` stands for a literal `${`. Keys are never substituted.
+ * `$${` stands for a literal `${`, whatever follows it. Keys are never substituted.
  */
 
 /** A variable reference that could not be resolved. */
@@ -19,7 +19,8 @@ export interface Substitution {
   readonly substituted: Set<string>;
 }
 
-const REFERENCE = /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+/** An escaped `$${` (group 1), or a reference `${NAME}` / `${NAME:-default}` (groups 2 and 3). */
+const REFERENCE = /(\$\$\{)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /**
  * Replaces `${NAME}` (value of `env.NAME`; unset → reported) and `${NAME:-default}`
@@ -37,7 +38,7 @@ export function substituteVariables(
       if (!node.includes('${')) return node;
       substituted.add(path.join('/'));
       return node.replace(REFERENCE, (_match, escaped: string | undefined, name: string, fallback: string | undefined) => {
-        if (escaped) return '${' + name + (fallback !== undefined ? `:-${fallback}` : '') + '}';
+        if (escaped) return '${';
         const v = env[name];
         if (fallback !== undefined) return v === undefined || v === '' ? fallback : v;
         if (v === undefined) {
@@ -77,4 +78,12 @@ export function substituteVariables(
   };
   const result = visit(value, []);
   return { value: result, unset, substituted };
+}
+
+/**
+ * `text` written so that {@link substituteVariables} reads it back unchanged: every `${`
+ * becomes `$${` (a run of `$` before `{` gains one `$`, which the reader removes again).
+ */
+export function escapeVariables(text: string): string {
+  return text.includes('${') ? text.replaceAll('${', () => '$${') : text;
 }

@@ -15,6 +15,8 @@
  *   minimum vertex cover of the bipartite graph whose vertices are (object, relationship)
  *   and whose edges are the links (König's theorem, from a maximum matching). Ties go to
  *   the canonical side.
+ * - A built-in object's side (negative id) is never used when the other side can carry
+ *   the link: the gateway refuses relationship calls on built-ins.
  * - A side takes one identifier per call when its relationship is to-one, or has aliases
  *   (older gateways serve it under another name, to-one: docs/gateway-api.md
  *   "Relationships"). The other side is used only when its relationship exists in every
@@ -28,6 +30,7 @@ import type { KindDefinition, RelationshipDefinition } from '../kinds/index.js';
 import { VARIANTS, kindOf } from '../kinds/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { joinKey, objectKey } from '../object-key.js';
+import { isBuiltInId } from '../gateway/index.js';
 import { collectionPathOf } from './live.js';
 import type { ObjectRef } from './model.js';
 import { refKey } from './model.js';
@@ -209,29 +212,34 @@ class Vertices {
  * The side each link step is sent from (by step index), so that the number of
  * (object, relationship) groups is the smallest; see the module comment.
  */
-export function chooseSides(steps: readonly LinkLike[]): Map<number, Side> {
+export function chooseSides(steps: readonly LinkLike[], builtIn: (ref: ObjectRef) => boolean = () => false): Map<number, Side> {
   const left = new Vertices();
   const right = new Vertices();
   const vertexKey = (side: Side, index: number): string =>
     batchable(side.def) ? joinKey(side.object.kind, side.object.name, side.def.name) : joinKey('step', String(index));
-  const edges: { step: number; l: number; r: number | undefined; canonical: Side; inverse: Side | undefined }[] = [];
+  const edges: { step: number; l: number; r: number | undefined; canonical: Side; inverse: Side | undefined; onlyInverse: boolean }[] = [];
   for (const step of steps) {
     const def = canonicalDef(step);
     const canonical: Side = { object: { kind: step.kind, name: step.name }, def, other: step.related };
-    const inverse = inverseSide(step, def);
+    // The gateway refuses relationship calls on a built-in object: its side is never used
+    // when the other one can be (docs/gateway-api.md "Documents and ids").
+    const other = inverseSide(step, def);
+    const inverse = other && !builtIn(other.object) ? other : undefined;
+    const onlyInverse = inverse !== undefined && builtIn(canonical.object);
     const l = left.number(vertexKey(canonical, step.index));
     const r = inverse ? right.number(vertexKey(inverse, step.index)) : undefined;
-    edges.push({ step: step.index, l, r, canonical, inverse });
+    edges.push({ step: step.index, l, r, canonical, inverse, onlyInverse });
   }
-  // A left vertex with an edge that only it can carry is in every cover: its edges are covered.
-  const forced = new Set(edges.filter((e) => e.r === undefined).map((e) => e.l));
+  // A vertex with an edge that only it can carry is in every cover: its edges are covered.
+  const forcedLeft = new Set(edges.filter((e) => e.r === undefined).map((e) => e.l));
+  const forcedRight = new Set(edges.filter((e) => e.onlyInverse).map((e) => e.r));
   const adjacency: number[][] = Array.from({ length: left.count }, () => []);
-  for (const e of edges) if (e.r !== undefined && !forced.has(e.l)) adjacency[e.l]?.push(e.r);
+  for (const e of edges) if (e.r !== undefined && !forcedLeft.has(e.l) && !forcedRight.has(e.r)) adjacency[e.l]?.push(e.r);
   const cover = minimumVertexCover(left.count, right.count, adjacency);
   const chosen = new Map<number, Side>();
   for (const e of edges) {
-    const useLeft = !e.inverse || forced.has(e.l) || cover.left[e.l] === true;
-    chosen.set(e.step, useLeft ? e.canonical : (e.inverse ?? e.canonical));
+    const useLeft = !forcedRight.has(e.r) && (forcedLeft.has(e.l) || cover.left[e.l] === true);
+    chosen.set(e.step, useLeft || !e.inverse ? e.canonical : e.inverse);
   }
   return chosen;
 }
@@ -321,7 +329,7 @@ export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => 
     [unlinks, 'DELETE'],
     [links, 'PATCH'],
   ] as const) {
-    const sides = chooseSides(group);
+    const sides = chooseSides(group, (ref) => isBuiltInId(idOf(ref)));
     const calls = new Map<string, { side: Side; steps: number[]; others: ObjectRef[] }>();
     for (const step of group) {
       const side = sides.get(step.index);

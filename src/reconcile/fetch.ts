@@ -115,9 +115,10 @@ export function kindsToFetch(desired: State, scope: OwnershipScope, available: r
 
 /**
  * The filters to send for one kind: the ownership filters when they are on `name` only
- * and every desired object of the kind matches them (then the narrowed list is sure to
- * contain every declared object); otherwise none (the whole list, ownership then
- * evaluated locally by {@link ownershipPredicate}).
+ * and every desired object of the kind matches them, and so does every object of the kind
+ * that a desired link names (then the narrowed list is sure to contain every declared
+ * object and every link end, undeclared ones included); otherwise none (the whole list,
+ * ownership then evaluated locally by {@link ownershipPredicate}).
  */
 export function fetchFilters(kind: ResourceType, desired: State, scope: OwnershipScope): string[] {
   const filters = scope[kind];
@@ -128,8 +129,10 @@ export function fetchFilters(kind: ResourceType, desired: State, scope: Ownershi
   );
   if (!nameOnly) return [];
   const parsed = parseFilters(filters);
-  for (const object of desired.objects.get(kind)?.values() ?? []) {
-    if (!matchesFilter(parsed, { type: kind, id: '', attributes: { name: object.name } })) return [];
+  const named = new Set(desired.objects.get(kind)?.keys() ?? []);
+  for (const link of desired.links) for (const end of [link.from, link.to]) if (end.kind === kind) named.add(end.name);
+  for (const name of named) {
+    if (!matchesFilter(parsed, { type: kind, id: '', attributes: { name } })) return [];
   }
   return [...filters];
 }

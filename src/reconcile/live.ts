@@ -26,8 +26,9 @@ import { isBuiltInId } from '../gateway/index.js';
  *   (`sha256:<first 16 hex digits>`). An object without a usable identity is named
  *   `#id:<id>`.
  * - Two live objects with the same name (the gateway does not forbid it): the one with
- *   the lowest id keeps the name, the others are named `<name>@id:<id>`, so they show up
- *   as undeclared objects instead of vanishing.
+ *   the lowest id keeps the name (a built-in, whose id is negative, before any other), the
+ *   others are named `<name>@id:<id>`, so they show up as undeclared objects instead of
+ *   vanishing.
  * - Links are read from both sides' `relationships`, converted to names through the
  *   fetched objects and stored once in the canonical direction. A link to an object not
  *   in the lists keeps the ref `{ kind, name: '#id:<id>' }`: never silently dropped.
@@ -36,9 +37,10 @@ import { isBuiltInId } from '../gateway/index.js';
  * - Attributes are kept as returned (the object is not copied: treat as read-only).
  * - Built-in objects (negative ids, `isBuiltInId`; docs/gateway-api.md "Documents and ids")
  *   are left out of `objects`: they are never planned, pruned or reported as unmanaged.
- *   Their names are kept in `builtIns`, so that a manifest declaring one is refused. A link from an
- *   object to a built-in keeps the ref `{ kind, name: '#id:<id>' }`, like any link to an
- *   object outside the lists.
+ *   Their names and ids are kept in `builtIns`, so that a manifest declaring one is
+ *   refused and a link naming one is resolved. A link to a built-in names it by its
+ *   identity (the virtual host `default`, a certificate `sha256:<first 16 hex digits>`), as
+ *   a manifest that links to it does.
  *
  * Kinds missing from `lists` are empty. Never throws on odd input.
  */
@@ -47,7 +49,7 @@ export function liveState(
   handles: ReadonlyMap<ObjectKey<ResourceType>, string>,
 ): State {
   const objects = emptyObjectMaps();
-  const builtIns = new Map<ResourceType, Set<string>>();
+  const builtIns = new Map<ResourceType, Map<string, string>>();
   const names = new Map<ObjectKey, string>(); // objectKey(type, id) → name
   for (const kind of KINDS) {
     const byName = objects.get(kind.type);
@@ -58,11 +60,15 @@ export function liveState(
       const attributes = resource.attributes as AttributeObject;
       const identity = kind.identity.live(attributes, (key) => handles.get(objectKey(kind.type, key)));
       if (isBuiltInId(id)) {
-        if (identity.name !== undefined) builtIns.set(kind.type, (builtIns.get(kind.type) ?? new Set()).add(identity.name));
+        const ofKind = builtIns.get(kind.type) ?? new Map<string, string>();
+        if (identity.name !== undefined && !ofKind.has(identity.name)) {
+          builtIns.set(kind.type, ofKind.set(identity.name, id));
+          names.set(objectKey(kind.type, id), identity.name);
+        }
         continue;
       }
       let name = identity.name ?? `${UNKNOWN_ID_PREFIX}${id}`;
-      if (byName.has(name)) name = `${name}@id:${id}`;
+      if (byName.has(name) || builtIns.get(kind.type)?.has(name)) name = `${name}@id:${id}`;
       const object: StateObject = { kind: kind.type, name, id, attributes, ...(identity.key !== undefined ? { identityKey: identity.key } : {}) };
       byName.set(name, object);
       names.set(objectKey(kind.type, id), name);

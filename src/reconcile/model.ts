@@ -79,11 +79,11 @@ export interface State {
    */
   readonly declaredRelationships?: readonly DeclaredRelationship[];
   /**
-   * Live only: the identity names of the built-in objects per kind (negative ids;
-   * docs/gateway-api.md "Documents and ids"), which are not among `objects`. A manifest
-   * that declares one of them is refused.
+   * Live only: the built-in objects per kind (negative ids; docs/gateway-api.md "Documents
+   * and ids"), identity name → id, which are not among `objects`. A manifest that declares
+   * one of them is refused; a link may name one (it is resolved through this map).
    */
-  readonly builtIns?: ReadonlyMap<ResourceType, ReadonlySet<string>>;
+  readonly builtIns?: ReadonlyMap<ResourceType, ReadonlyMap<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -156,4 +156,12 @@ export function emptyObjectMaps(): Map<ResourceType, Map<string, StateObject>> {
 /** The object `ref` of a state, if present. */
 export function objectOf(state: State, ref: ObjectRef): StateObject | undefined {
   return state.objects.get(ref.kind)?.get(ref.name);
+}
+
+/**
+ * The server id of the live object a link end names: an object of the live state, else a
+ * built-in object of that name (`builtIns`), else the id a `#id:<id>` name carries.
+ */
+export function liveIdOf(live: State, ref: ObjectRef): string | undefined {
+  return objectOf(live, ref)?.id ?? live.builtIns?.get(ref.kind)?.get(ref.name) ?? idOfUnknownRef(ref.name);
 }

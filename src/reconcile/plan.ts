@@ -33,7 +33,7 @@ import type { Diagnostic } from '../manifest/diagnostics.js';
 import { objectDiagnostic } from '../manifest/diagnostics.js';
 import type { ObjectKey } from '../object-key.js';
 import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
-import { declaredKey, idOfUnknownRef, linkDefinition, linkKey, objectOf, refKey } from './model.js';
+import { declaredKey, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
 import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
@@ -84,7 +84,8 @@ export interface PlanOptions {
  * @throws MassDeleteError when pruning would delete all owned objects of a kind or more
  *   than `massDeleteShare` of them, without `allowMassDelete`
  * @throws UnresolvedReferenceError when a desired link names an object that neither the
- *   manifests nor the live state have
+ *   manifests nor the live state have (live objects and built-ins are found by name, see
+ *   {@link liveIdOf}; naming one never makes it managed)
  * @throws BuiltInObjectError when a desired object has the name of a built-in live object
  */
 export function buildPlan(desired: State, live: State, options: PlanOptions): Plan {
@@ -111,7 +112,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
 
   const idOf = (ref: ObjectRef): string | undefined => {
     if (created.has(refKey(ref))) return idPlaceholder(ref);
-    return objectOf(live, ref)?.id ?? idOfUnknownRef(ref.name);
+    return liveIdOf(live, ref);
   };
   const { add, remove } = diffLinks(desired, live);
 
@@ -345,7 +346,7 @@ function sourceOfLink(desired: State, declared: ReadonlySet<DeclaredKey>, link: 
 function refuseBuiltIns(desired: State, live: State): void {
   const found: Diagnostic[] = [];
   for (const [kind, names] of live.builtIns ?? []) {
-    for (const name of names) {
+    for (const name of names.keys()) {
       const object = desired.objects.get(kind)?.get(name);
       if (!object) continue;
       found.push(

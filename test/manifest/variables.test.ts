@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { substituteVariables } from '../../src/manifest/variables.js';
+import { escapeVariables, substituteVariables } from '../../src/manifest/variables.js';
 
 describe('substituteVariables', () => {
   it('replaces ${VAR} and ${VAR:-default} in strings only, never in keys', () => {
@@ -29,5 +30,23 @@ describe('substituteVariables', () => {
   it('returns the same object when nothing is substituted', () => {
     const input = { a: ['x', { b: 'y' }] };
     expect(substituteVariables(input, {}).value).toBe(input);
+  });
+
+  it('$${ is a literal ${ whatever follows it', () => {
+    expect(substituteVariables({ s: '$${1}/$${}/$${A' }, { A: 'a' }).value).toEqual({ s: '${1}/${}/${A' });
+  });
+
+  it('escapeVariables: any string, written escaped, reads back as itself and substitutes nothing', () => {
+    const text = fc.string({ unit: fc.constantFrom('$', '{', '}', ':', '-', 'A', '1', '_', ' '), maxLength: 24 });
+    fc.assert(
+      fc.property(text, (s) => {
+        const back = substituteVariables({ s: escapeVariables(s) }, { A: 'set', A1: 'set', _: 'set' });
+        expect(back.value).toEqual({ s });
+        expect(back.unset).toEqual([]);
+        // Only strings that hold `${` change.
+        expect(s.includes('${') || escapeVariables(s) === s).toBe(true);
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
   });
 });

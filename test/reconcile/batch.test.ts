@@ -86,6 +86,32 @@ describe('batched link calls', () => {
     expect(p.calls.map(describeCall)).toEqual(['PATCH /configuration/mappings/1/relationships/back-end-groups [2]']);
   });
 
+  it('links to built-in objects resolve by name and are sent from the other side, never from the built-in', () => {
+    const lists = {
+      'virtual-host': [resource('virtual-host', '-1000', { name: 'default' }), resource('virtual-host', '10', { name: 'h1' })],
+      'ssl-certificate': [resource('ssl-certificate', '-1000', { certificate: pem('default') })],
+      mapping: ['a', 'b'].map((m, i) => resource('mapping', String(20 + i), { name: m })),
+    };
+    const builtInCert = liveState(lists, new Map()).builtIns?.get('ssl-certificate')?.keys().next().value ?? '';
+    expect(builtInCert).toMatch(/^sha256:[0-9a-f]{16}$/);
+    const p = plan(
+      [
+        doc('mapping', 'a', {}, { 'virtual-hosts': ['default'] }),
+        doc('mapping', 'b', {}, { 'virtual-hosts': ['default'] }),
+        doc('virtual-host', 'h1', {}, { 'ssl-certificate': [builtInCert] }),
+        doc('virtual-host', 'h2', {}, { 'ssl-certificate': [builtInCert] }),
+      ],
+      lists,
+    );
+    expect(p.summary).toEqual({ create: 1, update: 0, delete: 0, link: 4, unlink: 0 });
+    expect(p.calls.map(describeCall)).toEqual([
+      'POST /configuration/virtual-hosts ssl-certificate=-1000',
+      'PATCH /configuration/mappings/20/relationships/virtual-hosts [-1000]',
+      'PATCH /configuration/mappings/21/relationships/virtual-hosts [-1000]',
+      'PATCH /configuration/virtual-hosts/10/relationships/ssl-certificate -1000',
+    ]);
+  });
+
   it('to-one: many virtual hosts to one certificate batch on the certificate side; one stays a single identifier', () => {
     const hosts = ['h1', 'h2', 'h3'];
     const lists = { 'virtual-host': hosts.map((h, i) => resource('virtual-host', String(10 + i), { name: h })) };

@@ -50,6 +50,13 @@ describe('what a plan fetches', () => {
     expect(fetchFilters('mapping', desired, { mapping: ['label==managed'] })).toEqual([]);
   });
 
+  it('narrows by name only when every object a desired link names matches too (a link may name an undeclared object)', () => {
+    const inside = desiredState([{ ...docs[0], relationships: { 'back-end-groups': ['shop-pool'] } } as ManifestDocument]);
+    expect(fetchFilters('back-end-group', inside, { 'back-end-group': ['name=@shop-'] })).toEqual(['name=@shop-']);
+    const outside = desiredState([{ ...docs[0], relationships: { 'back-end-groups': ['shop-pool', 'other-pool'] } } as ManifestDocument]);
+    expect(fetchFilters('back-end-group', outside, { 'back-end-group': ['name=@shop-'] })).toEqual([]);
+  });
+
   it('reads only the kinds the manifests or the ownership scope name, and the targets of declared relationships', () => {
     const all: ResourceType[] = KINDS.map((k) => k.type);
     expect(kindsToFetch(desired, {}, all)).toEqual(['mapping']);

@@ -130,4 +130,22 @@ describe('liveState', () => {
     expect(state.objects.get('mapping')?.get('api')?.id).toBe('9');
     expect(state.objects.get('mapping')?.get('api@id:10')?.id).toBe('10');
   });
+
+  it('keeps built-ins out of the objects but names them (links included) and keeps their ids; another object of that name gets @id', () => {
+    const fp = certificateFingerprint(pem('default')) ?? '';
+    const state = liveState(
+      {
+        'virtual-host': [resource('virtual-host', '-1000', { name: 'default' }, { 'ssl-certificate': one('ssl-certificate', '-1000') }), resource('virtual-host', '3', { name: 'default' })],
+        mapping: [resource('mapping', '4', { name: 'api' }, { 'virtual-hosts': many('virtual-host', '-1000') })],
+        'ssl-certificate': [resource('ssl-certificate', '-1000', { certificate: pem('default') })],
+      },
+      new Map(),
+    );
+    expect([...(state.objects.get('virtual-host')?.keys() ?? [])]).toEqual(['default@id:3']);
+    expect(state.objects.get('ssl-certificate')?.size).toBe(0);
+    expect(state.builtIns?.get('virtual-host')).toEqual(new Map([['default', '-1000']]));
+    expect(state.builtIns?.get('ssl-certificate')).toEqual(new Map([[`sha256:${fp.slice(0, 16)}`, '-1000']]));
+    // Read from the mapping's side, the link names the built-in; a built-in's own relationships are not read.
+    expect(state.links.map((l) => `${l.from.name} ${l.relationship} ${l.to.name}`)).toEqual(['default mappings api']);
+  });
 });
