@@ -21,6 +21,18 @@ export interface Substitution {
 
 const REFERENCE = /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
+/** A `${` that {@link substituteVariables} reads as a reference (an escaped one included: `$${X}` holds the reference `${X}` after its first `$`). */
+const UNESCAPED = /\$\{(?=[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\})/g;
+
+/**
+ * `value` written so that {@link substituteVariables} reads it back as `value`: every `${`
+ * that would start a reference becomes `$${` (what `drift --adopt` writes into manifests).
+ * `escapeVariables('key ${X}')` is `'key $${X}'`; a string without such a `${` is returned as it is.
+ */
+export function escapeVariables(value: string): string {
+  return value.includes('${') ? value.replace(UNESCAPED, '$$$${') : value;
+}
+
 /**
  * Replaces `${NAME}` (value of `env.NAME`; unset → reported) and `${NAME:-default}`
  * (`default` when `NAME` is unset or empty) in every string of `value`. Returns a new value;
