@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { substituteVariables } from '../../src/manifest/variables.js';
+import { escapeVariables, substituteVariables } from '../../src/manifest/variables.js';
 
 describe('substituteVariables', () => {
   it('replaces ${VAR} and ${VAR:-default} in strings only, never in keys', () => {
@@ -29,5 +30,21 @@ describe('substituteVariables', () => {
   it('returns the same object when nothing is substituted', () => {
     const input = { a: ['x', { b: 'y' }] };
     expect(substituteVariables(input, {}).value).toBe(input);
+  });
+});
+
+describe('escapeVariables', () => {
+  it('writes ${ as $${ so that any string reads back as itself, whatever is set', () => {
+    const piece = fc.constantFrom('$', '$$', '{', '}', '${', '$${', 'A', 'B_1', ':-', 'x', ' ', '1');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }).map((p) => p.join('')), fc.dictionary(fc.constantFrom('A', 'B_1', 'x'), fc.string({ maxLength: 4 })), (value, env) => {
+        const read = substituteVariables({ value: escapeVariables(value) }, env);
+        expect(read.value).toEqual({ value });
+        expect(read.unset).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+    expect(escapeVariables('key ${API_KEY}')).toBe('key $${API_KEY}');
+    expect(escapeVariables('no reference')).toBe('no reference');
   });
 });
