@@ -312,7 +312,8 @@ export function editManifestText(text: string, edits: readonly { readonly ref: D
     if (splice === undefined) unwritable.push(item);
     else if (splice !== null) out = out.slice(0, splice.start) + splice.text + out.slice(splice.end);
   }
-  if (parseAllDocuments(out).every((d) => d.contents === null)) return { text: '', notFound, unwritable };
+  // Every document removed: the file goes (its comments with it).
+  if (out !== text && parseAllDocuments(out).every((d) => d.contents === null)) return { text: '', notFound, unwritable };
   // A removed first document leaves the next one's `---` first: harmless, but drop it.
   if (out !== text && !/^(\s*(?:#[^\n]*\n)*)---\n/.test(text)) out = out.replace(/^(\s*(?:#[^\n]*\n)*)---\n/, '$1');
   return { text: out, notFound, unwritable };

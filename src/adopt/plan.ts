@@ -164,7 +164,9 @@ export function planAdoption(input: AdoptInput): AdoptionPlan {
         const origin = holder.origin;
         mapTo = (segments) => {
           const at = origin.locate(['attributes', ...segments.slice(0, held)]);
-          return at ? [...at, ...segments.slice(held)] : undefined;
+          // A JSON Patch operation holds a value only under `patch.<i>.value`.
+          if (!at || (origin.form === 'json-patch' && at[2] !== 'value')) return undefined;
+          return [...at, ...segments.slice(held)];
         };
       } else if (otherReaders(input, abs(origins.base.file), true).length === 0) {
         file = abs(origins.base.file);

@@ -124,6 +124,14 @@ describe('drift --adopt edits in place', () => {
     expect(out.text.startsWith('# head comment\n')).toBe(true);
   });
 
+  it('applies several edits of one flow list one after another, each on the text the last left', () => {
+    const text = 'kind: back-end-group\nname: g\nrelationships:\n  mappings: [m2, m3] # moved\n';
+    const link = (target: string, add: boolean) => ({ ref: { kind: 'back-end-group', name: 'g' }, edit: { type: 'link' as const, relationship: 'mappings', target, add, cardinality: 'many' as const } });
+    expect(editManifestText(text, [link('m4', true), link('m2', false)]).text).toBe(text.replace('[m2, m3]', '[m3, m4]'));
+    expect(editManifestText(text, [link('m2', false), link('m3', false)]).text).toBe('kind: back-end-group\nname: g\n');
+    expect(editManifestText('# nothing yet\n', []).text).toBe('# nothing yet\n');
+  });
+
   it('changes exactly the edited scalar of the examples and nothing else', () => {
     const text = readFileSync(join(EXAMPLES, 'manifests', 'virtual-hosts.yaml'), 'utf8');
     const docs = parseAllDocuments(text).map((d) => d.toJS() as { name: string; attributes: Record<string, unknown> });
