@@ -1,35 +1,39 @@
 /**
  * `gwops drift --adopt` (README.md "Drift"): brings what was changed on the gateway into
- * the manifests, so that Git matches the gateway and `plan` is empty afterwards.
+ * the manifests, so that Git matches the gateway and `plan` is empty afterwards, and no
+ * other target's plan changes.
  *
- * - `changed`: the live value of each drifted declared attribute is written into the
- *   document that declares the object, in place (edit.ts); a secret is never written (the
- *   difference is listed as not adopted).
- * - links added or deleted on the gateway: the name is added to, or removed from, the
- *   relationship list of the document that declares the relationship.
- * - `added`: each object becomes a new manifest file `<kind>/<name>.yaml` beside the first
- *   manifest path, written by `export`'s writer (src/export/write.ts); its secrets become
- *   `{ fromEnv }` references whose variables must be set before the next plan.
- * - `deleted`: only with `adoptDeletions`, the document is removed (the file when it held
- *   nothing else), and so are the links other documents declare to it.
+ * - changed attributes, links and (with `adoptDeletions`) deleted objects: plan.ts decides
+ *   what goes into which document, edit.ts writes it in place;
+ * - `added`: each object becomes a manifest written by `export`'s writer
+ *   (src/export/write.ts), where the project reads it: a new file beside the manifests of
+ *   the same kind, or a document added to the manifest file of that kind when the project
+ *   lists files; its secrets become `{ fromEnv }` references whose variables must be set
+ *   before the next plan. In a project whose other targets read the same manifests it is
+ *   not adopted (they would create it).
  *
- * Ignored differences are left alone. Attributes an overlay of the target sets are written
- * into the base document; the overlay still wins, so such a difference stays.
+ * Ignored differences are left alone.
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { stringify } from 'yaml';
 import type { ApiResource, GatewaySession } from '../gateway/index.js';
 import { ConfigError } from '../errors.js';
 import { buildDocuments } from '../export/build.js';
 import { exportAttributes } from '../export/attributes.js';
-import { manifestFiles } from '../export/write.js';
+import { escapeFileName } from '../export/names.js';
+import { renderDocument } from '../export/write.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
-import { KINDS, kindExistsIn, kindOf } from '../kinds/index.js';
-import type { DriftEntry, DriftReport } from '../reconcile/drift-report.js';
+import { KINDS, kindExistsIn } from '../kinds/index.js';
 import type { ObjectRef, State } from '../reconcile/model.js';
-import type { DocumentEdit, DocumentRef } from './edit.js';
-import { editManifestText } from './edit.js';
+import { editManifestText, escapeStrings } from './edit.js';
+import type { AdoptInput, OverlayDocument } from './plan.js';
+import { planAdoption } from './plan.js';
+import { otherReaders } from './placement.js';
+
+export type { AdoptInput } from './plan.js';
+export { planAdoption } from './plan.js';
 
 /** What adoption did, paths relative to `cwd`. */
 export interface AdoptResult {
@@ -45,132 +49,58 @@ export interface AdoptResult {
   readonly secretVariables: readonly string[];
 }
 
-/** What {@link planAdoption} and {@link adoptDrift} read. */
-export interface AdoptInput {
-  readonly report: DriftReport;
-  readonly desired: State;
-  readonly live: State;
-  readonly cwd: string;
-  /** Remove the documents of objects deleted on the gateway. */
-  readonly adoptDeletions: boolean;
-}
-
-interface FileEdit {
-  readonly ref: DocumentRef;
-  readonly edit: DocumentEdit;
-}
-
-function sourceFile(desired: State, ref: ObjectRef, cwd: string): string | undefined {
-  const file = desired.objects.get(ref.kind)?.get(ref.name)?.source?.file;
-  return file === undefined || file === '-' ? undefined : path.resolve(cwd, file);
-}
-
-function declares(desired: State, ref: ObjectRef, relationship: string): boolean {
-  return (desired.declaredRelationships ?? []).some((d) => d.object.kind === ref.kind && d.object.name === ref.name && d.relationship === relationship);
-}
-
-function relatedOf(entry: DriftEntry): ObjectRef | undefined {
-  const value = entry.direction === 'link-added' ? entry.live : entry.declared;
-  if (typeof value === 'object' && value !== null && 'kind' in value && 'name' in value) {
-    const { kind, name } = value as { kind: ResourceType; name: unknown };
-    return typeof name === 'string' ? { kind, name } : undefined;
-  }
-  return undefined;
+/** One object added on the gateway as a manifest document. */
+export interface AddedDocument {
+  readonly kind: ResourceType;
+  readonly name: string;
+  /** The document's YAML text (export's writer). */
+  readonly text: string;
 }
 
 /**
- * The edits per manifest file (absolute path), and the differences that cannot be adopted
- * in place (pure apart from reading nothing: the files are edited by {@link adoptDrift}).
+ * Where a new manifest document of `kind` goes, so that the project reads it. Beside the
+ * manifests of the same kind when there are any: a new file `<name>.yaml` in the directory
+ * of the first one when that file is named after its object (one object per file) and the
+ * directory is read whole, else added to that file. Without any: `<kind>/<name>.yaml` under
+ * the first manifest directory, else added to the first manifest file.
+ * @param manifestPaths the paths the run read (absolute or relative to `cwd`)
+ * @returns the absolute file, and whether the document is added to an existing file
  */
-export function planAdoption(input: AdoptInput): { edits: Map<string, FileEdit[]>; skipped: string[] } {
-  const edits = new Map<string, FileEdit[]>();
-  const skipped: string[] = [];
-  const add = (file: string | undefined, ref: ObjectRef, edit: DocumentEdit, what: string): void => {
-    if (file === undefined) {
-      skipped.push(`${what}: the object is not declared in a manifest file`);
-      return;
-    }
-    const list = edits.get(file) ?? [];
-    list.push({ ref, edit });
-    edits.set(file, list);
-  };
-  const linkEdit = (entry: DriftEntry, add_: boolean): void => {
-    const related = relatedOf(entry);
-    const relationship = entry.path?.replace(/^relationships\./, '') ?? '';
-    const what = `${entry.kind} '${entry.name}' ${relationship} → ${related?.kind ?? ''} '${related?.name ?? ''}'`;
-    const def = kindOf(entry.kind).relationships[relationship];
-    if (!related || !def) {
-      skipped.push(`${what}: unknown relationship`);
-      return;
-    }
-    const inverse = kindOf(related.kind).relationships[def.inverse];
-    const fromSide = declares(input.desired, entry, relationship);
-    const toSide = inverse !== undefined && declares(input.desired, related, def.inverse);
-    if (fromSide || (!toSide && sourceFile(input.desired, entry, input.cwd) !== undefined)) {
-      add(sourceFile(input.desired, entry, input.cwd), entry, { type: 'link', relationship, target: related.name, add: add_, cardinality: def.cardinality }, what);
-    }
-    if (toSide && inverse) {
-      add(sourceFile(input.desired, related, input.cwd), related, { type: 'link', relationship: def.inverse, target: entry.name, add: add_, cardinality: inverse.cardinality }, what);
-    }
-    if (!fromSide && !toSide && sourceFile(input.desired, entry, input.cwd) === undefined) skipped.push(`${what}: neither end is declared in a manifest file`);
-  };
-  for (const entry of input.report.entries) {
-    const title = `${entry.kind} '${entry.name}'`;
-    switch (entry.direction) {
-      case 'changed':
-        if (entry.sensitive) skipped.push(`${title} ${entry.path ?? ''}: a secret is never written into a manifest; update its source (environment variable or file) instead`);
-        else add(sourceFile(input.desired, entry, input.cwd), entry, { type: 'attribute', path: entry.path ?? '', value: entry.live }, `${title} ${entry.path ?? ''}`);
-        break;
-      case 'link-added':
-        linkEdit(entry, true);
-        break;
-      case 'link-deleted':
-        linkEdit(entry, false);
-        break;
-      case 'deleted':
-        if (!input.adoptDeletions) {
-          skipped.push(`${title} was deleted on the gateway: kept in the manifests (--adopt-deletions removes it)`);
-          break;
-        }
-        add(sourceFile(input.desired, entry, input.cwd), entry, { type: 'remove-document' }, title);
-        for (const link of input.desired.links) {
-          for (const [holder, other, relationship] of [
-            [link.from, link.to, link.relationship],
-            [link.to, link.from, kindOf(link.from.kind).relationships[link.relationship]?.inverse ?? ''],
-          ] as const) {
-            if (other.kind !== entry.kind || other.name !== entry.name || !declares(input.desired, holder, relationship)) continue;
-            if (holder.kind === entry.kind && holder.name === entry.name) continue;
-            const def = kindOf(holder.kind).relationships[relationship];
-            if (def) add(sourceFile(input.desired, holder, input.cwd), holder, { type: 'link', relationship, target: entry.name, add: false, cardinality: def.cardinality }, title);
-          }
-        }
-        break;
-      case 'added':
-        break; // new files: adoptDrift
-    }
+export function newDocumentFile(kind: ResourceType, name: string, desired: State, manifestPaths: readonly string[], cwd: string): { file: string; append: boolean } {
+  const read = manifestPaths.filter((p) => p !== '-').map((p) => path.resolve(cwd, p));
+  const directories = read.filter((p) => existsSync(p) && statSync(p).isDirectory());
+  const sameKind = [...(desired.objects.get(kind)?.values() ?? [])]
+    .flatMap((o) => (o.source?.file !== undefined && o.source.file !== '-' ? [{ file: path.resolve(cwd, o.source.file), name: o.name }] : []))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const fileName = `${escapeFileName(name)}.yaml`;
+  const beside = sameKind[0];
+  if (beside !== undefined) {
+    const dir = path.dirname(beside.file);
+    const candidate = path.join(dir, fileName);
+    const perObject = path.basename(beside.file) === `${escapeFileName(beside.name)}.yaml`;
+    const readWhole = directories.some((d) => {
+      const relative = path.relative(d, dir);
+      return !relative.startsWith('..') && !path.isAbsolute(relative);
+    });
+    return perObject && readWhole && !existsSync(candidate) ? { file: candidate, append: false } : { file: beside.file, append: true };
   }
-  return { edits, skipped };
-}
-
-/** The directory new manifest files go to: the first manifest path (its directory when it is a file). */
-export function adoptionDirectory(manifestPaths: readonly string[], cwd: string): string {
-  const first = manifestPaths[0];
-  if (first === undefined || first === '-') return cwd;
-  const full = path.resolve(cwd, first);
-  return existsSync(full) && statSync(full).isDirectory() ? full : path.dirname(full);
+  const directory = directories[0];
+  if (directory !== undefined) return { file: path.join(directory, kind, fileName), append: false };
+  const first = read[0];
+  return first !== undefined ? { file: first, append: true } : { file: path.join(cwd, kind, fileName), append: false };
 }
 
 /**
  * Reads the objects added on the gateway in an open session (with the active configuration
- * loaded) and builds their manifest files with export's builder and writer.
- * @returns file path (relative to `dir`'s layout `<kind>/<name>.yaml`) → text, and the secret variables
+ * loaded) and builds their manifest documents with export's builder and writer.
+ * @returns the documents, and the secret variables they read
  */
-export async function addedObjectFiles(
+export async function addedObjectDocuments(
   session: GatewaySession,
   added: readonly ObjectRef[],
   live: State,
   variant: Variant,
-): Promise<{ files: Map<string, string>; variables: string[] }> {
+): Promise<{ documents: AddedDocument[]; variables: string[] }> {
   const wanted = new Map<ResourceType, Set<string>>(); // kind → ids
   for (const ref of added) {
     const id = live.objects.get(ref.kind)?.get(ref.name)?.id;
@@ -179,7 +109,7 @@ export async function addedObjectFiles(
     ids.add(id);
     wanted.set(ref.kind, ids);
   }
-  if (wanted.size === 0) return { files: new Map(), variables: [] };
+  if (wanted.size === 0) return { documents: [], variables: [] };
   const lists: Partial<Record<ResourceType, ApiResource[]>> = {};
   const nameOnly = new Set<string>();
   for (const kind of KINDS.filter((k) => kindExistsIn(k, variant))) {
@@ -194,41 +124,72 @@ export async function addedObjectFiles(
     for (const r of lists[kind.type] ?? []) if (!ids?.has(r.id)) nameOnly.add(`${kind.type}\u0000${r.id}`);
   }
   const built = buildDocuments({ exported: [...wanted.keys()], lists, nameOnly });
-  return { files: manifestFiles(built.documents, 'per-object'), variables: built.secrets.map((s) => s.variable) };
+  return {
+    documents: built.documents.map((d) => ({ kind: d.kind, name: d.name, text: renderDocument(d) })),
+    variables: built.secrets.map((s) => s.variable),
+  };
+}
+
+/** An overlay document (JSON merge patch) as YAML text. */
+function overlayText(doc: OverlayDocument): string {
+  const value: Record<string, unknown> = { kind: doc.kind, name: doc.name };
+  if (Object.keys(doc.attributes).length > 0) value.attributes = escapeStrings(doc.attributes);
+  if (Object.keys(doc.relationships).length > 0) value.relationships = doc.relationships;
+  return stringify(value, { lineWidth: 0 });
+}
+
+/** `text` with `documents` added at its end, each after a `---` line. */
+function appended(text: string, documents: readonly string[]): string {
+  if (documents.length === 0) return text;
+  const body = documents.join('---\n');
+  if (text.trim() === '') return body;
+  return `${text}${text.endsWith('\n') ? '' : '\n'}---\n${body}`;
 }
 
 /**
- * Edits and writes the manifest files, and writes the new files of `addedFiles` under `dir`.
- * @throws ConfigError when a new file would overwrite an existing one, or a file cannot be written
+ * Edits and writes the manifest and overlay files, and writes the objects added on the
+ * gateway where the project reads them ({@link newDocumentFile}).
+ * @param manifestPaths the manifest paths the run read
+ * @throws ConfigError when a file cannot be written
  */
-export async function adoptDrift(input: AdoptInput, dir: string, addedFiles: ReadonlyMap<string, string>, secretVariables: readonly string[]): Promise<AdoptResult> {
-  const { edits, skipped } = planAdoption(input);
+export async function adoptDrift(input: AdoptInput, manifestPaths: readonly string[], added: readonly AddedDocument[], secretVariables: readonly string[]): Promise<AdoptResult> {
+  const { edits, overlays, skipped } = planAdoption(input);
   const edited: string[] = [];
   const removed: string[] = [];
   const created: string[] = [];
   const rel = (file: string): string => path.relative(input.cwd, file) || file;
-  for (const [file] of addedFiles) {
-    if (existsSync(path.join(dir, file))) throw new ConfigError(`drift --adopt: ${rel(path.join(dir, file))} exists already; nothing was written`);
-  }
-  for (const [file, list] of edits) {
-    const text = await readFile(file, 'utf8');
-    const result = editManifestText(text, list);
-    for (const ref of result.notFound) skipped.push(`${ref.kind} '${ref.name}': no document with this kind and name in ${rel(file)} (declared through an overlay or a template?)`);
-    if (result.text === '') {
-      await rm(file);
-      removed.push(rel(file));
-    } else if (result.text !== text) {
-      await writeFile(file, result.text);
-      edited.push(rel(file));
+  const appends = new Map<string, string[]>();
+  for (const [file, docs] of overlays) appends.set(file, docs.map(overlayText));
+  const baseReaders = otherReaders(input, path.resolve(input.cwd, manifestPaths[0] ?? '.'), true);
+  for (const doc of added) {
+    if (baseReaders.length > 0) {
+      skipped.push(`${doc.kind} '${doc.name}' was added on the gateway: not adopted, the manifests are read by target${baseReaders.length === 1 ? '' : 's'} ${baseReaders.join(', ')} too (they would create it)`);
+      continue;
     }
+    const { file } = newDocumentFile(doc.kind, doc.name, input.desired, manifestPaths, input.cwd);
+    appends.set(file, [...(appends.get(file) ?? []), doc.text]);
   }
-  for (const [file, text] of addedFiles) {
-    const full = path.join(dir, file);
-    await mkdir(path.dirname(full), { recursive: true });
-    await writeFile(full, text, { flag: 'wx' }).catch((error: unknown) => {
-      throw new ConfigError(`drift --adopt: cannot write ${rel(full)}`, { cause: error });
-    });
-    created.push(rel(full));
+  const files = new Set([...edits.keys(), ...appends.keys()]);
+  for (const file of files) {
+    const exists = existsSync(file);
+    const text = exists ? await readFile(file, 'utf8') : '';
+    const result = editManifestText(text, edits.get(file) ?? []);
+    for (const ref of result.notFound) skipped.push(`${ref.kind} '${ref.name}': no document with this kind and name in ${rel(file)}`);
+    for (const item of result.unwritable) skipped.push(`${(edits.get(file) ?? []).find((e) => e.edit === item.edit)?.what ?? `${item.ref.kind} '${item.ref.name}'`}: cannot be written in place in ${rel(file)}`);
+    const next = appended(result.text, appends.get(file) ?? []);
+    if (next === text) continue;
+    try {
+      if (next === '') {
+        await rm(file);
+        removed.push(rel(file));
+        continue;
+      }
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, next);
+    } catch (error) {
+      throw new ConfigError(`drift --adopt: cannot write ${rel(file)}`, { cause: error });
+    }
+    (exists ? edited : created).push(rel(file));
   }
   return { edited, created, removed, skipped, secretVariables };
 }

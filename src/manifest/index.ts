@@ -92,6 +92,38 @@ export interface LoadResult {
    * keys in place.
    */
   jwksReferences: JwksReference[];
+  /**
+   * The documents an object's declaration was read from: the base document and the
+   * target's overlays (latest first), for `drift --adopt` (src/adopt/). Undefined for an
+   * object no document declares.
+   */
+  origins(kind: ResourceType, name: string): ObjectOrigins | undefined;
+}
+
+/** One document that contributed to an object's declaration. */
+export interface DocumentOrigin {
+  /** The file as displayed (relative to the working directory, `-` for stdin). */
+  readonly file: string;
+  /** `document`: the base document; `merge-patch` / `json-patch`: an overlay in that form. */
+  readonly form: 'document' | 'merge-patch' | 'json-patch';
+  /**
+   * Where a pointer of the object's document (segments such as `['attributes', 'port']`) is
+   * written in this document, as segments of this document, or undefined when it is not.
+   */
+  readonly locate: (segments: readonly string[]) => readonly string[] | undefined;
+}
+
+/** {@link LoadResult.origins}: the base document and the overlays applied to it. */
+export interface ObjectOrigins {
+  readonly base: DocumentOrigin;
+  /** Latest first (the first that locates a pointer is the one in force). */
+  readonly overlays: readonly DocumentOrigin[];
+}
+
+function documentOrigin(origin: Entry['baseOrigin'], base: boolean): DocumentOrigin {
+  const value = origin.parsed.value;
+  const patch = typeof value === 'object' && value !== null && 'patch' in value;
+  return { file: origin.parsed.source.file, form: base ? 'document' : patch ? 'json-patch' : 'merge-patch', locate: (segments) => origin.mapPointer(segments) };
 }
 
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
@@ -229,6 +261,10 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     project,
     variant,
     locate: (kind, name) => byKey.get(objectKey(kind, name)),
+    origins: (kind, name) => {
+      const entry = index.get(kind)?.get(name);
+      return entry ? { base: documentOrigin(entry.baseOrigin, true), overlays: entry.overlays.map((o) => documentOrigin(o, false)) } : undefined;
+    },
     secretValues: [...new Set(secretValues)],
     secretReferences,
     jwksReferences,

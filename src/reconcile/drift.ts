@@ -3,7 +3,8 @@
  * executed), the configurations list for who and when, and the drift report built from
  * them with the project's `drift.ignore` entries (README.md "Drift").
  */
-import { addedObjectFiles } from '../adopt/index.js';
+import type { AddedDocument } from '../adopt/index.js';
+import { addedObjectDocuments } from '../adopt/index.js';
 import { withSession } from '../gateway/index.js';
 import { attributeDrift } from './drift-attribution.js';
 import { entriesInForce } from './drift-ignore.js';
@@ -16,15 +17,15 @@ import { connectionFor, prepare, readAndPlan } from './run.js';
 export interface DriftRun extends Planned {
   readonly prepared: Prepared;
   readonly report: DriftReport;
-  /** With `adoptAdded`: the manifest files of the objects added on the gateway (`<kind>/<name>.yaml` → text), and their secret variables. */
-  readonly added?: { readonly files: ReadonlyMap<string, string>; readonly variables: readonly string[] };
+  /** With `adoptAdded`: the manifest documents of the objects added on the gateway, and their secret variables. */
+  readonly added?: { readonly documents: readonly AddedDocument[]; readonly variables: readonly string[] };
 }
 
 /**
  * Reads the gateway in one session (load-active, the GET lists, the configurations list),
  * builds the plan without `--prune` and the report; nothing is changed or activated.
  * @param now the clock that decides which ignore entries have expired
- * @param options `adoptAdded`: also read the objects added on the gateway whole and build their manifest files (drift --adopt)
+ * @param options `adoptAdded`: also read the objects added on the gateway whole and build their manifest documents (drift --adopt)
  * @throws ManifestError for invalid manifests; the gateway's errors (src/gateway/errors.ts)
  */
 export async function runDriftReport(input: RunInput, now: Date, options: { readonly adoptAdded?: boolean } = {}): Promise<DriftRun> {
@@ -38,6 +39,6 @@ export async function runDriftReport(input: RunInput, now: Date, options: { read
     const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired });
     const added = report.entries.filter((e) => e.direction === 'added');
     if (!options.adoptAdded || added.length === 0) return { ...planned, prepared, report };
-    return { ...planned, prepared, report, added: await addedObjectFiles(session, added, planned.live, prepared.variant) };
+    return { ...planned, prepared, report, added: await addedObjectDocuments(session, added, planned.live, prepared.variant) };
   });
 }

@@ -282,6 +282,7 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
     secretValues: [],
     secretReferences: new Map(),
     jwksReferences: [],
+    origins: () => undefined,
   };
   // Keys from a JWK Set were resolved when the plan was made; the file holds their PEM (public, not secret).
   return { prepared: { loaded, desired, variant: connected.variant, keyNames: new Map(), completeDesired: complete }, saved, input: run };

@@ -50,3 +50,19 @@ describe('substituteVariables', () => {
     );
   });
 });
+
+describe('escapeVariables', () => {
+  it('writes ${ as $${ so that any string reads back as itself, whatever is set', () => {
+    const piece = fc.constantFrom('$', '$$', '{', '}', '${', '$${', 'A', 'B_1', ':-', 'x', ' ', '1');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }).map((p) => p.join('')), fc.dictionary(fc.constantFrom('A', 'B_1', 'x'), fc.string({ maxLength: 4 })), (value, env) => {
+        const read = substituteVariables({ value: escapeVariables(value) }, env);
+        expect(read.value).toEqual({ value });
+        expect(read.unset).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+    expect(escapeVariables('key ${API_KEY}')).toBe('key $${API_KEY}');
+    expect(escapeVariables('no reference')).toBe('no reference');
+  });
+});

@@ -100,9 +100,9 @@ describe('drift --adopt edits in place', () => {
 
   it('replaces only the value, keeping comments, flow style and the other documents', () => {
     const out = editManifestText(TEXT, [
-      { ref: { kind: 'mapping', name: 'a' }, edit: { type: 'attribute', path: 'backendPath', value: '/v2/' } },
-      { ref: { kind: 'mapping', name: 'a' }, edit: { type: 'attribute', path: 'entryPath.value', value: '/b/' } },
-      { ref: { kind: 'mapping', name: 'a' }, edit: { type: 'attribute', path: 'labels', value: ['x', 'z'] } },
+      { ref: { kind: 'mapping', name: 'a' }, edit: { type: 'set', path: ['attributes', 'backendPath'], value: '/v2/' } },
+      { ref: { kind: 'mapping', name: 'a' }, edit: { type: 'set', path: ['attributes', 'entryPath', 'value'], value: '/b/' } },
+      { ref: { kind: 'mapping', name: 'a' }, edit: { type: 'set', path: ['attributes', 'labels'], value: ['x', 'z'] } },
       { ref: { kind: 'mapping', name: 'a' }, edit: { type: 'link', relationship: 'back-end-groups', target: 'g2', add: false, cardinality: 'many' } },
     ]);
     expect(out.text).toBe(
@@ -111,9 +111,9 @@ describe('drift --adopt edits in place', () => {
     expect(out.notFound).toEqual([]);
   });
 
-  it('sets a value the document does not hold by writing that document anew, and removes documents', () => {
+  it('adds a value the document does not hold in place, and removes documents', () => {
     const out = editManifestText(TEXT, [
-      { ref: { kind: 'mapping', name: 'b' }, edit: { type: 'attribute', path: 'access.deniedUrl.value', value: '/denied' } },
+      { ref: { kind: 'mapping', name: 'b' }, edit: { type: 'set', path: ['attributes', 'access', 'deniedUrl', 'value'], value: '/denied' } },
       { ref: { kind: 'mapping', name: 'a' }, edit: { type: 'remove-document' } },
       { ref: { kind: 'mapping', name: 'zz' }, edit: { type: 'remove-document' } },
     ]);
@@ -122,6 +122,14 @@ describe('drift --adopt edits in place', () => {
     expect(docs).toEqual([{ apiVersion: 'gwops/v1', kind: 'mapping', name: 'b', attributes: { backendPath: '/b/', access: { deniedUrl: { value: '/denied' } } } }]);
     expect(out.text).toContain('# second');
     expect(out.text.startsWith('# head comment\n')).toBe(true);
+  });
+
+  it('applies several edits of one flow list one after another, each on the text the last left', () => {
+    const text = 'kind: back-end-group\nname: g\nrelationships:\n  mappings: [m2, m3] # moved\n';
+    const link = (target: string, add: boolean) => ({ ref: { kind: 'back-end-group', name: 'g' }, edit: { type: 'link' as const, relationship: 'mappings', target, add, cardinality: 'many' as const } });
+    expect(editManifestText(text, [link('m4', true), link('m2', false)]).text).toBe(text.replace('[m2, m3]', '[m3, m4]'));
+    expect(editManifestText(text, [link('m2', false), link('m3', false)]).text).toBe('kind: back-end-group\nname: g\n');
+    expect(editManifestText('# nothing yet\n', []).text).toBe('# nothing yet\n');
   });
 
   it('changes exactly the edited scalar of the examples and nothing else', () => {
@@ -139,7 +147,7 @@ describe('drift --adopt edits in place', () => {
       fc.property(fc.constantFrom(...leaves), fc.oneof(fc.integer(), fc.boolean(), fc.string({ maxLength: 20 })), (leaf, value) => {
         const doc = docs[leaf.doc];
         if (!doc) return;
-        const out = editManifestText(text, [{ ref: { kind: 'virtual-host', name: doc.name }, edit: { type: 'attribute', path: leaf.path.join('.'), value } }]);
+        const out = editManifestText(text, [{ ref: { kind: 'virtual-host', name: doc.name }, edit: { type: 'set', path: ['attributes', ...leaf.path], value } }]);
         const after = parseAllDocuments(out.text).map((d) => d.toJS() as { attributes: Record<string, unknown> });
         const expected = structuredClone(docs);
         let node: Record<string, unknown> = expected[leaf.doc]?.attributes ?? {};
@@ -174,8 +182,16 @@ describe('drift --adopt never writes a secret', () => {
       expiredIgnores: [],
       attribution: { since: [] },
     };
-    const { edits, skipped } = planAdoption({ report, desired, live: { objects: new Map(), links: [] }, cwd: '/work', adoptDeletions: false });
+    const { edits, skipped } = planAdoption({
+      report,
+      desired,
+      live: { objects: new Map(), links: [] },
+      cwd: '/work',
+      adoptDeletions: false,
+      origins: () => ({ base: { file: source.file, form: 'document', locate: (segments) => segments }, overlays: [] }),
+      targets: {},
+    });
     expect(skipped).toEqual([expect.stringContaining("mapping 'm' access.tokenVerification.jwsKey: a secret is never written into a manifest") as unknown]);
-    expect([...edits.values()].flat().map((e) => e.edit)).toEqual([{ type: 'attribute', path: 'backendPath', value: '/b/' }]);
+    expect([...edits.values()].flat().map((e) => e.edit)).toEqual([{ type: 'set', path: ['attributes', 'backendPath'], value: '/b/' }]);
   });
 });

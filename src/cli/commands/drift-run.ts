@@ -5,7 +5,7 @@
  * count), 0 otherwise.
  */
 import { UsageError } from '../../errors.js';
-import { adoptDrift, adoptionDirectory } from '../../adopt/index.js';
+import { adoptDrift } from '../../adopt/index.js';
 import type { AdoptResult } from '../../adopt/index.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { runDriftReport } from '../../reconcile/drift.js';
@@ -40,6 +40,19 @@ function adoptionLines(result: AdoptResult): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The target the run is for: `--target`, else the project's only target when no `--url` is
+ * given (as the connection is resolved), else the target whose URL `--url` names.
+ */
+function currentTarget(targets: Readonly<Record<string, { readonly url: string }>>, flags: DriftFlags): string | undefined {
+  if (flags.target !== undefined) return flags.target;
+  const names = Object.keys(targets);
+  const trimmed = (url: string): string => url.replace(/\/+$/, '');
+  if (flags.url === undefined) return names.length === 1 ? names[0] : undefined;
+  const url = trimmed(flags.url);
+  return names.find((name) => trimmed(targets[name]?.url ?? '') === url);
+}
+
 /** `gwops drift`. @returns the exit code */
 export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO, progress?: ProgressReporter): Promise<number> {
   if (flags.prune) throw new UsageError('drift never changes the gateway; --prune belongs to plan and apply');
@@ -62,10 +75,20 @@ export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO,
   }
   if (flags.adopt && run.report.drifted) {
     const manifestPaths = paths.length > 0 ? paths : run.prepared.loaded.project.manifests;
+    const loaded = run.prepared.loaded;
     const result = await adoptDrift(
-      { report: run.report, desired: run.prepared.desired, live: run.live, cwd: io.cwd, adoptDeletions: flags.adoptDeletions === true },
-      adoptionDirectory(manifestPaths, io.cwd),
-      run.added?.files ?? new Map(),
+      {
+        report: run.report,
+        desired: run.prepared.desired,
+        live: run.live,
+        cwd: io.cwd,
+        adoptDeletions: flags.adoptDeletions === true,
+        origins: (kind, name) => loaded.origins(kind, name),
+        targets: loaded.project.targets,
+        current: currentTarget(loaded.project.targets, flags),
+      },
+      manifestPaths,
+      run.added?.documents ?? [],
       run.added?.variables ?? [],
     );
     io.stderr.write(`\n${adoptionLines(result)}`);
