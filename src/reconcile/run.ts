@@ -26,6 +26,7 @@ import type { ExecutionReport, ProgressListener } from './execute.js';
 import { executePlan } from './execute.js';
 import { fetchLiveLists, kindsToFetch, ownershipPredicate } from './fetch.js';
 import { liveState } from './live.js';
+import { outsideScopeTest } from './ownership.js';
 import type { State } from './model.js';
 import { buildPlan } from './plan.js';
 import type { SecretVersions } from './secret-versions.js';
@@ -150,6 +151,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const plan = buildPlan(prepared.desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
+    outsideScope: outsideScopeTest(scope),
     allowMassDelete: input.allowMassDelete === true,
     massDeleteShare: prepared.loaded.project.massDeleteShare,
     keyNames: prepared.keyNames,
