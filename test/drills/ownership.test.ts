@@ -161,7 +161,7 @@ function declaredName(kind: KindDefinition, spec: DeclaredSpec): string {
 
 /** Runs one set; returns a violation message, or undefined. */
 async function trial(c: Case, pems: readonly string[]): Promise<string | undefined> {
-  const scope: Partial<Record<ResourceType, readonly string[]>> = {};
+  const scope: { -readonly [K in keyof OwnershipScope]: OwnershipScope[K] } = {};
   const resources = new Map<string, ApiResource[]>(); // collection → full live list
   const documents: ManifestDocument[] = [];
   /** Expected refusals (`kind name`) and the ids of live objects outside the scope. */
@@ -189,7 +189,7 @@ async function trial(c: Case, pems: readonly string[]): Promise<string | undefin
       if (outside.has(kind.identity.byName ? spec.name : String(pems[spec.pem]))) expected.add(`${k.kind} ${name}`);
     }
   }
-  const ownership = scope as OwnershipScope;
+  const ownership = scope;
   const client: ListClient = {
     list: (collection, filters, options) => {
       const kind = KINDS.find((k) => k.collection === collection);
