@@ -23,7 +23,7 @@ import { apiKeyExpiry, utcInstant } from '../gateway/api-key.js';
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** `GET /system/status/node` versions per variant (api.ts). */
-export const VARIANT_VERSIONS = { earliest: '7.8.2', middle: '8.2.1', latest: '8.6.0' } as const;
+export const VARIANT_VERSIONS = { earliest: '7.8', middle: '8.2', latest: '8.6' } as const;
 
 /** What the request handler needs. */
 export interface ServerDeps {
