@@ -19,12 +19,13 @@ import type { LoginApp } from './login-app.js';
 import { isLoginAppPath, loginAppAnswer } from './login-app.js';
 import type { Session } from './sessions.js';
 import { SESSION_COOKIE, sessionIdsFromCookies } from './sessions.js';
+import { apiKeyExpiry, utcInstant } from '../gateway/api-key.js';
 
 /** Largest request body accepted, in bytes (413 beyond). */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** `GET /system/status/node` versions per variant (api.ts). */
-export const VARIANT_VERSIONS = { earliest: '7.8.2', middle: '8.2.1', latest: '8.6.0' } as const;
+export const VARIANT_VERSIONS = { earliest: '7.8', middle: '8.2', latest: '8.6' } as const;
 
 /** What the request handler needs. */
 export interface ServerDeps {
@@ -235,6 +236,9 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
     const key = bearerKey(req);
     const user = key === undefined ? undefined : core.keys.lookup(key);
     if (!user) throw errors.unauthorized('a valid API key is required: Authorization: Bearer <key>');
+    // A key past its `exp` is refused as a gateway refuses it (docs/gateway-api.md "Sessions").
+    const expiry = key === undefined ? undefined : apiKeyExpiry(key);
+    if (expiry !== undefined && expiry.getTime() <= Date.now()) throw errors.unauthorized(`the API key expired on ${utcInstant(expiry)}`);
     const session = core.sessions.create(user);
     const cookie = `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly${deps.secure ? '; Secure' : ''}`;
     return { ...metaReply(200), headers: { 'Set-Cookie': cookie } };

@@ -14,6 +14,7 @@ import { KINDS, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '
 import { loadProject } from '../manifest/project.js';
 import { joinKey } from '../object-key.js';
 import { projectConnection } from '../reconcile/connect.js';
+import { gatewayVariant } from '../reconcile/variant.js';
 import type { GatewayInput } from '../reconcile/connect.js';
 import { exportAttributes } from './attributes.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
@@ -85,15 +86,13 @@ const refKey = (kind: string, id: string): string => joinKey(kind, id);
 /** `gwops export` (see the module comment). */
 export async function runExport(input: ExportInput): Promise<ExportResult> {
   const project = loadProject(input.cwd, input.configFile);
-  const { connection, targetName, target, variant } = projectConnection(project, input);
+  const { connection, targetName, target, declaredVariant } = projectConnection(project, input);
 
-  const available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
   for (const kind of input.kinds ?? []) {
     if (!isResourceType(kind)) throw new UsageError(`--kind ${kind} is no resource kind (one of ${KINDS.map((k) => k.type).join(', ')})`);
-    if (!available.includes(kind)) throw new UsageError(`--kind ${kind} does not exist in the ${variant} variant`);
   }
-  const exported = input.kinds && input.kinds.length > 0 ? available.filter((k) => input.kinds?.includes(k)) : available;
-  const filters = filtersByKind(input.filters ?? [], exported);
+  // The filters are checked against every kind before connecting, and again against the variant's kinds.
+  filtersByKind(input.filters ?? [], input.kinds && input.kinds.length > 0 ? KINDS.map((k) => k.type).filter((k) => input.kinds?.includes(k)) : KINDS.map((k) => k.type));
 
   const dir = resolve(input.cwd, input.out ?? '.');
   if (!input.force && (await isNonEmptyDirectory(dir))) {
@@ -102,7 +101,17 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
 
   const unknown = new Map<string, number>();
   const nameOnly: string[] = [];
+  let exported: ResourceType[] = [];
+  let filters: Partial<Record<ResourceType, string[]>> = {};
   const lists = await withSession({ ...connection, onWarning: input.warn }, async (session) => {
+    // The variant the gateway reports decides which kinds exist (docs/gateway-api.md "Variants").
+    const variant = gatewayVariant(await session.nodeVersion(), declaredVariant);
+    const available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
+    for (const kind of input.kinds ?? []) {
+      if (isResourceType(kind) && !available.includes(kind)) throw new UsageError(`--kind ${kind} does not exist in the ${variant} variant of this gateway`);
+    }
+    exported = input.kinds && input.kinds.length > 0 ? available.filter((k) => input.kinds?.includes(k)) : available;
+    filters = filtersByKind(input.filters ?? [], exported);
     await session.loadActive();
     const fetched: Partial<Record<ResourceType, ApiResource[]>> = {};
     for (const kind of exported) {

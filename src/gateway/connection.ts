@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
+import { apiKeyExpiry, utcInstant } from './api-key.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS, checkBaseUrl } from './http.js';
 
 /**
@@ -40,6 +41,8 @@ export interface ConnectionInput {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Relative file paths are resolved against this directory. */
   readonly cwd: string;
+  /** The time an API key's expiry is compared with (default: the clock). */
+  readonly now?: Date | undefined;
 }
 
 /**
@@ -170,6 +173,11 @@ function resolveTimeouts(input: ConnectionInput, targetLabel: string): ResolvedC
  * (or the target's `apiKeyEnv` is unset), the connection is refused, naming both sources.
  * Where the key came from is recorded in `apiKeySource` (for messages such as a rejected key).
  *
+ * A key that belongs to a target goes only to the target's URL: `--url` beside a target
+ * must be the target's own URL (compared without a trailing slash), unless
+ * `--api-key-file` gives the key. A key that is a JWT whose `exp` has passed (read without
+ * verifying, `now` or the clock) is refused before connecting.
+ *
  * The CA file: `--ca-file`, else the target's `caFile`.
  *
  * The timeout (seconds): `--timeout`, then `GWOPS_TIMEOUT`, then the target's `timeout`,
@@ -177,7 +185,8 @@ function resolveTimeouts(input: ConnectionInput, targetLabel: string): ResolvedC
  * and each pause in the body; connecting takes at most min(10 s, timeout).
  * @throws ConfigError when no URL is given, the URL is refused (plain http to a
  *   non-loopback host), no key is found (naming every place looked at, never a value),
- *   two different keys apply, a file cannot be read or holds no PEM certificate, or
+ *   two different keys apply, `--url` is not the URL of the target whose key would go
+ *   there, the key expired, a file cannot be read or holds no PEM certificate, or
  *   `GWOPS_TIMEOUT` or the target's `timeout` is invalid; UsageError for an invalid `timeout`.
  */
 export function resolveConnection(input: ConnectionInput): ResolvedConnection {
@@ -187,8 +196,10 @@ export function resolveConnection(input: ConnectionInput): ResolvedConnection {
   }
   checkBaseUrl(url);
   const targetLabel = input.targetName !== undefined ? `target '${input.targetName}'` : 'the target';
+  refuseForeignUrl(input, targetLabel);
   const timeouts = resolveTimeouts(input, targetLabel);
   const { key: apiKey, source: apiKeySource } = resolveApiKey(input, targetLabel);
+  refuseExpiredKey(apiKey, apiKeySource, input.now ?? new Date());
   const caFile = input.caFile ?? input.target?.caFile;
   let ca: string | undefined;
   let caPath: string | undefined;
@@ -204,6 +215,41 @@ export function resolveConnection(input: ConnectionInput): ResolvedConnection {
     value: () => ({ url, insecure: resolved.insecure, ca: ca !== undefined ? '[PEM]' : undefined, apiKey: '[redacted]', apiKeySource, timeouts }),
   });
   return resolved;
+}
+
+/** A base URL compared as the gateway sees it: parsed (scheme and host case, default port) and without trailing slashes. */
+function comparableUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}${parsed.search}`;
+}
+
+/**
+ * A target's key goes only to the target's own URL: `--url` beside a target must be that
+ * URL, unless `--api-key-file` names the key for it (then no key of the target is used).
+ * @throws ConfigError naming both URLs; nothing has been read or sent
+ */
+function refuseForeignUrl(input: ConnectionInput, targetLabel: string): void {
+  if (input.url === undefined || input.target === undefined || input.apiKeyFile !== undefined) return;
+  checkBaseUrl(input.target.url);
+  if (comparableUrl(input.url) === comparableUrl(input.target.url)) return;
+  throw new ConfigError(
+    `--url ${input.url} is not the URL of ${targetLabel} (${input.target.url}); gwops sends a target's API key only to the ` +
+      `target's own URL: drop --url to reach ${targetLabel}, or drop --target and give the key for ${input.url} with --api-key-file or ${API_KEY_ENV}`,
+  );
+}
+
+/**
+ * Refuses a key that is a JWT whose `exp` has passed (the gateway would answer 401):
+ * named by where it came from and the date it expired, never by value.
+ * @throws ConfigError
+ */
+function refuseExpiredKey(key: string, source: string, now: Date): void {
+  const expiry = apiKeyExpiry(key);
+  if (expiry === undefined || expiry.getTime() > now.getTime()) return;
+  throw new ConfigError(
+    `the API key from ${source} expired on ${utcInstant(expiry)} (its exp claim); nothing was sent to the gateway: ` +
+      'issue a new API key on the gateway and put it there',
+  );
 }
 
 interface FoundKey {

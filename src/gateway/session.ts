@@ -380,6 +380,21 @@ export class GatewaySession {
   }
 
   /**
+   * `GET /system/status/node`: the gateway's version as it reports it
+   * (`data.attributes.version`, a string such as `8.6` or `8.6.0`; a number is given as
+   * its decimal text), or undefined when the answer carries none (docs/gateway-api.md
+   * "Sessions", System calls). Works before a load.
+   * @throws ApiError, ConnectionError, UnexpectedResponseError
+   */
+  async nodeVersion(): Promise<string | undefined> {
+    const path = '/system/status/node';
+    const res = await this.call({ method: 'GET', path, retry: 'transient' });
+    const version = this.parse('GET', path, res, resourceOf).attributes.version;
+    if (typeof version === 'number' && Number.isFinite(version)) return String(version);
+    return typeof version === 'string' && version.trim() !== '' ? version.trim() : undefined;
+  }
+
+  /**
    * `GET /configuration/configurations`: every configuration entry, newest first; works
    * before a load (docs/gateway-api.md "Configurations and activation").
    * @throws ApiError, ConnectionError, UnexpectedResponseError

@@ -91,7 +91,9 @@ export type ReconcileDiagnosticCode =
   /** An object's attributes give no identity (a certificate without its PEM). */
   | 'missing-identity'
   /** A manifest declares an object that is built into the gateway (negative id), which no client may change. */
-  | 'built-in-object';
+  | 'built-in-object'
+  /** A manifest declares a name that exists live outside the project's ownership scope for its kind (someone else's object). */
+  | 'outside-ownership-scope';
 
 /** The stable codes of gwops's own diagnostics. */
 export type DiagnosticCode = ManifestDiagnosticCode | ReconcileDiagnosticCode;

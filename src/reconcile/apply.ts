@@ -16,7 +16,8 @@ import type { Plan } from './plan-types.js';
 import { prepareSavedPlan } from './saved-plan.js';
 import { planDifference } from './saved-plan-check.js';
 import type { Planned, Prepared, RunInput } from './run.js';
-import { connectionFor, declaredVersions, executeAndValidate, prepare, readAndPlan } from './run.js';
+import type { VariantMemo } from './run.js';
+import { connectionFor, declaredVersions, executeAndValidate, preparedForGateway, prepare, readAndPlan, reloadFor } from './run.js';
 import { redoTransaction, samePlan } from './retry-transaction.js';
 import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from './secret-versions.js';
 
@@ -93,14 +94,16 @@ export interface ApplyInput extends RunInput {
 export async function runApply(input: ApplyInput): Promise<ApplyResult> {
   // A saved plan brings its own desired state and scope; only the connection comes from the options.
   const fromFile = input.planFile !== undefined ? await prepareSavedPlan(input, input.planFile) : undefined;
-  const prepared = fromFile?.prepared ?? (await prepare(input));
+  const loaded = fromFile?.prepared ?? (await prepare(input));
   const saved = fromFile?.saved;
   const run = fromFile?.input ?? input;
-  const connection = connectionFor(run, prepared);
+  const connection = connectionFor(run, loaded);
+  const variantMemo: VariantMemo = {};
   // The plan the user last saw and consented to (a redone transaction asks again only when its plan differs).
   let shown: Plan | undefined;
   const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
   return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
+    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, variantMemo, fromFile ? undefined : reloadFor(input));
     const planned = await readAndPlan(session, prepared, run, connection.apiKey);
     if (saved) {
       const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';

@@ -10,6 +10,7 @@ import type { Variant } from '../kinds/index.js';
 import type { ProjectConfig, TargetConfig } from '../manifest/project.js';
 import { loadProject } from '../manifest/project.js';
 import type { SecretRedactor } from '../secrets.js';
+import type { DeclaredVariant } from './variant.js';
 
 /** The connection options of every command that talks to a gateway (`--target`, `--url`, `--api-key-file`, ...). */
 export interface ConnectionOptions extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -30,8 +31,13 @@ export interface GatewayInput extends ConnectionOptions {
 /** A resolved connection plus the gateway's variant and the target it came from. */
 export interface GatewayConnection {
   readonly connection: ResolvedConnection & { readonly secrets?: SecretRedactor };
-  /** `--variant`, else the target's, else `latest`. */
+  /**
+   * `--variant`, else the target's, else `latest`: the variant before the gateway is asked
+   * (a session reads the gateway's own with `variantOfSession`, run.ts).
+   */
   readonly variant: Variant;
+  /** The variant `--variant` or the target declares, and which of them; undefined when neither does. */
+  readonly declaredVariant?: DeclaredVariant;
   /** The target selected (by `--target`, or the project's only one), when any. */
   readonly targetName?: string;
   readonly target?: TargetConfig;
@@ -72,8 +78,18 @@ export function projectConnection(project: ProjectConfig, input: ConnectionOptio
     env: input.env,
     cwd: input.cwd,
   });
-  const variant = input.variant ?? target?.variant ?? 'latest';
-  const named = { variant, ...(targetName !== undefined ? { targetName } : {}), ...(target !== undefined ? { target } : {}) };
+  const declaredVariant: DeclaredVariant | undefined =
+    input.variant !== undefined
+      ? { variant: input.variant, source: '--variant' }
+      : target?.variant !== undefined
+        ? { variant: target.variant, source: `the variant of target '${targetName ?? ''}'` }
+        : undefined;
+  const named = {
+    variant: declaredVariant?.variant ?? 'latest',
+    ...(declaredVariant !== undefined ? { declaredVariant } : {}),
+    ...(targetName !== undefined ? { targetName } : {}),
+    ...(target !== undefined ? { target } : {}),
+  };
   if (!input.secrets) return { connection, ...named };
   input.secrets.add(connection.apiKey);
   // Object.assign keeps the connection's own (non-enumerable) toJSON, which hides the key.

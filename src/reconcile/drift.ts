@@ -11,7 +11,7 @@ import { entriesInForce } from './drift-ignore.js';
 import type { DriftReport } from './drift-report.js';
 import { buildDriftReport } from './drift-report.js';
 import type { Planned, Prepared, RunInput } from './run.js';
-import { connectionFor, prepare, readAndPlan } from './run.js';
+import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './run.js';
 
 /** Result of {@link runDriftReport}. */
 export interface DriftRun extends Planned {
@@ -30,10 +30,11 @@ export interface DriftRun extends Planned {
  */
 export async function runDriftReport(input: RunInput, now: Date, options: { readonly adoptAdded?: boolean } = {}): Promise<DriftRun> {
   // Drift reads and never changes: no manifests at all is reported as drift, not refused.
-  const prepared = await prepare({ ...input, allowEmpty: true });
-  const connection = connectionFor(input, prepared);
-  const { active, expired } = entriesInForce(prepared.loaded.project.drift, now);
+  const loaded = await prepare({ ...input, allowEmpty: true });
+  const connection = connectionFor(input, loaded);
+  const { active, expired } = entriesInForce(loaded.loaded.project.drift, now);
   return withSession({ ...connection, onWarning: input.warn }, async (session) => {
+    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor({ ...input, allowEmpty: true }));
     const planned = await readAndPlan(session, prepared, { ...input, prune: false });
     const attribution = attributeDrift(await session.configurations());
     const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired });

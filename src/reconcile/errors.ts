@@ -70,6 +70,23 @@ export class BuiltInObjectError extends InputError {
 }
 
 /**
+ * Manifests declare names that exist live outside the project's ownership scope (code
+ * `outside-ownership-scope`, one diagnostic per object, at the declaring document): the
+ * objects belong to someone else, and the plan would change them in place. Raised while
+ * planning, before any change; `plan` is the plan that was refused, for display. Exit code 1.
+ */
+export class OutsideScopeError extends InputError {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly plan: Plan;
+  constructor(diagnostics: readonly Diagnostic[], plan: Plan) {
+    const n = diagnostics.length;
+    super(`the manifests declare ${n} object${n === 1 ? ' that exists' : 's that exist'} on the gateway outside the ownership scope; nothing was changed`);
+    this.diagnostics = diagnostics;
+    this.plan = plan;
+  }
+}
+
+/**
  * Pruning would delete every owned object of a kind, or more than the allowed share,
  * and `--allow-mass-delete` was not given (docs/architecture.md "Decisions"). Exit code 1.
  */
@@ -170,7 +187,7 @@ export class PlanGatewayMismatchError extends GwopsError {}
 export class PlanFileMismatchError extends GwopsError {}
 
 /** The errors that carry diagnostics. */
-export type DiagnosticsError = ManifestError | DesiredStateError | UnresolvedReferenceError | BuiltInObjectError | ValidatorRejectedError;
+export type DiagnosticsError = ManifestError | DesiredStateError | UnresolvedReferenceError | BuiltInObjectError | OutsideScopeError | ValidatorRejectedError;
 
 /** True for an error that carries {@link Diagnostic}s to print before its message. */
 export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
@@ -179,6 +196,7 @@ export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
     error instanceof DesiredStateError ||
     error instanceof UnresolvedReferenceError ||
     error instanceof BuiltInObjectError ||
+    error instanceof OutsideScopeError ||
     error instanceof ValidatorRejectedError
   );
 }

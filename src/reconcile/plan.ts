@@ -38,10 +38,12 @@ import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
 import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
 import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
-import { BuiltInObjectError, MassDeleteError, UnresolvedReferenceError } from './errors.js';
+import { BuiltInObjectError, MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from './errors.js';
+import type { OutsideScope } from './ownership.js';
+import { outsideScopeMessage } from './ownership.js';
 import { checkCalls, planCalls } from './batch.js';
 
-export { MassDeleteError, UnresolvedReferenceError } from './errors.js';
+export { MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from './errors.js';
 export type { Plan, PlanStep } from './plan-types.js';
 /** Re-exported for callers that build live state: the desired names by identity key (certificates by fingerprint). */
 export { identityHandles } from './desired.js';
@@ -75,6 +77,13 @@ export interface PlanOptions {
    * with it the digest covers readable secret values too. Never stored.
    */
   readonly digestKey?: string | undefined;
+  /**
+   * Ownership scope seen from a declared object (ownership.ts `outsideScopeTest`): for a
+   * live object of a kind that has a scope and that the scope does not match, the scope
+   * and what its filters saw. Such an object is never updated nor deleted: a declaration
+   * of its name makes the plan fail with {@link OutsideScopeError}. Absent: no kind has a scope.
+   */
+  readonly outsideScope?: ((object: StateObject) => OutsideScope | undefined) | undefined;
 }
 
 /**
@@ -87,11 +96,14 @@ export interface PlanOptions {
  *   manifests nor the live state have (live objects and built-ins are found by name, see
  *   {@link liveIdOf}; naming one never makes it managed)
  * @throws BuiltInObjectError when a desired object has the name of a built-in live object
+ * @throws OutsideScopeError (carrying the plan it refuses) when a desired object matches a
+ *   live object outside the ownership scope of its kind
  */
 export function buildPlan(desired: State, live: State, options: PlanOptions): Plan {
   refuseBuiltIns(desired, live);
   const nodes: StepNode[] = [];
   const created = new Set<ObjectKey>();
+  const foreign: Diagnostic[] = [];
 
   for (const kind of KINDS) {
     const desiredObjects = desired.objects.get(kind.type);
@@ -100,6 +112,8 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
       const object = desiredObjects.get(name);
       if (!object) continue;
       const liveObject = live.objects.get(kind.type)?.get(name);
+      const outside = liveObject?.id === undefined ? undefined : options.outsideScope?.(liveObject);
+      if (outside) foreign.push(objectDiagnostic({ code: 'outside-ownership-scope', object, source: object.source, message: outsideScopeMessage(object, outside) }));
       if (liveObject?.id === undefined) {
         nodes.push(createNode(object, options.keyNames));
         created.add(refKey(object));
@@ -172,6 +186,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
         nodes.push(deleteNode(object, object.id, 'prune', needs));
       } else if (
         kind.identity.deleteWhenOrphaned &&
+        options.outsideScope?.(object) === undefined &&
         links.length > 0 &&
         (object.unmanagedLinks ?? 0) === 0 &&
         links.every((l) => removedKeys.has(linkKey(l)))
@@ -189,7 +204,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
   const steps = orderSteps(nodes);
   const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref));
   checkCalls(steps, calls);
-  return {
+  const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     liveDigest: liveStateDigest(live, desired, options.digestKey),
     summary: summarise(steps),
@@ -197,6 +212,8 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
     calls,
     unmanaged,
   };
+  if (foreign.length > 0) throw new OutsideScopeError(foreign, plan);
+  return plan;
 }
 
 function codePoint(a: string, b: string): number {

@@ -24,6 +24,7 @@ import { buildPlan } from './plan.js';
 import { rollbackCommentWithVersions } from './secret-versions.js';
 import type { Plan } from './plan-types.js';
 import { locateMessages } from './run.js';
+import { gatewayVariant } from './variant.js';
 
 /** What activating the target would change, known before consent. */
 export interface RollbackPreview {
@@ -127,8 +128,10 @@ export function rollbackPlan(target: State, active: State): Plan {
  *   OutdatedConfigurationError, connection and API errors (exit 1), InterruptedError
  */
 export async function runRollback(input: RollbackInput): Promise<RollbackResult> {
-  const { connection, variant } = gatewayConnection(input);
+  const { connection, declaredVariant } = gatewayConnection(input);
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
+    // The kinds to read are those of the variant the gateway reports (variant.ts).
+    const variant = gatewayVariant(await session.nodeVersion(), declaredVariant);
     const list = await session.configurations();
     const entries = historyEntries(list);
     const target = findRollbackTarget(entries, input.ref);

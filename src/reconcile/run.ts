@@ -5,7 +5,7 @@
  * load-active → one GET per kind → live state; diff → plan; execute in the session →
  * validator messages → activate (apply) or throw the edits away (plan).
  */
-import { EXIT, GwopsError } from '../errors.js';
+import { ConfigError, EXIT, GwopsError } from '../errors.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
 import { ApiError, withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
@@ -26,12 +26,15 @@ import type { ExecutionReport, ProgressListener } from './execute.js';
 import { executePlan } from './execute.js';
 import { fetchLiveLists, kindsToFetch, ownershipPredicate } from './fetch.js';
 import { liveState } from './live.js';
+import { outsideScopeTest } from './ownership.js';
 import type { State } from './model.js';
 import { buildPlan } from './plan.js';
 import type { SecretVersions } from './secret-versions.js';
 import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from './secret-versions.js';
 import type { Plan } from './plan-types.js';
 import type { ProgressReporter } from './progress.js';
+import type { DeclaredVariant } from './variant.js';
+import { gatewayVariant } from './variant.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -116,9 +119,44 @@ export async function prepare(input: RunInput): Promise<Prepared> {
  * The API key is registered in `input.secrets`, which rides along (`secrets`) so that the
  * session opened with this connection registers its cookie and redacts error details.
  */
-export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConnection & { readonly secrets?: SecretRedactor } {
+export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConnection & { readonly secrets?: SecretRedactor; readonly declaredVariant?: DeclaredVariant } {
   input.progress?.phase('connecting');
-  return projectConnection(prepared.loaded.project, input).connection;
+  const { connection, declaredVariant } = projectConnection(prepared.loaded.project, input);
+  // The declared variant rides along (not enumerable: it is no connection option).
+  return Object.defineProperty(connection, 'declaredVariant', { value: declaredVariant, enumerable: false });
+}
+
+/** The gateway's variant once read in a run (apply may open a second session). */
+export interface VariantMemo {
+  variant?: Variant;
+}
+
+/**
+ * The manifests prepared for the gateway's own variant: reads the version the gateway
+ * reports (`GET /system/status/node`) once per run (`memo`), picks the variant from it
+ * (variant.ts), and refuses a declared variant (`--variant`, the target's) that
+ * contradicts it. When none was declared and the manifests were loaded for another
+ * variant, `reload` loads them again for the gateway's (their diagnostics were shown).
+ * @param reload undefined when the desired state cannot be loaded again (a saved plan)
+ * @throws ConfigError when the declared variant, or the saved plan's, is not the gateway's;
+ *   ManifestError when the manifests are invalid in the gateway's variant
+ */
+export async function preparedForGateway(
+  session: Pick<GatewaySession, 'nodeVersion'>,
+  prepared: Prepared,
+  declared: DeclaredVariant | undefined,
+  memo: VariantMemo,
+  reload?: (variant: Variant) => Promise<Prepared>,
+): Promise<Prepared> {
+  memo.variant ??= gatewayVariant(await session.nodeVersion(), declared);
+  if (memo.variant === prepared.variant) return prepared;
+  if (declared === undefined && reload) return reload(memo.variant);
+  throw new ConfigError(`the desired state was made for the ${prepared.variant} variant, but the gateway is the ${memo.variant} variant; nothing was changed: make the plan again against this gateway`);
+}
+
+/** Loads the manifests again for `variant` (see {@link preparedForGateway}); their diagnostics were already reported. */
+export function reloadFor(input: RunInput): (variant: Variant) => Promise<Prepared> {
+  return (variant) => prepare({ ...input, variant, onDiagnostics: () => undefined });
 }
 
 /** Live state and the plan against it. */
@@ -161,6 +199,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const plan = buildPlan(desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
+    outsideScope: outsideScopeTest(scope),
     allowMassDelete: input.allowMassDelete === true,
     massDeleteShare: prepared.loaded.project.massDeleteShare,
     keyNames: prepared.keyNames,
@@ -240,9 +279,10 @@ export interface PlanResult extends Planned {
  *   the server check with 403, as to a read-only key
  */
 export async function runPlan(input: RunInput & { readonly serverCheck: boolean }): Promise<PlanResult> {
-  const prepared = await prepare(input);
-  const connection = connectionFor(input, prepared);
+  const loaded = await prepare(input);
+  const connection = connectionFor(input, loaded);
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
+    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor(input));
     const planned = await readAndPlan(session, prepared, input, connection.apiKey);
     if (!input.serverCheck || planned.plan.steps.length === 0) return { ...planned, prepared };
     const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress).catch((error: unknown) => {

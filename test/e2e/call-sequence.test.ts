@@ -83,12 +83,13 @@ function describeCall(entry: RequestLogEntry, names: ReadonlyMap<string, string>
 }
 
 /**
- * The calls that open every run: a session, the active configuration, one list per kind
+ * The calls that open every run: a session, the gateway's version (its variant), the active configuration, one list per kind
  * that the manifests or the ownership scope name (owned kinds narrowed). Certificates and
  * ACME services are not read: nothing here names them.
  */
 const READ_LIVE = [
   'POST /session/create',
+  'GET /system/status/node',
   'POST /configuration/configurations/load-active',
   'GET /configuration/back-end-groups?filter=name=@cs-',
   'GET /configuration/mappings?filter=name=@cs-',

@@ -1,7 +1,7 @@
 /**
  * A tiny fake gateway for transport faults the emulator cannot produce: an endless or
  * oversized body, a gateway that stops answering. It answers the session calls
- * (create with a JSESSIONID cookie, load-active, terminate) itself and hands every other
+ * (create with a JSESSIONID cookie, the node status, load-active, terminate) itself and hands every other
  * request to the test's `handler`. It counts, per path, the requests it received and the
  * body bytes it managed to write.
  */
@@ -85,6 +85,11 @@ export async function startFakeGateway(handler: FakeHandler): Promise<FakeGatewa
         return;
       }
       res.writeHead(200, { 'set-cookie': 'JSESSIONID=fake-session-cookie; Path=/; HttpOnly', 'content-type': 'application/json' }).end('{}');
+      return;
+    }
+    if (key === 'GET /system/status/node') {
+      // Every run reads the gateway's version first (its variant): a latest gateway.
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"type":"node-status","id":"node","attributes":{"version":"8.6"}}}');
       return;
     }
     if (key === 'POST /session/terminate' || key === 'POST /configuration/configurations/load-active') {

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { apiKeyExpiry } from '../../src/gateway/api-key.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -153,11 +154,16 @@ describe('resolveConnection', () => {
     expect(resolveConnection({ target, env: {}, cwd: dir }).apiKey).toBe('file-key-123');
     expect(resolveConnection({ url: target.url, env, cwd: dir }).apiKey).toBe('env-key');
   });
-  it('reads the CA file and prefers --url over the target url', () => {
-    const c = resolveConnection({ url: 'https://other:9443/airlock/rest', target, env: {}, cwd: dir, insecure: true });
-    expect(c.url).toBe('https://other:9443/airlock/rest');
+  it("reads the CA file; --url beside a target must be the target's own URL unless --api-key-file gives the key", () => {
+    const c = resolveConnection({ url: `${target.url}/`, target, env: {}, cwd: dir, insecure: true });
+    expect(c.url).toBe(`${target.url}/`);
     expect(c.ca).toContain('BEGIN CERTIFICATE');
     expect(c.insecure).toBe(true);
+    expect(() => resolveConnection({ url: 'https://other:9443/airlock/rest', target, targetName: 'prod', env: {}, cwd: dir })).toThrow(
+      /--url https:\/\/other:9443\/airlock\/rest is not the URL of target 'prod'/,
+    );
+    const own = resolveConnection({ url: 'https://other:9443/airlock/rest', target, apiKeyFile: 'key.txt', env: {}, cwd: dir });
+    expect(own.url).toBe('https://other:9443/airlock/rest');
   });
   it('never serialises the key', () => {
     const c = resolveConnection({ url: 'https://gw/x', env: { GWOPS_API_KEY: 'sekrit-value' }, cwd: dir });
@@ -220,5 +226,15 @@ describe('errors and documents', () => {
         attributes: { code: 'VH_NO_CERT', title: 'No certificate', meta: { severity: 'warning', model: { type: 'virtual-host', id: 4 } } },
       }),
     ).toEqual({ severity: 'WARNING', code: 'VH_NO_CERT', title: 'No certificate', detail: 'No certificate', model: { type: 'virtual-host', id: '4' } });
+  });
+});
+
+describe('apiKeyExpiry', () => {
+  const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  it("reads a JWT's exp without verifying it, and nothing from keys that are not JWTs", () => {
+    expect(apiKeyExpiry(`${part({ alg: 'HS256' })}.${part({ exp: 1738324800 })}.c2ln`)?.toISOString()).toBe('2025-01-31T12:00:00.000Z');
+    for (const key of ['opaque-key', 'a.b', `${part({})}.${part({ sub: 'x' })}.c2ln`, `${part({})}.${part({ exp: '1' })}.c2ln`, `${part({})}.bm90IGpzb24.c2ln`, 'a.b+c.d']) {
+      expect(apiKeyExpiry(key)).toBeUndefined();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { ConfigError, UsageError } from '../../errors.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
 import { readCommitInfo } from '../../reconcile/commit-comment.js';
-import { ApplyFailedError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
+import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
 import type { RunInput } from '../../reconcile/run.js';
 import { runPlan } from '../../reconcile/run.js';
 import { runApply } from '../../reconcile/apply.js';
@@ -101,10 +101,18 @@ function renderPlan(
  * `--format json` as the JSON document of `gwops validate --format json` on stdout (with
  * the manifests' `warnings` first, unless a plan document already carried them), else in
  * its text format on stderr. A failed step prints the execution report (the counts; every
- * step with `verbose`).
+ * step with `verbose`). A plan refused for objects outside the ownership scope is printed
+ * as the plan (on stdout), then its diagnostics.
  */
 export function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[], verbose = false): never {
-  if (isDiagnosticsError(error)) {
+  if (error instanceof OutsideScopeError) {
+    // The refused plan on stdout (its JSON carries the diagnostics), then the diagnostics on stderr.
+    if (format === 'json') io.stdout.write(renderJson(error.plan, { diagnostics: [...warnings, ...error.diagnostics] }));
+    else {
+      io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
+      io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color: colorEnabled(io) })}\n`);
+    }
+  } else if (isDiagnosticsError(error)) {
     const color = colorEnabled(io);
     if (format === 'json') {
       // Only the validator rejects after the plan (and the warnings with it) was printed.

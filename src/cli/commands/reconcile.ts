@@ -30,7 +30,7 @@ export function addConnectionOptions(command: Command): Command {
     .option('--ca-file <file>', 'PEM file of an extra CA to trust')
     .option('--insecure', 'skip TLS certificate verification (not recommended)')
     .option('--timeout <seconds>', 'how long each call waits for the gateway\'s answer (else GWOPS_TIMEOUT, else the target\'s timeout, else 120)')
-    .addOption(new Option('--variant <variant>', 'gateway variant (default: the target\'s, else latest)').choices(['earliest', 'middle', 'latest']));
+    .addOption(new Option('--variant <variant>', 'gateway variant (default: read from the version the gateway reports; a target\'s or this one must agree with it)').choices(['earliest', 'middle', 'latest']));
 }
 
 /** `--quiet`, of the commands that report progress on stderr (src/cli/progress.ts). */

@@ -120,7 +120,7 @@ describe('sessions over HTTPS', () => {
     expect(reply.status).toBe(200);
     const node = one(reply);
     expect(node.type).toBe('node-status');
-    expect(node.attributes.version).toBe('8.6.0');
+    expect(node.attributes.version).toBe('8.6');
     expect(typeof node.attributes.hostName).toBe('string');
     expect(['active', 'passive', 'standalone', 'offline']).toContain(node.attributes.failoverState);
     expect(reply.doc?.meta?.type).toBe('jsonapi.metadata.document');

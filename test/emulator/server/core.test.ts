@@ -28,7 +28,7 @@ describe('sessions', () => {
     expect(full.status).toBe(200);
     const both = await c.call('GET', '/system/status/node', { headers: { authorization: 'Bearer whatever' } });
     expect(both.status).toBe(200);
-    expect((data(both).attributes as { version: string }).version).toBe('8.6.0');
+    expect((data(both).attributes as { version: string }).version).toBe('8.6');
     const none = await c.call('GET', '/configuration/configurations', { headers: { cookie: 'JSESSIONID=ABC' } });
     expect(none.status).toBe(401);
   });
@@ -271,7 +271,7 @@ describe('built-in entities and unique names', () => {
       await e.start();
       const answer = await e.call('PATCH', '/configuration/mappings/-1000', { body });
       expect([answer.status, errorCode(answer)]).toEqual([400, 'DEFAULT_ENTITY_MODIFICATION']);
-      expect((data(await e.call('GET', '/system/status/node')).attributes as { version: string }).version).toBe('7.8.2');
+      expect((data(await e.call('GET', '/system/status/node')).attributes as { version: string }).version).toBe('7.8');
       expect((await e.call('GET', '/configuration/acme-services')).status).toBe(404);
       await e.close();
     } finally {
