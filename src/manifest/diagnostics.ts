@@ -91,7 +91,11 @@ export type ReconcileDiagnosticCode =
   /** An object's attributes give no identity (a certificate without its PEM). */
   | 'missing-identity'
   /** A manifest declares an object that is built into the gateway (negative id), which no client may change. */
-  | 'built-in-object';
+  | 'built-in-object'
+  /** A step of the plan failed inside the session (server check or apply): the gateway refused its call. */
+  | 'step-failed'
+  /** The run stopped on an error that is not about one object (the gateway unreachable, a refused read): its message. */
+  | 'run-failed';
 
 /** The stable codes of gwops's own diagnostics. */
 export type DiagnosticCode = ManifestDiagnosticCode | ReconcileDiagnosticCode;
