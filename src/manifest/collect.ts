@@ -27,7 +27,10 @@ const shown = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.s
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Substitutes variables in a parsed document in place; unset ones become diagnostics. Returns the substituted pointers. */
+/**
+ * Substitutes variables in a parsed document in place (and records its whole references in
+ * `wholeReferences`); unset ones become diagnostics. Returns the substituted pointers.
+ */
 export function applyVariables(
   parsed: ParsedDocument,
   env: Readonly<Record<string, string | undefined>>,
@@ -35,6 +38,7 @@ export function applyVariables(
 ): Set<string> {
   const result = substituteVariables(parsed.value, env);
   parsed.value = result.value;
+  parsed.wholeReferences = result.whole;
   for (const u of result.unset) {
     out.push(
       makeDiagnostic(parsed, {
