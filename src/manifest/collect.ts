@@ -15,6 +15,7 @@ import type { ParsedDocument } from './parse.js';
 import { documentStart, hasNode, makeDiagnostic, pointerSegments } from './parse.js';
 import { attributePath, suggestion } from './schema-check.js';
 import { substituteVariables } from './variables.js';
+import { escapeInvisible, hasInvisible } from '../display.js';
 
 /** The manifest format version (`apiVersion`, README.md "Manifests"). */
 export const API_VERSION = 'gwops/v1';
@@ -77,6 +78,17 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
 
 function checkName(parsed: ParsedDocument, kind: SchemaKind, value: Record<string, unknown>, out: Diagnostic[]): string | undefined {
   const name = value.name;
+  if (typeof name === 'string' && hasInvisible(name)) {
+    // Such a name could look like another one, or break the lines that show it (src/display.ts).
+    out.push(
+      makeDiagnostic(parsed, {
+        code: 'invalid-name',
+        pointer: ['name'],
+        message: `name ${escapeInvisible(JSON.stringify(name))} of a ${kind} document holds a control, zero-width or bidi character: names may hold visible characters and spaces only`,
+      }),
+    );
+    return undefined;
+  }
   if (typeof name === 'string' && name.length > 0) return name;
   out.push(
     makeDiagnostic(parsed, {
