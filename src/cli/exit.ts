@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { messageText } from '../display.js';
 import { EXIT, GwopsError } from '../errors.js';
 import type { CliIO } from './io.js';
 
@@ -42,7 +43,7 @@ export function exitCodeFor(error: unknown, io: CliIO, debug = false): number {
     return EXIT.error;
   }
   if (error instanceof GwopsError) {
-    io.stderr.write(`Error: ${error.message}\n`);
+    io.stderr.write(`Error: ${messageText(error.message)}\n`);
     if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
@@ -50,7 +51,7 @@ export function exitCodeFor(error: unknown, io: CliIO, debug = false): number {
   if (debug) {
     io.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? message) : message}\n`);
   } else {
-    io.stderr.write(`Internal error: ${message.split('\n')[0] ?? ''} (run with --debug or GWOPS_DEBUG=1 for the stack trace)\n`);
+    io.stderr.write(`Internal error: ${messageText(message.split('\n')[0] ?? '')} (run with --debug or GWOPS_DEBUG=1 for the stack trace)\n`);
   }
   return EXIT.error;
 }

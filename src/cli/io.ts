@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { safeOutput } from '../display.js';
 import { SecretRedactor } from '../secrets.js';
+import { colorEnabled } from './color.js';
 
 /**
  * What a command may touch of the outside world, injected so tests capture output
@@ -45,14 +47,18 @@ export interface CliIO {
 }
 
 /**
- * `io` with `stdout` and `stderr` redacted by `secrets` (a new registry when absent):
- * every write goes through {@link SecretRedactor.redact}, so a secret registered at any
- * point of the run, and any PEM private key block, never reaches either stream. A secret
- * split across two writes is not recognised; gwops writes whole rendered texts.
+ * `io` with `stdout` and `stderr` redacted by `secrets` (a new registry when absent) and
+ * made safe to show: every write goes through {@link SecretRedactor.redact}, so a secret
+ * registered at any point of the run, and any PEM private key block, never reaches either
+ * stream; then through `safeOutput` (src/display.ts), so no control, zero-width or bidi
+ * character from a name or a message reaches it raw (colours and the progress line pass
+ * where the stream is a terminal or colours are on). A secret split across two writes is
+ * not recognised; gwops writes whole rendered texts.
  */
 export function redactingIO(io: CliIO, secrets: SecretRedactor = io.secrets ?? new SecretRedactor()): CliIO {
-  const through = (sink: TextSink): TextSink => ({ write: (text: string) => sink.write(secrets.redact(String(text))) });
-  return { ...io, stdout: through(io.stdout), stderr: through(io.stderr), secrets };
+  const colors = colorEnabled(io);
+  const through = (sink: TextSink, terminal: boolean): TextSink => ({ write: (text: string) => sink.write(safeOutput(secrets.redact(String(text)), terminal)) });
+  return { ...io, stdout: through(io.stdout, colors || io.isTTY), stderr: through(io.stderr, colors || io.stderrIsTTY === true), secrets };
 }
 
 /** `text` redacted with the run's registry (private key blocks only when there is none). */

@@ -130,6 +130,20 @@ export function valuesText(node: JsonSchema, root: JsonSchema): string {
  * (src/reconcile/secret-versions.ts). Code comments point to these headings.
  */
 const VALUE_REFERENCES: readonly string[] = [
+  '### Variables',
+  '',
+  '`${NAME}` in a value is replaced by the environment variable `NAME` (unset: an error at',
+  'that value), `${NAME:-default}` by `default` when `NAME` is unset or empty, and `$${` stands',
+  'for a literal `${`. Keys are never substituted. Where a value is one reference and nothing',
+  'else, the result takes the type the schema expects there: it is read as if its text had',
+  'been written in place of the reference, so `keepAliveTimeout: ${KA:-5}` is the integer 5',
+  'and `enabled: ${TLS}` with `TLS=true` the boolean true. Where the schema expects a string',
+  'the text stays a string (`hostName: ${PORT}` with `PORT=8080` is `"8080"`), and a reference',
+  'with anything around it (`port-${N}`) is always a string. A text that does not fit (`KA=soon`',
+  'for an integer) is reported at the value like any other wrong type. A reference may be',
+  'written unquoted in a flow collection as well: `{ port: ${PORT}, enabled: true }`,',
+  '`[${ALIAS}, b.example.com]`.',
+  '',
   '### Token keys from a JWKS',
   '',
   'An attribute that holds a public key (marked `x-gwops-public-key` in the schema: a',

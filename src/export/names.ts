@@ -4,6 +4,7 @@
  * objects that carry none on the gateway (a certificate's identity is its PEM).
  */
 import { X509Certificate } from 'node:crypto';
+import { hasInvisible } from '../display.js';
 
 /** Characters never written as themselves in a file name: path separators, `:`, `%` (the escape), Windows' reserved ones, controls. */
 const UNSAFE = new RegExp(String.raw`[%/\\:<>"|?*${String.fromCharCode(0)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}]`, 'gu');
@@ -21,6 +22,8 @@ function percent(char: string): string {
  */
 export function escapeFileName(name: string): string {
   let out = name.replace(UNSAFE, percent);
+  // Invisible characters (zero-width, bidi, C1: src/display.ts) would hide in a file listing.
+  if (hasInvisible(out)) out = [...out].map((ch) => (hasInvisible(ch) ? percent(ch) : ch)).join('');
   if (out.startsWith('.')) out = `%2E${out.slice(1)}`;
   const trailing = /[. ]+$/.exec(out);
   if (trailing) out = out.slice(0, trailing.index) + [...trailing[0]].map(percent).join('');

@@ -15,6 +15,7 @@ import type { ParsedDocument } from './parse.js';
 import { documentStart, hasNode, makeDiagnostic, pointerSegments } from './parse.js';
 import { attributePath, suggestion } from './schema-check.js';
 import { substituteVariables } from './variables.js';
+import { escapeInvisible, hasInvisible } from '../display.js';
 
 /** The manifest format version (`apiVersion`, README.md "Manifests"). */
 export const API_VERSION = 'gwops/v1';
@@ -27,7 +28,10 @@ const shown = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.s
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Substitutes variables in a parsed document in place; unset ones become diagnostics. Returns the substituted pointers. */
+/**
+ * Substitutes variables in a parsed document in place (and records its whole references in
+ * `wholeReferences`); unset ones become diagnostics. Returns the substituted pointers.
+ */
 export function applyVariables(
   parsed: ParsedDocument,
   env: Readonly<Record<string, string | undefined>>,
@@ -35,6 +39,7 @@ export function applyVariables(
 ): Set<string> {
   const result = substituteVariables(parsed.value, env);
   parsed.value = result.value;
+  parsed.wholeReferences = result.whole;
   for (const u of result.unset) {
     out.push(
       makeDiagnostic(parsed, {
@@ -73,6 +78,17 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
 
 function checkName(parsed: ParsedDocument, kind: SchemaKind, value: Record<string, unknown>, out: Diagnostic[]): string | undefined {
   const name = value.name;
+  if (typeof name === 'string' && hasInvisible(name)) {
+    // Such a name could look like another one, or break the lines that show it (src/display.ts).
+    out.push(
+      makeDiagnostic(parsed, {
+        code: 'invalid-name',
+        pointer: ['name'],
+        message: `name ${escapeInvisible(JSON.stringify(name))} of a ${kind} document holds a control, zero-width or bidi character: names may hold visible characters and spaces only`,
+      }),
+    );
+    return undefined;
+  }
   if (typeof name === 'string' && name.length > 0) return name;
   out.push(
     makeDiagnostic(parsed, {

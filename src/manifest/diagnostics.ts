@@ -19,6 +19,7 @@
  * text, and every output passes through the run's redactor, src/cli/io.ts).
  */
 import pc from 'picocolors';
+import { escapeInvisible } from '../display.js';
 import type { ResourceType } from '../kinds/kind.js';
 
 /**
@@ -35,6 +36,8 @@ export type ManifestDiagnosticCode =
   | 'unknown-api-version'
   | 'missing-api-version'
   | 'missing-name'
+  /** A `name` with a control, zero-width or bidi character (src/display.ts). */
+  | 'invalid-name'
   | 'name-mismatch'
   | 'unknown-key'
   | 'unknown-attribute'
@@ -93,7 +96,11 @@ export type ReconcileDiagnosticCode =
   /** A manifest declares an object that is built into the gateway (negative id), which no client may change. */
   | 'built-in-object'
   /** A manifest declares a name that exists live outside the project's ownership scope for its kind (someone else's object). */
-  | 'outside-ownership-scope';
+  | 'outside-ownership-scope'
+  /** A step of the plan failed inside the session (server check or apply): the gateway refused its call. */
+  | 'step-failed'
+  /** The run stopped on an error that is not about one object (the gateway unreachable, a refused read): its message. */
+  | 'run-failed';
 
 /** The stable codes of gwops's own diagnostics. */
 export type DiagnosticCode = ManifestDiagnosticCode | ReconcileDiagnosticCode;
@@ -249,9 +256,13 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
   };
 }
 
-/** Escapes a value for a GitHub Actions workflow command property or message. */
+/**
+ * Escapes a value for a GitHub Actions workflow command property or message (line breaks
+ * as `%0A`, which GitHub shows inside the annotation; other invisible characters as their
+ * visible escapes, src/display.ts).
+ */
 function githubEscape(text: string, property: boolean): string {
-  let out = text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  let out = escapeInvisible(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
   if (property) out = out.replace(/:/g, '%3A').replace(/,/g, '%2C');
   return out;
 }
@@ -269,7 +280,8 @@ export function formatDiagnosticLine(d: Diagnostic, options: { color?: boolean }
   const c = pc.createColors(options.color === true);
   const severity = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.blue('info');
   const where = diagnosticPosition(d) ?? (d.object ? objectLabel(d.object) : undefined);
-  return `${where !== undefined ? `${c.bold(where)}: ` : ''}${severity}: ${d.message} ${c.dim(`[${d.code}]`)}`;
+  // Names and the gateway's text inside stay on this line (src/display.ts).
+  return `${where !== undefined ? `${c.bold(escapeInvisible(where))}: ` : ''}${severity}: ${escapeInvisible(d.message)} ${c.dim(`[${escapeInvisible(d.code)}]`)}`;
 }
 
 /** The summary line of the `text` format: `2 errors, 1 warning` (and `, 3 info` when there are any). */

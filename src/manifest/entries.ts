@@ -59,3 +59,9 @@ export function entryDiagnostic(entry: Entry, spec: DiagnosticSpec): Diagnostic 
   // The pointer reported is always the one inside the resolved document.
   return { ...located, pointer: toPointer(spec.pointer) };
 }
+
+/** True when the value a pointer of an entry names was written as one whole `${...}` reference (src/manifest/variables.ts). */
+export function isWholeReference(entry: Entry, segments: readonly string[]): boolean {
+  const { origin, segments: own } = originOf(entry, segments);
+  return origin.parsed.wholeReferences?.has(own.join('/')) === true;
+}

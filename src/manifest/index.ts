@@ -14,7 +14,7 @@ import { applyOverlays, applyVariables, collectEntries } from './collect.js';
 import type { Diagnostic } from './diagnostics.js';
 import { sortDiagnostics } from './diagnostics.js';
 import type { Entry } from './entries.js';
-import { entryDiagnostic, labelOf } from './entries.js';
+import { entryDiagnostic, isWholeReference, labelOf } from './entries.js';
 import type { ParsedDocument } from './parse.js';
 import { documentStart, makeDiagnostic, parseFile } from './parse.js';
 import { loadProject } from './project.js';
@@ -187,7 +187,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   }
 
   for (const { parsed: p, kind } of unnamed) {
-    for (const spec of schemaDiagnostics(kind, p.value, labelOf(kind, undefined))) {
+    const whole = (segments: readonly string[]): boolean => p.wholeReferences?.has(segments.join('/')) === true;
+    for (const spec of schemaDiagnostics(kind, p.value, labelOf(kind, undefined), whole)) {
       // The missing or invalid name is already reported.
       if (spec.pointer[0] !== 'name') out.push(makeDiagnostic(p, spec));
     }
@@ -199,7 +200,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const secretVersions = new Map<Entry, Record<string, number>>();
   for (const entry of entries) {
     const label = labelOf(entry.kind, entry.name);
-    for (const spec of schemaDiagnostics(entry.kind, entry.value, label)) out.push(entryDiagnostic(entry, spec));
+    for (const spec of schemaDiagnostics(entry.kind, entry.value, label, (segments) => isWholeReference(entry, segments))) out.push(entryDiagnostic(entry, spec));
     checkVariant(entry, variant, out);
     checkNameAttribute(entry, out);
     checkPatterns(entry, out);

@@ -99,6 +99,11 @@ export interface ParsedDocument {
   readonly index: number;
   /** The plain JSON value (variables substituted later, in place). */
   value: unknown;
+  /**
+   * Pointers (segments joined with `/`) of the values that were exactly one `${...}`
+   * reference, set when variables are substituted (src/manifest/variables.ts `whole`).
+   */
+  wholeReferences?: ReadonlySet<string>;
   /** Where the document's content starts. */
   readonly start: Position;
   /** The document's syntax tree, parsed on first use (only diagnostics need it). */
@@ -431,8 +436,45 @@ function tooDeepNode(root: unknown): Node | undefined {
   return undefined;
 }
 
+/*
+ * `${NAME}` in a flow collection (`{ port: ${PORT} }`, `[${A}]`): YAML reads its braces as a
+ * flow mapping, and one reference becomes a cascade of syntax errors. Before parsing, the
+ * braces of every reference are replaced by two private-use characters of the same length
+ * (positions stay exact), so each reference reads as a plain scalar wherever it is written;
+ * the braces are put back into every key and value read. Files that hold either character
+ * themselves are read as written.
+ */
+const OPEN_BRACE = '\uE000';
+const CLOSE_BRACE = '\uE001';
+const REFERENCE_BRACES = /\$\{([A-Za-z_][A-Za-z0-9_]*(?::-[^{}\n]*)?)\}/g;
+
+/** `source` with the braces of its `${...}` references replaced; `source` itself when it has none. */
+function protectReferences(source: SourceFile): SourceFile {
+  if (!source.text.includes('${') || source.text.includes(OPEN_BRACE) || source.text.includes(CLOSE_BRACE)) return source;
+  return { ...source, text: source.text.replace(REFERENCE_BRACES, `$${OPEN_BRACE}$1${CLOSE_BRACE}`) };
+}
+
+/** A value read from a protected text with the braces of its references put back (a new value). */
+function restoreReferences(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes(OPEN_BRACE) ? value.replaceAll(OPEN_BRACE, '{').replaceAll(CLOSE_BRACE, '}') : value;
+  if (Array.isArray(value)) return value.map(restoreReferences);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [restoreReferences(k) as string, restoreReferences(v)]));
+  }
+  return value;
+}
+
 /** {@link parseFile} without the checks of the text and the values. */
-function readDocuments(source: SourceFile, out: Diagnostic[]): ParsedDocument[] {
+function readDocuments(given: SourceFile, out: Diagnostic[]): ParsedDocument[] {
+  const source = protectReferences(given);
+  const docs = readProtected(source, out);
+  if (source === given) return docs;
+  for (const doc of docs) doc.value = restoreReferences(doc.value);
+  return docs;
+}
+
+/** {@link readDocuments} of a text whose references are protected. */
+function readProtected(source: SourceFile, out: Diagnostic[]): ParsedDocument[] {
   const read = fastParse(source.text);
   // Too deep a document takes the full parser, which says where.
   const fast = read?.some((d) => nestsTooDeep(d.value)) === true ? undefined : read;

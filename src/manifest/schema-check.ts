@@ -11,6 +11,8 @@ import { SCHEMA_KINDS, documentSchema } from '../schema/index.js';
 import type { JsonSchema, SchemaKind } from '../schema/index.js';
 import type { DiagnosticSpec } from './parse.js';
 import { pointerSegments } from './parse.js';
+import type { ScalarType } from './variables.js';
+import { typedReference } from './variables.js';
 
 let ajv: InstanceType<typeof Ajv2020.default> | undefined;
 const validators = new Map<SchemaKind, ValidateFunction>();
@@ -122,10 +124,51 @@ function isSecretSchema(schema: unknown): boolean {
  * `name` are checked by the caller and skipped here.
  * @param label how the document is named in messages, e.g. `mapping 'shop-api'`
  */
-export function schemaDiagnostics(kind: SchemaKind, value: unknown, label: string): DiagnosticSpec[] {
+export function schemaDiagnostics(kind: SchemaKind, value: unknown, label: string, isWholeReference?: (segments: readonly string[]) => boolean): DiagnosticSpec[] {
   const validate = validatorFor(kind);
   if (validate(value)) return [];
+  if (isWholeReference && typeWholeReferences(validate.errors ?? [], value, isWholeReference) && validate(value)) return [];
   return schemaDiagnosticsWith(validate.errors ?? [], kind, label);
+}
+
+/** The scalar types a `type` or `enum` error says are expected (strings, objects and lists are not converted to). */
+function expectedScalars(error: ErrorObject): ScalarType[] {
+  const scalar = (t: unknown): t is ScalarType => t === 'integer' || t === 'number' || t === 'boolean' || t === 'null';
+  if (error.keyword === 'type') {
+    const type = (error.params as { type?: unknown }).type;
+    return (Array.isArray(type) ? (type as unknown[]) : String(type).split(',')).filter(scalar);
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+    return [...new Set<unknown>(allowed.map((v) => (v === null ? 'null' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : undefined)))].filter(scalar);
+  }
+  return [];
+}
+
+/**
+ * Gives each value that was one whole `${...}` reference (`isWholeReference`) the scalar
+ * type the schema expects where it complains about a string: an integer, a number, a
+ * boolean (README.md "Variables"). Changes `value` in place.
+ * @param errors the validator's errors of `value`
+ * @returns true when any value was changed (validate again)
+ */
+export function typeWholeReferences(errors: readonly ErrorObject[], value: unknown, isWholeReference: (segments: readonly string[]) => boolean): boolean {
+  let changed = false;
+  for (const error of errors) {
+    if (typeof error.data !== 'string') continue;
+    const expected = expectedScalars(error);
+    const segments = pointerSegments(error.instancePath);
+    const key = segments.at(-1);
+    if (expected.length === 0 || key === undefined || !isWholeReference(segments)) continue;
+    let parent: unknown = value;
+    for (const segment of segments.slice(0, -1)) parent = typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>)[segment] : undefined;
+    if (typeof parent !== 'object' || parent === null || (parent as Record<string, unknown>)[key] !== error.data) continue;
+    const typed = typedReference(error.data, expected);
+    if (typed === undefined) continue;
+    (parent as Record<string, unknown>)[key] = typed;
+    changed = true;
+  }
+  return changed;
 }
 
 /**

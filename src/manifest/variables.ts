@@ -1,7 +1,10 @@
 /**
  * `${VAR}` and `${VAR:-default}` substitution in string values (README.md "Manifests").
- * `$${` stands for a literal `${`, whatever follows it. Keys are never substituted.
+ * `$${` stands for a literal `${`, whatever follows it. Keys are never substituted. A value that is one reference
+ * and nothing else (`port: ${PORT:-8080}`) is recorded in `whole`: schema validation then
+ * gives it the type the schema expects there ({@link typedReference}).
  */
+import { parse } from 'yaml';
 
 /** A variable reference that could not be resolved. */
 export interface UnsetVariable {
@@ -17,6 +20,43 @@ export interface Substitution {
   readonly unset: UnsetVariable[];
   /** Pointers (joined with `/`) of strings that contained at least one reference. */
   readonly substituted: Set<string>;
+  /** Pointers (joined with `/`) of strings that were exactly one reference, `${NAME}` or `${NAME:-default}`. */
+  readonly whole: Set<string>;
+}
+
+/** A whole value that is one reference (not an escaped `$${`). */
+const WHOLE = /^\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}$/;
+
+/** The JSON Schema types {@link typedReference} converts to. */
+export type ScalarType = 'integer' | 'number' | 'boolean' | 'null';
+
+/**
+ * The value of a substituted whole reference as the type a schema expects: the text read
+ * as a YAML 1.2 core scalar, as if it had been written in the manifest in place of the
+ * reference (`5` an integer, `2.5` a number, `true` a boolean), when that gives one of
+ * `expected`; otherwise undefined (the schema then reports the string).
+ */
+export function typedReference(text: string, expected: readonly ScalarType[]): unknown {
+  if (text.trim() === '' || /[\n\r]/.test(text)) return undefined;
+  let value: unknown;
+  try {
+    value = parse(text, { schema: 'core' });
+  } catch {
+    return undefined;
+  }
+  const fits = (type: ScalarType): boolean => {
+    switch (type) {
+      case 'integer':
+        return typeof value === 'number' && Number.isInteger(value);
+      case 'number':
+        return typeof value === 'number' && Number.isFinite(value);
+      case 'boolean':
+        return typeof value === 'boolean';
+      case 'null':
+        return value === null;
+    }
+  };
+  return expected.some(fits) ? value : undefined;
 }
 
 /** An escaped `$${` (group 1), or a reference `${NAME}` / `${NAME:-default}` (groups 2 and 3). */
@@ -33,10 +73,12 @@ export function substituteVariables(
 ): Substitution {
   const unset: UnsetVariable[] = [];
   const substituted = new Set<string>();
+  const whole = new Set<string>();
   const visit = (node: unknown, path: string[]): unknown => {
     if (typeof node === 'string') {
       if (!node.includes('${')) return node;
       substituted.add(path.join('/'));
+      if (WHOLE.test(node)) whole.add(path.join('/'));
       return node.replace(REFERENCE, (_match, escaped: string | undefined, name: string, fallback: string | undefined) => {
         if (escaped) return '${';
         const v = env[name];
@@ -77,7 +119,7 @@ export function substituteVariables(
     return node;
   };
   const result = visit(value, []);
-  return { value: result, unset, substituted };
+  return { value: result, unset, substituted, whole };
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 import { EXIT, GwopsError, InputError } from '../errors.js';
 import type { ConfigurationEntry } from '../gateway/index.js';
-import type { Diagnostic } from '../manifest/diagnostics.js';
+import type { Diagnostic, DiagnosticLocation } from '../manifest/diagnostics.js';
+import { objectDiagnostic } from '../manifest/diagnostics.js';
 import type { ExecutionReport } from './execute.js';
 import type { MassDeleteCount, Plan } from './plan-types.js';
 
@@ -115,11 +116,16 @@ export class ValidatorRejectedError extends GwopsError {
   }
 }
 
-/** A step of the plan failed inside the session: nothing was activated. Exit code 1. */
+/**
+ * A step of the plan failed inside the session: nothing was activated. Exit code 1.
+ * `failure` is the failed step as a diagnostic (code `step-failed`, the object, located at
+ * the document that declares it when a manifest does), for `--format json`.
+ */
 export class ApplyFailedError extends GwopsError {
   readonly report: ExecutionReport;
   readonly plan: Plan;
-  constructor(plan: Plan, report: ExecutionReport) {
+  readonly failure: Diagnostic | undefined;
+  constructor(plan: Plan, report: ExecutionReport, locate?: (kind: Plan['steps'][number]['kind'], name: string) => DiagnosticLocation | undefined) {
     const failed = report.outcomes.find((o) => o.status === 'failed');
     const step = plan.steps.find((s) => s.index === failed?.step);
     const reason = failed && failed.status === 'failed' ? failed.error : 'interrupted';
@@ -130,6 +136,14 @@ export class ApplyFailedError extends GwopsError {
     );
     this.report = report;
     this.plan = plan;
+    this.failure = step
+      ? objectDiagnostic({
+          code: 'step-failed',
+          object: { kind: step.kind, name: step.name },
+          source: locate?.(step.kind, step.name),
+          message: `${step.action} ${step.kind} '${step.name}' failed: ${reason}`,
+        })
+      : undefined;
   }
 }
 

@@ -258,7 +258,7 @@ export async function executeAndValidate(
   const report = await executePlan(session, planned.plan, planned.desired ?? prepared.desired, planned.live, { signal, onProgress: listener });
   if (report.error !== undefined) {
     if (report.error instanceof GwopsError && report.error.exitCode !== EXIT.error) throw report.error;
-    throw new ApplyFailedError(planned.plan, report);
+    throw new ApplyFailedError(planned.plan, report, (kind, name) => prepared.loaded.locate(kind, name));
   }
   progress?.phase('reading validator messages');
   const messages = locateMessages(await session.validatorMessages(), report.ids, prepared.loaded);

@@ -9,6 +9,7 @@ import type { DriftActivation, DriftAttribution } from '../reconcile/drift-attri
 import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../reconcile/drift-report.js';
 import { DRIFT_DIRECTIONS, driftedObjects } from '../reconcile/drift-report.js';
 import { pictureMarkdown } from './markdown.js';
+import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
 import type { Topology } from './topology.js';
 import { objectTitle } from './values.js';
 
@@ -142,7 +143,7 @@ function cell(value: unknown, sensitive: boolean): string {
 
 /**
  * The report as markdown (an issue body, a job summary); when drifted and `options.topology`
- * is given (topology.ts `planTopology` of the drift's plan), headed by its Mermaid picture.
+ * is given (topology.ts `driftTopology`: what happened on the gateway), headed by its Mermaid picture.
  */
 export function renderDriftMarkdown(report: DriftReport, options: { readonly topology?: Topology } = {}): string {
   const out: string[] = [DRIFT_MARKDOWN_MARKER, '### gwops drift', ''];
@@ -150,7 +151,7 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
     out.push(NO_DRIFT, '');
   } else {
     out.push('The gateway was changed outside gwops and differs from the manifests.', '');
-    if (options.topology) out.push(...pictureMarkdown(options.topology));
+    if (options.topology) out.push(...pictureMarkdown(options.topology, MERMAID_DRIFT_LEGEND));
     for (const direction of DRIFT_DIRECTIONS) {
       const entries = report.entries.filter((e) => e.direction === direction);
       if (entries.length === 0) continue;

@@ -9,6 +9,6 @@ export { NO_CHANGES, summaryLine } from './values.js';
 export { renderMermaid, mermaidText, MERMAID_MAX_NODES } from './mermaid.js';
 export type { MermaidOptions } from './mermaid.js';
 export { renderDot } from './dot.js';
-export { planTopology, stateTopology } from './topology.js';
+export { driftTopology, planTopology, stateTopology } from './topology.js';
 export type { Topology, TopologyNode, TopologyEdge } from './topology.js';
 export { renderPlanFile } from './plan-file.js';

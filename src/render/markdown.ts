@@ -101,9 +101,9 @@ function validatorSection(messages: readonly Diagnostic[]): string[] {
   return lines;
 }
 
-/** The Mermaid picture of `topology` as markdown lines: the fenced flowchart, then its legend (mermaid.ts). */
-export function pictureMarkdown(topology: Topology): string[] {
-  return [...fenced('mermaid', renderMermaid(topology).trimEnd().split('\n')), '', `<sub>${MERMAID_LEGEND}</sub>`, ''];
+/** The Mermaid picture of `topology` as markdown lines: the fenced flowchart, then `legend` (mermaid.ts; a plan's by default). */
+export function pictureMarkdown(topology: Topology, legend: string = MERMAID_LEGEND): string[] {
+  return [...fenced('mermaid', renderMermaid(topology).trimEnd().split('\n')), '', `<sub>${legend}</sub>`, ''];
 }
 
 /**

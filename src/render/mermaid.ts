@@ -148,3 +148,8 @@ export function renderMermaid(topology: Topology, options: MermaidOptions = {}):
 export const MERMAID_LEGEND =
   'Legend: `+` green: created · `~` yellow: updated · `-` red, dashed: deleted · plain: unchanged neighbour · ' +
   'thick arrow: link added · dotted arrow: link removed.';
+
+/** The legend of a drift report's picture (topology.ts `driftTopology`): what happened on the gateway. */
+export const MERMAID_DRIFT_LEGEND =
+  'Legend: `+` green: added on the gateway · `~` yellow: changed on the gateway · `-` red, dashed: deleted on the gateway · ' +
+  'plain: unchanged neighbour · thick arrow: link added on the gateway · dotted arrow: link deleted on the gateway.';

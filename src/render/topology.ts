@@ -4,13 +4,14 @@
  * (model.ts `Link`: virtual host → mapping → back-end group, virtual host → certificate),
  * so that nothing here names a kind; every kind of the registry takes part. Pure.
  */
-import { KINDS } from '../kinds/index.js';
+import { KINDS, isResourceType } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
 import type { Link, LinkKey, ObjectRef, State } from '../reconcile/model.js';
 import { idOfUnknownRef, linkKey } from '../reconcile/model.js';
 import type { Plan } from '../reconcile/plan-types.js';
+import type { DriftDirection, DriftReport } from '../reconcile/drift-report.js';
 
 /** What a plan does to a node's object. */
 export type NodeChange = 'create' | 'update' | 'delete';
@@ -64,6 +65,52 @@ export function stateTopology(state: State): Topology {
   return sorted(nodes, edges);
 }
 
+/** Nodes and edges being gathered, by key. */
+interface Gathering {
+  readonly nodes: Map<ObjectKey<ResourceType>, TopologyNode>;
+  readonly edges: Map<LinkKey, TopologyEdge & { key: LinkKey }>;
+}
+
+function gathering(): Gathering & { touch(ref: ObjectRef, change?: NodeChange): void; edge(link: Link, change: EdgeChange): void } {
+  const nodes = new Map<ObjectKey<ResourceType>, TopologyNode>();
+  const edges = new Map<LinkKey, TopologyEdge & { key: LinkKey }>();
+  const touch = (ref: ObjectRef, change?: NodeChange): void => {
+    const key = objectKey(ref.kind, ref.name);
+    const known = nodes.get(key);
+    if (!known || (change && !known.change)) nodes.set(key, { ref: { kind: ref.kind, name: ref.name }, ...(change ? { change } : {}) });
+  };
+  const edge = (link: Link, change: EdgeChange): void => {
+    touch(link.from);
+    touch(link.to);
+    const key = linkKey(link);
+    edges.set(key, { from: link.from, relationship: link.relationship, to: link.to, key, change });
+  };
+  return { nodes, edges, touch, edge };
+}
+
+/**
+ * Adds every other link of the desired or live state with a touched end, marked `gone`
+ * when an end is marked `delete` and `came` when an end is marked `create` (else
+ * unchanged); its other end joins as an unmarked neighbour. Then sorts.
+ */
+function withNeighbours(g: ReturnType<typeof gathering>, desired: State, live: State, marks: { gone: EdgeChange; came?: EdgeChange }): Topology {
+  const touched = new Set(g.nodes.keys());
+  const ended = (change: NodeChange): Set<string> => new Set([...g.nodes].filter(([, n]) => n.change === change).map(([key]) => key));
+  const deleted = ended('delete');
+  const created = ended('create');
+  for (const link of [...desired.links, ...live.links]) {
+    const key = linkKey(link);
+    if (g.edges.has(key) || !drawable(link)) continue;
+    const ends = [objectKey(link.from.kind, link.from.name), objectKey(link.to.kind, link.to.name)];
+    if (!ends.some((end) => touched.has(end))) continue;
+    g.touch(link.from);
+    g.touch(link.to);
+    const change = ends.some((end) => deleted.has(end)) ? marks.gone : marks.came !== undefined && ends.some((end) => created.has(end)) ? marks.came : undefined;
+    g.edges.set(key, { ...link, key, ...(change ? { change } : {}) });
+  }
+  return sorted(g.nodes.values(), g.edges.values());
+}
+
 /**
  * What a plan touches, with its direct neighbours for context: a node for every object a
  * step changes or links (marked with the create, update or delete of its object step), an
@@ -72,41 +119,53 @@ export function stateTopology(state: State): Topology {
  * other end joins as an unmarked neighbour.
  */
 export function planTopology(plan: Plan, desired: State, live: State): Topology {
-  const nodes = new Map<ObjectKey<ResourceType>, TopologyNode>();
-  const touch = (ref: ObjectRef, change?: NodeChange): void => {
-    const key = objectKey(ref.kind, ref.name);
-    const known = nodes.get(key);
-    if (!known || (change && !known.change)) nodes.set(key, { ref: { kind: ref.kind, name: ref.name }, ...(change ? { change } : {}) });
-  };
-  const edges = new Map<LinkKey, TopologyEdge & { key: LinkKey }>();
+  const g = gathering();
   for (const step of plan.steps) {
     switch (step.action) {
       case 'create':
       case 'update':
       case 'delete':
-        touch(step, step.action);
+        g.touch(step, step.action);
         break;
       case 'link':
-      case 'unlink': {
-        const link: Link = { from: { kind: step.kind, name: step.name }, relationship: step.relationship, to: step.related };
-        touch(link.from);
-        touch(link.to);
-        const key = linkKey(link);
-        edges.set(key, { ...link, key, change: step.action === 'link' ? 'added' : 'removed' });
+      case 'unlink':
+        g.edge({ from: { kind: step.kind, name: step.name }, relationship: step.relationship, to: step.related }, step.action === 'link' ? 'added' : 'removed');
         break;
-      }
     }
   }
-  const touched = new Set(nodes.keys());
-  const deleted = new Set([...nodes].filter(([, n]) => n.change === 'delete').map(([key]) => key));
-  for (const link of [...desired.links, ...live.links]) {
-    const key = linkKey(link);
-    if (edges.has(key) || !drawable(link)) continue;
-    const ends = [objectKey(link.from.kind, link.from.name), objectKey(link.to.kind, link.to.name)];
-    if (!ends.some((end) => touched.has(end))) continue;
-    touch(link.from);
-    touch(link.to);
-    edges.set(key, { ...link, key, ...(ends.some((end) => deleted.has(end)) ? { change: 'removed' as const } : {}) });
+  return withNeighbours(g, desired, live, { gone: 'removed' });
+}
+
+/** The marks of each drift direction: what happened on the gateway. */
+const DRIFT_NODE: Readonly<Partial<Record<DriftDirection, NodeChange>>> = { changed: 'update', deleted: 'delete', added: 'create' };
+
+/** The related object of a link entry of a drift report. */
+function relatedRef(value: unknown): ObjectRef | undefined {
+  if (typeof value !== 'object' || value === null || !('kind' in value) || !('name' in value)) return undefined;
+  const { kind, name } = value;
+  return typeof kind === 'string' && typeof name === 'string' && isResourceType(kind) ? { kind, name } : undefined;
+}
+
+/**
+ * What drifted, as it happened on the gateway (the direction of the drift report's tables,
+ * src/reconcile/drift-report.ts): an object changed there is marked update, one deleted
+ * there delete, one added there create; a link added there is `added`, one deleted there
+ * `removed`. Neighbours as in {@link planTopology}: the links of an object deleted on the
+ * gateway are `removed`, those of an object added there `added`. Ignored differences are
+ * not in the report's entries, so not drawn.
+ */
+export function driftTopology(report: Pick<DriftReport, 'entries'>, desired: State, live: State): Topology {
+  const g = gathering();
+  for (const entry of report.entries) {
+    const change = DRIFT_NODE[entry.direction];
+    if (change) {
+      g.touch(entry, change);
+      continue;
+    }
+    const added = entry.direction === 'link-added';
+    const to = relatedRef(added ? entry.live : entry.declared);
+    const relationship = entry.path?.replace(/^relationships\./, '');
+    if (to && relationship !== undefined) g.edge({ from: { kind: entry.kind, name: entry.name }, relationship, to }, added ? 'added' : 'removed');
   }
-  return sorted(nodes.values(), edges.values());
+  return withNeighbours(g, desired, live, { gone: 'removed', came: 'added' });
 }

@@ -7,6 +7,7 @@
  * `SENSITIVE_MASK` where a secret was, and is printed unquoted as `(sensitive value)`.
  */
 import { diffLines } from 'diff';
+import { escapeInvisible } from '../display.js';
 import type { ObjectRef } from '../reconcile/model.js';
 import type { AttributeChange, PlanSummary } from '../reconcile/plan-types.js';
 import { SENSITIVE_MASK } from '../reconcile/plan-types.js';
@@ -26,9 +27,9 @@ export const NO_CHANGES = 'No changes. The live gateway matches the manifests.';
 /** Longest single-line rendering of an object or array before it is spread over lines. */
 const INLINE_LIMIT = 72;
 
-/** `kind "name"`, the way objects are named in every renderer. */
+/** `kind "name"`, the way objects are named in every renderer; invisible characters of the name escaped (src/display.ts). */
 export function objectTitle(ref: ObjectRef): string {
-  return `${ref.kind} ${JSON.stringify(ref.name)}`;
+  return `${ref.kind} ${escapeInvisible(JSON.stringify(ref.name))}`;
 }
 
 /** `Plan: N to create, N to update, N to delete, N links to change.` */
@@ -55,15 +56,12 @@ export function formatValue(value: unknown, sensitive: boolean): string[] {
   return JSON.stringify(value, null, 2).split('\n');
 }
 
-/** Control characters (other than tab and newline) shown as `\uXXXX`, so a live value cannot drive the terminal. */
+/** Invisible characters (other than tab and newline) shown as `\uXXXX`, so a live value cannot drive the terminal. */
 function visible(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    const code = ch.charCodeAt(0);
-    const control = (code < 0x20 && ch !== '\t' && ch !== '\n') || code === 0x7f;
-    out += control ? `\\u${code.toString(16).padStart(4, '0')}` : ch;
-  }
-  return out;
+  return text
+    .split('\n')
+    .map((line) => escapeInvisible(line, true))
+    .join('\n');
 }
 
 function heredocLines(text: string): string[] {

@@ -6,7 +6,8 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_PROJECT, useHarness } from './harness.js';
+import { VARIANTS } from '../../src/kinds/index.js';
+import { DEMO_PROJECT, startHarness, useHarness } from './harness.js';
 import { parseFlowchart } from '../render/mermaid-syntax.js';
 
 async function allFiles(dir: string, base = dir): Promise<string[]> {
@@ -86,4 +87,52 @@ describe('gwops init', () => {
     expect(plan.stdout).toContain('No changes');
     expect(plan.code).toBe(0);
   });
+});
+
+describe('gwops init on a fresh gateway of every variant', () => {
+  for (const variant of VARIANTS) {
+    it(`${variant}: the starter validates, plans and applies cleanly, and then plans no changes`, async () => {
+      const h = await startHarness({ variant });
+      try {
+        const dir = join(h.dir, 'starter');
+        expect((await h.cli(['init', dir])).code).toBe(0);
+        const connection = [...h.connection, '--variant', variant];
+        const validate = await h.cli(['validate', '--variant', variant], { cwd: dir });
+        expect(validate.stderr).toBe('');
+        expect(validate.code).toBe(0);
+        const plan = await h.cli(['plan', ...connection], { cwd: dir });
+        expect(plan.stderr).toBe('');
+        expect(plan.code, plan.stdout).toBe(0);
+        const apply = await h.cli(['apply', '--yes', ...connection], { cwd: dir });
+        expect(apply.stderr).toBe('');
+        expect(apply.stdout).toContain('Apply complete');
+        expect(apply.code).toBe(0);
+        const again = await h.cli(['plan', '--detailed-exitcode', ...connection], { cwd: dir });
+        expect(again.stdout).toContain('No changes');
+        expect(again.code).toBe(0);
+      } finally {
+        await h.close();
+      }
+    });
+
+    it(`${variant}: init --from-gateway on an empty gateway writes the example into a project that validates and applies cleanly`, async () => {
+      const h = await startHarness({ variant });
+      try {
+        const dir = join(h.dir, 'adopted-empty');
+        const init = await h.cli(['init', dir, '--from-gateway', ...h.connection, '--variant', variant]);
+        expect(init.stderr).not.toMatch(/^Error/m);
+        expect(init.stderr).toContain('holds no object to export');
+        expect(init.code).toBe(0);
+        expect(await allFiles(dir)).toEqual(['.github/workflows/gwops.yml', '.gitignore', 'gwops.yaml', 'manifests/example.yaml']);
+        const validate = await h.cli(['validate', '--variant', variant], { cwd: dir });
+        expect(validate.stderr).toBe('');
+        expect(validate.code).toBe(0);
+        const apply = await h.cli(['apply', '--yes', ...h.connection, '--variant', variant], { cwd: dir });
+        expect(apply.stderr).toBe('');
+        expect(apply.code).toBe(0);
+      } finally {
+        await h.close();
+      }
+    });
+  }
 });

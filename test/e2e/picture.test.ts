@@ -57,6 +57,40 @@ describe('the picture of a change', () => {
     expect(dot.stdout.match(/->/g)?.length).toBe(chart.edges.length);
   });
 
+  it('draws drift as it happened on the gateway, in the direction of the drift tables', async () => {
+    const dir = await writeManifests(t.h, 'drift-picture', {
+      'objects.yaml': [
+        'apiVersion: gwops/v1\nkind: back-end-group\nname: pic-group\nattributes:\n  backendHosts:\n    - { hostName: pic.internal, port: 8080 }',
+        'apiVersion: gwops/v1\nkind: mapping\nname: pic-linked\nattributes:\n  entryPath: { value: /pic-linked/ }\nrelationships:\n  back-end-groups: [pic-group]',
+        'apiVersion: gwops/v1\nkind: mapping\nname: pic-free\nattributes:\n  entryPath: { value: /pic-free/ }\nrelationships:\n  back-end-groups: [pic-other]',
+        'apiVersion: gwops/v1\nkind: back-end-group\nname: pic-other\nattributes:\n  backendHosts:\n    - { hostName: other.internal, port: 8080 }',
+        'apiVersion: gwops/v1\nkind: back-end-group\nname: pic-doomed\nattributes:\n  backendHosts:\n    - { hostName: doomed.internal, port: 8080 }',
+      ].join('\n---\n'),
+    });
+    const apply = await t.h.cli(['apply', '--yes', dir, ...t.h.connection]);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    // Behind gwops's back: a link added, an object deleted.
+    await t.h.raw(async (s) => {
+      const [free] = await s.list('mappings', ['name==pic-free']);
+      const [group] = await s.list('back-end-groups', ['name==pic-group']);
+      const [doomed] = await s.list('back-end-groups', ['name==pic-doomed']);
+      if (!free || !group || !doomed) throw new Error('the applied objects are missing');
+      await s.link('mappings', free.id, 'back-end-groups', [{ type: 'back-end-group', id: group.id }]);
+      await s.remove('back-end-groups', doomed.id);
+    }, 'behind gwops');
+    const drift = await t.h.cli(['drift', dir, ...t.h.connection, '--format', 'markdown']);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('#### Links added on the gateway');
+    expect(drift.stdout).toContain('#### Deleted on the gateway');
+    const chart = parseFlowchart(mermaidBlock(drift.stdout) ?? '');
+    const byName = new Map([...chart.nodes].map(([id, n]) => [n.label.split('<br/>')[1], { id, ...n }]));
+    expect(byName.get('pic-doomed')?.className).toBe('delete');
+    expect(byName.get('pic-doomed')?.label).toMatch(/^- /);
+    const added = chart.edges.filter((e) => e.from === byName.get('pic-free')?.id && e.to === byName.get('pic-group')?.id);
+    expect(added.map((e) => [e.arrow, e.label])).toEqual([['==>', 'added']]);
+    expect(drift.stdout).toMatch(/Legend: .*on the gateway/);
+  });
+
   it('stops with the manifests\' diagnostics when they have errors', async () => {
     const dir = await writeManifests(t.h, 'broken-graph', { 'bad.yaml': 'apiVersion: gwops/v1\nkind: nonsense\nname: x\n' });
     const r = await t.h.cli(['graph', dir], { cwd: t.h.dir });

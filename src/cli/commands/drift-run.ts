@@ -11,7 +11,7 @@ import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { runDriftReport } from '../../reconcile/drift.js';
 import { expiredWarning } from '../../reconcile/drift-ignore.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
-import { planTopology } from '../../render/index.js';
+import { driftTopology } from '../../render/index.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
 import type { ProgressReporter } from '../../reconcile/progress.js';
@@ -67,7 +67,7 @@ export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO,
       io.stdout.write(renderDriftJson(run.report));
       break;
     case 'markdown':
-      io.stdout.write(renderDriftMarkdown(run.report, { topology: planTopology(run.plan, run.prepared.desired, run.live) }));
+      io.stdout.write(renderDriftMarkdown(run.report, { topology: driftTopology(run.report, run.prepared.desired, run.live) }));
       break;
     case 'text':
       io.stdout.write(renderDriftText(run.report, { color: colorEnabled(io) }));

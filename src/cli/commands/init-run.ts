@@ -4,7 +4,8 @@
  * project file with one target and an ownership scope to adapt, one example manifest, a
  * `.gitignore`, a GitHub workflow that uses the gwops action), or with `--from-gateway`
  * the manifests and project file that `gwops export` writes from a live gateway plus the
- * `.gitignore` and the workflow. Nothing that exists is ever overwritten: when any file it
+ * `.gitignore` and the workflow (and the example manifest when the gateway holds nothing to
+ * export, so that the project validates). Nothing that exists is ever overwritten: when any file it
  * would write exists, it writes nothing.
  */
 import { constants } from 'node:fs';
@@ -34,10 +35,13 @@ const TEMPLATES = fileURLToPath(new URL('../../../templates/init/', import.meta.
 /** The manifests folder of a new project. */
 const MANIFESTS = 'manifests';
 
+/** The example manifest of a new project. */
+const EXAMPLE = join(MANIFESTS, 'example.yaml');
+
 /** Template file → path in the project. */
 const FILES: readonly (readonly [template: string, target: string])[] = [
   ['gwops.yaml', PROJECT_FILE],
-  ['manifests/example.yaml', join(MANIFESTS, 'example.yaml')],
+  ['manifests/example.yaml', EXAMPLE],
   ['gitignore', '.gitignore'],
   ['workflow.yml', join('.github', 'workflows', 'gwops.yml')],
 ];
@@ -76,7 +80,7 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
   const exportOnly = given.filter(([value]) => value !== undefined).map(([, option]) => option);
   if (!fromGateway && exportOnly.length > 0) throw new UsageError(`${exportOnly.join(', ')} only with --from-gateway`);
 
-  const files = FILES.filter(([, target]) => !fromGateway || ALWAYS.has(target));
+  const files: (readonly [string, string])[] = FILES.filter(([, target]) => !fromGateway || ALWAYS.has(target));
   const taken: string[] = [];
   for (const [, target] of files) if (await exists(join(root, target))) taken.push(target);
   if (fromGateway) {
@@ -102,6 +106,11 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
       progress: (message) => void io.stderr.write(`${message}\n`),
     });
     written.push(...result.files.map((f) => join(result.dir, f)));
+    if (Object.values(result.counts).every((n) => n === undefined || n === 0)) {
+      // Nothing to export: a project without manifests would not validate, so it starts from the example.
+      files.push(...FILES.filter(([, target]) => target === EXAMPLE));
+      io.stderr.write(`The gateway holds no object to export; ${EXAMPLE} is the example of gwops init to start from.\n`);
+    }
   }
   for (const [template, target] of files) {
     const full = join(root, target);

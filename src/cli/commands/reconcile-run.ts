@@ -8,7 +8,7 @@ import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
-import { formatDiagnostics, hasErrors } from '../../manifest/diagnostics.js';
+import { formatDiagnostics, hasErrors, objectDiagnostic } from '../../manifest/diagnostics.js';
 import { readCommitInfo } from '../../reconcile/commit-comment.js';
 import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../reconcile/errors.js';
 import type { RunInput } from '../../reconcile/run.js';
@@ -95,29 +95,55 @@ function renderPlan(
 }
 
 /**
+ * The run's error as a diagnostic (code `run-failed`, its one-line message) for the one
+ * JSON document of a failed run: an error that carries no located diagnostics of its own
+ * (the gateway unreachable, a refused read).
+ */
+function runFailure(error: unknown): Diagnostic {
+  return objectDiagnostic({ code: 'run-failed', message: error instanceof Error ? error.message : String(error) });
+}
+
+/**
+ * The one JSON document stdout gets when a run of plan or drift with `--format json`
+ * fails: the document of `gwops validate --format json` with the diagnostics (the
+ * manifests' `warnings` first, unless a plan document already carried them) when the
+ * error carries them; the plan (without a server check) when the gateway refused it; the
+ * plan with the failed step as a diagnostic when a step failed; else the document of
+ * validate with the error as its one error (`run-failed`).
+ */
+function failureJson(error: unknown, warnings: readonly Diagnostic[], io: CliIO): string {
+  // The refused plan, carrying the diagnostics.
+  if (error instanceof OutsideScopeError) return renderJson(error.plan, { diagnostics: [...warnings, ...error.diagnostics] });
+  if (isDiagnosticsError(error)) {
+    // Only the validator rejects after the plan (and the warnings with it) was printed.
+    return formatDiagnostics(error instanceof ValidatorRejectedError ? error.diagnostics : [...warnings, ...error.diagnostics], 'json');
+  }
+  if (error instanceof ServerCheckForbiddenError) return renderPlan(error.plan, 'json', io, undefined, warnings);
+  if (error instanceof ApplyFailedError) return renderJson(error.plan, { diagnostics: [...warnings, ...(error.failure ? [error.failure] : [])] });
+  return formatDiagnostics([...warnings, runFailure(error)], 'json');
+}
+
+/**
  * Prints what a typed failure carries, then rethrows it for the exit code (its one-line
- * message follows on stderr). Diagnostics (of the manifests, the desired state, unresolved
- * links, the gateway's validator) are printed by the one diagnostics formatter: with
- * `--format json` as the JSON document of `gwops validate --format json` on stdout (with
- * the manifests' `warnings` first, unless a plan document already carried them), else in
- * its text format on stderr. A failed step prints the execution report (the counts; every
- * step with `verbose`). A plan refused for objects outside the ownership scope is printed
- * as the plan (on stdout), then its diagnostics.
+ * message follows on stderr). With `--format json` stdout gets exactly one JSON document
+ * ({@link failureJson}), whatever stopped the run. Else diagnostics (of the manifests, the
+ * desired state, unresolved links, the gateway's validator) are printed in the text format
+ * of the one diagnostics formatter on stderr, and a plan the gateway refused to check, or
+ * refused for objects outside the ownership scope, on stdout. A failed step prints the
+ * execution report on stderr (the counts; every step with `verbose`) in every format.
  */
 export function explain(error: unknown, io: CliIO, format: Format, warnings: readonly Diagnostic[], verbose = false): never {
+  if (format === 'json') io.stdout.write(failureJson(error, warnings, io));
   if (error instanceof OutsideScopeError) {
-    // The refused plan on stdout (its JSON carries the diagnostics), then the diagnostics on stderr.
-    if (format === 'json') io.stdout.write(renderJson(error.plan, { diagnostics: [...warnings, ...error.diagnostics] }));
-    else {
+    if (format !== 'json') {
       io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
-      io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color: colorEnabled(io) })}\n`);
+      io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color: colorEnabled(io) })}
+`);
     }
   } else if (isDiagnosticsError(error)) {
     const color = colorEnabled(io);
     if (format === 'json') {
-      // Only the validator rejects after the plan (and the warnings with it) was printed.
-      const planShown = error instanceof ValidatorRejectedError;
-      io.stdout.write(formatDiagnostics(planShown ? error.diagnostics : [...warnings, ...error.diagnostics], 'json'));
+      // Already on stdout.
     } else if (error instanceof ValidatorRejectedError) {
       io.stderr.write(renderValidatorMessages(error.diagnostics, { color }));
     } else {
@@ -125,7 +151,7 @@ export function explain(error: unknown, io: CliIO, format: Format, warnings: rea
     }
   } else if (error instanceof ServerCheckForbiddenError) {
     // The plan from what was read, as a plan without a server check; the error's message follows on stderr.
-    io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
+    if (format !== 'json') io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
   } else if (error instanceof ApplyFailedError) {
     io.stderr.write(renderExecutionReport(error.plan, error.report, { verbose }));
   }
@@ -272,7 +298,8 @@ export async function applyAction(
   }).catch((e: unknown) => {
     if (json && planned !== undefined) {
       if (e instanceof ApplyFailedError) io.stderr.write(renderExecutionReport(e.plan, e.report, { verbose: flags.verbose === true }));
-      const diagnostics = [...warnings, ...(isDiagnosticsError(e) ? e.diagnostics : [])];
+      const carried = isDiagnosticsError(e) ? e.diagnostics : e instanceof ApplyFailedError ? (e.failure ? [e.failure] : []) : [runFailure(e)];
+      const diagnostics = [...warnings, ...carried];
       io.stdout.write(applyJson(planned, diagnostics, { result: 'failed', error: e instanceof Error ? e.message : String(e) }));
       throw e;
     }
