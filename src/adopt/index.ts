@@ -17,10 +17,11 @@
  * into the base document; the overlay still wins, so such a difference stays.
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiResource, GatewaySession } from '../gateway/index.js';
 import { ConfigError } from '../errors.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
 import { buildDocuments } from '../export/build.js';
 import { exportAttributes } from '../export/attributes.js';
 import { manifestFiles } from '../export/write.js';
@@ -211,7 +212,7 @@ export async function adoptDrift(input: AdoptInput, dir: string, addedFiles: Rea
     if (existsSync(path.join(dir, file))) throw new ConfigError(`drift --adopt: ${rel(path.join(dir, file))} exists already; nothing was written`);
   }
   for (const [file, list] of edits) {
-    const text = await readFile(file, 'utf8');
+    const text = await readTextBoundedAsync(file, FILE_LIMITS.manifest);
     const result = editManifestText(text, list);
     for (const ref of result.notFound) skipped.push(`${ref.kind} '${ref.name}': no document with this kind and name in ${rel(file)} (declared through an overlay or a template?)`);
     if (result.text === '') {
