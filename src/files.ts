@@ -76,11 +76,18 @@ const ERRNO_WORDS: Readonly<Record<string, string>> = {
   EISDIR: 'it is a directory, not a regular file',
   EMFILE: 'too many open files',
   EIO: 'an input/output error',
+  EEXIST: 'it exists already',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  ENOTEMPTY: 'the directory is not empty',
+  EBUSY: 'it is busy',
 };
 
 /**
- * The words for a failed file system call: "permission denied (EACCES)", or the bare code
- * when it has no words here ("unreadable" when the error has no code).
+ * The words for a failed file system call (a read or a write): "permission denied
+ * (EACCES)", or the bare code when it has no words here ("unreadable" when the error has
+ * no code).
  */
 export function errnoWords(error: unknown): string {
   const code = error instanceof Error && 'code' in error ? String((error as { code: unknown }).code) : undefined;
