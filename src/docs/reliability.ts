@@ -58,6 +58,7 @@ export const DRILL_ORDER: readonly string[] = [
   'signals',
   'hostile-gateway',
   'hostile-input',
+  'hostile-files',
   'secrets',
   'convergence',
   'convergence-coverage',
