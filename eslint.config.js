@@ -74,6 +74,30 @@ export default tseslint.config(
       ],
     },
   },
+  // Every file gwops is given is read through the bounded reader of src/files.ts (regular
+  // files only, opened without blocking, size-limited), never with node:fs directly. The
+  // emulator's own state file is the emulator's business.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/files.ts', 'src/emulator/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['readFile', 'readFileSync', 'createReadStream', 'open', 'openSync'].map((name) => ({
+          selector: `ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/] ImportSpecifier[imported.name="${name}"]`,
+          message: `Read files through src/files.ts (readFileBounded and friends), not node:fs ${name}: it refuses FIFOs, devices and directories and bounds the size.`,
+        })),
+        {
+          selector: 'ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/] > :matches(ImportDefaultSpecifier, ImportNamespaceSpecifier)',
+          message: 'Import the node:fs functions you need by name (file reads go through src/files.ts).',
+        },
+        {
+          selector: 'ImportExpression[source.value=/^(node:)?fs/]',
+          message: 'Import node:fs statically and by name (file reads go through src/files.ts).',
+        },
+      ],
+    },
+  },
   // src/kinds: nothing of src/ outside src/kinds, except the diagnostic codes' type
   // (kind.ts names the codes of kind-owned manifest rules), as a type-only import.
   {

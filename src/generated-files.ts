@@ -3,8 +3,10 @@
  * the committed text must be the generator's output byte for byte, and a staleness test
  * says which command regenerates it. One mechanism for every generator.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes.js';
+import { FILE_LIMITS, FileReadError, readTextBounded } from './files.js';
 
 /** One generated file: its name inside its folder and its full text. */
 export interface GeneratedFile {
@@ -25,9 +27,9 @@ export interface GeneratedFolder {
 /** The text of `fileName` in `folder` as it is on disk now (not cached), or undefined when missing. */
 export function committedText(folder: GeneratedFolder, fileName: string): string | undefined {
   try {
-    return readFileSync(new URL(fileName, folder.dir), 'utf8');
+    return readTextBounded(fileURLToPath(new URL(fileName, folder.dir)), FILE_LIMITS.bundled);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof FileReadError && error.kind === 'missing') return undefined;
     throw error;
   }
 }

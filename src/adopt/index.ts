@@ -15,11 +15,12 @@
  * Ignored differences are left alone.
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ApiResource, GatewaySession } from '../gateway/index.js';
 import { ConfigError } from '../errors.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
 import { buildDocuments } from '../export/build.js';
 import { exportAttributes } from '../export/attributes.js';
 import { escapeFileName } from '../export/names.js';
@@ -172,7 +173,7 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
   const files = new Set([...edits.keys(), ...appends.keys()]);
   for (const file of files) {
     const exists = existsSync(file);
-    const text = exists ? await readFile(file, 'utf8') : '';
+    const text = exists ? await readTextBoundedAsync(file, FILE_LIMITS.manifest) : '';
     const result = editManifestText(text, edits.get(file) ?? []);
     for (const ref of result.notFound) skipped.push(`${ref.kind} '${ref.name}': no document with this kind and name in ${rel(file)}`);
     for (const item of result.unwritable) skipped.push(`${(edits.get(file) ?? []).find((e) => e.edit === item.edit)?.what ?? `${item.ref.kind} '${item.ref.name}'`}: cannot be written in place in ${rel(file)}`);

@@ -5,8 +5,9 @@
  * without a change here). `npm run drills` (src/docs/drills.ts) runs the drills and then
  * this renderer.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
 import { cell, code, headingAnchor, table } from './markdown.js';
 
 /** The command that writes docs/reliability.md, named in its header. */
@@ -57,6 +58,7 @@ export const DRILL_ORDER: readonly string[] = [
   'signals',
   'hostile-gateway',
   'hostile-input',
+  'hostile-files',
   'secrets',
   'convergence',
   'convergence-coverage',
@@ -116,7 +118,7 @@ export function asDrillTable(value: unknown, source: string): DrillTable {
 export async function readDrillTables(dir: string): Promise<DrillTable[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
   const drills: DrillTable[] = [];
-  for (const file of files) drills.push(asDrillTable(JSON.parse(await readFile(path.join(dir, file), 'utf8')) as unknown, file));
+  for (const file of files) drills.push(asDrillTable(JSON.parse(await readTextBoundedAsync(path.join(dir, file), FILE_LIMITS.bundled)) as unknown, file));
   return sortDrills(drills);
 }
 

@@ -5,9 +5,10 @@
  * Keys are secrets: nothing here logs, prints or puts them into an error message.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { FILE_LIMITS, FileReadError, readTextBoundedAsync } from '../files.js';
 
 /** Who a key belongs to. */
 export type Role = 'administrator' | 'read-only';
@@ -47,13 +48,14 @@ export function generateApiKey(user: string, now: Date = new Date()): string {
  */
 export async function readOrCreateKeyFile(file: string, user: string): Promise<{ key: string; created: boolean; groupOrWorldReadable: boolean }> {
   try {
-    const key = (await readFile(file, 'utf8')).trim();
+    const key = (await readTextBoundedAsync(file, FILE_LIMITS.apiKey)).trim();
     if (key === '') throw new ConfigError(`API key file ${file} is empty`);
     const mode = (await stat(file)).mode;
     return { key, created: false, groupOrWorldReadable: process.platform !== 'win32' && (mode & 0o077) !== 0 };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    if (!isNotFound(error)) throw new ConfigError(`cannot read API key file ${file}`, { cause: error });
+    if (!(error instanceof FileReadError)) throw error;
+    if (error.kind !== 'missing') throw new ConfigError(`cannot read API key file ${file}: ${error.problem}`, { cause: error });
   }
   const key = generateApiKey(user);
   try {
@@ -77,10 +79,6 @@ export async function readOrCreateKeyFile(file: string, user: string): Promise<{
     throw new ConfigError(`cannot write API key file ${file}`, { cause: error });
   }
   return { key, created: true, groupOrWorldReadable: false };
-}
-
-function isNotFound(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
 }
 
 /** The emulator's keys and the users they stand for; lookups compare in constant time. */

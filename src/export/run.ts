@@ -7,6 +7,7 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
+import { writeProblem } from '../out-paths.js';
 import type { ApiResource } from '../gateway/index.js';
 import { FilterSyntaxError, parseFilters, withSession } from '../gateway/index.js';
 import type { ResourceType } from '../kinds/index.js';
@@ -95,6 +96,8 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
   filtersByKind(input.filters ?? [], input.kinds && input.kinds.length > 0 ? KINDS.map((k) => k.type).filter((k) => input.kinds?.includes(k)) : KINDS.map((k) => k.type));
 
   const dir = resolve(input.cwd, input.out ?? '.');
+  const problem = await writeProblem(dir, 'directory');
+  if (problem !== undefined) throw new ConfigError(`cannot export into ${input.out ?? '.'}: ${problem}; nothing was written`);
   if (!input.force && (await isNonEmptyDirectory(dir))) {
     throw new ConfigError(`the output directory ${dir} is not empty; name an empty or new one with --out, or pass --force to write into it`);
   }

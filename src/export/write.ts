@@ -7,8 +7,11 @@ import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import type { ResourceType } from '../kinds/index.js';
+import { ConfigError } from '../errors.js';
+import { errnoWords } from '../files.js';
 import { PROJECT_FILE } from '../manifest/project.js';
 import { escapeVariables } from '../manifest/variables.js';
+import { writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
 
@@ -139,7 +142,10 @@ export interface Written {
  * Writes the files into `dir` (created when missing), the project file and the secrets
  * example into `projectDir` (default `dir`). In the per-object layout, the YAML files
  * already in the exported kinds' folders are removed first (they would be read as
- * manifests of objects that are gone); an existing project file is kept.
+ * manifests of objects that are gone); an existing project file is kept. Every path is
+ * checked first ({@link writeProblem}): when one cannot be written, nothing is removed or
+ * written.
+ * @throws ConfigError naming the path and what is wrong (one line)
  */
 export async function writeExport(
   dir: string,
@@ -148,6 +154,27 @@ export async function writeExport(
   project: string,
   clearFolders: readonly string[],
   projectDir: string = dir,
+): Promise<Written> {
+  const paths = [...[...manifests.keys()].map((path) => join(dir, path)), join(projectDir, PROJECT_FILE), ...(secrets.length > 0 ? [join(projectDir, SECRETS_EXAMPLE_FILE)] : [])];
+  for (const full of paths) {
+    const problem = await writeProblem(full, 'file');
+    if (problem !== undefined) throw new ConfigError(`cannot write ${relative(dir, full)}: ${problem}; nothing was written or removed`);
+  }
+  try {
+    return await writeChecked(dir, manifests, secrets, project, clearFolders, projectDir);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`cannot write the export into ${dir}: ${errnoWords(error)}`, { cause: error });
+  }
+}
+
+async function writeChecked(
+  dir: string,
+  manifests: ReadonlyMap<string, string>,
+  secrets: readonly SecretVariable[],
+  project: string,
+  clearFolders: readonly string[],
+  projectDir: string,
 ): Promise<Written> {
   await mkdir(dir, { recursive: true });
   for (const folder of clearFolders) {

@@ -4,10 +4,10 @@
  * target's `apiKeyEnv`/`apiKeyFile`, or `GWOPS_API_KEY`, never from a command-line value;
  * the timeout from `--timeout`, `GWOPS_TIMEOUT` or the target's `timeout`.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { apiKeyExpiry, utcInstant } from './api-key.js';
+import { FILE_LIMITS, FileReadError, readTextBounded } from '../files.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS, checkBaseUrl } from './http.js';
 
 /**
@@ -109,15 +109,17 @@ export function timeoutOption(text: string, option = '--timeout'): number {
   return seconds;
 }
 
-function errnoCode(error: unknown): string {
-  return error instanceof Error && 'code' in error ? String((error as { code: unknown }).code) : 'unreadable';
+/** What the bounded reader said about a file (src/files.ts); any other error is rethrown. */
+function problemOf(error: unknown): string {
+  if (error instanceof FileReadError) return error.problem;
+  throw error;
 }
 
-function readText(path: string, what: string): string {
+function readText(path: string, what: string, limit: number): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readTextBounded(path, limit);
   } catch (error) {
-    throw new ConfigError(`cannot read ${what} ${path} (${errnoCode(error)})`);
+    throw new ConfigError(`cannot read ${what} ${path}: ${problemOf(error)}`);
   }
 }
 
@@ -135,10 +137,10 @@ function checkedKey(text: string, what: string): string {
 function keyFromOptionFile(full: string): string {
   let text: string;
   try {
-    text = readFileSync(full, 'utf8');
+    text = readTextBounded(full, FILE_LIMITS.apiKey);
   } catch (error) {
     throw new ConfigError(
-      `cannot read the file named by --api-key-file (${errnoCode(error)}); the value given is not shown, as it may be the key itself. ` +
+      `cannot read the file named by --api-key-file (${problemOf(error)}); the value given is not shown, as it may be the key itself. ` +
         '--api-key-file takes the path of a file that holds the API key (or use GWOPS_API_KEY)',
     );
   }
@@ -206,7 +208,7 @@ export function resolveConnection(input: ConnectionInput): ResolvedConnection {
   if (caFile !== undefined) {
     const full = resolve(input.cwd, caFile);
     caPath = full;
-    ca = readText(full, 'CA file');
+    ca = readText(full, input.caFile !== undefined ? 'CA file (--ca-file)' : `CA file (caFile of ${targetLabel})`, FILE_LIMITS.ca);
     if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`CA file ${full} holds no PEM certificate`);
   }
   const resolved: ResolvedConnection = { url, apiKey, apiKeySource, insecure: input.insecure === true, timeouts, ...(ca !== undefined ? { ca } : {}), ...(caPath !== undefined ? { caFile: caPath } : {}) };
@@ -279,7 +281,7 @@ function resolveApiKey(input: ConnectionInput, targetLabel: string): FoundKey {
   if (own === undefined && target?.apiKeyFile !== undefined) {
     const full = resolve(input.cwd, target.apiKeyFile);
     const what = `API key file (apiKeyFile of ${targetLabel})`;
-    own = { key: checkedKey(readText(full, what), `${what} ${full}`), source: `apiKeyFile of ${targetLabel} (${full})` };
+    own = { key: checkedKey(readText(full, what, FILE_LIMITS.apiKey), `${what} ${full}`), source: `apiKeyFile of ${targetLabel} (${full})` };
   }
   const settings = [target?.apiKeyEnv !== undefined ? 'apiKeyEnv' : undefined, target?.apiKeyFile !== undefined ? 'apiKeyFile' : undefined].filter(
     (s): s is string => s !== undefined,

@@ -7,8 +7,8 @@
  * is reported at once, located at the reference, naming the URL; the caller stops before
  * any gateway is contacted.
  */
-import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
+import { FILE_LIMITS, FileReadError, readTextBounded } from '../files.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import type { JwksSourceConfig } from '../manifest/project.js';
 import type { AttributeObject, ManifestDocument } from '../manifest/types.js';
@@ -59,9 +59,10 @@ function sourceOf(ref: JwksRef, sources: Readonly<Record<string, JwksSourceConfi
     let ca: string | undefined;
     if (config.caFile !== undefined) {
       try {
-        ca = readFileSync(config.caFile, 'utf8');
+        ca = readTextBounded(config.caFile, FILE_LIMITS.ca);
       } catch (error) {
-        throw new InputError(`cannot read caFile '${config.caFile}' of jwks source '${ref.source}' in gwops.yaml: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+        if (!(error instanceof FileReadError)) throw error;
+        throw new InputError(`cannot read caFile '${config.caFile}' of jwks source '${ref.source}' in gwops.yaml: ${error.problem}`);
       }
     }
     return { key: `source:${ref.source}`, url: config.url, options: { ca, timeoutMs: config.timeoutMs } };

@@ -3,11 +3,12 @@
  * variant and overlay directories, and the ownership scope as the API's own GET filters.
  * Validated against `schemas/project.schema.json`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { InputError } from '../errors.js';
+import { FILE_LIMITS, FileReadError, readFileBounded } from '../files.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { loadSchemaFile } from '../schema/index.js';
 import type { DriftSettings } from '../reconcile/drift-ignore.js';
@@ -128,9 +129,10 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
   if (configFile === undefined && !existsSync(file)) return defaultProject();
   let decoded: ReturnType<typeof decodeUtf8>;
   try {
-    decoded = decodeUtf8(readFileSync(file));
+    decoded = decodeUtf8(readFileBounded(file, FILE_LIMITS.project));
   } catch (error) {
-    throw new InputError(`cannot read project file '${configFile ?? PROJECT_FILE}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, {
+    if (!(error instanceof FileReadError)) throw error;
+    throw new InputError(`cannot read project file '${configFile ?? PROJECT_FILE}': ${error.problem}`, {
       cause: error,
     });
   }

@@ -3,8 +3,8 @@
  * `{ fromEnv }`) read, and `extends` templates deep-merged (lists replace, the mapping's own
  * attributes win).
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FILE_LIMITS, FileReadError, readFileBounded } from '../files.js';
 import { KINDS, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { secretAttributes } from '../schema/index.js';
@@ -120,7 +120,7 @@ export function resolveSecrets(
         const file = path.resolve(dir, value.fromFile);
         reference = { fromFile: file };
         try {
-          const decoded = decodeUtf8(readFileSync(file));
+          const decoded = decodeUtf8(readFileBounded(file, FILE_LIMITS.secret));
           if (decoded.invalidUtf8) {
             const { line, column } = decoded.invalidUtf8;
             out.push(
@@ -134,8 +134,8 @@ export function resolveSecrets(
             resolved = decoded.text.replace(/(\r?\n)+$/, '');
           }
         } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable';
-          out.push(entryDiagnostic(entry, { code: 'secret-unavailable', pointer, message: `${label}: cannot read file '${value.fromFile}' (${code})` }));
+          if (!(error instanceof FileReadError)) throw error;
+          out.push(entryDiagnostic(entry, { code: 'secret-unavailable', pointer, message: `${label}: cannot read file '${value.fromFile}': ${error.problem}` }));
         }
       }
       if (resolved === undefined) return;

@@ -2,9 +2,10 @@
  * Input files: paths given on the command line or in the project file, directories
  * searched recursively for `*.yaml`/`*.yml`, `-` for stdin.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
+import { FILE_LIMITS, FileReadError, readFileBoundedAsync } from '../files.js';
 import { decodeUtf8 } from './parse.js';
 import type { SourceFile } from './parse.js';
 import { PROJECT_FILE, loadProject } from './project.js';
@@ -24,7 +25,7 @@ const MANIFEST_FILE = /\.ya?ml$/i;
  * project of ten thousand mappings. A larger input is refused before it is parsed, so that
  * memory and time stay bounded.
  */
-export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
+export const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest;
 
 function tooLarge(display: string, bytes: number): InputError {
   return new InputError(
@@ -45,26 +46,17 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 /**
- * Reads a manifest file: only a regular file (a FIFO would block, a device such as
- * /dev/zero never ends) of at most {@link MAX_MANIFEST_BYTES}.
+ * Reads a manifest file through the bounded reader (src/files.ts): only a regular file (a
+ * FIFO would block, a device such as /dev/zero never ends) of at most {@link MAX_MANIFEST_BYTES}.
  * @throws InputError naming the file and what is wrong
  */
 async function readManifestFile(p: InputPath): Promise<Buffer> {
-  let info;
   try {
-    info = await stat(p.absolute);
+    return await readFileBoundedAsync(p.absolute, MAX_MANIFEST_BYTES);
   } catch (error) {
-    throw new InputError(`cannot read '${p.display}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
-  }
-  if (!info.isFile()) {
-    const what = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
-    throw new InputError(`cannot read '${p.display}': it is ${what}, not a regular file; name a manifest file or a directory of them`);
-  }
-  if (info.size > MAX_MANIFEST_BYTES) throw tooLarge(p.display, info.size);
-  try {
-    return await readFile(p.absolute);
-  } catch (error) {
-    throw new InputError(`cannot read '${p.display}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
+    if (!(error instanceof FileReadError)) throw error;
+    const hint = error.kind === 'not-regular' ? '; name a manifest file or a directory of them' : error.kind === 'too-large' ? '; split it into several files' : '';
+    throw new InputError(`cannot read '${p.display}': ${error.problem}${hint}`, { cause: error });
   }
 }
 

@@ -8,9 +8,9 @@
  * whether each equalled the desired value, refuses the plan when that changed); a
  * write-only one is compared by its version, never by value, and holds a mask.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
+import { FILE_LIMITS, FileReadError, readTextBounded } from '../files.js';
 import type { AttributeObject } from '../manifest/types.js';
 import type { SecretRedactor } from '../secrets.js';
 import { decodePointer, getAt, isPlainObject as isRecord, isWriteOnlyPath, mapSecrets } from './diff.js';
@@ -36,9 +36,10 @@ function readReference(reference: Record<string, unknown>, sources: SecretSource
   }
   if (typeof reference.fromFile === 'string') {
     try {
-      return readFileSync(path.resolve(sources.cwd, reference.fromFile), 'utf8').replace(/(\r?\n)+$/, '');
+      return readTextBounded(path.resolve(sources.cwd, reference.fromFile), FILE_LIMITS.secret).replace(/(\r?\n)+$/, '');
     } catch (error) {
-      throw new InputError(`${what}: cannot read file '${reference.fromFile}' (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+      if (!(error instanceof FileReadError)) throw error;
+      throw new InputError(`${what}: cannot read file '${reference.fromFile}': ${error.problem}`);
     }
   }
   throw new InputError(`${what} holds no { fromEnv } or { fromFile } source`);

@@ -12,9 +12,9 @@
  * {@link PLAN_FORMAT_VERSION} and whose `gateway`, `ownership` and `desired` members are
  * well-formed; anything else is refused with one line naming the file and what is wrong.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
+import { FILE_LIMITS, FileReadError, readTextBoundedAsync } from '../files.js';
 import { isResourceType, kindOf } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import type { LoadResult } from '../manifest/index.js';
@@ -196,9 +196,10 @@ function problemOf(value: Record<string, unknown>): string | undefined {
 export async function readPlanFile(file: string, cwd: string): Promise<PlanFile> {
   let text: string;
   try {
-    text = await readFile(path.resolve(cwd, file), 'utf8');
+    text = await readTextBoundedAsync(path.resolve(cwd, file), FILE_LIMITS.plan);
   } catch (error) {
-    throw new InputError(`cannot read plan file ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    if (!(error instanceof FileReadError)) throw error;
+    throw new InputError(`cannot read plan file ${file}: ${error.problem}`);
   }
   let parsed: unknown;
   try {

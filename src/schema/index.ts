@@ -17,7 +17,8 @@
  *   and RFC 7638 thumbprint, never by its bytes (docs/manifest-reference.md "Token keys
  *   from a JWKS").
  */
-import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { FILE_LIMITS, readTextBounded } from '../files.js';
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
 import type { Key } from '../object-key.js';
@@ -82,7 +83,7 @@ export function schemaFileUrl(fileName: string): URL {
 export function loadSchemaFile(fileName: string): JsonSchema {
   let schema = cache.get(fileName);
   if (!schema) {
-    schema = JSON.parse(readFileSync(schemaFileUrl(fileName), 'utf8')) as JsonSchema;
+    schema = JSON.parse(readTextBounded(fileURLToPath(schemaFileUrl(fileName)), FILE_LIMITS.bundled)) as JsonSchema;
     cache.set(fileName, schema);
   }
   return schema;

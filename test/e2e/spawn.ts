@@ -20,9 +20,12 @@ export interface GwopsProcess {
 
 const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
-/** Starts `node bin/gwops.js ...args` with `env` (and nothing else of this process's environment but PATH). */
-export function startGwops(args: readonly string[], env: Record<string, string | undefined> = {}, cwd = REPO): GwopsProcess {
-  const child = spawn(process.execPath, [join(REPO, 'bin', 'gwops.js'), ...args], {
+/**
+ * Starts `node ...nodeArgs bin/gwops.js ...args` with `env` (and nothing else of this
+ * process's environment but PATH).
+ */
+export function startGwops(args: readonly string[], env: Record<string, string | undefined> = {}, cwd = REPO, nodeArgs: readonly string[] = []): GwopsProcess {
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO, 'bin', 'gwops.js'), ...args], {
     cwd,
     env: { PATH: process.env.PATH, ...env },
     stdio: 'pipe',

@@ -125,7 +125,7 @@ describe('plan files', () => {
   });
 
   it('refuses a missing file with the reason', async () => {
-    await expect(readPlanFile('absent.json', tmpdir())).rejects.toThrow('cannot read plan file absent.json (ENOENT)');
+    await expect(readPlanFile('absent.json', tmpdir())).rejects.toThrow('cannot read plan file absent.json: no such file or directory (ENOENT)');
   });
 
   it('accepts the gateway it was made against and refuses another, naming both', () => {

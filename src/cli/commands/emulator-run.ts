@@ -3,9 +3,10 @@
  * base URL and where the API key files are, never a key.
  */
 import { X509Certificate } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
+import { FILE_LIMITS, FileReadError, readTextBoundedAsync } from '../../files.js';
 import { VARIANTS } from '../../kinds/index.js';
 import type { Variant } from '../../kinds/index.js';
 import { readOrCreateKeyFile } from '../../emulator/api-keys.js';
@@ -115,9 +116,10 @@ export function parseFaultSpec(spec: string): FaultRule {
 
 async function readPem(file: string, what: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readTextBoundedAsync(file, FILE_LIMITS.ca);
   } catch (error) {
-    throw new ConfigError(`cannot read ${what} ${file}`, { cause: error });
+    if (!(error instanceof FileReadError)) throw error;
+    throw new ConfigError(`cannot read ${what} ${file}: ${error.problem}`, { cause: error });
   }
 }
 

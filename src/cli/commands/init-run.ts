@@ -9,10 +9,12 @@
  * would write exists, it writes nothing.
  */
 import { constants } from 'node:fs';
-import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, UsageError } from '../../errors.js';
+import { errnoWords } from '../../files.js';
+import { writeProblem } from '../../out-paths.js';
 import type { ExportLayout } from '../../export/index.js';
 import { runExport } from '../../export/index.js';
 import { PROJECT_FILE } from '../../manifest/index.js';
@@ -49,8 +51,9 @@ const FILES: readonly (readonly [template: string, target: string])[] = [
 /** The files written in both modes (the project file and manifests come from export with --from-gateway). */
 const ALWAYS: ReadonlySet<string> = new Set(['.gitignore', join('.github', 'workflows', 'gwops.yml')]);
 
+/** Whether anything is at `path`, a symbolic link to nothing included (lstat). */
 const exists = (path: string): Promise<boolean> =>
-  stat(path).then(
+  lstat(path).then(
     () => true,
     () => false,
   );
@@ -81,6 +84,12 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
   if (!fromGateway && exportOnly.length > 0) throw new UsageError(`${exportOnly.join(', ')} only with --from-gateway`);
 
   const files: (readonly [string, string])[] = FILES.filter(([, target]) => !fromGateway || ALWAYS.has(target));
+  const rootProblem = await writeProblem(root, 'directory');
+  if (rootProblem !== undefined) throw new ConfigError(`gwops init cannot write into ${dir ?? '.'}: ${rootProblem}; nothing was written`);
+  for (const [, target] of files) {
+    const problem = (await exists(join(root, target))) ? undefined : await writeProblem(join(root, target), 'file');
+    if (problem !== undefined) throw new ConfigError(`gwops init cannot write ${target}: ${problem}; nothing was written`);
+  }
   const taken: string[] = [];
   for (const [, target] of files) if (await exists(join(root, target))) taken.push(target);
   if (fromGateway) {
@@ -114,9 +123,13 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
   }
   for (const [template, target] of files) {
     const full = join(root, target);
-    await mkdir(dirname(full), { recursive: true });
-    // COPYFILE_EXCL: a file that appeared meanwhile is not overwritten either.
-    await copyFile(join(TEMPLATES, template), full, constants.COPYFILE_EXCL);
+    try {
+      await mkdir(dirname(full), { recursive: true });
+      // COPYFILE_EXCL: a file that appeared meanwhile is not overwritten either.
+      await copyFile(join(TEMPLATES, template), full, constants.COPYFILE_EXCL);
+    } catch (error) {
+      throw new ConfigError(`gwops init cannot write ${relative(io.cwd, full) || full}: ${errnoWords(error)}`, { cause: error });
+    }
     written.push(full);
   }
   io.stdout.write(written.map((f) => `${relative(io.cwd, f) || f}\n`).join(''));

@@ -7,6 +7,8 @@ import { constants } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
+import { errnoWords } from '../../files.js';
+import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors, objectDiagnostic } from '../../manifest/diagnostics.js';
 import { readCommitInfo } from '../../reconcile/commit-comment.js';
@@ -158,9 +160,6 @@ export function explain(error: unknown, io: CliIO, format: Format, warnings: rea
   throw error;
 }
 
-function errnoCode(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unwritable';
-}
 
 /**
  * Checks, before anything is sent to a gateway, that `file` can be written: its directory
@@ -170,13 +169,10 @@ function errnoCode(error: unknown): string {
  */
 async function writableFile(cwd: string, file: string, option: string): Promise<string> {
   const full = resolve(cwd, file);
+  const problem = await writeProblem(full, 'file');
+  if (problem !== undefined) throw new ConfigError(`${option} ${file}: ${problem}`);
   const dir = dirname(full);
-  const dirStat = await stat(dir).catch(() => undefined);
-  if (!dirStat?.isDirectory()) throw new ConfigError(`${option} ${file}: the directory ${dir} does not exist; create it first`);
-  if ((await stat(full).catch(() => undefined))?.isDirectory()) throw new ConfigError(`${option} ${file} is a directory; name a file`);
-  await access(dir, constants.W_OK).catch((error: unknown) => {
-    throw new ConfigError(`${option} ${file}: the directory ${dir} is not writable (${errnoCode(error)})`);
-  });
+  if (!(await stat(dir).catch(() => undefined))?.isDirectory()) throw new ConfigError(`${option} ${file}: the directory ${dir} does not exist; create it first`);
   return full;
 }
 
@@ -188,12 +184,14 @@ async function writableFile(cwd: string, file: string, option: string): Promise<
  */
 async function writableDir(cwd: string, dir: string, option: string): Promise<string> {
   const full = resolve(cwd, dir);
+  const problem = await writeProblem(full, 'directory');
+  if (problem !== undefined) throw new ConfigError(`${option} ${dir}: ${problem}`);
   await mkdir(full, { recursive: true }).catch((error: unknown) => {
-    throw new ConfigError(`${option} ${dir}: cannot create the directory ${full} (${errnoCode(error)})`);
+    throw new ConfigError(`${option} ${dir}: cannot create the directory ${full}: ${errnoWords(error)}`);
   });
   if (!(await stat(full).catch(() => undefined))?.isDirectory()) throw new ConfigError(`${option} ${dir} is not a directory`);
   await access(full, constants.W_OK).catch((error: unknown) => {
-    throw new ConfigError(`${option} ${dir}: the directory ${full} is not writable (${errnoCode(error)})`);
+    throw new ConfigError(`${option} ${dir}: the directory ${full} is not writable: ${errnoWords(error)}`);
   });
   return full;
 }
@@ -212,7 +210,7 @@ function backupTo(dir: string, io: CliIO): (archive: Buffer, active: Configurati
     const id = (active?.id ?? 'active').replace(/[^A-Za-z0-9._-]/g, '_');
     const file = join(dir, `${id}-${compactUtc(new Date())}.zip`);
     await writeFile(file, archive, { flag: 'wx' }).catch((error: unknown) => {
-      throw new ConfigError(`cannot write the backup ${file} (${errnoCode(error)}); nothing was changed`, { cause: error });
+      throw new ConfigError(`cannot write the backup ${file}: ${errnoWords(error)}; nothing was changed`, { cause: error });
     });
     io.stderr.write(`Backup of the active configuration${active ? ` ${active.id}` : ''} written to ${file} (${archive.length} bytes).\n`);
   };
@@ -237,7 +235,7 @@ export async function planAction(
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
     const planFile = renderPlanFile(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
     await writeFile(out, planFile).catch((error: unknown) => {
-      throw new ConfigError(`cannot write the plan file ${flags.out ?? ''} (${errnoCode(error)})`, { cause: error });
+      throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
     });
   }
   if (result.messages && hasErrors(result.messages)) return EXIT.validatorErrors;
