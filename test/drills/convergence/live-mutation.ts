@@ -7,7 +7,8 @@
  * - `top-level`, `nested`: a scalar attribute outside lists, declared or not, gets another
  *   value the schema allows;
  * - `list item member`: a scalar member of a list item (or a string of a string list),
- *   declared or not, gets another value (the whole list is sent, as PATCH rule 3 asks);
+ *   declared or not, gets another value, or a member the live item lacks is set (the
+ *   whole list is sent, as PATCH rule 3 asks);
  * - `list shortened`: a list loses its last item;
  * - `link`: a link between two objects of the set is added or removed (either end chosen).
  *
@@ -81,6 +82,22 @@ function leaves(value: unknown, segments: Segments = []): { segments: Segments; 
   return segments.length === 0 ? [] : [{ segments, value: value as Json, inList: false }];
 }
 
+/**
+ * Scalar members the schema gives a list item (or an object inside one) that the live
+ * item lacks, with a value to set: a gateway that does not fill item defaults holds only
+ * what was sent, and such a member set later is still inside the declared list.
+ */
+function absentItemMembers(value: unknown, schema: JsonSchema | undefined, segments: Segments = [], inItem = false): { segments: Segments; value: Json; inList: boolean }[] {
+  if (Array.isArray(value)) return value.flatMap((item: unknown, i) => absentItemMembers(item, schema?.items, [...segments, String(i)], true));
+  if (!isObject(value)) return [];
+  return Object.entries(schema?.properties ?? {}).flatMap(([key, child]) => {
+    if (key in value) return absentItemMembers(value[key], child, [...segments, key], inItem);
+    if (!inItem) return [];
+    const next = Array.isArray(child.enum) ? (child.enum[0] as Json) : child.type === 'boolean' ? true : child.type === 'integer' ? 1 : child.type === 'string' ? 'x' : undefined;
+    return next === undefined ? [] : [{ segments: [...segments, key], value: next, inList: true }];
+  });
+}
+
 /** Lists of a live attribute tree that hold at least one item. */
 function lists(value: unknown, segments: Segments = []): Segments[] {
   if (Array.isArray(value)) return [...(value.length > 0 ? [segments] : []), ...value.flatMap((item: unknown, i) => lists(item, [...segments, String(i)]))];
@@ -151,7 +168,9 @@ export async function mutateOnce(ctx: MutationContext): Promise<MutationResult |
   const base = await ctx.raw(async (s) => find(s, o), 'cv read');
   if (!base) return undefined;
   const live = base.attributes as Attrs;
-  const scalars = leaves(live).filter((l) => !skip.has(l.segments[0] ?? ''));
+  const schema = wireSchema(o.kind, variant, { keepRanges: true });
+  const absent = absentItemMembers(live, schema).filter((l) => !skip.has(l.segments[0] ?? ''));
+  const scalars = [...leaves(live), ...absent].filter((l) => !skip.has(l.segments[0] ?? ''));
   const shortenable = lists(live).filter((l) => !skip.has(l[0] ?? ''));
   const classes = MUTATIONS.filter((m) =>
     m === 'link' ? links.length > 0 : m === 'list shortened' ? shortenable.length > 0 : scalars.some((l) => classOf(l) === m),
@@ -160,7 +179,6 @@ export async function mutateOnce(ctx: MutationContext): Promise<MutationResult |
   if (!mutation) return undefined;
 
   if (mutation === 'link') return mutateLink(ctx, o, pick(links));
-  const schema = wireSchema(o.kind, variant, { keepRanges: true });
   let segments: Segments;
   let attributes: Attrs;
   if (mutation === 'list shortened') {
@@ -171,7 +189,7 @@ export async function mutateOnce(ctx: MutationContext): Promise<MutationResult |
     });
   } else {
     const leaf = pick(scalars.filter((l) => classOf(l) === mutation));
-    const next = leaf ? otherValue(schemaAt(schema, leaf.segments), leaf.value) : undefined;
+    const next = leaf && absent.includes(leaf) ? leaf.value : leaf ? otherValue(schemaAt(schema, leaf.segments), leaf.value) : undefined;
     if (!leaf || next === undefined) return undefined;
     segments = leaf.segments;
     attributes = patchAt(live, segments, (parent, key) => {
