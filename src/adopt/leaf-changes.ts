@@ -1,14 +1,14 @@
 /**
  * The smallest changes that turn a declared attribute value into the live one, for
  * `drift --adopt`: a changed scalar inside a list item is one change of that scalar, not of
- * the list. Members the gateway fills into list items with its defaults (the kinds' hooks
- * `emulator.defaults.items`, docs/gateway-api.md "Attributes and server defaults") are not
+ * the list. Members the gateway fills into list items with its defaults (the `default` of a
+ * list's `items` schema, docs/gateway-api.md "Attributes and server defaults") are not
  * written unless the live value differs from the default, and members a manifest leaves
  * out of an object are never added (docs/architecture.md "Decisions": only what is
  * declared is managed). Pure.
  */
 import type { ResourceType } from '../kinds/index.js';
-import { kindOf } from '../kinds/index.js';
+import { itemDefaultsRules } from '../schema/index.js';
 import { isPlainObject, isWriteOnlyPath, matchesDeclared } from '../reconcile/diff.js';
 
 /** One change at an attribute path (segments below `attributes`; list items by index). */
@@ -18,8 +18,11 @@ export type LeafChange =
   /** Remove the member or list item. */
   | { readonly op: 'delete'; readonly path: readonly string[] };
 
+/** The item defaults of the list at `segments` (list indices in it match the rules' `*`). */
 function itemDefaults(type: ResourceType, segments: readonly string[]): Readonly<Record<string, unknown>> | undefined {
-  const rule = (kindOf(type).emulator.defaults.items ?? []).find((r) => r.path.length === segments.length && r.path.every((s, i) => s === segments[i]));
+  const rule = itemDefaultsRules(type).find(
+    (r) => r.segments.length === segments.length && r.segments.every((s, i) => s === segments[i] || (s === '*' && /^\d+$/.test(segments[i] ?? ''))),
+  );
   return rule?.defaults;
 }
 

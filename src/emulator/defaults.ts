@@ -8,12 +8,11 @@
  */
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
-import type { ItemDefaults } from '../kinds/emulator-hooks.js';
 import { recordedDefaults } from '../kinds/server-defaults.js';
 import type { Key } from '../object-key.js';
 import { joinKey } from '../object-key.js';
-import type { JsonSchema } from '../schema/index.js';
-import { wireSchema } from '../schema/index.js';
+import type { ItemDefaultsRule, JsonSchema } from '../schema/index.js';
+import { itemDefaultsRules, wireSchema } from '../schema/index.js';
 import { isJsonObject, mergeAttributes } from './attributes.js';
 import type { Json, JsonObject } from './model.js';
 
@@ -89,36 +88,57 @@ export function newObjectAttributes(type: ResourceType, variant: Variant, given:
   return fillItemDefaults(type, mergeAttributes(defaultAttributes(type, variant), given));
 }
 
+/** True when `item` holds every member of `defaults`, nested objects included. */
+function complete(item: Readonly<JsonObject>, defaults: Readonly<JsonObject>): boolean {
+  return Object.entries(defaults).every(([key, value]) => {
+    if (!Object.hasOwn(item, key)) return false;
+    const member = item[key] as Json;
+    return !isJsonObject(value) || !isJsonObject(member) || complete(member, value);
+  });
+}
+
 function fillList(list: Json, defaults: Readonly<JsonObject>): Json {
   if (!Array.isArray(list)) return list;
   let out: Json[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const item = list[i] as Json;
-    if (!isJsonObject(item)) continue;
-    if (Object.keys(defaults).every((k) => Object.hasOwn(item, k))) continue;
+    if (!isJsonObject(item) || complete(item, defaults)) continue;
     out ??= list.slice();
     out[i] = mergeAttributes(defaults, item);
   }
   return out ?? list;
 }
 
+/** `value` with the list at `path` (from `index` on; `*` = every array element) filled, copy-on-write. */
 function fillAt(value: Json, path: readonly string[], index: number, defaults: Readonly<JsonObject>): Json {
   const seg = path[index];
   if (seg === undefined) return fillList(value, defaults);
+  if (seg === '*') {
+    if (!Array.isArray(value)) return value;
+    let out: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const child = value[i] as Json;
+      const next = fillAt(child, path, index + 1, defaults);
+      if (next === child) continue;
+      out ??= value.slice();
+      out[i] = next;
+    }
+    return out ?? value;
+  }
   if (!isJsonObject(value) || !Object.hasOwn(value, seg)) return value;
   const child = value[seg] as Json;
   const next = fillAt(child, path, index + 1, defaults);
   return next === child ? value : { ...value, [seg]: next };
 }
 
-const itemDefaultsCache = new Map<ResourceType, readonly ItemDefaults[]>();
+const itemDefaultsCache = new Map<ResourceType, readonly ItemDefaultsRule[]>();
 
-/** The kind's list-item defaults, deep-frozen copies (built once per type). */
-function itemDefaults(type: ResourceType): readonly ItemDefaults[] {
+/** The type's list-item defaults (schema `default` of each list's `items`), deep-frozen copies, built once per type. */
+function itemDefaults(type: ResourceType): readonly ItemDefaultsRule[] {
   let rules = itemDefaultsCache.get(type);
   if (!rules) {
-    rules = (kindOf(type).emulator.defaults.items ?? []).map((rule) => ({
-      path: rule.path,
+    rules = itemDefaultsRules(type).map((rule) => ({
+      segments: rule.segments,
       defaults: deepFreeze(structuredClone(rule.defaults) as JsonObject),
     }));
     itemDefaultsCache.set(type, rules);
@@ -127,16 +147,18 @@ function itemDefaults(type: ResourceType): readonly ItemDefaults[] {
 }
 
 /**
- * Applies the kind's list-item defaults (its hooks' `defaults.items`, e.g. a back-end
- * group's `backendHosts[]`: mode ENABLED, spare false, weight 100, protocol HTTP, port 80;
- * docs/gateway-api.md "Attributes and server defaults") to items that lack them, as after
- * a PATCH replaced a list. Members an item has are kept.
+ * Applies the list-item defaults of `type` (the schema `default` of each list's `items`,
+ * e.g. a back-end group's `backendHosts[]`: mode ENABLED, spare false, weight 100,
+ * protocol HTTP, port 80; an allow rule's patterns with `inverted: false`;
+ * docs/gateway-api.md "Attributes and server defaults") to items that lack them, nested
+ * objects and lists inside items included, as after a PATCH replaced a list. Members an
+ * item has are kept.
  *
  * Copy-on-write: returns `attributes` itself when every item is complete (typed mutable
  * for the caller's convenience: treat it as read-only).
  */
 export function fillItemDefaults(type: ResourceType, attributes: Readonly<JsonObject>): JsonObject {
   let out = attributes as JsonObject;
-  for (const rule of itemDefaults(type)) out = fillAt(out, rule.path, 0, rule.defaults) as JsonObject;
+  for (const rule of itemDefaults(type)) out = fillAt(out, rule.segments, 0, rule.defaults as JsonObject) as JsonObject;
   return out;
 }

@@ -51,13 +51,6 @@ export interface ValidatorRules<Code extends string = string> {
   check(objects: ReadonlyMap<string, StoredObject>, context: RuleContext, emit: Emit<Code>): void;
 }
 
-/** One list whose items get defaults for the members they lack. */
-export interface ItemDefaults {
-  /** Path of the list from the attribute root, e.g. `['backendHosts']`. */
-  readonly path: readonly string[];
-  readonly defaults: Readonly<JsonObject>;
-}
-
 /** Server defaults of new objects (docs/gateway-api.md "Attributes and server defaults"). */
 export interface ServerDefaults {
   /**
@@ -71,8 +64,6 @@ export interface ServerDefaults {
    * dropped by the emulator. Merged under the recording.
    */
   readonly extra: Readonly<JsonObject>;
-  /** List items the server completes (e.g. a back-end group's `backendHosts[]`). */
-  readonly items?: readonly ItemDefaults[];
 }
 
 /**

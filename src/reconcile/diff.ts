@@ -4,9 +4,10 @@
  *
  * - only attributes a manifest declares are compared, recursively (an object value compares
  *   only its declared keys; array items that are objects too);
- * - arrays compare whole (same length, item by item) and are replaced whole; a list whose
- *   items the gateway completes is compared with the kind's item defaults filled into the
- *   declared items, and both sides of its change have their keys sorted (item-defaults.ts);
+ * - arrays compare whole (same length, item by item) and are replaced whole: a declared
+ *   item means the whole item, so it is compared with the item defaults (schema `default`
+ *   of the list's `items`) filled in for every member it leaves out, nested objects and
+ *   lists included, and both sides of its change have their keys sorted (item-defaults.ts);
  * - write-only attributes (schema `writeOnly`) cannot be read back and are never compared;
  * - secrets (schema `x-gwops-secret`) are compared like any value but masked in every
  *   change ({@link maskValue});

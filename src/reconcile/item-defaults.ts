@@ -1,37 +1,96 @@
 /**
- * List items as the gateway will hold them: the server fills members an item lacks with
- * its defaults (docs/gateway-api.md "Attributes and server defaults", list items; the
- * kinds' hooks `emulator.defaults.items`). The differ compares a declared list after
- * filling them in, and renders both sides with their keys sorted, so that changing one
+ * List items as the gateway will hold them. A list is replaced whole (docs/gateway-api.md
+ * "Rules for PATCH", rule 3), so a declared item means the whole item: the members it
+ * declares, and the gateway's item defaults for the members it leaves out, nested objects
+ * and lists inside items included (docs/gateway-api.md "Attributes and server defaults",
+ * list items; the schema `default` of each list's `items`, {@link itemDefaultsRules}). The
+ * differ compares a declared list after filling them in, a PATCH sends the filled list,
+ * and both sides of a change are rendered with their keys sorted, so that changing one
  * member of one item shows that member only (docs/architecture.md "Decisions").
  */
 import type { ResourceType } from '../kinds/index.js';
-import { kindOf } from '../kinds/index.js';
+import type { AttributeObject } from '../manifest/types.js';
+import type { ItemDefaultsRule } from '../schema/index.js';
+import { itemDefaultsRules } from '../schema/index.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The rule of the list at `segments` (array indexes as decimal strings), if its items have defaults. */
+function ruleAt(type: ResourceType, segments: readonly string[]): ItemDefaultsRule | undefined {
+  return itemDefaultsRules(type).find((r) => r.segments.length === segments.length && r.segments.every((s, i) => s === '*' || s === segments[i]));
+}
+
+/** `defaults` cut down to the members `live` holds (recursively in nested objects). */
+function heldDefault(defaults: unknown, live: unknown): unknown {
+  if (!isPlainObject(defaults) || !isPlainObject(live)) return defaults;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(defaults)) if (key in live) out[key] = heldDefault(value, live[key]);
+  return out;
+}
+
 /**
- * `value`, the declared attribute at `segments` of a `type` object, with the kind's item
- * defaults filled into each object item that lacks them, when `segments` is the path of
- * such a list; else `value` itself. A default is filled in only where the live item at
- * the same index (`live[i]`) holds that member too, so a gateway that does not report a
- * member never causes a difference. Pure.
+ * `declared` (an object at attribute path `segments`) with `defaults` filled in for the
+ * members it leaves out and the live object holds, nested objects merged, and the lists
+ * inside it filled by their own rules.
+ */
+function fillObject(type: ResourceType, segments: readonly string[], declared: Record<string, unknown>, defaults: unknown, live: unknown): Record<string, unknown> {
+  const liveObject = isPlainObject(live) ? live : {};
+  const out: Record<string, unknown> = {};
+  if (isPlainObject(defaults)) {
+    for (const [key, value] of Object.entries(defaults)) if (!(key in declared) && key in liveObject) out[key] = heldDefault(value, liveObject[key]);
+  }
+  for (const [key, value] of Object.entries(declared)) {
+    const childSegments = [...segments, key];
+    const childDefault = isPlainObject(defaults) ? defaults[key] : undefined;
+    if (Array.isArray(value)) out[key] = withItemDefaults(type, childSegments, value, liveObject[key]);
+    else if (isPlainObject(value) && isPlainObject(childDefault)) out[key] = fillObject(type, childSegments, value, childDefault, liveObject[key]);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * `value`, the declared attribute at `segments` of a `type` object, with the item defaults
+ * filled into each object item, when `segments` is the path of a list whose items have
+ * defaults (recursively for lists inside its items); else `value` itself. A default is
+ * filled in only where the live item at the same index (`live[i]`) holds that member too,
+ * so a gateway that does not report a member never causes a difference, and a PATCH never
+ * sends a member the gateway did not show. Pure.
  */
 export function withItemDefaults(type: ResourceType, segments: readonly string[], value: unknown, live: unknown): unknown {
   if (!Array.isArray(value)) return value;
-  const rule = (kindOf(type).emulator.defaults.items ?? []).find(
-    (r) => r.path.length === segments.length && r.path.every((s, i) => s === segments[i]),
-  );
-  if (!rule) return value;
+  const rule = ruleAt(type, segments);
   const liveItems: readonly unknown[] = Array.isArray(live) ? live : [];
   return value.map((item: unknown, i) => {
-    const liveItem = liveItems[i];
-    if (!isPlainObject(item) || !isPlainObject(liveItem)) return item;
-    const defaults = Object.fromEntries(Object.entries(rule.defaults).filter(([key]) => key in liveItem));
-    return { ...defaults, ...item };
+    if (!isPlainObject(item)) return item;
+    const itemSegments = [...segments, String(i)];
+    return fillObject(type, itemSegments, item, rule?.defaults, liveItems[i]);
   });
+}
+
+/**
+ * The top-level attribute `key` of `declared` as a PATCH sends it: every declared list in
+ * it with its item defaults filled in against `live` ({@link withItemDefaults}), so that the
+ * gateway ends holding exactly the declared items plus their defaults. Pure.
+ */
+export function declaredWithItemDefaults(type: ResourceType, key: string, declared: AttributeObject, live: AttributeObject): unknown {
+  const value = declared[key];
+  if (Array.isArray(value)) return withItemDefaults(type, [key], value, live[key]);
+  if (!isPlainObject(value)) return value;
+  const walk = (node: Record<string, unknown>, liveNode: unknown, segments: readonly string[]): Record<string, unknown> => {
+    const liveObject = isPlainObject(liveNode) ? liveNode : {};
+    const out: Record<string, unknown> = {};
+    for (const [k, child] of Object.entries(node)) {
+      const childSegments = [...segments, k];
+      if (Array.isArray(child)) out[k] = withItemDefaults(type, childSegments, child, liveObject[k]);
+      else if (isPlainObject(child)) out[k] = walk(child, liveObject[k], childSegments);
+      else out[k] = child;
+    }
+    return out;
+  };
+  return walk(value, live[key], [key]);
 }
 
 /** `value` with the keys of every object in it sorted, recursively (arrays keep their order). Pure. */

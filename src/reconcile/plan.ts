@@ -8,7 +8,8 @@
  *   named after the desired handle with the same fingerprint, see live.ts), so replacing a
  *   certificate is create, relink, delete;
  * - only declared attributes are compared (diff.ts); a PATCH carries only the changed
- *   top-level attributes, each with its whole declared subtree (the server deep-merges);
+ *   top-level attributes, each with its whole declared subtree (the server deep-merges),
+ *   declared list items with their item defaults filled in (item-defaults.ts);
  * - a certificate's `privateKey`/`passphrase` are write-only: sent on create (a changed
  *   certificate is a new object), never compared;
  * - a to-one relationship that changes target is an unlink of the old target followed by a
@@ -28,6 +29,7 @@ import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
 import type { AttributeChange } from './plan-types.js';
 import { creationChanges, diffAttributes, diffLinks, getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue, redactAttributes } from './diff.js';
+import { declaredWithItemDefaults } from './item-defaults.js';
 import { collectionPathOf } from './live.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
 import { objectDiagnostic } from '../manifest/diagnostics.js';
@@ -279,7 +281,8 @@ function updateNode(
   };
   if (diff.changes.length === 0) return undefined;
   const patch: Record<string, unknown> = {};
-  for (const key of diff.changedTopLevel) patch[key] = object.attributes[key];
+  // A changed list goes out whole, with its item defaults filled in (item-defaults.ts).
+  for (const key of diff.changedTopLevel) patch[key] = declaredWithItemDefaults(object.kind, key, object.attributes, liveObject.attributes);
   const { attributes, secretPaths } = redactAttributes(object.kind, patch, '/data/attributes');
   const n = diff.changes.length;
   return {

@@ -11,6 +11,8 @@
  * - `"x-gwops-secret": true`: a secret; masked by every renderer. In manifests it may also
  *   be a `{fromFile}` / `{fromEnv}` source (`anyOf` with `$defs.secretSource`).
  * - `"writeOnly": true`: accepted on create and update, never returned by GET.
+ * - `"default"` on the `items` of a list of objects: the item the gateway holds for an
+ *   item that leaves members out, nested objects included ({@link itemDefaultsRules}).
  * - `"x-gwops-public-key": { "algorithm": "<sibling>" }`: a public key (PEM) when the
  *   sibling attribute names a public-key algorithm. In manifests it may be a `{fromJwks}`
  *   reference (`anyOf` with `$defs.jwksReference`), and plans name its value by key id
@@ -170,6 +172,44 @@ export function writeOnlyAttributes(type: ResourceType): readonly AttributePath[
 /** Attribute paths marked `x-gwops-public-key` (a PEM public key, or a `{fromJwks}` reference in manifests) for a resource type (cached). */
 export function publicKeyAttributes(type: ResourceType): readonly AttributePath[] {
   return markedAttributes(type, 'x-gwops-public-key');
+}
+
+/** The defaults of one list's items: schema `default` on the list's `items`. */
+export interface ItemDefaultsRule {
+  /** JSON pointer segments of the list relative to `attributes` (`*` stands for an array index). */
+  readonly segments: readonly string[];
+  /** What the gateway holds for a member an item leaves out (nested objects included). */
+  readonly defaults: Readonly<Record<string, unknown>>;
+}
+
+const itemDefaultsCache = new Map<ResourceType, readonly ItemDefaultsRule[]>();
+
+/**
+ * The item defaults of every list of objects of a resource type, read from the `default`
+ * of each list's `items` schema (docs/gateway-api.md "Attributes and server defaults",
+ * list items), outer lists before the lists inside their items. Cached; callers must not
+ * change the result.
+ */
+export function itemDefaultsRules(type: ResourceType): readonly ItemDefaultsRule[] {
+  let rules = itemDefaultsCache.get(type);
+  if (!rules) {
+    const root = documentSchema(type);
+    const found: ItemDefaultsRule[] = [];
+    const visit = (node: JsonSchema, segments: readonly string[]): void => {
+      const n = deref(node, root);
+      for (const [key, child] of Object.entries(n.properties ?? {})) visit(child, [...segments, key]);
+      if (!n.items) return;
+      const defaults = n.items.default;
+      if (typeof defaults === 'object' && defaults !== null && !Array.isArray(defaults)) {
+        found.push({ segments, defaults: defaults as Record<string, unknown> });
+      }
+      visit(n.items, [...segments, '*']);
+    };
+    visit(attributesSchema(type), []);
+    rules = found;
+    itemDefaultsCache.set(type, rules);
+  }
+  return rules;
 }
 
 /** True when a property schema exists in `variant` (no `x-gwops-variants` means all). */

@@ -6,9 +6,11 @@
  * 1,000 sets. A failure prints fast-check's report: the seed, the path and the shrunk
  * counterexample (repeat it with GWOPS_DRILLS_SEED=<seed>).
  *
- * Two drill results are recorded (test/drills/record.ts): `convergence`, the trials and
- * outcomes per property, and `convergence-coverage`, per kind and variant the schema
- * attributes the applied sets exercised out of all.
+ * Three drill results are recorded (test/drills/record.ts): `convergence`, the trials and
+ * outcomes per property; `convergence-live-mutations`, per class of live change
+ * (convergence/live-mutation.ts) how often drift and apply did what they must; and
+ * `convergence-coverage`, per kind and variant the schema attributes the applied sets
+ * exercised out of all.
  */
 import { createPrivateKey } from 'node:crypto';
 import fc from 'fast-check';
@@ -20,6 +22,8 @@ import type { Pem } from './convergence/manifest-set.js';
 import { fixUp } from './convergence/fixups.js';
 import { manifestSetArbitrary, readable } from './convergence/manifest-set.js';
 import { schemaPaths } from './convergence/schema-arbitrary.js';
+import type { Mutation, MutationOutcome } from './convergence/live-mutation.js';
+import { MUTATIONS } from './convergence/live-mutation.js';
 import type { Outcome, Property } from './convergence/trial.js';
 import { PROPERTIES, runTrial } from './convergence/trial.js';
 import { drillMode, drillSeed, recordDrill } from './record.js';
@@ -31,6 +35,10 @@ const SEED = drillSeed(20261123);
 
 const counts = new Map<Property, Record<Outcome, number>>(PROPERTIES.map((p) => [p, { held: 0, 'not-applicable': 0, violated: 0 }]));
 const exercised = new Map<string, Set<string>>(); // `${kind} ${variant}` → paths
+const MUTATION_OUTCOMES: readonly MutationOutcome[] = ['reported and restored', 'ignored and kept', 'refused', 'missed', 'false report', 'not restored'];
+const mutationCounts = new Map<Mutation, Record<MutationOutcome, number>>(
+  MUTATIONS.map((m) => [m, Object.fromEntries(MUTATION_OUTCOMES.map((o) => [o, 0])) as Record<MutationOutcome, number>]),
+);
 let trials = 0;
 
 describe('convergence', () => {
@@ -55,6 +63,10 @@ describe('convergence', () => {
             for (const [property, outcome] of Object.entries(result.outcomes) as [Property, Outcome][]) {
               const row = counts.get(property);
               if (row) row[outcome]++;
+            }
+            for (const m of result.mutations) {
+              const row = mutationCounts.get(m.mutation);
+              if (row) row[m.outcome]++;
             }
             for (const [kind, paths] of result.exercised) {
               const key = `${kind} ${variant}`;
@@ -92,6 +104,20 @@ describe('convergence', () => {
       }),
       mustBeZero: ['Violated'],
     });
+    const mutationViolations = recordDrill({
+      id: 'convergence-live-mutations',
+      title: 'Live changes anywhere in the declared surface',
+      description:
+        'Changes made behind gwops\'s back after a convergence set was applied (a top-level or nested attribute, a member of a list item declared or not, a list shortened, a link added or removed at either end). ' +
+        '`drift` must report a change exactly when it touches what the manifests declare (a declared list item counts whole, with its item defaults), and `apply` must restore it, or leave an undeclared one as it is.',
+      seed: SEED,
+      columns: ['Mutation', 'Reported and restored', 'Ignored and kept', 'Refused by the gateway', 'Missed', 'False report', 'Not restored'],
+      rows: MUTATIONS.map((m) => {
+        const c = mutationCounts.get(m);
+        return [m, ...MUTATION_OUTCOMES.map((o) => c?.[o] ?? 0)];
+      }),
+      mustBeZero: ['Missed', 'False report', 'Not restored'],
+    });
     const rows: (string | number)[][] = [];
     for (const variant of VARIANTS) {
       for (const kind of KINDS.filter((k) => kindExistsIn(k, variant))) {
@@ -111,7 +137,7 @@ describe('convergence', () => {
       mustBeZero: [],
     });
     // Both tables are written first, so that a failed run still reports them.
-    expect(violations).toEqual([]);
+    expect([...violations, ...mutationViolations]).toEqual([]);
     expect(rows.length).toBeGreaterThan(0);
     expect(trials).toBe(Object.values(RUNS).reduce((a, b) => a + b, 0));
   });

@@ -46,3 +46,45 @@ describe('list items with the gateway\'s item defaults', () => {
     expect(JSON.stringify(sortedKeys({ b: [{ d: 1, c: 2 }], a: 1 }))).toBe('{"a":1,"b":[{"c":2,"d":1}]}');
   });
 });
+
+describe('members of declared list items that the manifest leaves out', () => {
+  const RULE = { name: 'read-only', pathPattern: { pattern: '^/a/' }, httpMethodPattern: { pattern: '^GET$' } };
+  /** The allow rule as the gateway holds it after a PATCH of RULE (the schema's item defaults filled in). */
+  const HELD = {
+    name: 'read-only',
+    enabled: true,
+    logOnly: false,
+    allowRuleParameters: [],
+    pathPattern: { pattern: '^/a/', caseIgnored: false, inverted: false },
+    httpMethodPattern: { pattern: '^GET$', caseIgnored: false, inverted: false },
+    contentTypePattern: { pattern: '', caseIgnored: false, inverted: false },
+  };
+
+  it('an item that holds its defaults equals the declared item', () => {
+    expect(diffAttributes('mapping', { allowRules: [RULE] }, { allowRules: [HELD] }).changes).toEqual([]);
+  });
+
+  it('a member of a nested object the item leaves out is compared with its default', () => {
+    const live = { allowRules: [{ ...HELD, httpMethodPattern: { ...HELD.httpMethodPattern, inverted: true } }] };
+    const diff = diffAttributes('mapping', { allowRules: [RULE] }, live);
+    expect(diff.changes.map((c) => c.path)).toEqual(['allowRules']);
+    expect(diff.changedTopLevel).toEqual(['allowRules']);
+  });
+
+  it('lists inside items and lists inside objects are filled by their own defaults', () => {
+    const declared = { allowRules: [{ ...RULE, allowRuleParameters: [{ parameterNamePattern: { pattern: 'q' } }] }] };
+    const parameter = { mandatory: false, parameterNamePattern: { pattern: 'q', caseIgnored: false, inverted: false }, parameterValuePattern: { pattern: '', caseIgnored: false, inverted: true } };
+    const live = { allowRules: [{ ...HELD, allowRuleParameters: [parameter] }] };
+    expect(diffAttributes('mapping', declared, live).changes.map((c) => c.path)).toEqual(['allowRules']);
+    const restriction = { authorizedRoles: ['r'] };
+    const heldRestriction = { enabled: false, authorizedRoles: ['r'], authorizedPlans: [], entryPathPattern: { pattern: '', caseIgnored: false, inverted: false } };
+    expect(diffAttributes('mapping', { access: { restrictions: [restriction] } }, { access: { restrictions: [heldRestriction] } }).changes.map((c) => c.path)).toEqual([
+      'access.restrictions',
+    ]);
+  });
+
+  it('a default is left out where the live item does not hold that member, nested objects included', () => {
+    const live = [{ name: 'read-only', pathPattern: { pattern: '^/a/' }, httpMethodPattern: { pattern: '^GET$', inverted: false } }];
+    expect(withItemDefaults('mapping', ['allowRules'], [RULE], live)).toEqual([{ ...RULE, httpMethodPattern: { pattern: '^GET$', inverted: false } }]);
+  });
+});

@@ -26,8 +26,6 @@ export const emulator: EmulatorHooks = {
   defaults: {
     recorded: 'back-end-group.yaml',
     extra: { name: '' },
-    // docs/gateway-api.md "Attributes and server defaults": the server fills mode, spare, weight.
-    items: [{ path: ['backendHosts'], defaults: { mode: 'ENABLED', spare: false, weight: 100, protocol: 'HTTP', port: 80 } }],
   },
   validator,
 };

@@ -10,6 +10,11 @@
  *    applied on top leaves `plan` empty;
  * 4. `live-change-healed`: a declared scalar attribute changed, or a declared link removed,
  *    through the raw API is reported by `drift` with its direction, and `apply` heals it;
+ * 4b. `live-mutation`: a change anywhere in an object's live state (top-level, nested,
+ *    members of list items declared or not, lists shortened, links of either end) is
+ *    reported by `drift` exactly when it touches what the manifests declare, and `apply`
+ *    restores it or leaves it alone accordingly (convergence/live-mutation.ts; one
+ *    mutation per trial in `npm test`, three under `npm run drills`);
  * 5. `scope-added-pruned`: an object added in the ownership scope is reported as added,
  *    kept by `apply`, deleted only by `apply --prune` (which succeeds when `plan --prune` does);
  * 6. `overlay-converges`: a random overlay of a per-target overlay directory converges.
@@ -34,9 +39,23 @@ import { manifestText } from './manifest-set.js';
 import { STANDALONE_ATTRIBUTES } from './fixups.js';
 import type { Json } from './schema-arbitrary.js';
 import { attributesArbitrary, exercisedPaths, leafSchema } from './schema-arbitrary.js';
+import type { MutationResult } from './live-mutation.js';
+import { mutations as liveMutations } from './live-mutation.js';
+import { drillMode } from '../record.js';
+
+/** Live mutations per trial: three under `npm run drills`, one in `npm test`. */
+const MUTATIONS_PER_TRIAL = drillMode() === 'full' ? 3 : 1;
 
 /** The properties, in the order a trial checks them. */
-export const PROPERTIES = ['apply-converges', 'plan-implies-apply', 'update-converges', 'live-change-healed', 'scope-added-pruned', 'overlay-converges'] as const;
+export const PROPERTIES = [
+  'apply-converges',
+  'plan-implies-apply',
+  'update-converges',
+  'live-change-healed',
+  'live-mutation',
+  'scope-added-pruned',
+  'overlay-converges',
+] as const;
 export type Property = (typeof PROPERTIES)[number];
 
 /** What happened to a property in one trial. */
@@ -46,6 +65,8 @@ export type Outcome = 'held' | 'not-applicable' | 'violated';
 export interface TrialResult {
   readonly outcomes: Partial<Record<Property, Outcome>>;
   readonly exercised: Map<ResourceType, Set<string>>;
+  /** The live mutations of property `live-mutation` and what each showed. */
+  readonly mutations: readonly MutationResult[];
   readonly violation?: string;
 }
 
@@ -121,11 +142,12 @@ function debug(message: string): void {
 export async function runTrial(variant: Variant, first: ManifestSet, second: ManifestSet, gen: fc.GeneratorValue): Promise<TrialResult> {
   const outcomes: Partial<Record<Property, Outcome>> = {};
   const exercised = new Map<ResourceType, Set<string>>();
+  const mutated: MutationResult[] = [];
   const emulator = await startEmulator({ port: 0, tls: false, variant });
   const dir = await mkdtemp(join(tmpdir(), 'gwops-cv-'));
   const violated = (property: Property, what: string): TrialResult => {
     outcomes[property] = 'violated';
-    return { outcomes, exercised, violation: `${property}: ${what}` };
+    return { outcomes, exercised, mutations: mutated, violation: `${property}: ${what}` };
   };
   try {
     await writeFile(join(dir, 'api-key'), emulator.apiKey, { mode: 0o600 });
@@ -181,7 +203,7 @@ export async function runTrial(variant: Variant, first: ManifestSet, second: Man
     await writeFile(join(dir, 'manifests', 'set.yaml'), manifestText(second));
     if (!(await plannable(second.env, 'base'))) {
       for (const p of PROPERTIES.slice(2)) outcomes[p] = 'not-applicable';
-      return { outcomes, exercised };
+      return { outcomes, exercised, mutations: mutated };
     }
     const apply2 = await cli(['apply', '--target', 'base', '--yes'], second.env);
     if (apply2.code !== 0) return violated('update-converges', `apply of the update exits ${apply2.code} after a successful plan:\n${apply2.stderr}`);
@@ -250,6 +272,30 @@ export async function runTrial(variant: Variant, first: ManifestSet, second: Man
       outcomes['live-change-healed'] = 'held';
     }
 
+    // 4b: changes anywhere in the live state, declared or not.
+    const results = await liveMutations(
+      {
+        variant,
+        set: second,
+        gen,
+        raw,
+        drift: async () => {
+          const r = await cli(['drift', '--target', 'base', '--format', 'json'], second.env);
+          const entries = r.code === 0 || r.code === 2 ? (JSON.parse(r.stdout) as { entries: { direction: string; kind: string; name: string; path?: string }[] }).entries : [];
+          return { code: r.code, entries: entries.filter((e) => e.direction !== 'added'), text: `${r.stdout}${r.stderr}` };
+        },
+        apply: async () => {
+          const r = await cli(['apply', '--target', 'base', '--yes'], second.env);
+          return { code: r.code, text: `${r.stdout}${r.stderr}` };
+        },
+      },
+      MUTATIONS_PER_TRIAL,
+    );
+    mutated.push(...results);
+    const broken = results.find((r) => r.violation !== undefined);
+    if (broken?.violation !== undefined) return violated('live-mutation', broken.violation);
+    outcomes['live-mutation'] = results.some((r) => r.outcome !== 'refused') ? 'held' : 'not-applicable';
+
     // 5: an object added in the ownership scope.
     const standalone = byName.filter((k) => k.type in STANDALONE_ATTRIBUTES);
     const kind = standalone[gen(fc.nat, Math.max(0, standalone.length - 1))];
@@ -310,7 +356,7 @@ export async function runTrial(variant: Variant, first: ManifestSet, second: Man
         outcomes['overlay-converges'] = 'held';
       }
     }
-    return { outcomes, exercised };
+    return { outcomes, exercised, mutations: mutated };
   } finally {
     await emulator.close();
     await rm(dir, { recursive: true, force: true });

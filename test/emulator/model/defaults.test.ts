@@ -146,6 +146,23 @@ describe('fillItemDefaults', () => {
     expect(attrs.backendHosts).toEqual([{ hostName: 'x' }]);
   });
 
+  it('fills nested objects of items and the items of lists inside items (a replaced allow rule)', () => {
+    const filled = fillItemDefaults('mapping', { allowRules: [{ name: 'r', httpMethodPattern: { pattern: 'GET' }, allowRuleParameters: [{ mandatory: true }] }] });
+    expect(filled.allowRules).toEqual([
+      {
+        name: 'r',
+        enabled: true,
+        logOnly: false,
+        pathPattern: { pattern: '', caseIgnored: false, inverted: false },
+        httpMethodPattern: { pattern: 'GET', caseIgnored: false, inverted: false },
+        contentTypePattern: { pattern: '', caseIgnored: false, inverted: false },
+        allowRuleParameters: [
+          { mandatory: true, parameterNamePattern: { pattern: '', caseIgnored: false, inverted: false }, parameterValuePattern: { pattern: '', caseIgnored: false, inverted: false } },
+        ],
+      },
+    ]);
+  });
+
   it('returns the same object when every item is complete or the type has no item defaults', () => {
     const complete: JsonObject = {
       backendHosts: [{ hostName: 'x', mode: 'DISABLED', spare: true, weight: 1, protocol: 'HTTPS', port: 1 }],
