@@ -14,6 +14,8 @@ import { identityOrigin, labelOf } from './entries.js';
 import type { ParsedDocument } from './parse.js';
 import { documentStart, hasNode, makeDiagnostic, pointerSegments } from './parse.js';
 import { attributePath, suggestion } from './schema-check.js';
+import { checkGuardedReferences } from './secret-variables.js';
+import type { VariableGuard } from './secret-variables.js';
 import { substituteVariables } from './variables.js';
 
 /** The manifest format version (`apiVersion`, README.md "Manifests"). */
@@ -27,13 +29,19 @@ const shown = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.s
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Substitutes variables in a parsed document in place; unset ones become diagnostics. Returns the substituted pointers. */
+/**
+ * Substitutes variables in a parsed document in place; unset ones become diagnostics, and
+ * so does every reference to a variable of `guard` (src/manifest/secret-variables.ts), which
+ * is substituted from the guard's environment (empty). Returns the substituted pointers.
+ */
 export function applyVariables(
   parsed: ParsedDocument,
   env: Readonly<Record<string, string | undefined>>,
   out: Diagnostic[],
+  guard?: VariableGuard,
 ): Set<string> {
-  const result = substituteVariables(parsed.value, env);
+  if (guard) checkGuardedReferences(parsed, guard, out);
+  const result = substituteVariables(parsed.value, guard?.env ?? env);
   parsed.value = result.value;
   for (const u of result.unset) {
     out.push(

@@ -58,6 +58,8 @@ export type ManifestDiagnosticCode =
   | 'template-cycle'
   | 'extends-not-allowed'
   | 'unset-variable'
+  /** `${VAR}` names a variable that holds an API key or a secret (src/manifest/secret-variables.ts). */
+  | 'secret-variable'
   | 'secret-unavailable'
   | 'literal-secret'
   | 'overlay-invalid'
