@@ -70,6 +70,8 @@ export type ManifestDiagnosticCode =
   | 'jwks-algorithm'
   /** `{ fromJwks: { source } }` names no `jwks` entry of gwops.yaml. */
   | 'jwks-source-unknown'
+  /** The URL of a `{ fromJwks }` value or of its `jwks` source carries a user name or password. */
+  | 'jwks-credentials'
   /** A JWK Set could not be fetched or is not one (found at plan, apply or drift time). */
   | 'jwks-unavailable'
   /** No usable key: kid missing, several candidates for alg, wrong key type (found at plan, apply or drift time). */

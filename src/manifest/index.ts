@@ -210,7 +210,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
   checkDocuments(resolved, index, project.allowExternalLinks || lostDocuments, out);
-  const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out);
+  const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out, secretValues);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.
     const holdsSecret = kindOfDocument(entry.kind).holdsSecret;
