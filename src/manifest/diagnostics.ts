@@ -52,6 +52,10 @@ export type ManifestDiagnosticCode =
   | 'invalid-regex'
   | 'http2-without-https'
   | 'certificate-mode-link'
+  /** A certificate's `privateKey` is no PEM private key that can be read (with its passphrase). */
+  | 'invalid-private-key'
+  /** A certificate's `privateKey` is not the key of its `certificate`. */
+  | 'private-key-mismatch'
   | 'variant-attribute'
   | 'variant-kind'
   | 'missing-template'

@@ -55,7 +55,8 @@ export function variableGuard(
   const names = new Map<string, GuardedKind>([[GLOBAL_API_KEY_ENV, 'an API key']]);
   for (const target of Object.values(project.targets)) if (target.apiKeyEnv !== undefined) names.set(target.apiKeyEnv, 'an API key');
   for (const doc of documents) fromEnvNames(doc.value, (name) => names.has(name) || names.set(name, 'a secret'));
-  const masked: Record<string, string | undefined> = { ...env };
+  // Guarded names shadow the environment (which may be any object that answers reads, a Proxy included).
+  const masked = Object.create(env) as Record<string, string | undefined>;
   const values: string[] = [];
   for (const name of names.keys()) {
     const value = env[name];
