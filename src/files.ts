@@ -84,13 +84,18 @@ const ERRNO_WORDS: Readonly<Record<string, string>> = {
   EBUSY: 'it is busy',
 };
 
+/** The `code` of a failed system call (`EEXIST`, `ENOENT`, …); undefined for other errors. */
+export function errnoCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
 /**
  * The words for a failed file system call (a read or a write): "permission denied
  * (EACCES)", or the bare code when it has no words here ("unreadable" when the error has
  * no code).
  */
 export function errnoWords(error: unknown): string {
-  const code = error instanceof Error && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  const code = errnoCode(error);
   if (code === undefined) return 'unreadable';
   const words = ERRNO_WORDS[code];
   return words !== undefined ? `${words} (${code})` : code;

@@ -168,3 +168,44 @@ export function truncateEcho(text: string, max: number = MAX_ECHO_LENGTH): strin
   }
   return `${text.slice(0, end)}… [${text.length - end} characters omitted]`;
 }
+
+/**
+ * `url` without user name and password, for messages: gwops refuses a URL with credentials
+ * (the gateway's, a JWKS's) and never prints them. A text that is no URL loses whatever
+ * stands between `//` and `@`.
+ */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//');
+  }
+}
+
+/**
+ * The user name and password of `url` (percent-decoded, and as written), for the run's
+ * redactor; empty when it has none or is no URL.
+ */
+export function urlCredentials(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const part of [parsed.username, parsed.password]) {
+    if (!part) continue;
+    out.push(part);
+    try {
+      out.push(decodeURIComponent(part));
+    } catch {
+      // not valid percent-encoding: the form as written is enough
+    }
+  }
+  return out;
+}

@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { EXIT, EXIT_CODES_HELP, debugEnabled, exitCodeFor } from './exit.js';
 import type { CliIO, CommandModule } from './io.js';
 import { processIO, redactingIO } from './io.js';
+import { registerKnownSecrets } from './known-secrets.js';
+import { SecretRedactor } from '../secrets.js';
 import { registerEmulator } from './commands/emulator.js';
 import { registerValidate } from './commands/validate.js';
 import { registerSchema } from './commands/schema.js';
@@ -43,7 +45,8 @@ const COMMANDS: readonly CommandModule[] = [
  */
 export async function main(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
   // One secret registry per run; everything written to stdout or stderr goes through it.
-  const io = redactingIO({ ...given, noColor: given.noColor === true || noColorFlag(argv) });
+  const secrets = given.secrets ?? new SecretRedactor();
+  const io = redactingIO({ ...given, noColor: given.noColor === true || noColorFlag(argv) }, secrets);
   let exitCode: number = EXIT.ok;
   const program = new Command('gwops')
     .description('Declarative GitOps for the gateway configuration REST API: validate, plan, apply, drift')
@@ -57,6 +60,16 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
       writeErr: (s) => void io.stderr.write(s),
     })
     .exitOverride();
+  // The first thing every command does: register the keys it could print before it knows them.
+  program.hook('preAction', (_program, command) => {
+    const flags = command.opts<{ config?: unknown; apiKeyFile?: unknown }>();
+    registerKnownSecrets(secrets, {
+      cwd: io.cwd,
+      env: io.env,
+      configFile: typeof flags.config === 'string' ? flags.config : undefined,
+      apiKeyFile: typeof flags.apiKeyFile === 'string' ? flags.apiKeyFile : undefined,
+    });
+  });
   for (const register of COMMANDS) register(program, io, (code) => (exitCode = code));
   program
     .command('version')

@@ -3,7 +3,6 @@
  * A plan, an apply, a clean drift check, a change made behind gwops's back, the drift it
  * causes, and the apply that heals it. Every step runs the real CLI over real HTTPS.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import type { CliIO } from '../cli/io.js';
 import { colorEnabled } from '../cli/color.js';
 import { startEmulator } from '../emulator/index.js';
 import { withSession } from '../gateway/index.js';
+import { EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY } from './example-keys.js';
 
 /** The example project the demo applies (shipped in the package). */
 export const DEMO_PROJECT = fileURLToPath(new URL('../../examples/demo/gwops.yaml', import.meta.url));
@@ -38,11 +38,6 @@ function loginAppProject(jwksUrl: string, caFile: string): string {
 /** Runs one CLI invocation with the demo's IO and returns its exit code. */
 export type CliRunner = (args: readonly string[], io: CliIO) => Promise<number>;
 
-/** A throwaway private key (PEM) standing in for the examples' key environment variables. */
-function throwawayKey(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-}
-
 /**
  * Runs the demo. Returns 0 when every step ended with the exit code the story expects.
  * @param run the CLI entry point (injected to avoid an import cycle with main.ts)
@@ -58,8 +53,8 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     await writeFile(caFile, emulator.caCertificate ?? '');
     const env = {
       ...io.env,
-      GWOPS_EXAMPLE_SHOP_TLS_KEY: throwawayKey(),
-      GWOPS_EXAMPLE_WILDCARD_TLS_KEY: throwawayKey(),
+      GWOPS_EXAMPLE_SHOP_TLS_KEY: EXAMPLE_SHOP_TLS_KEY,
+      GWOPS_EXAMPLE_WILDCARD_TLS_KEY: EXAMPLE_WILDCARD_TLS_KEY,
       CI: 'true',
     };
     const demoIO: CliIO = { ...io, env };

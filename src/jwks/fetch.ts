@@ -5,6 +5,7 @@
  * an error: the key must come from the URL the project names).
  */
 import { Agent, request } from 'undici';
+import { withoutCredentials } from '../secrets.js';
 import { parseJwkSet } from './keys.js';
 import type { JwkSet } from './keys.js';
 
@@ -72,7 +73,7 @@ export async function fetchJwks(url: string, options: JwksFetchOptions = {}): Pr
     const { statusCode, headers, body } = response;
     if (statusCode >= 300 && statusCode < 400) {
       await body.dump();
-      const location = typeof headers.location === 'string' ? ` to ${headers.location}` : '';
+      const location = typeof headers.location === 'string' ? ` to ${withoutCredentials(headers.location)}` : '';
       throw new JwksFetchProblem(`answered ${statusCode} (a redirect${location}); redirects are refused: give the final URL`);
     }
     if (statusCode < 200 || statusCode >= 300) {

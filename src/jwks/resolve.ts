@@ -7,6 +7,7 @@
  * is reported at once, located at the reference, naming the URL; the caller stops before
  * any gateway is contacted.
  */
+import { withoutCredentials } from '../secrets.js';
 import { InputError } from '../errors.js';
 import { FILE_LIMITS, FileReadError, readTextBounded } from '../files.js';
 import type { Diagnostic } from '../manifest/diagnostics.js';
@@ -126,7 +127,7 @@ export async function resolveJwksReferences(
     const entry = sets.get(source.key);
     const set = entry ? await entry.result : new JwksFetchProblem('not fetched');
     if (set instanceof JwksFetchProblem) {
-      problems.push(located(reference, 'jwks-unavailable', `${attribute} of ${where}: cannot use JWKS ${source.url}: ${set.message}`));
+      problems.push(located(reference, 'jwks-unavailable', `${attribute} of ${where}: cannot use JWKS ${withoutCredentials(source.url)}: ${set.message}`));
       continue;
     }
     for (const key of set.keys) {
@@ -145,7 +146,7 @@ export async function resolveJwksReferences(
       byDocument.set(reference.document, replaced(current, reference.segments, pem));
     } catch (error) {
       if (!(error instanceof JwkProblem)) throw error;
-      problems.push(located(reference, 'jwks-key', `${attribute} of ${where}: JWKS ${source.url}: ${error.message}`));
+      problems.push(located(reference, 'jwks-key', `${attribute} of ${where}: JWKS ${withoutCredentials(source.url)}: ${error.message}`));
     }
   }
   return { documents: documents.map((d) => byDocument.get(d) ?? d), kids, fetched, problems };

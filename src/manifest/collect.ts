@@ -14,6 +14,8 @@ import { identityOrigin, labelOf } from './entries.js';
 import type { ParsedDocument } from './parse.js';
 import { documentStart, hasNode, makeDiagnostic, pointerSegments } from './parse.js';
 import { attributePath, suggestion } from './schema-check.js';
+import { checkGuardedReferences } from './secret-variables.js';
+import type { VariableGuard } from './secret-variables.js';
 import { substituteVariables } from './variables.js';
 import { escapeInvisible, hasInvisible } from '../display.js';
 
@@ -30,14 +32,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * Substitutes variables in a parsed document in place (and records its whole references in
- * `wholeReferences`); unset ones become diagnostics. Returns the substituted pointers.
+ * `wholeReferences`); unset ones become diagnostics, and so does every reference to a
+ * variable of `guard` (src/manifest/secret-variables.ts), which is substituted from the
+ * guard's environment (empty). Returns the substituted pointers.
  */
 export function applyVariables(
   parsed: ParsedDocument,
   env: Readonly<Record<string, string | undefined>>,
   out: Diagnostic[],
+  guard?: VariableGuard,
 ): Set<string> {
-  const result = substituteVariables(parsed.value, env);
+  if (guard) checkGuardedReferences(parsed, guard, out);
+  const result = substituteVariables(parsed.value, guard?.env ?? env);
   parsed.value = result.value;
   parsed.wholeReferences = result.whole;
   for (const u of result.unset) {

@@ -55,12 +55,18 @@ export type ManifestDiagnosticCode =
   | 'invalid-regex'
   | 'http2-without-https'
   | 'certificate-mode-link'
+  /** A certificate's `privateKey` is no PEM private key that can be read (with its passphrase). */
+  | 'invalid-private-key'
+  /** A certificate's `privateKey` is not the key of its `certificate`. */
+  | 'private-key-mismatch'
   | 'variant-attribute'
   | 'variant-kind'
   | 'missing-template'
   | 'template-cycle'
   | 'extends-not-allowed'
   | 'unset-variable'
+  /** `${VAR}` names a variable that holds an API key or a secret (src/manifest/secret-variables.ts). */
+  | 'secret-variable'
   | 'secret-unavailable'
   | 'literal-secret'
   | 'overlay-invalid'
@@ -71,6 +77,8 @@ export type ManifestDiagnosticCode =
   | 'jwks-algorithm'
   /** `{ fromJwks: { source } }` names no `jwks` entry of gwops.yaml. */
   | 'jwks-source-unknown'
+  /** The URL of a `{ fromJwks }` value or of its `jwks` source carries a user name or password. */
+  | 'jwks-credentials'
   /** A JWK Set could not be fetched or is not one (found at plan, apply or drift time). */
   | 'jwks-unavailable'
   /** No usable key: kid missing, several candidates for alg, wrong key type (found at plan, apply or drift time). */

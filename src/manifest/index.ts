@@ -22,6 +22,7 @@ import type { ProjectConfig, TargetConfig } from './project.js';
 import type { JwksReference } from '../jwks/resolve.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
+import { variableGuard } from './secret-variables.js';
 import type { LiteralSecret, SecretReference } from './resolve.js';
 import type { Resolved } from './rules.js';
 import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant } from './rules.js';
@@ -175,12 +176,14 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
         'or pass --allow-empty if an empty configuration is meant (with --prune and --allow-mass-delete it deletes every owned object)',
     );
   }
-  const base = parsed.map((p) => ({ parsed: p, substituted: applyVariables(p, env, out) }));
+  const overlayDocs = target?.overlays?.length ? await parseAll(target.overlays, cwd, options.stdin, new Set(), out) : [];
+  // Variables holding a key or secret are known before any is substituted (secret-variables.ts).
+  const guard = variableGuard(project, [...parsed, ...overlayDocs], env);
+  const base = parsed.map((p) => ({ parsed: p, substituted: applyVariables(p, env, out, guard) }));
   const { index, unnamed } = collectEntries(base, out);
-  if (target?.overlays?.length) {
-    const overlayDocs = await parseAll(target.overlays, cwd, options.stdin, new Set(), out);
+  if (overlayDocs.length > 0) {
     applyOverlays(
-      overlayDocs.map((p) => ({ parsed: p, substituted: applyVariables(p, env, out) })),
+      overlayDocs.map((p) => ({ parsed: p, substituted: applyVariables(p, env, out, guard) })),
       index,
       out,
     );
@@ -195,7 +198,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   }
   const entries: Entry[] = [...index.values()].flatMap((m) => [...m.values()]);
   const literals: LiteralSecret[] = [];
-  const secretValues: string[] = [];
+  const secretValues: string[] = [...guard.values];
   const secretReferences = new Map<string, SecretReference>();
   const secretVersions = new Map<Entry, Record<string, number>>();
   for (const entry of entries) {
@@ -240,7 +243,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
   checkDocuments(resolved, index, project.allowExternalLinks || lostDocuments, out);
-  const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out);
+  const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out, secretValues);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.
     const holdsSecret = kindOfDocument(entry.kind).holdsSecret;

@@ -7,6 +7,7 @@
  * them (src/jwks/resolve.ts), `validate` never does.
  */
 import { KINDS, kindOfDocument } from '../kinds/index.js';
+import { urlCredentials, withoutCredentials } from '../secrets.js';
 import { keyTypeFor } from '../jwks/keys.js';
 import type { JwksRef, JwksReference } from '../jwks/resolve.js';
 import { publicKeyAttributes } from '../schema/index.js';
@@ -53,14 +54,18 @@ export function locateJwksReferences(entries: readonly Entry[]): WeakMap<object,
 /**
  * The `{ fromJwks }` references of the resolved documents, checked offline: the algorithm
  * declared next to the reference must take a public key (an `HS_*` key is a passphrase:
- * `fromEnv`/`fromFile`), and a `source` must be a `jwks` entry of the project file.
- * Problems are appended to `out` (located at the reference).
+ * `fromEnv`/`fromFile`), a `source` must be a `jwks` entry of the project file, and the
+ * URL read (the reference's or its source's) must carry no user name or password, as the
+ * gateway URL may not (a JWK Set is public; the URL is shown without them). Problems are
+ * appended to `out` (located at the reference); the credentials found are appended to
+ * `secrets`, for the run's redactor, never to be printed.
  */
 export function collectJwksReferences(
   resolved: readonly Resolved[],
   located: WeakMap<object, Location>,
   project: ProjectConfig,
   out: Diagnostic[],
+  secrets: string[] = [],
 ): JwksReference[] {
   if (!KINDS.some((k) => publicKeyAttributes(k.type).length > 0)) return [];
   const references: JwksReference[] = [];
@@ -71,7 +76,7 @@ export function collectJwksReferences(
         if (!isObject(value) || !isObject(value.fromJwks)) return;
         const raw = value.fromJwks;
         const location = located.get(raw) ?? locationOf(entry, ['attributes', ...at]);
-        const report = (code: 'jwks-algorithm' | 'jwks-source-unknown', message: string): void => {
+        const report = (code: 'jwks-algorithm' | 'jwks-source-unknown' | 'jwks-credentials', message: string): void => {
           out.push({ severity: 'error', code, file: location.file, line: location.line, column: location.column, pointer: location.pointer, message });
         };
         const subject = `attribute '${attributePath(at)}' of ${labelOf(doc.kind, doc.name)}`;
@@ -100,6 +105,18 @@ export function collectJwksReferences(
             `${subject} names jwks source '${ref.source}', which gwops.yaml does not define${
               suggestion(ref.source, sources) || (sources.length ? ` (sources: ${sources.join(', ')})` : ': add it under jwks: with its url')
             }`,
+          );
+          return;
+        }
+        const source = ref.source === undefined ? undefined : project.jwks[ref.source];
+        const url = source?.url ?? ref.url;
+        const credentials = url === undefined ? [] : urlCredentials(url);
+        if (url !== undefined && credentials.length > 0) {
+          secrets.push(...credentials);
+          const where = source ? `jwks source '${ref.source ?? ''}' of gwops.yaml` : 'its url';
+          report(
+            'jwks-credentials',
+            `${subject} reads a JWKS from ${withoutCredentials(url)} with a user name or password in ${where}: a JWK Set is public, remove them from the URL (they are not shown)`,
           );
           return;
         }

@@ -176,8 +176,8 @@ export interface Resolved {
 /**
  * Rules across documents: links to names no manifest defines (unless
  * `allowExternalLinks`), then the rules of each kind (KindDefinition `rules`, in registry
- * order; e.g. unique priorities of regex mappings, HTTP/2 only with HTTPS, and
- * `tls.certificateMode` with its link).
+ * order; e.g. unique priorities of regex mappings, HTTP/2 only with HTTPS,
+ * `tls.certificateMode` with its link, and a certificate's private key that belongs to it).
  */
 export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
   if (!allowExternalLinks) for (const r of resolved) checkLinks(r, index, out);

@@ -129,3 +129,29 @@ export function substituteVariables(
 export function escapeVariables(text: string): string {
   return text.includes('${') ? text.replaceAll('${', () => '$${') : text;
 }
+
+/**
+ * The `${NAME}` and `${NAME:-default}` references (not `$${…}`) in the strings of `value`
+ * whose NAME is in `names`, with the pointer segments of the string that holds each.
+ * The loader refuses them for the variables that hold an API key or a secret (README.md
+ * "Manifests"); `value` is not modified.
+ */
+export function referencesTo(value: unknown, names: ReadonlySet<string>): UnsetVariable[] {
+  const found: UnsetVariable[] = [];
+  if (names.size === 0) return found;
+  const visit = (node: unknown, path: string[]): void => {
+    if (typeof node === 'string') {
+      if (!node.includes('${')) return;
+      for (const match of node.matchAll(REFERENCE)) {
+        const name = match[2];
+        if (match[1] === undefined && name !== undefined && names.has(name)) found.push({ name, path: [...path] });
+      }
+    } else if (Array.isArray(node)) {
+      node.forEach((item, i) => visit(item, [...path, String(i)]));
+    } else if (node !== null && typeof node === 'object') {
+      for (const [k, item] of Object.entries(node)) visit(item, [...path, k]);
+    }
+  };
+  visit(value, []);
+  return found;
+}

@@ -68,10 +68,11 @@ export interface ApplyInput extends RunInput {
   /**
    * `--backup-dir`: after consent and before the first edit, told the export of the active
    * configuration (`GET /configuration/configurations/export` right after load-active: a zip
-   * archive) and its entry in the configurations list (undefined when the list marks none
-   * active). Whatever it throws stops the run before anything is changed.
+   * archive, which holds the configuration's private keys and other secrets), its entry in
+   * the configurations list (undefined when the list marks none active) and the gateway's
+   * URL. Whatever it throws stops the run before anything is changed.
    */
-  readonly backup?: ((archive: Buffer, active: ConfigurationEntry | undefined) => Promise<void>) | undefined;
+  readonly backup?: ((archive: Buffer, active: ConfigurationEntry | undefined, gatewayUrl: string) => Promise<void>) | undefined;
   /**
    * `--retry-on-conflict N`: how many times a refused activation (409
    * `OUTDATED_CONFIGURATION`) is answered by planning again in a new session (see
@@ -131,7 +132,7 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
     if (input.backup) {
       // The session holds an unedited copy of the active configuration: its export is the backup.
       const active = (await session.configurations()).find((e) => e.configType === 'CURRENTLY_ACTIVE');
-      await input.backup(await session.exportConfiguration(), active);
+      await input.backup(await session.exportConfiguration(), active, connection.url);
     }
     const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress, input.progress);
     if (hasErrors(messages)) throw new ValidatorRejectedError(messages);

@@ -4,9 +4,12 @@
  * the per-kind layout, filters as ownership, the refusal of a non-empty directory, and no
  * secret value in any written file.
  */
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY } from '../../src/demo/example-keys.js';
 import { selfSignedCertificate } from '../../src/emulator/index.js';
 import type { GatewaySession } from '../../src/gateway/index.js';
 import { DEMO_PROJECT, useHarness } from './harness.js';
@@ -28,9 +31,27 @@ async function allFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Env with every secret variable of the table set to a placeholder (write-only values are never compared). */
-function secretEnv(result: ExportJson): Record<string, string> {
-  return Object.fromEntries(result.secrets.map((s) => [s.variable, 'placeholder-not-a-secret']));
+/** The private keys of every certificate on the gateway (the examples' and those seeded by hand). */
+const KNOWN_KEYS: string[] = [EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY];
+
+/**
+ * Env with every secret variable of the table set to a placeholder (write-only values are
+ * never compared), but a certificate's `privateKey`: its own key, which the loader checks.
+ */
+async function secretEnv(result: ExportJson): Promise<Record<string, string>> {
+  const certificates = new Map<string, string>();
+  for (const file of result.files.filter((f) => f.endsWith('.yaml'))) {
+    for (const parsed of parseAllDocuments(await readFile(file, 'utf8'))) {
+      const doc = parsed.toJS() as { kind?: unknown; name?: unknown; attributes?: { certificate?: unknown } } | null;
+      if (doc?.kind === 'ssl-certificate' && typeof doc.name === 'string' && typeof doc.attributes?.certificate === 'string') certificates.set(doc.name, doc.attributes.certificate);
+    }
+  }
+  const keyOf = (name: string): string => {
+    const pem = certificates.get(name);
+    const x509 = pem === undefined ? undefined : new X509Certificate(pem);
+    return KNOWN_KEYS.find((key) => x509?.checkPrivateKey(createPrivateKey(key))) ?? 'placeholder-not-a-secret';
+  };
+  return Object.fromEntries(result.secrets.map((s) => [s.variable, s.attribute === 'privateKey' ? keyOf(s.name) : 'placeholder-not-a-secret']));
 }
 
 describe('gwops export', () => {
@@ -46,7 +67,7 @@ describe('gwops export', () => {
   }
 
   async function roundTrip(dir: string, result: ExportJson): Promise<void> {
-    const env = secretEnv(result);
+    const env = await secretEnv(result);
     const config = ['--config', join(dir, 'gwops.yaml')];
     const validate = await t.h.cli(['validate', ...config], { env });
     expect(validate.stdout + validate.stderr).not.toMatch(/error/i);
@@ -149,6 +170,7 @@ async function seedByHand(s: GatewaySession, prefix: string, count: number, prio
   });
   const vh = await s.create('virtual-hosts', { type: 'virtual-host', attributes: { name: `${prefix}-host`, hostName: `${prefix}.example.com` } });
   const { cert, key } = await selfSignedCertificate(`${prefix}.example.com`);
+  KNOWN_KEYS.push(key);
   const certificate = await s.create('ssl-certificates', { type: 'ssl-certificate', attributes: { certificate: cert, privateKey: key, certType: 'SERVER_CERT' } });
   await s.link('virtual-hosts', vh.id, 'ssl-certificate', { type: 'ssl-certificate', id: certificate.id });
   const ids: { type: string; id: string }[] = [];

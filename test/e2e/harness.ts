@@ -3,8 +3,9 @@
  * captured output. Every output of every command run through it is kept for the secret
  * scan (test/e2e/secrets.test.ts runs its own commands; each file scans what it ran).
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { main } from '../../src/cli/main.js';
+import { EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY } from '../../src/demo/example-keys.js';
 import type { GatewaySession } from '../../src/gateway/index.js';
 import { withSession } from '../../src/gateway/index.js';
 
@@ -25,10 +27,6 @@ export interface CliResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
-}
-
-function throwawayKey(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
 /** A running emulator plus what the CLI needs to reach it. */
@@ -56,8 +54,9 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   const caFile = join(dir, 'ca.pem');
   await writeFile(keyFile, emulator.apiKey, { mode: 0o600 });
   await writeFile(caFile, emulator.caCertificate ?? '');
-  const shopKey = throwawayKey();
-  const wildcardKey = throwawayKey();
+  // The keys of the examples' stand-in certificates: a key must belong to its certificate.
+  const shopKey = EXAMPLE_SHOP_TLS_KEY;
+  const wildcardKey = EXAMPLE_WILDCARD_TLS_KEY;
   const outputs: string[] = [];
   const harness: Harness = {
     emulator,
@@ -147,4 +146,25 @@ export function useHarness(options: EmulatorOptions = {}): SuiteHarness {
       return ['--config', DEMO_PROJECT, ...get().connection];
     },
   };
+}
+
+/**
+ * For manifests that read certificates' private keys `{ fromEnv }`: each such variable set
+ * to the key of `keys` that belongs to its certificate (the loader checks that it does).
+ * @param texts manifest files' texts (several documents each allowed)
+ */
+export function certificateKeyEnv(texts: readonly string[], keys: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const text of texts) {
+    for (const parsed of parseAllDocuments(text)) {
+      const doc = parsed.toJS() as { kind?: unknown; attributes?: { certificate?: unknown; privateKey?: { fromEnv?: unknown } } } | null;
+      const variable = doc?.attributes?.privateKey?.fromEnv;
+      const pem = doc?.attributes?.certificate;
+      if (doc?.kind !== 'ssl-certificate' || typeof variable !== 'string' || typeof pem !== 'string') continue;
+      const x509 = new X509Certificate(pem);
+      const key = keys.find((k) => x509.checkPrivateKey(createPrivateKey(k)));
+      if (key !== undefined) env[variable] = key;
+    }
+  }
+  return env;
 }

@@ -54,7 +54,7 @@ describe('history, rollback and backups', () => {
     expect(second.stderr).toContain(`Backup of the active configuration ${before} written to`);
     const files = await readdir(backups);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^${before}-\\d{8}T\\d{6}Z\\.zip$`));
+    expect(files[0]).toMatch(new RegExp(`^${before}-\\d{8}T\\d{6}Z-[0-9a-f]{8}\\.zip$`));
     const archive = await readFile(join(backups, files[0] ?? ''));
     expect(archive.subarray(0, 4)).toEqual(Buffer.from('PK\x03\x04', 'latin1'));
 

@@ -7,7 +7,8 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VARIANTS } from '../../src/kinds/index.js';
-import { DEMO_PROJECT, startHarness, useHarness } from './harness.js';
+import { EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY } from '../../src/demo/example-keys.js';
+import { DEMO_PROJECT, certificateKeyEnv, startHarness, useHarness } from './harness.js';
 import { parseFlowchart } from '../render/mermaid-syntax.js';
 
 async function allFiles(dir: string, base = dir): Promise<string[]> {
@@ -78,7 +79,10 @@ describe('gwops init', () => {
     expect(project).toMatch(/^manifests:/m);
     expect(project).toContain('- manifests/mapping');
     const example = await readFile(join(dir, 'secrets.env.example'), 'utf8');
-    const env = Object.fromEntries([...example.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => [m[1] ?? '', 'placeholder-not-a-secret']));
+    const placeholders = Object.fromEntries([...example.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => [m[1] ?? '', 'placeholder-not-a-secret']));
+    // A certificate's private key must be its own: the examples' keys, for the certificates the gateway got from them.
+    const manifests = await Promise.all((await readdir(join(dir, 'manifests'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => readFile(join(e.parentPath, e.name), 'utf8')));
+    const env = { ...placeholders, ...certificateKeyEnv(manifests, [EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY]) };
     expect(Object.keys(env).length).toBeGreaterThan(0);
     const validate = await t.h.cli(['validate'], { cwd: dir, env });
     expect(validate.code).toBe(0);

@@ -12,6 +12,7 @@ import { formatDiagnostics, sortDiagnostics } from '../../src/manifest/index.js'
 import type { Diagnostic } from '../../src/manifest/index.js';
 import { project } from './fixture.js';
 import { captureIO } from './helpers.js';
+import { pemPrivateKey } from '../support/private-keys.js';
 
 async function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
   const io = captureIO(cwd, env);
@@ -104,7 +105,12 @@ describe('gwops validate', () => {
     expect(strict.code).toBe(1);
     expect(strict.out).toContain("c.yaml:5:15: error: secret 'privateKey' of ssl-certificate 'c': environment variable 'TLS_KEY' is not set");
     expect((await run(['validate', '--skip-secrets', 'c.yaml'], dir)).code).toBe(0);
-    expect((await run(['validate', 'c.yaml'], dir, { TLS_KEY: 'k' })).code).toBe(0);
+    expect((await run(['validate', 'c.yaml'], dir, { TLS_KEY: pemPrivateKey() })).code).toBe(0);
+    // A key that is no PEM private key is found offline, without showing it.
+    const notPem = await run(['validate', 'c.yaml'], dir, { TLS_KEY: 'not-a-pem-key' });
+    expect(notPem.code).toBe(1);
+    expect(notPem.out).toContain("c.yaml:5:15: error: 'privateKey' of ssl-certificate 'c' is not a PEM private key that can be read");
+    expect(notPem.out).not.toContain('not-a-pem-key');
   });
 
   it('exits 1 with a message for an unreadable path or a bad option value', async () => {

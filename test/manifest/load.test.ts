@@ -10,6 +10,13 @@ import { InputError } from '../../src/errors.js';
 import { hasErrors, loadManifests } from '../../src/manifest/index.js';
 import type { ManifestDocument } from '../../src/manifest/index.js';
 import { project } from './fixture.js';
+import { pemPrivateKey, yamlQuoted } from '../support/private-keys.js';
+import { EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY } from '../../src/demo/example-keys.js';
+
+/** The key of `shop-tls`, encrypted with SHOP_PASSPHRASE. */
+const SHOP_KEY = pemPrivateKey('pass-from-env').trimEnd();
+/** An unencrypted key. */
+const PLAIN_KEY = pemPrivateKey().trimEnd();
 
 const find = (docs: readonly ManifestDocument[], kind: string, name: string): ManifestDocument | undefined =>
   docs.find((d) => d.kind === kind && d.name === name);
@@ -79,7 +86,7 @@ name: shop-backend
 attributes:
   backendHosts: [{ protocol: HTTP, hostName: shop.internal, port: 8080 }]
 `,
-  'keys/shop.key': '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n',
+  'keys/shop.key': `${SHOP_KEY}\n`,
   'gwops.yaml': `manifests: [manifests]
 targets:
   production: { url: https://gw.example.com/airlock/rest, apiKeyEnv: GWOPS_API_KEY }
@@ -144,7 +151,7 @@ describe('loadManifests', () => {
     const cert = find(result.documents, 'ssl-certificate', 'shop-tls');
     expect(cert?.attributes).toEqual({
       certType: 'SERVER_CERT',
-      privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+      privateKey: SHOP_KEY,
       passphrase: 'pass-from-env',
     });
     expect(cert?.attributes).not.toHaveProperty('name');
@@ -226,20 +233,20 @@ relationships: { virtual-hosts: [shop] }
 
   it('warns about a literal secret without failing', async () => {
     const dir = project({
-      'c.yaml': 'apiVersion: gwops/v1\nkind: ssl-certificate\nname: tls\nattributes:\n  privateKey: literal-key-material\n',
+      'c.yaml': `apiVersion: gwops/v1\nkind: ssl-certificate\nname: tls\nattributes:\n  privateKey: ${yamlQuoted(PLAIN_KEY)}\n`,
     });
     const result = await loadManifests({ paths: ['c.yaml'], cwd: dir, env: {} });
     expect(hasErrors(result.diagnostics)).toBe(false);
     expect(result.diagnostics.map((d) => [d.severity, d.code, d.line])).toEqual([['warning', 'literal-secret', 5]]);
-    expect(JSON.stringify(result.diagnostics)).not.toContain('literal-key-material');
-    expect(result.documents[0]?.attributes.privateKey).toBe('literal-key-material');
+    expect(JSON.stringify(result.diagnostics)).not.toContain('PRIVATE KEY');
+    expect(result.documents[0]?.attributes.privateKey).toBe(PLAIN_KEY);
   });
 
   it('does not warn for a secret taken from a ${VAR} reference', async () => {
     const dir = project({ 'c.yaml': 'apiVersion: gwops/v1\nkind: ssl-certificate\nname: tls\nattributes:\n  privateKey: ${KEY}\n' });
-    const result = await loadManifests({ paths: ['.'], cwd: dir, env: { KEY: 'k' } });
+    const result = await loadManifests({ paths: ['.'], cwd: dir, env: { KEY: PLAIN_KEY } });
     expect(result.diagnostics).toEqual([]);
-    expect(result.documents[0]?.attributes.privateKey).toBe('k');
+    expect(result.documents[0]?.attributes.privateKey).toBe(PLAIN_KEY);
   });
 
   it("reads '-' from stdin and files given as paths, each once", async () => {
@@ -284,8 +291,9 @@ relationships: { virtual-hosts: [shop] }
 
   it('validates the examples for both targets', async () => {
     const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples');
-    // Any variable the examples read is set (values are irrelevant to validity).
-    const env = new Proxy<Record<string, string>>({}, { get: (_t, key) => (typeof key === 'string' ? `value-of-${key}` : undefined) });
+    // Any variable the examples read is set (values are irrelevant to validity, but for the certificates' keys).
+    const keys: Record<string, string> = { GWOPS_EXAMPLE_SHOP_TLS_KEY: EXAMPLE_SHOP_TLS_KEY, GWOPS_EXAMPLE_WILDCARD_TLS_KEY: EXAMPLE_WILDCARD_TLS_KEY };
+    const env = new Proxy<Record<string, string>>({}, { get: (_t, key) => (typeof key === 'string' ? (keys[key] ?? `value-of-${key}`) : undefined) });
     for (const target of [undefined, 'staging']) {
       const result = await loadManifests({ paths: [], cwd: examples, env, ...(target ? { target } : {}) });
       expect(result.diagnostics.filter((d) => d.severity === 'error'), target ?? 'base').toEqual([]);

@@ -8,9 +8,11 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { ApiError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';
 import { loadManifests } from '../../src/manifest/index.js';
@@ -48,10 +50,12 @@ describe('the manifest loader', () => {
     expect(result.secretValues).not.toContain('SERVER_CERT');
   });
 
-  it('exposes nothing for sources it does not resolve (validate --skip-secrets)', async () => {
+  it('resolves no source with validate --skip-secrets, but still exposes the variables they name for redaction', async () => {
     const file = await manifest('skip.yaml', `${CERT}  passphrase: { fromEnv: PASS }\n`);
     const result = await loadManifests({ paths: [file], cwd: dir, env: { PASS: 'env-passphrase' }, resolveSecrets: false });
-    expect(result.secretValues).toEqual([]);
+    expect(result.documents[0]?.attributes.passphrase).toEqual({ fromEnv: 'PASS' });
+    expect(result.secretValues).toEqual(['env-passphrase']);
+    expect((await loadManifests({ paths: [file], cwd: dir, env: {}, resolveSecrets: false })).secretValues).toEqual([]);
   });
 });
 
@@ -137,5 +141,26 @@ describe('GatewaySession', () => {
     expect(message).not.toContain('session-api-key');
     expect(message).not.toContain(COOKIE);
     await session.terminate();
+  });
+});
+
+describe('the keys a run knows before it reads anything', () => {
+  it('are registered before any command runs: GWOPS_API_KEY, every target key (apiKeyEnv, apiKeyFile) and --api-key-file', async () => {
+    const project = await mkdtemp(join(dir, 'project-'));
+    await writeFile(join(project, 'prod.key'), 'prod-file-key-9f2\n');
+    await writeFile(join(project, 'option.key'), 'option-file-key-4c1\n');
+    await writeFile(
+      join(project, 'gwops.yaml'),
+      "targets:\n  staging: { url: 'https://staging.invalid/rest', apiKeyEnv: STAGING_KEY }\n  production: { url: 'https://prod.invalid/rest', apiKeyFile: prod.key }\n",
+    );
+    const secrets = new SecretRedactor();
+    const env = { GWOPS_API_KEY: 'global-key-77d', STAGING_KEY: 'staging-key-31a' };
+    const io = { stdout: { write: () => true }, stderr: { write: () => true }, env, cwd: project, isTTY: false, stdin: Readable.from([]), secrets };
+    // `targets` reads no manifest and no key: only the first step can have registered them.
+    expect(await main(['node', 'gwops', 'targets'], io)).toBe(0);
+    expect(secrets.redact('option-file-key-4c1')).toBe('option-file-key-4c1');
+    // A gateway that cannot be reached: the command stops before it resolves a key.
+    expect(await main(['node', 'gwops', 'history', '--url', 'ftp://unreachable.invalid/', '--api-key-file', 'option.key'], io)).toBe(1);
+    for (const key of ['global-key-77d', 'staging-key-31a', 'prod-file-key-9f2', 'option-file-key-4c1']) expect(secrets.redact(`<${key}>`)).toBe(`<${REDACTED}>`);
   });
 });

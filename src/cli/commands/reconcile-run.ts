@@ -3,11 +3,12 @@
  * them runs; the wiring is in reconcile.ts): run the use case, print what it returns,
  * and answer the exit code.
  */
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
-import { errnoWords } from '../../files.js';
+import { errnoCode, errnoWords } from '../../files.js';
 import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic } from '../../manifest/diagnostics.js';
 import { formatDiagnostics, hasErrors, objectDiagnostic } from '../../manifest/diagnostics.js';
@@ -201,18 +202,33 @@ export function compactUtc(date: Date): string {
   return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
 }
 
+/** How many names `backupTo` tries for one backup before it gives up (same gateway, id and second). */
+const MAX_BACKUP_NAMES = 100;
+
 /**
  * The `backup` hook of apply for `--backup-dir`: writes the export of the active
- * configuration to `<dir>/<configuration-id>-<UTC time>.zip` and says so on stderr.
+ * configuration (which holds every private key and secret of it) for its owner only (mode
+ * 0600) to `<dir>/<configuration-id>-<UTC time>-<gateway>.zip`, where `<gateway>` is the
+ * first 8 hex digits of the SHA-256 of the gateway's URL (backups of two gateways never
+ * collide), with `-2`, `-3`, … added when that name exists; says so on stderr.
  */
-function backupTo(dir: string, io: CliIO): (archive: Buffer, active: ConfigurationEntry | undefined) => Promise<void> {
-  return async (archive, active) => {
+function backupTo(dir: string, io: CliIO): (archive: Buffer, active: ConfigurationEntry | undefined, gatewayUrl: string) => Promise<void> {
+  return async (archive, active, gatewayUrl) => {
     const id = (active?.id ?? 'active').replace(/[^A-Za-z0-9._-]/g, '_');
-    const file = join(dir, `${id}-${compactUtc(new Date())}.zip`);
-    await writeFile(file, archive, { flag: 'wx' }).catch((error: unknown) => {
-      throw new ConfigError(`cannot write the backup ${file}: ${errnoWords(error)}; nothing was changed`, { cause: error });
-    });
-    io.stderr.write(`Backup of the active configuration${active ? ` ${active.id}` : ''} written to ${file} (${archive.length} bytes).\n`);
+    const stem = `${id}-${compactUtc(io.now?.() ?? new Date())}-${createHash('sha256').update(gatewayUrl).digest('hex').slice(0, 8)}`;
+    for (let n = 1; ; n += 1) {
+      const file = join(dir, `${stem}${n === 1 ? '' : `-${n}`}.zip`);
+      const written = await writeFile(file, archive, { flag: 'wx', mode: 0o600 }).then(
+        () => true,
+        (error: unknown) => {
+          if (errnoCode(error) === 'EEXIST' && n < MAX_BACKUP_NAMES) return false;
+          throw new ConfigError(`cannot write the backup ${file}: ${errnoWords(error)}; nothing was changed`, { cause: error });
+        },
+      );
+      if (!written) continue;
+      io.stderr.write(`Backup of the active configuration${active ? ` ${active.id}` : ''} written to ${file} (${archive.length} bytes).\n`);
+      return;
+    }
   };
 }
 

@@ -74,7 +74,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('--plan <file>', 'apply a plan file saved with plan --out instead of manifests (refused for another gateway, or when the live state changed since)')
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
     .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
-    .option('--backup-dir <dir>', "before activating, save the active configuration's export as <dir>/<configuration-id>-<UTC time>.zip")
+    .option('--backup-dir <dir>', "before activating, save the active configuration's export (private keys included; mode 0600) as <dir>/<configuration-id>-<UTC time>-<gateway>.zip")
     .option('--verbose', 'when a step fails, list every step with its status (else the counts)')
     .option('--retry-on-conflict <n>', 'when another session activated first (409 OUTDATED_CONFIGURATION), plan again in a new session and retry, at most n times (default 0)'))
     .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string; retryOnConflict?: string }) => {

@@ -8,6 +8,7 @@
 import { InputError } from '../../errors.js';
 import type { Variant } from '../../kinds/index.js';
 import { PROJECT_FILE, loadProject } from '../../manifest/project.js';
+import { withoutCredentials } from '../../secrets.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
 
@@ -23,19 +24,6 @@ export interface TargetSummary {
   readonly url: string;
   /** The target's variant, else `latest` (what plan, apply and drift assume). */
   readonly variant: Variant;
-}
-
-/** `url` without user name and password (gwops refuses such a URL; it is never printed either). */
-function withoutCredentials(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (!parsed.username && !parsed.password) return url;
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.href;
-  } catch {
-    return url.replace(/\/\/[^/@]*@/, '//');
-  }
 }
 
 /**

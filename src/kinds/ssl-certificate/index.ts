@@ -2,11 +2,13 @@ import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
 import { example } from './example.js';
 import { certificateIdentity } from './identity.js';
+import { rules } from './rules.js';
 
 /**
  * `ssl-certificate`: docs/gateway-api.md "Attributes and server defaults". Carries no
  * `name` attribute, so it is matched by the fingerprint of its `certificate`; `privateKey`
- * and `passphrase` are write-only.
+ * and `passphrase` are write-only; its manifest rules check that the private key belongs to
+ * the certificate.
  */
 export const sslCertificate = {
   type: 'ssl-certificate',
@@ -15,6 +17,7 @@ export const sslCertificate = {
   collection: 'ssl-certificates',
   level: 0,
   identity: certificateIdentity,
+  rules,
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
     'back-end-groups': {
