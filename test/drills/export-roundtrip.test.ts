@@ -222,7 +222,35 @@ function filtersOf(selection: Selection, exported: readonly ResourceType[]): Map
 }
 
 /** The checks that failed for one selection, with what was seen. */
-async function trySelection(emulator: RunningEmulator, keyFile: string, population: Population, selection: Selection, cli: Cli): Promise<[Check, string][]> {
+/**
+ * The value each exported secret variable must hold: a certificate's own private key (found
+ * by the certificate its exported document holds), since keys are checked offline against
+ * their certificates; a placeholder for every other secret.
+ */
+async function secretValues(dir: string, secrets: readonly { variable: string; kind: string; name: string; attribute: string }[], keyOf: (certificate: string) => string | undefined): Promise<Record<string, string>> {
+  const certificateOf = new Map<string, string>();
+  for (const kind of new Set(secrets.filter((v) => v.attribute === 'privateKey').map((v) => v.kind))) {
+    for (const file of (await readdir(join(dir, kind)).catch(() => [] as string[])).filter((f) => f.endsWith('.yaml'))) {
+      const doc = parse(await readFile(join(dir, kind, file), 'utf8')) as { name?: string; attributes?: { certificate?: unknown } };
+      if (typeof doc.name === 'string' && typeof doc.attributes?.certificate === 'string') certificateOf.set(`${kind}/${doc.name}`, doc.attributes.certificate);
+    }
+  }
+  return Object.fromEntries(
+    secrets.map((v) => {
+      const certificate = v.attribute === 'privateKey' ? certificateOf.get(`${v.kind}/${v.name}`) : undefined;
+      return [v.variable, (certificate !== undefined ? keyOf(certificate) : undefined) ?? 'placeholder-not-a-secret'];
+    }),
+  );
+}
+
+async function trySelection(
+  emulator: RunningEmulator,
+  keyFile: string,
+  population: Population,
+  selection: Selection,
+  cli: Cli,
+  keyOf: (certificate: string) => string | undefined,
+): Promise<[Check, string][]> {
   const failed: [Check, string][] = [];
   const dir = await mkdtemp(join(tmpdir(), 'gwops-export-drill-'));
   const before = JSON.stringify(emulator.activeSnapshot());
@@ -231,7 +259,7 @@ async function trySelection(emulator: RunningEmulator, keyFile: string, populati
     const exported = await cli(['export', ...connection, '--variant', population.variant, '--out', dir, '--format', 'json', ...selection.kinds.flatMap((k) => ['--kind', k]), ...selection.filters.flatMap((f) => ['--filter', f])]);
     if (showsCrash(exported)) failed.push(['crash', exported.stderr]);
     if (exported.code !== 0) return [...failed, ['export fails', exported.stderr]];
-    const result = JSON.parse(exported.stdout) as { secrets: { variable: string }[] };
+    const result = JSON.parse(exported.stdout) as { secrets: { variable: string; kind: string; name: string; attribute: string }[] };
     const kinds = selection.kinds.length > 0 ? selection.kinds : population.kinds.map((k) => k.type);
     const filters = filtersOf(selection, kinds);
 
@@ -251,7 +279,7 @@ async function trySelection(emulator: RunningEmulator, keyFile: string, populati
     const wanted = [...filters].map(([k, f]) => `${k}: ${f.join(' & ')}`).sort();
     if (JSON.stringify(ownership) !== JSON.stringify(wanted)) failed.push(['wrong ownership', `${ownership.join('; ')} instead of ${wanted.join('; ')}`]);
 
-    const env = { ...Object.fromEntries(result.secrets.map((v) => [v.variable, 'placeholder-not-a-secret'])), GWOPS_API_KEY: emulator.apiKey };
+    const env = { ...(await secretValues(dir, result.secrets, keyOf)), GWOPS_API_KEY: emulator.apiKey };
     // A selection may match nothing: then the project holds no document, which is meant.
     const config = ['--config', join(dir, 'gwops.yaml'), '--allow-empty'];
     const validate = await cli(['validate', ...config], env);
@@ -291,6 +319,8 @@ describe('export round trip drill', () => {
   });
 
   it('random selections of randomly populated gateways export, validate and plan to no change', async () => {
+    const plain = (pem: string): string => pem.replace(/\s+/g, '');
+    const keyOf = (certificate: string): string | undefined => certificates.find((c) => plain(c.certificate) === plain(certificate))?.privateKey;
     const random = prng(SEED);
     const cli = cliFor();
     for (let p = 0; p < POPULATIONS; p++) {
@@ -307,7 +337,7 @@ describe('export round trip drill', () => {
         row.dropped += population.dropped;
         for (let i = 0; i < SELECTIONS; i++) {
           const selection = select(population, random);
-          const failed = await trySelection(emulator, keyFile, population, selection, cli);
+          const failed = await trySelection(emulator, keyFile, population, selection, cli, keyOf);
           row.selections += 1;
           for (const check of new Set(failed.map(([c]) => c))) row[check] += 1;
           const [failure] = failed;

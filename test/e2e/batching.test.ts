@@ -52,11 +52,11 @@ relationships:
 
 /**
  * The calls of every apply that changes something, besides its edits: session create,
- * load-active, one GET per kind the manifests name (back-end groups, mappings, virtual
+ * the node status (the gateway's version, read once per run), load-active, one GET per kind the manifests name (back-end groups, mappings, virtual
  * hosts), validator messages, the configurations list before and after the activation,
  * the activation, and session terminate.
  */
-const FIXED = 2 + 3 + 5;
+const FIXED = 3 + 3 + 5;
 
 describe('batched link calls against the emulator', () => {
   const t = useHarness();
@@ -85,7 +85,7 @@ describe('batched link calls against the emulator', () => {
   let folder = '';
   it(`${COUNT} new mappings linked to both: ${COUNT} creates + 2 link calls + the fixed calls`, async () => {
     const calls = await apply('mappings', { 'app.yaml': `${GROUP}---\n${HOST}---\n${mappings(COUNT)}` });
-    // One create per mapping, then one PATCH per link group: before batching 200 + 400 + 12 = 612.
+    // One create per mapping, then one PATCH per link group: before batching 200 + 400 + 13 = 613.
     expect(calls).toHaveLength(COUNT + 2 + FIXED);
     expect(calls.filter((c) => c === 'POST /configuration/mappings')).toHaveLength(COUNT);
     const links = calls.filter((c) => c.includes('/relationships/'));
