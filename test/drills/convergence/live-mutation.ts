@@ -151,8 +151,12 @@ async function find(s: GatewaySession, o: GenObject): Promise<ApiResource | unde
   return found;
 }
 
-/** One random mutation of the applied `set`, checked as the module comment says. */
-export async function mutateOnce(ctx: MutationContext): Promise<MutationResult | undefined> {
+/**
+ * One random mutation of the applied `set`, checked as the module comment says. With
+ * `focus`, a member of a declared list item that the manifest leaves unset is chosen
+ * whenever the object has one: the members a differ most easily overlooks.
+ */
+export async function mutateOnce(ctx: MutationContext, focus = false): Promise<MutationResult | undefined> {
   const { gen, set, variant } = ctx;
   // Objects that extend a template declare more than their own document: left to the other properties.
   const objects = set.objects.filter((o) => kindOf(o.kind).identity.byName && o.extends === undefined);
@@ -175,7 +179,9 @@ export async function mutateOnce(ctx: MutationContext): Promise<MutationResult |
   const classes = MUTATIONS.filter((m) =>
     m === 'link' ? links.length > 0 : m === 'list shortened' ? shortenable.length > 0 : scalars.some((l) => classOf(l) === m),
   );
-  const mutation = pick(classes);
+  const unsetInDeclaredItem = scalars.filter((l) => classOf(l) === 'list item member' && declaresPath(o.attributes, l.segments) && at(o.attributes, l.segments) === undefined);
+  const focused = focus && unsetInDeclaredItem.length > 0;
+  const mutation = focused ? 'list item member' : pick(classes);
   if (!mutation) return undefined;
 
   if (mutation === 'link') return mutateLink(ctx, o, pick(links));
@@ -188,7 +194,7 @@ export async function mutateOnce(ctx: MutationContext): Promise<MutationResult |
       if (Array.isArray(list)) list.pop();
     });
   } else {
-    const leaf = pick(scalars.filter((l) => classOf(l) === mutation));
+    const leaf = pick(focused ? unsetInDeclaredItem : scalars.filter((l) => classOf(l) === mutation));
     const next = leaf && absent.includes(leaf) ? leaf.value : leaf ? otherValue(schemaAt(schema, leaf.segments), leaf.value) : undefined;
     if (!leaf || next === undefined) return undefined;
     segments = leaf.segments;
@@ -284,11 +290,15 @@ async function mutateLink(ctx: MutationContext, o: GenObject, chosen: { rel: Ret
   return { mutation, outcome: managed ? 'reported and restored' : 'ignored and kept' };
 }
 
-/** Runs `count` mutations one after the other; stops at the first violation. */
+/**
+ * Runs `count` mutations one after the other; stops at the first violation. The first one
+ * is focused (see {@link mutateOnce}), so that even a one-mutation sample reaches the
+ * members of declared list items that manifests leave unset.
+ */
 export async function mutations(ctx: MutationContext, count: number): Promise<MutationResult[]> {
   const out: MutationResult[] = [];
   for (let i = 0; i < count; i++) {
-    const result = await mutateOnce(ctx);
+    const result = await mutateOnce(ctx, i === 0);
     if (!result) continue;
     out.push(result);
     if (result.violation !== undefined) break;
