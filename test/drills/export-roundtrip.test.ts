@@ -21,10 +21,9 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../support/in-process-cli.js';
 import { selfSignedCertificate, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { GatewaySession } from '../../src/gateway/index.js';
@@ -54,19 +53,7 @@ interface Cli {
 }
 
 function cliFor(): Cli {
-  return async (args, env = {}) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['node', 'gwops', ...args], {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      env: { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1', ...env },
-      cwd: tmpdir(),
-      isTTY: false,
-      stdin: Readable.from([]),
-    });
-    return { code, stdout, stderr };
-  };
+  return (args, env = {}) => runCli(args, { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1', ...env }, tmpdir());
 }
 
 /** One live object the population made. */

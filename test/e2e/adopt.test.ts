@@ -14,11 +14,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { diffLines } from 'diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../support/in-process-cli.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { GatewaySession } from '../../src/gateway/index.js';
@@ -49,19 +48,7 @@ async function project(name: string, files: Record<string, string>): Promise<{ d
     await mkdir(join(dir, file, '..'), { recursive: true });
     await writeFile(join(dir, file), text);
   }
-  const cli = async (args: readonly string[]): Promise<CliResult> => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['node', 'gwops', ...args], {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true' },
-      cwd: dir,
-      isTTY: false,
-      stdin: Readable.from([]),
-    });
-    return { code, stdout, stderr };
-  };
+  const cli = (args: readonly string[]): Promise<CliResult> => runCli(args, { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true' }, dir);
   return { dir, cli, read: (file) => readFile(join(dir, file), 'utf8') };
 }
 

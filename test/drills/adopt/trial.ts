@@ -10,10 +10,9 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import type { Document, Node } from 'yaml';
 import { isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import { main } from '../../../src/cli/main.js';
+import { runCli } from '../../support/in-process-cli.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import type { GatewaySession } from '../../../src/gateway/index.js';
 import { withSession } from '../../../src/gateway/index.js';
@@ -38,19 +37,7 @@ export interface TrialResult {
 type Cli = (args: readonly string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
 function cliIn(dir: string): Cli {
-  return async (args) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['node', 'gwops', ...args], {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true' },
-      cwd: dir,
-      isTTY: false,
-      stdin: Readable.from([]),
-    });
-    return { code, stdout, stderr };
-  };
+  return (args) => runCli(args, { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true' }, dir);
 }
 
 const at = <T>(list: readonly T[], i: number): T | undefined => list[i % Math.max(1, list.length)];

@@ -25,10 +25,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { main } from '../../../src/cli/main.js';
+import { runCli } from '../../support/in-process-cli.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { withSession } from '../../../src/gateway/index.js';
 import type { GatewaySession } from '../../../src/gateway/index.js';
@@ -75,19 +74,7 @@ interface Cli {
 }
 
 function cliIn(dir: string): Cli {
-  return async (args, env) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['node', 'gwops', ...args], {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      env: { ...env, NO_COLOR: '1' },
-      cwd: dir,
-      isTTY: false,
-      stdin: Readable.from([]),
-    });
-    return { code, stdout, stderr };
-  };
+  return (args, env) => runCli(args, { ...env, NO_COLOR: '1' }, dir);
 }
 
 /** Scalar leaves of a document's own attributes outside arrays and secrets: dotted path → value. */
