@@ -253,6 +253,9 @@ describe('export and import', () => {
     const inFull = findAll(full, 'Mappings/Mapping').find((m) => m.attributes.Id === id) ?? element('Mapping', []);
     expect(flags(writeZip([{ name: 'x.xml', data: Buffer.from(writeXml(inFull)) }]), 'x.xml')).toEqual(expected);
     expect((data(await c.call('GET', `/configuration/mappings/${id}`)).attributes as { backendPath: string }).backendPath).toBe('/lo/');
+    // A PATCH of the mapping's attributes keeps its deny rule use.
+    expect((await c.call('PATCH', `/configuration/mappings/${id}`, { body: { data: { type: 'mapping', id, attributes: { backendPath: '/patched/' } } } })).status).toBe(200);
+    expect(flags((await c.call('GET', `/configuration/mappings/${id}/export`)).bytes, 'alec_table.xml')).toEqual(expected);
 
     // A copy (POST) takes the archive's use; an export of the original re-imported restores it.
     const copied = list(await c.call('POST', '/configuration/mappings/import', { raw: upload, headers: { 'content-type': 'application/zip' } }))[0]?.id as string;
