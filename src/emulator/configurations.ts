@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../errors.js';
 import { isResourceType } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
-import type { ConfigContent, JsonObject, StoredObject } from './model.js';
+import type { ConfigContent, DenyRuleUsage, JsonObject, StoredObject } from './model.js';
 import { emptyContent } from './model.js';
 
 /** How a configuration came to exist. */
@@ -326,7 +326,7 @@ export function decodeContent(raw: unknown, bad: (why: string) => Error): Config
 
 function toStoredObject(o: unknown, bad: (why: string) => Error): StoredObject {
   if (typeof o !== 'object' || o === null) throw bad('an object is not an object');
-  const { type, id, attributes, relationships } = o as Record<string, unknown>;
+  const { type, id, attributes, relationships, denyRuleUsage } = o as Record<string, unknown>;
   if (!isResourceType(type) || typeof id !== 'string' || typeof attributes !== 'object' || attributes === null) {
     throw bad('an object lacks type, id or attributes');
   }
@@ -336,7 +336,18 @@ function toStoredObject(o: unknown, bad: (why: string) => Error): StoredObject {
       if (Array.isArray(ids)) rels[name] = ids.map(String);
     }
   }
-  return { type: type satisfies ResourceType, id, attributes: attributes as JsonObject, relationships: rels };
+  const usage = denyRuleUsageOf(denyRuleUsage);
+  return { type: type satisfies ResourceType, id, attributes: attributes as JsonObject, relationships: rels, ...(usage ? { denyRuleUsage: usage } : {}) };
+}
+
+/** The `denyRuleUsage` entries of an encoded object that hold two booleans; undefined when none do. */
+function denyRuleUsageOf(raw: unknown): Record<string, DenyRuleUsage> | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const entries = Object.entries(raw as Record<string, unknown>).filter((e): e is [string, DenyRuleUsage] => {
+    const usage = e[1] as Partial<Record<keyof DenyRuleUsage, unknown>> | null;
+    return typeof usage === 'object' && usage !== null && typeof usage.enabled === 'boolean' && typeof usage.logOnly === 'boolean';
+  });
+  return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([k, u]) => [k, { enabled: u.enabled, logOnly: u.logOnly }]));
 }
 
 /**

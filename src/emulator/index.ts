@@ -19,6 +19,7 @@ import { configurationRoutes } from './routes-configurations.js';
 import { relationshipRoutes } from './routes-relationships.js';
 import { resourceObject, resourceRoutes } from './routes-resources.js';
 import { transferRoutes } from './routes-transfer.js';
+import { denyRuleRoutes } from './deny-rules.js';
 import { emulatorLicense, systemRoutes } from './routes-system.js';
 import type { EmulatorCore, Route } from './routing.js';
 import { createRequestHandler } from './server.js';
@@ -28,7 +29,7 @@ import { templateRoutes } from './templates.js';
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 
 /** Every route (server.ts orders them by specificity). */
-export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
+export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...denyRuleRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 

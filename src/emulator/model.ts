@@ -12,7 +12,7 @@ import type { Severity, StoredObject } from '../kinds/emulator-hooks.js';
 
 // The JSON types and the stored object are defined beside the kinds' emulator hooks, which
 // read them too (the kinds never import the emulator).
-export type { Json, JsonObject, StoredObject } from '../kinds/emulator-hooks.js';
+export type { DenyRuleUsage, Json, JsonObject, StoredObject } from '../kinds/emulator-hooks.js';
 
 /** The objects of one configuration (active, saved, or a session's working copy). */
 export interface ConfigContent {

@@ -6,16 +6,20 @@
  * (`GET /configuration/{collection}/{id}/export`, `PUT /configuration/{collection}/import`
  * replacing by name, `POST /configuration/{collection}/import` adding copies).
  *
- * The file names and the elements real clients read (`./Nodes/Node/HostName`,
- * `./Mappings/Mapping/Name`) are a real gateway's; the rest of the vocabulary is the
- * emulator's own: each object's attributes and links are JSON text inside an element.
- * The archives round-trip through the emulator, not into a real gateway.
+ * The XML files hold the elements real clients read, in a real gateway's structure
+ * (archive-xml.ts). The configuration archive also holds the emulator's complete content as
+ * JSON (`gwops-emulator.json`), which its import reads, so that export and import give back
+ * every object, attribute and link; an object archive carries each object's attributes in
+ * its XML, and its import applies the `Name`, `Enabled` and `LogOnly` a client edited.
  */
+import { createHash } from 'node:crypto';
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, Variant } from '../kinds/index.js';
 import type { ObjectArchive } from '../kinds/emulator-hooks.js';
+import { denyRuleSections, objectElement, ownAttributesIn, usageIn } from './archive-xml.js';
 import { decodeContent, encodeContent } from './configurations.js';
-import type { ConfigContent, Json, JsonObject, StoredObject } from './model.js';
+import { storedUsage } from './deny-rules.js';
+import type { ConfigContent, DenyRuleUsage, JsonObject, StoredObject } from './model.js';
 import { cloneContent } from './model.js';
 import { checkAttributes, fillItemDefaults, newObjectAttributes, readableAttributes } from './pure.js';
 import type { Reply } from './responses.js';
@@ -30,9 +34,11 @@ import { ZipFormatError, readZip, writeZip } from './zip.js';
 
 /** The file of a configuration archive (docs/gateway-api.md "Export and import"). */
 const CONFIGURATION_FILE = 'alec_full.xml';
-/** The root element and its `format` attribute (the emulator's vocabulary). */
-const ROOT = 'Configuration';
-const FORMAT = 'gwops-emulator-1';
+/** The entry of a configuration archive holding the emulator's complete content (configurations.ts `EncodedContent`). */
+const CONTENT_FILE = 'gwops-emulator.json';
+/** The root element of the archives' XML, and its `Version` attribute (that of the 7.x sample the shape follows). */
+const ROOT = 'ConfigRoot';
+const VERSION = '116';
 
 function zipReply(name: string, entries: { name: string; data: Buffer }[]): Reply {
   return {
@@ -92,40 +98,20 @@ function xmlRoot(entries: Map<string, Buffer>, name: string): XmlElement {
   }
 }
 
-/** The JSON text of child `name` of `parent`; `fallback` when the child is absent. @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT. */
-function jsonChild(parent: XmlElement, name: string, file: string, fallback?: Json): Json {
-  const child = childNamed(parent, name);
-  if (!child) {
-    if (fallback !== undefined) return fallback;
-    throw errors.invalidFormat(`${file}: <${parent.name}> has no <${name}>`);
-  }
-  try {
-    return JSON.parse(child.text) as Json;
-  } catch {
-    throw errors.invalidFormat(`${file}: <${name}> of <${parent.name}> does not hold JSON`);
-  }
-}
-
 function configurationZip(call: Call, content: ConfigContent, name: string): Reply {
-  const encoded = encodeContent(content);
+  const json = Buffer.from(JSON.stringify(encodeContent(content)), 'utf8');
+  const archived = KINDS.flatMap((kind) => {
+    const archive = kind.emulator.objectArchive;
+    if (archive === undefined) return [];
+    const objects = [...content.objects[kind.type].values()].sort((a, b) => Number(a.id) - Number(b.id));
+    return [element(archive.listElement, objects.map((obj) => objectElement(obj, archive, false)))];
+  });
   const root = element(
     ROOT,
-    [
-      element('Nodes', [element('Node', [element('HostName', call.core.system.node.hostName)])]),
-      element('NextId', String(encoded.nextId)),
-      element(
-        'Objects',
-        encoded.objects.map((obj) =>
-          element('Object', [element('Attributes', JSON.stringify(obj.attributes)), element('Relationships', JSON.stringify(obj.relationships))], {
-            type: obj.type,
-            id: obj.id,
-          }),
-        ),
-      ),
-    ],
-    { format: FORMAT },
+    [element('Nodes', [element('Node', [element('HostName', call.core.system.node.hostName)], { Id: '1' })]), ...archived, ...denyRuleSections()],
+    { Version: VERSION, ConfigHash: createHash('sha256').update(json).digest('hex') },
   );
-  return zipReply(name, [xmlEntry(CONFIGURATION_FILE, root)]);
+  return zipReply(name, [xmlEntry(CONFIGURATION_FILE, root), { name: CONTENT_FILE, data: json }]);
 }
 
 function exportLoaded(call: Call): Reply {
@@ -137,18 +123,6 @@ function exportById(call: Call): Reply {
   const entry = call.core.configurations.get(id);
   if (!entry) throw errors.notFound(`configuration ${id}`);
   return configurationZip(call, entry.content, `configuration-${id}.zip`);
-}
-
-/** The encoded content (configurations.ts `EncodedContent`) that a configuration archive's XML holds. */
-function encodedOf(root: XmlElement): unknown {
-  const nextId = Number(childNamed(root, 'NextId')?.text.trim());
-  const objects = childrenNamed(childNamed(root, 'Objects') ?? root, 'Object').map((o) => ({
-    type: o.attributes.type,
-    id: o.attributes.id,
-    attributes: jsonChild(o, 'Attributes', CONFIGURATION_FILE),
-    relationships: jsonChild(o, 'Relationships', CONFIGURATION_FILE, {}),
-  }));
-  return { nextId: Number.isSafeInteger(nextId) ? nextId : undefined, objects };
 }
 
 /** The host name of the archive's first node (`HostName` of the first child of `Nodes`), when it names one. */
@@ -178,10 +152,17 @@ function checkArchiveNode(call: Call, root: XmlElement): void {
 
 /** Import loads the archive's configuration into the session, like a load. */
 function importConfiguration(call: Call): Reply {
-  const root = xmlRoot(uploadedZip(call), CONFIGURATION_FILE);
-  checkArchiveNode(call, root);
-  const raw = encodedOf(root);
-  const content = decodeContent(raw, (why) => errors.invalidFormat(`${CONFIGURATION_FILE}: ${why}`));
+  const entries = uploadedZip(call);
+  checkArchiveNode(call, xmlRoot(entries, CONFIGURATION_FILE));
+  const json = entries.get(CONTENT_FILE);
+  if (!json) throw errors.invalidFormat(`the archive has no ${CONTENT_FILE}: the emulator imports the configuration archives it exported`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json.toString('utf8'));
+  } catch {
+    throw errors.invalidFormat(`${CONTENT_FILE} in the archive does not hold JSON`);
+  }
+  const content = decodeContent(raw, (why) => errors.invalidFormat(`${CONTENT_FILE}: ${why}`));
   for (const map of Object.values(content.objects)) {
     for (const obj of map.values()) {
       const check = checkAttributes(obj.type, call.core.variant, readableAttributes(obj.type, obj.attributes));
@@ -198,29 +179,33 @@ function exportObject(kind: KindDefinition, archive: ObjectArchive): (call: Call
     const id = param(call, 'id');
     const obj = content.objects[kind.type].get(id);
     if (!obj) throw errors.notFound(`${kind.type} ${id}`);
-    const name = typeof obj.attributes.name === 'string' ? obj.attributes.name : '';
-    const item = element(archive.itemElement, [element('Name', name), element('Attributes', JSON.stringify(obj.attributes))]);
-    const root = element(ROOT, [element(archive.listElement, [item])], { format: FORMAT });
+    const root = element(ROOT, [element(archive.listElement, [objectElement(obj, archive, true)])], { Version: VERSION });
     return zipReply(`${kind.type}-${id}.zip`, [xmlEntry(archive.file, root)]);
   };
 }
 
+/** One object of an uploaded object archive: its checked attributes and its deny rule usage. */
+interface UploadedObject {
+  readonly attributes: JsonObject;
+  readonly denyRuleUsage: ReadonlyMap<string, DenyRuleUsage>;
+}
+
 /**
- * The checked attribute objects of an uploaded archive of `kind`'s objects: one per
- * `./{list}/{item}` element, its `Attributes` JSON with the text of its `Name` (what
- * clients edit) as the name.
+ * The objects of an uploaded archive of `kind`'s objects: one per `./{list}/{item}` element,
+ * its `GwopsAttributes` JSON (none: the server defaults) with the text of its `Name` (what
+ * clients edit) as the name, and the deny rule usage its `Enabled` and `LogOnly` flags state.
  */
-function uploadedObjects(call: Call, kind: KindDefinition, archive: ObjectArchive, variant: Variant): JsonObject[] {
+function uploadedObjects(call: Call, kind: KindDefinition, archive: ObjectArchive, variant: Variant): UploadedObject[] {
   const file = archive.file;
   const list = childNamed(xmlRoot(uploadedZip(call), file), archive.listElement);
   if (!list) throw errors.invalidFormat(`${file} has no <${archive.listElement}>`);
   return childrenNamed(list, archive.itemElement).map((item, i) => {
-    const attributes = jsonChild(item, 'Attributes', file);
+    const attributes = ownAttributesIn(item, file);
     const name = childNamed(item, 'Name');
     const given = name !== undefined && isJsonObject(attributes) ? { ...attributes, name: name.text } : attributes;
     const check = checkAttributes(kind.type, variant, given);
     if (!check.ok) throw errors.invalidValue(`${kind.type} ${i + 1} of the archive: ${check.detail}`);
-    return check.value;
+    return { attributes: check.value, denyRuleUsage: archive.denyRuleUsage === true ? usageIn(item, file) : new Map() };
   });
 }
 
@@ -237,12 +222,14 @@ function importObjects(kind: KindDefinition, archive: ObjectArchive, asCopy: boo
     const next = cloneContent(content);
     const objects = next.objects[kind.type];
     const touched: StoredObject[] = [];
-    for (const attributes of imported) {
+    for (const { attributes, denyRuleUsage } of imported) {
+      const usage = storedUsage(denyRuleUsage);
       const name = typeof attributes.name === 'string' ? attributes.name : '';
       const existing = asCopy ? undefined : [...objects.values()].find((o) => nameOf(o) === name);
       if (existing) {
         refuseBuiltIn(call, kind.type, existing.id);
-        const replaced: StoredObject = { ...existing, attributes: fillItemDefaults(kind.type, newObjectAttributes(kind.type, variant, attributes)) };
+        const { denyRuleUsage: _old, ...kept } = existing;
+        const replaced: StoredObject = { ...kept, attributes: fillItemDefaults(kind.type, newObjectAttributes(kind.type, variant, attributes)), ...(usage ? { denyRuleUsage: usage } : {}) };
         objects.set(existing.id, replaced);
         touched.push(replaced);
       } else {
@@ -250,7 +237,13 @@ function importObjects(kind: KindDefinition, archive: ObjectArchive, asCopy: boo
         const used = new Set([...objects.values()].map(nameOf));
         let unique = name;
         for (let i = 2; asCopy && used.has(unique); i++) unique = `${name}_${i}`;
-        const created: StoredObject = { type: kind.type, id, attributes: newObjectAttributes(kind.type, variant, { ...attributes, name: unique }), relationships: {} };
+        const created: StoredObject = {
+          type: kind.type,
+          id,
+          attributes: newObjectAttributes(kind.type, variant, { ...attributes, name: unique }),
+          relationships: {},
+          ...(usage ? { denyRuleUsage: usage } : {}),
+        };
         objects.set(id, created);
         touched.push(created);
       }

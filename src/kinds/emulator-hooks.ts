@@ -22,6 +22,18 @@ export interface StoredObject {
    * link are always stored.
    */
   readonly relationships: Readonly<Record<string, readonly string[]>>;
+  /**
+   * A mapping's use of the built-in deny rule groups and rules, by short name (e.g.
+   * `SQLI_PARAM_VALUE`, `SQL_001a`); only the entries that differ from the default
+   * (enabled, not log-only) are kept (docs/gateway-api.md "Deny rules").
+   */
+  readonly denyRuleUsage?: Readonly<Record<string, DenyRuleUsage>>;
+}
+
+/** How a mapping uses one built-in deny rule group or rule. */
+export interface DenyRuleUsage {
+  readonly enabled: boolean;
+  readonly logOnly: boolean;
 }
 
 /** Severity of a validator message (docs/gateway-api.md "Validator messages"). */
@@ -126,6 +138,13 @@ export interface ObjectArchive {
   readonly listElement: string;
   /** The element of one object, e.g. `Mapping`. */
   readonly itemElement: string;
+  /**
+   * The list attribute whose items the archive lists under `AllowRules`, each with the
+   * built-in "no restriction" `IpPattern` (mappings: `allowRules`); none when the kind has none.
+   */
+  readonly allowRulesAttribute?: string;
+  /** The objects carry their use of the built-in deny rules (`DenyRuleGroupUsage`, `DenyRuleUsage`). */
+  readonly denyRuleUsage?: boolean;
 }
 
 /** The emulator's view of one kind. */

@@ -120,8 +120,9 @@ export const emulator: EmulatorHooks = {
   validator,
   // docs/gateway-api.md "Resource types": mapping names are unique among mappings.
   uniqueNames: true,
-  // docs/gateway-api.md "Export and import": real clients read `./Mappings/Mapping/Name` of alec_table.xml.
-  objectArchive: { file: 'alec_table.xml', listElement: 'Mappings', itemElement: 'Mapping' },
+  // docs/gateway-api.md "Export and import": real clients read `./Mappings/Mapping/Name`, the
+  // allow rules and the deny rule usage of alec_table.xml.
+  objectArchive: { file: 'alec_table.xml', listElement: 'Mappings', itemElement: 'Mapping', allowRulesAttribute: 'allowRules', denyRuleUsage: true },
   templates: {
     builtIn: [
       { id: '-1000', name: 'New_Mapping', given: { name: 'New_Mapping' } },

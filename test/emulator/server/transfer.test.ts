@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseXml, childNamed, childrenNamed } from '../../../src/emulator/xml.js';
+import { XMLParser } from 'fast-xml-parser';
+import { childNamed, childrenNamed, element, parseXml, writeXml } from '../../../src/emulator/xml.js';
 import type { XmlElement } from '../../../src/emulator/xml.js';
 import { readZip, writeZip } from '../../../src/emulator/zip.js';
 import { data, errorCode, list, useEmulator } from './helpers.js';
@@ -79,6 +80,7 @@ describe('export and import', () => {
     const id = data(await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'xml-one', backendPath: '/one/' } } } })).id as string;
     const exported = await c.call('GET', `/configuration/mappings/${id}/export`);
     expect(readZip(exported.bytes).map((e) => e.name)).toEqual(['alec_table.xml']);
+    expect(xmlIn(exported.bytes, 'alec_table.xml').name).toBe('ConfigRoot');
     expect(texts(xmlIn(exported.bytes, 'alec_table.xml'), ['Mappings', 'Mapping', 'Name'])).toEqual(['xml-one']);
   });
 
@@ -101,15 +103,35 @@ describe('export and import', () => {
     expect([refused.status, errorCode(refused)]).toEqual([400, 'INVALID_REQUEST_FORMAT']);
   });
 
+  /** Every element below `root` named `name` (ElementTree's `.//name`). */
+  function descendants(root: XmlElement, name: string): XmlElement[] {
+    return root.children.flatMap((c) => [...(c.name === name ? [c] : []), ...descendants(c, name)]);
+  }
+
+  /** The elements at an ElementTree path of child names (`*` = any child; `.//X` = descendants named X). */
+  function findAll(root: XmlElement, path: string): XmlElement[] {
+    let level = [root];
+    for (const step of path.replace(/^\.\//, '').split('/')) {
+      if (step === '') continue;
+      level = level.flatMap((el) => (step === '*' ? [...el.children] : childrenNamed(el, step)));
+    }
+    return level;
+  }
+  const deep = (root: XmlElement, name: string, rest = ''): XmlElement[] => descendants(root, name).flatMap((el) => (rest === '' ? [el] : findAll(el, rest)));
+
+  /** The element right after `el` among its parent's children. */
+  function following(parent: XmlElement, el: XmlElement): XmlElement | undefined {
+    return parent.children[parent.children.indexOf(el) + 1];
+  }
+
   it('a configuration export holds alec_full.xml with ./Nodes/*/HostName, and export, load-empty-config, import round-trips', async () => {
     const a = await started();
     await a.call('POST', '/configuration/back-end-groups', { body: { data: { type: 'back-end-group', attributes: { name: 'xml-carried' } } } });
     const exported = await a.call('GET', '/configuration/configurations/export');
-    expect(readZip(exported.bytes).map((e) => e.name)).toEqual(['alec_full.xml']);
+    expect(readZip(exported.bytes).map((e) => e.name)).toContain('alec_full.xml');
     const root = xmlIn(exported.bytes, 'alec_full.xml');
     const [hostName] = texts(root, ['Nodes', '*', 'HostName']);
     expect(hostName).toMatch(/.+/);
-    expect(childNamed(root, 'Objects')?.children.length).toBeGreaterThan(0);
 
     // The vendor library's sequence: read the host name, load an empty configuration for it, import.
     const b = suite.client();
@@ -122,6 +144,156 @@ describe('export and import', () => {
       expect(list(await b.call('GET', `/configuration/${collection}`))).toEqual(before);
     }
     const again = await b.call('GET', '/configuration/configurations/export');
-    expect(readZip(again.bytes)[0]?.data.toString('utf8')).toBe(readZip(exported.bytes)[0]?.data.toString('utf8'));
+    expect(readZip(again.bytes).map((e) => e.data.toString('utf8'))).toEqual(readZip(exported.bytes).map((e) => e.data.toString('utf8')));
+  });
+
+  it('alec_full.xml has the shape scripts read: ConfigRoot, Mappings/Mapping[@Id]/Name, DenyRules/DenyRule[@Id]/Name "(default X) …", usage inside a mapping', async () => {
+    const c = await started();
+    const id = data(await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'full-one' } } } })).id as string;
+    const root = xmlIn((await c.call('GET', '/configuration/configurations/export')).bytes, 'alec_full.xml');
+    expect(root.name).toBe('ConfigRoot');
+    expect(root.attributes.Version).toMatch(/^\d+$/);
+    expect(root.attributes.ConfigHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(findAll(root, 'Nodes/Node/HostName')).toHaveLength(1);
+
+    const mapping = findAll(root, 'Mappings/Mapping').find((m) => m.attributes.Id === id);
+    expect(mapping && childNamed(mapping, 'Name')?.text).toBe('full-one');
+
+    const rules = findAll(root, 'DenyRules/DenyRule');
+    const groupIds = new Set(findAll(root, 'DenyRuleGroups/DenyRuleGroup').map((g) => g.attributes.Id));
+    expect(rules.length).toBeGreaterThan(0);
+    for (const rule of rules) {
+      expect(rule.attributes.Id).toMatch(/^-?\d+$/);
+      expect(childNamed(rule, 'Name')?.text).toMatch(/^\(default [A-Za-z0-9_]+\) \S/);
+      const inGroups = findAll(rule, 'DenyRuleGroupIds/DenyRuleGroupId').map((g) => g.text);
+      expect(inGroups.length).toBeGreaterThan(0);
+      for (const g of inGroups) expect(groupIds.has(g)).toBe(true);
+    }
+    const sql = rules.find((r) => childNamed(r, 'Name')?.text.startsWith('(default SQL_001a) '));
+    expect(sql).toBeDefined();
+
+    // show_deny_rule_status.sh: inside a mapping, a DenyRuleGroupId followed by Enabled (with Locked), a DenyRuleId followed by Enabled.
+    const inMapping = mapping ?? element('Mapping', []);
+    const groupUses = descendants(inMapping, 'DenyRuleGroupId');
+    expect(groupUses.map((g) => g.text).sort()).toEqual([...groupIds].sort());
+    const every = (el: XmlElement): XmlElement[] => [el, ...el.children.flatMap(every)];
+    const groupParents = every(inMapping).filter((p) => childNamed(p, 'DenyRuleGroupId'));
+    expect(groupParents).toHaveLength(groupUses.length);
+    for (const parent of groupParents) {
+      const enabled = following(parent, childNamed(parent, 'DenyRuleGroupId') ?? element('x', ''));
+      expect([enabled?.name, enabled?.text, enabled?.attributes.Locked]).toEqual(['Enabled', 'true', 'false']);
+    }
+    const ruleParents = deep(inMapping, 'DenyRuleUsage');
+    expect(ruleParents.map((u) => childNamed(u, 'DenyRuleId')?.text).sort()).toEqual(rules.map((r) => r.attributes.Id).sort());
+    for (const use of ruleParents) expect(following(use, childNamed(use, 'DenyRuleId') ?? element('x', ''))?.name).toBe('Enabled');
+  });
+
+  it('alec_table.xml lists the allow rules with Name and the "no restriction" IpPattern (DefaultId -100), and a DenyRuleUsage per rule', async () => {
+    const c = await started();
+    const allowRules = [{ name: 'static files', pathPattern: { pattern: '^/static/' } }, { name: 'api' }];
+    const id = data(await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'allow-one', allowRules } } } })).id as string;
+    const root = xmlIn((await c.call('GET', `/configuration/mappings/${id}/export`)).bytes, 'alec_table.xml');
+    const rules = deep(root, 'AllowRules', '*');
+    expect(rules.map((r) => childNamed(r, 'Name')?.text)).toEqual(['static files', 'api']);
+    for (const rule of rules) {
+      const ip = childNamed(rule, 'IpPattern') ?? element('IpPattern', []);
+      expect(['Name', 'Comment', 'Active', 'DefaultId'].map((n) => childNamed(ip, n) !== undefined)).toEqual([true, true, true, true]);
+      expect(findAll(ip, 'Pattern/*').map((p) => p.name)).toEqual(['PatternString', 'IgnoreCase', 'InvertPattern', 'AirlockRegexFormat']);
+      expect(childNamed(ip, 'DefaultId')?.text).toBe('-100');
+      expect(childNamed(ip, 'Active')?.text).toBe('true');
+    }
+    const usages = deep(root, 'DenyRuleUsage');
+    expect(usages.length).toBeGreaterThan(0);
+    for (const u of usages) {
+      expect(childNamed(u, 'DenyRuleId')?.text).toMatch(/^-?\d+$/);
+      expect([childNamed(u, 'Enabled')?.text, childNamed(u, 'LogOnly')?.text]).toEqual(['true', 'false']);
+    }
+
+    // The same paths through fast-xml-parser, as a client library would read them.
+    const raw = readZip((await c.call('GET', `/configuration/mappings/${id}/export`)).bytes)[0]?.data.toString('utf8') ?? '';
+    const parsed = new XMLParser({ isArray: (name) => ['Mapping', 'AllowRule', 'DenyRuleGroupUsage', 'DenyRuleUsage'].includes(name) }).parse(raw) as {
+      ConfigRoot: { Mappings: { Mapping: { Name: string; AllowRules: { AllowRule: { IpPattern: { DefaultId: number } }[] } }[] } };
+    };
+    const m = parsed.ConfigRoot.Mappings.Mapping[0];
+    expect(m?.Name).toBe('allow-one');
+    expect(m?.AllowRules.AllowRule.map((r) => r.IpPattern.DefaultId)).toEqual([-100, -100]);
+  });
+
+  /** What set_log_only.py does: set LogOnly (and Enabled) of every `.//DenyRuleUsage` whose DenyRuleId is in `ids`, as ElementTree writes it back. */
+  function editUsage(zip: Buffer, ids: ReadonlySet<string>, enabled: string, logOnly: string): Buffer {
+    const rewrite = (el: XmlElement): XmlElement => {
+      const children = el.children.map(rewrite);
+      if (el.name !== 'DenyRuleUsage' || !ids.has(childNamed(el, 'DenyRuleId')?.text ?? '')) return { ...el, children };
+      return { ...el, children: children.map((c) => (c.name === 'Enabled' ? { ...c, text: enabled } : c.name === 'LogOnly' ? { ...c, text: logOnly } : c)) };
+    };
+    const text = writeXml(rewrite(xmlIn(zip, 'alec_table.xml'))).replace(/^<\?xml[^>]*\?>\n/, '');
+    return writeZip([{ name: 'alec_table.xml', data: Buffer.from(text, 'utf8') }]);
+  }
+
+  it('an edit of Enabled / LogOnly of a DenyRuleUsage in alec_table.xml, re-imported with PUT, changes the mapping (seen in a re-export)', async () => {
+    const c = await started();
+    const id = data(await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'log-only', backendPath: '/lo/' } } } })).id as string;
+    const exported = (await c.call('GET', `/configuration/mappings/${id}/export`)).bytes;
+    const all = deep(xmlIn(exported, 'alec_table.xml'), 'DenyRuleUsage', 'DenyRuleId').map((e) => e.text);
+    const [first, second] = all;
+    const upload = editUsage(editUsage(exported, new Set([first ?? '']), 'True', 'True'), new Set([second ?? '']), 'false', 'false');
+    const imported = await c.call('PUT', '/configuration/mappings/import', { raw: upload, headers: { 'content-type': 'application/zip' } });
+    expect(imported.status).toBe(200);
+    expect(list(imported).map((m) => m.id)).toEqual([id]);
+
+    const flags = (zip: Buffer, file: string): Record<string, [string, string]> =>
+      Object.fromEntries(
+        deep(xmlIn(zip, file), 'DenyRuleUsage').map((u) => [childNamed(u, 'DenyRuleId')?.text ?? '', [childNamed(u, 'Enabled')?.text ?? '', childNamed(u, 'LogOnly')?.text ?? '']]),
+      );
+    const after = flags((await c.call('GET', `/configuration/mappings/${id}/export`)).bytes, 'alec_table.xml');
+    const expected = Object.fromEntries(all.map((r) => [r, r === first ? ['true', 'true'] : r === second ? ['false', 'false'] : ['true', 'false']]));
+    expect(after).toEqual(expected);
+    // The configuration archive shows the same use in the mapping, and the attributes are untouched.
+    const full = xmlIn((await c.call('GET', '/configuration/configurations/export')).bytes, 'alec_full.xml');
+    const inFull = findAll(full, 'Mappings/Mapping').find((m) => m.attributes.Id === id) ?? element('Mapping', []);
+    expect(flags(writeZip([{ name: 'x.xml', data: Buffer.from(writeXml(inFull)) }]), 'x.xml')).toEqual(expected);
+    expect((data(await c.call('GET', `/configuration/mappings/${id}`)).attributes as { backendPath: string }).backendPath).toBe('/lo/');
+    // A PATCH of the mapping's attributes keeps its deny rule use.
+    expect((await c.call('PATCH', `/configuration/mappings/${id}`, { body: { data: { type: 'mapping', id, attributes: { backendPath: '/patched/' } } } })).status).toBe(200);
+    expect(flags((await c.call('GET', `/configuration/mappings/${id}/export`)).bytes, 'alec_table.xml')).toEqual(expected);
+
+    // A copy (POST) takes the archive's use; an export of the original re-imported restores it.
+    const copied = list(await c.call('POST', '/configuration/mappings/import', { raw: upload, headers: { 'content-type': 'application/zip' } }))[0]?.id as string;
+    expect(flags((await c.call('GET', `/configuration/mappings/${copied}/export`)).bytes, 'alec_table.xml')).toEqual(expected);
+    expect((await c.call('PUT', '/configuration/mappings/import', { raw: exported, headers: { 'content-type': 'application/zip' } })).status).toBe(200);
+    expect(Object.values(flags((await c.call('GET', `/configuration/mappings/${id}/export`)).bytes, 'alec_table.xml'))).toEqual(all.map(() => ['true', 'false']));
+
+    const bad = editUsage(exported, new Set([first ?? '']), 'maybe', 'false');
+    const refused = await c.call('PUT', '/configuration/mappings/import', { raw: bad, headers: { 'content-type': 'application/zip' } });
+    expect([refused.status, errorCode(refused)]).toEqual([400, 'INVALID_VALUE']);
+  });
+
+  it('a group Enabled edited to false in alec_table.xml is kept through export and import of the configuration', async () => {
+    const a = await started();
+    const id = data(await a.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'group-off' } } } })).id as string;
+    const exported = (await a.call('GET', `/configuration/mappings/${id}/export`)).bytes;
+    const root = xmlIn(exported, 'alec_table.xml');
+    const off = (el: XmlElement): XmlElement => ({
+      ...el,
+      children: el.children.map((c) => (el.name === 'DenyRuleGroupUsage' && c.name === 'Enabled' ? { ...c, text: 'false' } : off(c))),
+    });
+    const upload = writeZip([{ name: 'alec_table.xml', data: Buffer.from(writeXml(off(root)), 'utf8') }]);
+    expect((await a.call('PUT', '/configuration/mappings/import', { raw: upload, headers: { 'content-type': 'application/zip' } })).status).toBe(200);
+    const archive = (await a.call('GET', '/configuration/configurations/export')).bytes;
+    const b = suite.client();
+    await b.login();
+    expect((await b.call('PUT', '/configuration/configurations/import', { raw: archive, headers: { 'content-type': 'application/zip' } })).status).toBe(200);
+    const table = xmlIn((await b.call('GET', `/configuration/mappings/${id}/export`)).bytes, 'alec_table.xml');
+    const groups = deep(table, 'DenyRuleGroupUsage');
+    expect(groups.length).toBeGreaterThan(0);
+    for (const g of groups) expect(childNamed(g, 'Enabled')?.text).toBe('false');
+  });
+
+  it('a configuration archive without the emulator content entry is refused with 400 INVALID_REQUEST_FORMAT', async () => {
+    const c = await started();
+    const exported = (await c.call('GET', '/configuration/configurations/export')).bytes;
+    const onlyXml = writeZip(readZip(exported).filter((e) => e.name === 'alec_full.xml'));
+    const refused = await c.call('PUT', '/configuration/configurations/import', { raw: onlyXml, headers: { 'content-type': 'application/zip' } });
+    expect([refused.status, errorCode(refused)]).toEqual([400, 'INVALID_REQUEST_FORMAT']);
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * The built-in deny rule groups and rules (docs/gateway-api.md "Deny rules"): read-only,
+ * identified by their short names (`SQLI_PARAM_VALUE`, `SQL_001a`), and a mapping's use of
+ * them (enabled / log-only per group and per rule, enabled and not log-only by default).
+ * The set is small and illustrative, not a real gateway's full catalogue. Each entry also
+ * has the negative numeric id the export archives use (`DenyRuleId`, `DenyRuleGroupId`).
+ */
+import type { DenyRuleUsage, JsonObject, StoredObject } from './model.js';
+import { dataReply, errors } from './responses.js';
+import type { Reply } from './responses.js';
+import type { Call, Route } from './routing.js';
+import { param } from './routing.js';
+
+/** One built-in deny rule. */
+export interface BuiltInDenyRule {
+  readonly shortName: string;
+  /** The rule's name without the `(default SHORTNAME)` prefix. */
+  readonly title: string;
+  /** The id in the export archives. */
+  readonly xmlId: number;
+}
+
+/** One built-in deny rule group with its rules. */
+export interface BuiltInDenyRuleGroup {
+  readonly shortName: string;
+  readonly name: string;
+  readonly xmlId: number;
+  readonly rules: readonly BuiltInDenyRule[];
+}
+
+function group(shortName: string, name: string, xmlId: number, rules: readonly [string, string][]): BuiltInDenyRuleGroup {
+  return { shortName, name, xmlId, rules: rules.map(([short, title], i) => ({ shortName: short, title, xmlId: xmlId * 100 - i - 1 })) };
+}
+
+/** The built-in groups, in the order the API lists them. */
+export const DENY_RULE_GROUPS: readonly BuiltInDenyRuleGroup[] = [
+  group('SQLI_PARAM_VALUE', 'SQL Injection (parameter values)', -301, [
+    ['SQL_001a', 'SQL injection keywords in parameter values'],
+    ['SQL_001b', 'SQL comment sequences in parameter values'],
+  ]),
+  group('SQLI_PARAM_NAME', 'SQL Injection (parameter names)', -302, [['SQL_002a', 'SQL injection keywords in parameter names']]),
+  group('XSS_PARAM_VALUE', 'Cross-Site Scripting (parameter values)', -303, [
+    ['XSS_001a', 'Script tags in parameter values'],
+    ['XSS_001b', 'Event handler attributes in parameter values'],
+  ]),
+  group('PATH_TRAVERSAL', 'Path traversal (path)', -304, [['PT_001a', 'Directory traversal sequences in the path']]),
+];
+
+/** Every built-in rule with its group. */
+export const DENY_RULES: readonly (BuiltInDenyRule & { readonly group: BuiltInDenyRuleGroup })[] = DENY_RULE_GROUPS.flatMap((g) =>
+  g.rules.map((r) => ({ ...r, group: g })),
+);
+
+/** The default use of a group or rule by a mapping. */
+export const DEFAULT_USAGE: DenyRuleUsage = { enabled: true, logOnly: false };
+
+/** The use of the group or rule `shortName` by `mapping`. */
+export function usageOf(mapping: StoredObject, shortName: string): DenyRuleUsage {
+  return mapping.denyRuleUsage?.[shortName] ?? DEFAULT_USAGE;
+}
+
+/** The stored form of the uses `given` (by short name): the default entries left out; undefined when all are default. */
+export function storedUsage(given: ReadonlyMap<string, DenyRuleUsage>): Record<string, DenyRuleUsage> | undefined {
+  const kept = [...given].filter(([, u]) => u.enabled !== DEFAULT_USAGE.enabled || u.logOnly !== DEFAULT_USAGE.logOnly);
+  return kept.length === 0 ? undefined : Object.fromEntries(kept.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The `(default SHORTNAME) title` name of a built-in rule, as the API and the archives give it. */
+export function ruleName(rule: BuiltInDenyRule): string {
+  return `(default ${rule.shortName}) ${rule.title}`;
+}
+
+function groupResource(g: BuiltInDenyRuleGroup): JsonObject {
+  return {
+    type: 'deny-rule-group',
+    id: g.shortName,
+    attributes: { name: g.name, shortName: g.shortName, denyRules: g.rules.map((r) => ({ name: ruleName(r), shortNames: [r.shortName] })) },
+  };
+}
+
+function ruleResource(r: (typeof DENY_RULES)[number]): JsonObject {
+  return { type: 'deny-rule', id: r.shortName, attributes: { name: ruleName(r), shortName: r.shortName, denyRuleGroup: r.group.shortName } };
+}
+
+function oneGroup(call: Call): Reply {
+  const id = param(call, 'shortName');
+  const found = DENY_RULE_GROUPS.find((g) => g.shortName === id);
+  if (!found) throw errors.notFound(`deny-rule-group ${id}`);
+  return dataReply(groupResource(found));
+}
+
+function oneRule(call: Call): Reply {
+  const id = param(call, 'shortName');
+  const found = DENY_RULES.find((r) => r.shortName === id);
+  if (!found) throw errors.notFound(`deny-rule ${id}`);
+  return dataReply(ruleResource(found));
+}
+
+/** The read-only routes of the built-in deny rule groups and rules (placed before the generic resource routes). */
+export const denyRuleRoutes: readonly Route[] = [
+  { method: 'GET', pattern: ['configuration', 'deny-rule-groups'], modifying: false, needsLoad: true, handle: () => dataReply(DENY_RULE_GROUPS.map(groupResource)) },
+  { method: 'GET', pattern: ['configuration', 'deny-rule-groups', ':shortName'], modifying: false, needsLoad: true, handle: oneGroup },
+  { method: 'GET', pattern: ['configuration', 'deny-rules'], modifying: false, needsLoad: true, handle: () => dataReply(DENY_RULES.map(ruleResource)) },
+  { method: 'GET', pattern: ['configuration', 'deny-rules', ':shortName'], modifying: false, needsLoad: true, handle: oneRule },
+];
