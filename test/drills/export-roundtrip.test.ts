@@ -10,6 +10,7 @@
  * - export (exit 0, no crash) exactly the live objects the selection names (built-ins never);
  * - write an ownership scope for the filtered kinds only, each with its filters;
  * - validate, and plan with no change, `--prune` too, against the same gateway, with the
+ *   certificates' private keys (readable secrets) set to the keys the gateway holds, and the
  *   API key's variable `GWOPS_API_KEY` set (a `${GWOPS_API_KEY}` read back as a variable
  *   would change the plan);
  * - leave the active configuration as it was.
@@ -25,6 +26,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli/main.js';
+import { certificateKeyEnv } from '../e2e/harness.js';
 import { selfSignedCertificate, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { GatewaySession } from '../../src/gateway/index.js';
@@ -222,7 +224,7 @@ function filtersOf(selection: Selection, exported: readonly ResourceType[]): Map
 }
 
 /** The checks that failed for one selection, with what was seen. */
-async function trySelection(emulator: RunningEmulator, keyFile: string, population: Population, selection: Selection, cli: Cli): Promise<[Check, string][]> {
+async function trySelection(emulator: RunningEmulator, keyFile: string, population: Population, selection: Selection, cli: Cli, keys: readonly string[]): Promise<[Check, string][]> {
   const failed: [Check, string][] = [];
   const dir = await mkdtemp(join(tmpdir(), 'gwops-export-drill-'));
   const before = JSON.stringify(emulator.activeSnapshot());
@@ -251,7 +253,14 @@ async function trySelection(emulator: RunningEmulator, keyFile: string, populati
     const wanted = [...filters].map(([k, f]) => `${k}: ${f.join(' & ')}`).sort();
     if (JSON.stringify(ownership) !== JSON.stringify(wanted)) failed.push(['wrong ownership', `${ownership.join('; ')} instead of ${wanted.join('; ')}`]);
 
-    const env = { ...Object.fromEntries(result.secrets.map((v) => [v.variable, 'placeholder-not-a-secret'])), GWOPS_API_KEY: emulator.apiKey };
+    // As secrets.env.example asks: a readable secret (a certificate's private key) set to the value the gateway holds.
+    const certificateFiles = (await readdir(join(dir, 'ssl-certificate')).catch(() => [] as string[])).filter((f) => f.endsWith('.yaml'));
+    const certificateTexts = await Promise.all(certificateFiles.map((f) => readFile(join(dir, 'ssl-certificate', f), 'utf8')));
+    const env = {
+      ...Object.fromEntries(result.secrets.map((v) => [v.variable, 'placeholder-not-a-secret'])),
+      ...certificateKeyEnv(certificateTexts, keys),
+      GWOPS_API_KEY: emulator.apiKey,
+    };
     // A selection may match nothing: then the project holds no document, which is meant.
     const config = ['--config', join(dir, 'gwops.yaml'), '--allow-empty'];
     const validate = await cli(['validate', ...config], env);
@@ -307,7 +316,7 @@ describe('export round trip drill', () => {
         row.dropped += population.dropped;
         for (let i = 0; i < SELECTIONS; i++) {
           const selection = select(population, random);
-          const failed = await trySelection(emulator, keyFile, population, selection, cli);
+          const failed = await trySelection(emulator, keyFile, population, selection, cli, certificates.map((c) => c.privateKey));
           row.selections += 1;
           for (const check of new Set(failed.map(([c]) => c))) row[check] += 1;
           const [failure] = failed;
