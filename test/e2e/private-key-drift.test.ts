@@ -10,6 +10,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SENSITIVE_MASK } from '../../src/reconcile/plan-types.js';
 import { useHarness, writeManifests } from './harness.js';
 import type { CliResult } from './harness.js';
 
@@ -29,7 +30,7 @@ function windows(pem: string): string[] {
     .filter((l) => !l.startsWith('-----'))
     .join('');
   const out: string[] = [];
-  for (let i = 0; i + 40 <= body.length; i += 7) out.push(body.slice(i, i + 40));
+  for (let i = 0; i + 40 <= body.length; i++) out.push(body.slice(i, i + 40));
   return out;
 }
 
@@ -85,7 +86,9 @@ describe('a private key replaced on the gateway', () => {
       const json = await t.h.cli(['drift', dir, ...t.h.connection, '--format', 'json'], { env });
       expect(json.code, other.name).toBe(2);
       const report = JSON.parse(json.stdout) as { entries: { direction: string; kind: string; name: string; path?: string }[] };
-      expect(report.entries).toEqual([expect.objectContaining({ direction: 'changed', kind: 'ssl-certificate', name: 'hand-tls', path: 'privateKey' })]);
+      expect(report.entries).toEqual([
+        expect.objectContaining({ direction: 'changed', kind: 'ssl-certificate', name: 'hand-tls', path: 'privateKey', declared: SENSITIVE_MASK, live: SENSITIVE_MASK }),
+      ]);
       expectNoKey(json, keys);
 
       const plan = await t.h.cli(['plan', dir, ...t.h.connection, '--format', 'json'], { env });
@@ -93,6 +96,12 @@ describe('a private key replaced on the gateway', () => {
       const parsed = JSON.parse(plan.stdout) as { steps: { action: string; name: string; changes: { path: string; sensitive: boolean }[] }[] };
       expect(parsed.steps.map((s) => [s.action, s.name, s.changes.map((c) => [c.path, c.sensitive])])).toEqual([['update', 'hand-tls', [['privateKey', true]]]]);
       expectNoKey(plan, keys);
+
+      // drift --adopt never writes the key into the manifest: its source stays as it was.
+      const adopted = await t.h.cli(['drift', dir, ...t.h.connection, '--adopt'], { env });
+      expectNoKey(adopted, keys);
+      expect(adopted.stdout + adopted.stderr).toContain('a secret is never written into a manifest');
+      expect(await readFile(join(dir, 'tls.yaml'), 'utf8')).toBe(MANIFEST);
 
       const restored = await t.h.cli(['apply', dir, ...t.h.connection, '--yes', '--comment', 'restore the key'], { env });
       expect(restored.code, restored.stderr).toBe(0);
