@@ -80,7 +80,7 @@ describe('a private key replaced on the gateway', () => {
 
       const text = await t.h.cli(['drift', dir, ...t.h.connection], { env });
       expect(text.code, `${other.name}: ${text.stdout}${text.stderr}`).toBe(2);
-      expect(text.stdout).toMatch(/# ssl-certificate "hand-tls"[^\n]*\n\s+privateKey: /);
+      expect(text.stdout).toMatch(/# ssl-certificate "hand-tls"[^\n]*\n\s+privateKey: manifests \(sensitive value\), gateway \(sensitive value\)\n/);
       expectNoKey(text, keys);
 
       const json = await t.h.cli(['drift', dir, ...t.h.connection, '--format', 'json'], { env });
