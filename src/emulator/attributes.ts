@@ -222,8 +222,8 @@ function without(value: Json, segments: readonly string[], index: number): Json 
 
 /**
  * The attributes as GET returns them: the schema's `writeOnly` attributes removed
- * (docs/gateway-api.md "Attributes and server defaults": `privateKey`, `passphrase`;
- * acme-service `externalAccountBinding.hmacKey`).
+ * (docs/gateway-api.md "Attributes and server defaults": an ssl-certificate's `passphrase`,
+ * while its `privateKey` is returned as stored; acme-service `externalAccountBinding.hmacKey`).
  *
  * Copy-on-write: when the object holds no write-only attribute, `attributes` itself is
  * returned (typed mutable for the caller's convenience: treat it as read-only).

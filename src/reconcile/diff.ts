@@ -10,7 +10,10 @@
  *   lists included, and both sides of its change have their keys sorted (item-defaults.ts);
  * - write-only attributes (schema `writeOnly`) cannot be read back and are never compared;
  * - secrets (schema `x-gwops-secret`) are compared like any value but masked in every
- *   change ({@link maskValue});
+ *   change ({@link maskValue}); a secret that is PEM text on both sides (a certificate's
+ *   readable `privateKey`) compares by the digest of its PEM lines ({@link pemTextDigest}),
+ *   so line endings and surrounding blank space are no difference, another key or another
+ *   encoding of it is;
  * - public keys (schema `x-gwops-public-key`) compare by RFC 7638 thumbprint when both
  *   sides are PEM public keys, and a change names them by key id and thumbprint, never by
  *   their bytes (docs/manifest-reference.md "Token keys from a JWKS").
@@ -19,6 +22,7 @@
  * when either end's relationship key is declared (or, for a to-one relationship, when the
  * desired state gives that key a target, since linking replaces it).
  */
+import { createHash } from 'node:crypto';
 import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import { describeKey, pemThumbprint } from '../jwks/keys.js';
@@ -204,7 +208,25 @@ export function matchesDeclared(type: ResourceType, declared: unknown, live: unk
     const thumbprint = pemThumbprint(declared);
     return thumbprint !== undefined && thumbprint === pemThumbprint(live);
   }
+  if (typeof declared === 'string' && typeof live === 'string' && declared !== live && isSecretPath(type, segments)) {
+    const digest = pemTextDigest(declared);
+    return digest !== undefined && digest === pemTextDigest(live);
+  }
   return declared === live;
+}
+
+/**
+ * SHA-256 (hex) of PEM text (RFC 7468) with every line trimmed and blank lines dropped, so
+ * CRLF or LF, a final line break and indentation do not count; undefined when `text` holds
+ * no PEM armour line. Only ever compared, never shown or stored.
+ */
+export function pemTextDigest(text: string): string | undefined {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  if (!/^-----BEGIN [^-]+-----$/.test(lines[0] ?? '')) return undefined;
+  return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
 /** Result of comparing one object's declared attributes with the live ones. */

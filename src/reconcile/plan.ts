@@ -10,8 +10,8 @@
  * - only declared attributes are compared (diff.ts); a PATCH carries only the changed
  *   top-level attributes, each with its whole declared subtree (the server deep-merges),
  *   declared list items with their item defaults filled in (item-defaults.ts);
- * - a certificate's `privateKey`/`passphrase` are write-only: sent on create (a changed
- *   certificate is a new object), never compared;
+ * - a certificate's `passphrase` is write-only: sent on create (a changed certificate is a
+ *   new object), never compared; its `privateKey` is read back and compared (diff.ts);
  * - a to-one relationship that changes target is an unlink of the old target followed by a
  *   link of the new one (the link depends on the unlink), so the plan shows both;
  * - the requests: steps are batched into the fewest calls (`Plan.calls`, batch.ts);

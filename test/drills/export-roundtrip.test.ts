@@ -10,6 +10,7 @@
  * - export (exit 0, no crash) exactly the live objects the selection names (built-ins never);
  * - write an ownership scope for the filtered kinds only, each with its filters;
  * - validate, and plan with no change, `--prune` too, against the same gateway, with the
+ *   certificates' private keys (readable secrets) set to the keys the gateway holds, and the
  *   API key's variable `GWOPS_API_KEY` set (a `${GWOPS_API_KEY}` read back as a variable
  *   would change the plan);
  * - leave the active configuration as it was.

@@ -22,14 +22,15 @@ describe('stripDefaults', () => {
 });
 
 describe('buildDocuments', () => {
-  it('skips built-ins, writes links on the canonical side by name, fills write-only secrets', () => {
+  it('skips built-ins, writes links on the canonical side by name, fills write-only secrets, never writes a readable one', () => {
     const lists = {
       'back-end-group': [res('back-end-group', '-1000', { name: 'builtin' }), res('back-end-group', '2', { name: 'g' })],
       mapping: [
         res('mapping', '3', { name: 'm' }, { 'back-end-groups': { data: [{ type: 'back-end-group', id: '2' }, { type: 'back-end-group', id: '-1000' }] }, 'virtual-hosts': { data: [{ type: 'virtual-host', id: '4' }] } }),
       ],
       'virtual-host': [res('virtual-host', '4', { name: 'v' }, { mappings: { data: [{ type: 'mapping', id: '3' }] } })],
-      'ssl-certificate': [res('ssl-certificate', '5', { certificate: 'no pem' })],
+      // As export's reading of the live attributes leaves it (exportAttributes): the readable key a secret slot.
+      'ssl-certificate': [res('ssl-certificate', '5', exportAttributes('ssl-certificate', { certificate: 'no pem', privateKey: 'LIVE-PRIVATE-KEY' }, { variant: 'latest', keepDefaults: false, unknown: () => undefined }))],
     } as const;
     const built = buildDocuments({ exported: ['ssl-certificate', 'back-end-group', 'mapping', 'virtual-host'], lists });
     expect(built.documents.map((d) => `${d.kind}/${d.name}`)).toEqual(['ssl-certificate/' + built.documents[0]?.name, 'back-end-group/g', 'mapping/m', 'virtual-host/v']);
@@ -40,7 +41,11 @@ describe('buildDocuments', () => {
     expect(built.documents.find((d) => d.kind === 'virtual-host')?.relationships).toEqual({ mappings: ['m'] });
     expect(built.externalLinks).toBe(1); // the built-in
     expect(built.documents[0]?.attributes.privateKey).toEqual({ fromEnv: expect.stringMatching(/^GWOPS_SSL_CERTIFICATE_.*_PRIVATEKEY$/) as unknown });
-    expect(built.secrets.map((s) => s.attribute).sort()).toEqual(['passphrase', 'privateKey']);
+    expect(built.secrets.map((s) => [s.attribute, s.writeOnly]).sort()).toEqual([
+      ['passphrase', true],
+      ['privateKey', false],
+    ]);
+    expect(JSON.stringify(built)).not.toContain('LIVE-PRIVATE-KEY');
   });
 
   it('writes a link on the exported end when the canonical side is not exported', () => {

@@ -198,9 +198,13 @@ class Walk {
     this.declared = false;
   }
 
-  /** The attributes the subject is expected to show on the gateway now (write-only ones left out). */
+  /**
+   * The attributes the subject is expected to show on the gateway now: write-only ones left
+   * out, readable secrets as read from their files (`{ fromFile }` drops the final line break).
+   */
   expected(attributes: KindAttributes = this.attributes): KindAttributes {
-    return replaceAll(attributes, writeOnlyAttributes(this.kind.type), () => undefined);
+    const fromFiles = replaceAll(attributes, secretAttributes(this.kind.type), (found) => (typeof found === 'string' ? found.replace(/(\r?\n)+$/, '') : found));
+    return replaceAll(fromFiles, writeOnlyAttributes(this.kind.type), () => undefined);
   }
 
   /** `attributes` with secret values written to files and declared as `{ fromFile }`. */

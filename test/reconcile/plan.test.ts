@@ -75,12 +75,34 @@ describe('buildPlan: attributes', () => {
   });
 
   it('never compares write-only attributes; sends them on create', () => {
-    const cert = { certificate: pem('c'), privateKey: 'PRIVATE-KEY', certType: 'SERVER_CERT' };
+    const cert = { certificate: pem('c'), passphrase: 'PASS-PHRASE', certType: 'SERVER_CERT' };
     const p = plan([doc('ssl-certificate', 'main', cert)], { 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('c'), certType: 'SERVER_CERT' })] });
     expect(p.steps).toEqual([]);
     const created = plan([doc('ssl-certificate', 'main', cert)], {});
-    expect((created.steps[0] as CreateStep | undefined)?.secretPaths).toEqual(['/data/attributes/privateKey']);
-    expect(JSON.stringify(created)).not.toContain('PRIVATE-KEY');
+    expect((created.steps[0] as CreateStep | undefined)?.secretPaths).toEqual(['/data/attributes/passphrase']);
+    expect(JSON.stringify(created)).not.toContain('PASS-PHRASE');
+  });
+
+  it("compares a certificate's readable private key by the digest of its PEM lines, masked", () => {
+    const key = (body: string, eol = '\n'): string => ['-----BEGIN PRIVATE KEY-----', body, '-----END PRIVATE KEY-----', ''].join(eol);
+    const declared = { certificate: pem('c'), privateKey: key('REFRESH-KEY-MATERIAL-A'), certType: 'SERVER_CERT' };
+    const live = (privateKey: string): Partial<Record<ResourceType, ApiResource[]>> => ({
+      'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('c'), certType: 'SERVER_CERT', privateKey })],
+    });
+    // The same PEM with other line endings, no final line break or indentation: no change.
+    for (const same of [key('REFRESH-KEY-MATERIAL-A'), key('REFRESH-KEY-MATERIAL-A', '\r\n'), key('  REFRESH-KEY-MATERIAL-A').trimEnd()]) {
+      expect(plan([doc('ssl-certificate', 'main', declared)], live(same)).steps).toEqual([]);
+    }
+    // Another key (or none): an update of exactly privateKey, both sides masked.
+    for (const other of [key('REFRESH-KEY-MATERIAL-B'), 'not a PEM']) {
+      const p = plan([doc('ssl-certificate', 'main', declared)], live(other));
+      const step = p.steps[0] as UpdateStep | undefined;
+      expect(step?.changes).toEqual([{ path: 'privateKey', before: SENSITIVE_MASK, after: SENSITIVE_MASK, sensitive: true }]);
+      expect(step?.secretPaths).toEqual(['/data/attributes/privateKey']);
+      expect(JSON.stringify(p)).not.toContain('REFRESH-KEY-MATERIAL');
+    }
+    const missing = plan([doc('ssl-certificate', 'main', declared)], { 'ssl-certificate': [resource('ssl-certificate', '2', { certificate: pem('c'), certType: 'SERVER_CERT' })] });
+    expect((missing.steps[0] as UpdateStep | undefined)?.changes).toEqual([{ path: 'privateKey', after: SENSITIVE_MASK, sensitive: true }]);
   });
 });
 

@@ -28,7 +28,8 @@ describe('schemas', () => {
 
   it('marks the secret and write-only attributes the reference names', () => {
     expect(secretAttributes('ssl-certificate').map((p) => p.path).sort()).toEqual(['passphrase', 'privateKey']);
-    expect(writeOnlyAttributes('ssl-certificate').map((p) => p.path).sort()).toEqual(['passphrase', 'privateKey']);
+    // The gateway returns the private key as stored; only its passphrase is write-only.
+    expect(writeOnlyAttributes('ssl-certificate').map((p) => p.path).sort()).toEqual(['passphrase']);
     expect(secretAttributes('mapping').map((p) => p.path).sort()).toEqual([
       'access.tokenVerification.jweKey',
       'access.tokenVerification.jwsKey',

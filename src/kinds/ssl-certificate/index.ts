@@ -7,8 +7,8 @@ import { rules } from './rules.js';
 /**
  * `ssl-certificate`: docs/gateway-api.md "Attributes and server defaults". Carries no
  * `name` attribute, so it is matched by the fingerprint of its `certificate`; `privateKey`
- * and `passphrase` are write-only; its manifest rules check that the private key belongs to
- * the certificate.
+ * is returned as uploaded (a readable secret), `passphrase` is write-only; its manifest
+ * rules check that the private key belongs to the certificate.
  */
 export const sslCertificate = {
   type: 'ssl-certificate',

@@ -73,11 +73,12 @@ describe('real-client workflows', () => {
     const vhost = vhosts[0]?.id ?? '';
 
     const created = await x.call('POST', '/configuration/ssl-certificates', {
-      data: { type: 'ssl-certificate', attributes: { certType: 'SERVER_CERT', certificate: PEM, certificateChain: [PEM2], privateKey: 'KEY-MATERIAL' } },
+      data: { type: 'ssl-certificate', attributes: { certType: 'SERVER_CERT', certificate: PEM, certificateChain: [PEM2], privateKey: 'KEY-MATERIAL', passphrase: 'PASS-PHRASE' } },
     });
     expect([200, 201]).toContain(created.status);
     const cert = one(created).id;
-    expect(created.text).not.toContain('KEY-MATERIAL');
+    expect(one(created).attributes.privateKey).toBe('KEY-MATERIAL');
+    expect(created.text).not.toContain('PASS-PHRASE');
 
     const linked = await x.call('PATCH', `/configuration/virtual-hosts/${vhost}/relationships/ssl-certificate`, {
       data: { type: 'ssl-certificate', id: Number(cert) },

@@ -162,10 +162,10 @@ describe('mergeAttributes', () => {
 });
 
 describe('readableAttributes', () => {
-  it('removes the write-only attributes of an ssl-certificate', () => {
+  it('removes the write-only passphrase of an ssl-certificate and keeps its private key as stored', () => {
     const stored: JsonObject = { certificate: 'C', privateKey: 'K', passphrase: 'P', certificateChain: [] };
-    expect(readableAttributes('ssl-certificate', stored)).toEqual({ certificate: 'C', certificateChain: [] });
-    expect(stored.privateKey).toBe('K');
+    expect(readableAttributes('ssl-certificate', stored)).toEqual({ certificate: 'C', privateKey: 'K', certificateChain: [] });
+    expect(stored.passphrase).toBe('P');
   });
 
   it('removes a nested write-only attribute and keeps its siblings', () => {
@@ -227,8 +227,8 @@ describe('properties', () => {
       fc.property(object, fc.string(), fc.string(), (rest, key, pass) => {
         const stored: JsonObject = { ...rest, privateKey: key, passphrase: pass };
         const readable = readableAttributes('ssl-certificate', stored);
-        expect(readable).not.toHaveProperty('privateKey');
         expect(readable).not.toHaveProperty('passphrase');
+        expect(readable.privateKey).toBe(key);
         for (const k of Object.keys(rest)) if (k !== 'privateKey' && k !== 'passphrase') expect(readable[k]).toBe(rest[k]);
       }),
     );

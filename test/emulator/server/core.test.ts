@@ -150,7 +150,7 @@ describe('relationships', () => {
     const vh = data(await c.call('POST', '/configuration/virtual-hosts', { body: { data: { type: 'virtual-host', attributes: { name: 'vh2' } } } })).id as string;
     const certs: string[] = [];
     for (let i = 0; i < 2; i++) {
-      certs.push(data(await c.call('POST', '/configuration/ssl-certificates', { body: { data: { type: 'ssl-certificate', attributes: { certType: 'SERVER_CERT', privateKey: 'secret' } } } })).id as string);
+      certs.push(data(await c.call('POST', '/configuration/ssl-certificates', { body: { data: { type: 'ssl-certificate', attributes: { certType: 'SERVER_CERT', privateKey: 'secret', passphrase: 'pass' } } } })).id as string);
     }
     for (const cert of certs) {
       await c.call('PATCH', `/configuration/virtual-hosts/${vh}/relationships/ssl-certificate`, { body: { data: { type: 'ssl-certificate', id: cert } } });
@@ -159,7 +159,8 @@ describe('relationships', () => {
     expect(host.relationships).toMatchObject({ 'ssl-certificate': { data: { type: 'ssl-certificate', id: certs[1] } } });
     const first = data(await c.call('GET', `/configuration/ssl-certificates/${certs[0]}`));
     expect(first.relationships).toMatchObject({ 'virtual-hosts': { data: [] } });
-    expect(first.attributes).not.toHaveProperty('privateKey');
+    expect(first.attributes).not.toHaveProperty('passphrase');
+    expect(first.attributes).toHaveProperty('privateKey', 'secret');
   });
 });
 
