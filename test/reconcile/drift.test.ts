@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { editManifestText } from '../../src/adopt/edit.js';
+import { escapeVariables } from '../../src/manifest/variables.js';
 import { attributeDrift } from '../../src/reconcile/drift-attribution.js';
 import { entriesInForce, matchingEntry, parseDriftSettings } from '../../src/reconcile/drift-ignore.js';
 import { EXAMPLES } from '../e2e/harness.js';
@@ -144,7 +145,7 @@ describe('drift --adopt edits in place', () => {
       walk(d.attributes, []);
     });
     fc.assert(
-      fc.property(fc.constantFrom(...leaves), fc.oneof(fc.integer(), fc.boolean(), fc.string({ maxLength: 20 })), (leaf, value) => {
+      fc.property(fc.constantFrom(...leaves), fc.oneof(fc.integer(), fc.boolean(), fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('${', 'a${B}c', '$${x}'))), (leaf, value) => {
         const doc = docs[leaf.doc];
         if (!doc) return;
         const out = editManifestText(text, [{ ref: { kind: 'virtual-host', name: doc.name }, edit: { type: 'set', path: ['attributes', ...leaf.path], value } }]);
@@ -152,7 +153,8 @@ describe('drift --adopt edits in place', () => {
         const expected = structuredClone(docs);
         let node: Record<string, unknown> = expected[leaf.doc]?.attributes ?? {};
         for (const key of leaf.path.slice(0, -1)) node = node[key] as Record<string, unknown>;
-        node[leaf.path[leaf.path.length - 1] ?? ''] = value;
+        // A string is written so that it reads back as itself: `${` escaped as `$${`.
+        node[leaf.path[leaf.path.length - 1] ?? ''] = typeof value === 'string' ? escapeVariables(value) : value;
         expect(after).toEqual(expected);
         const before = text.split('\n');
         const changed = out.text.split('\n').filter((line, i) => line !== before[i]);
