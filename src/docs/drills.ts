@@ -6,7 +6,9 @@
  * violation fails the command (the report is written all the same, with the figure
  * flagged).
  *
- * `node dist/docs/drills.js --from <dir>` only renders the results already in `<dir>`.
+ * `npm run drills -- --sample` runs the seeded samples that `npm test` runs instead (a
+ * quick report, marked as such on the page). `node dist/docs/drills.js --from <dir>` only
+ * renders the results already in `<dir>` (add `--sample` when they are samples).
  * Development tooling: it runs vitest from the repository's node_modules.
  */
 import { spawn } from 'node:child_process';
@@ -27,14 +29,14 @@ export function machineDescription(): string {
   return `${cpus.length} × ${model}, ${memory}, ${os.platform()} ${os.release()}`;
 }
 
-/** Runs vitest on test/drills with the full matrix, writing results to `out`. @returns its exit code */
-function runDrills(out: string): Promise<number> {
+/** Runs vitest on test/drills with the full matrix (or the seeded samples), writing results to `out`. @returns its exit code */
+function runDrills(out: string, matrix: 'full' | 'sample'): Promise<number> {
   const vitest = path.join(REPO, 'node_modules', 'vitest', 'vitest.mjs');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [vitest, 'run', 'test/drills'], {
       cwd: REPO,
       stdio: 'inherit',
-      env: { ...process.env, GWOPS_DRILLS: 'full', GWOPS_DRILLS_OUT: out },
+      env: { ...process.env, GWOPS_DRILLS: matrix === 'full' ? 'full' : '', GWOPS_DRILLS_OUT: out },
     });
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
@@ -48,7 +50,8 @@ export async function main(args: readonly string[]): Promise<number> {
   const dir = from ?? (await mkdtemp(path.join(os.tmpdir(), 'gwops-drills-')));
   try {
     const started = Date.now();
-    const code = from === undefined ? await runDrills(dir) : 0;
+    const matrix = args.includes('--sample') ? 'sample' : 'full';
+    const code = from === undefined ? await runDrills(dir, matrix) : 0;
     const drills = await readDrillTables(dir);
     if (drills.length === 0) {
       process.stderr.write(`no drill results in ${dir}; docs/reliability.md not written\n`);
@@ -59,6 +62,7 @@ export async function main(args: readonly string[]): Promise<number> {
       machine: machineDescription(),
       node: process.version,
       seconds: from === undefined ? (Date.now() - started) / 1000 : undefined,
+      matrix,
     };
     const file = path.join(REPO, 'docs', 'reliability.md');
     await writeFile(file, reliabilityMarkdown(drills, run));

@@ -42,6 +42,13 @@ describe('reliabilityMarkdown', () => {
     expect(headingAnchors(text).has('races')).toBe(true);
   });
 
+  it('says on the page when its figures are the seeded samples, not the full matrix', () => {
+    const text = reliabilityMarkdown([sample('races', 'Races')], { ...RUN, matrix: 'sample' });
+    expect(text).toContain(`Written by \`${DRILLS_COMMAND} -- --sample\` on 2026-11-23`);
+    expect(text).toContain('These figures are those of the seeded samples');
+    expect(reliabilityMarkdown([sample('races', 'Races')], RUN)).not.toContain('seeded samples that `npm test` runs, not');
+  });
+
   it('says so when every must-be-0 figure is 0', () => {
     expect(reliabilityMarkdown([sample('races', 'Races')], RUN)).toContain('**All 2 figures that must be 0 are 0.**');
   });
