@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
@@ -105,6 +105,16 @@ export async function writeManifests(harness: Harness, name: string, files: Reco
 }
 
 /** Asserts-by-return: the secrets that appear in any output (should be empty). */
+/**
+ * A pattern for how a diagnostic names `file`: as given (absolute) or relative to the
+ * repository, the working directory of {@link Harness.cli} (a checkout under the temporary
+ * directory names a temporary file `../…`).
+ */
+export function shownFile(file: string): RegExp {
+  const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(${escape(file)}|${escape(relative(REPO, file))})`);
+}
+
 export function leakedSecrets(harness: Harness): string[] {
   const all = harness.outputs.join('\n');
   const leaks = harness.secrets.filter((s) => s.length > 0 && all.includes(s));
