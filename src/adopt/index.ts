@@ -65,9 +65,9 @@ export interface AddedDocument {
  * directory is read whole, else added to that file. Without any: `<kind>/<name>.yaml` under
  * the first manifest directory, else added to the first manifest file.
  * @param manifestPaths the paths the run read (absolute or relative to `cwd`)
- * @returns the absolute file, and whether the document is added to an existing file
+ * @returns the absolute file (the document is added to it when it exists)
  */
-export function newDocumentFile(kind: ResourceType, name: string, desired: State, manifestPaths: readonly string[], cwd: string): { file: string; append: boolean } {
+export function newDocumentFile(kind: ResourceType, name: string, desired: State, manifestPaths: readonly string[], cwd: string): string {
   const read = manifestPaths.filter((p) => p !== '-').map((p) => path.resolve(cwd, p));
   const directories = read.filter((p) => existsSync(p) && statSync(p).isDirectory());
   const sameKind = [...(desired.objects.get(kind)?.values() ?? [])]
@@ -83,12 +83,12 @@ export function newDocumentFile(kind: ResourceType, name: string, desired: State
       const relative = path.relative(d, dir);
       return !relative.startsWith('..') && !path.isAbsolute(relative);
     });
-    return perObject && readWhole && !existsSync(candidate) ? { file: candidate, append: false } : { file: beside.file, append: true };
+    return perObject && readWhole && !existsSync(candidate) ? candidate : beside.file;
   }
   const directory = directories[0];
-  if (directory !== undefined) return { file: path.join(directory, kind, fileName), append: false };
+  if (directory !== undefined) return path.join(directory, kind, fileName);
   const first = read[0];
-  return first !== undefined ? { file: first, append: true } : { file: path.join(cwd, kind, fileName), append: false };
+  return first ?? path.join(cwd, kind, fileName);
 }
 
 /**
@@ -167,7 +167,7 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
       skipped.push(`${doc.kind} '${doc.name}' was added on the gateway: not adopted, the manifests are read by target${baseReaders.length === 1 ? '' : 's'} ${baseReaders.join(', ')} too (they would create it)`);
       continue;
     }
-    const { file } = newDocumentFile(doc.kind, doc.name, input.desired, manifestPaths, input.cwd);
+    const file = newDocumentFile(doc.kind, doc.name, input.desired, manifestPaths, input.cwd);
     appends.set(file, [...(appends.get(file) ?? []), doc.text]);
   }
   const files = new Set([...edits.keys(), ...appends.keys()]);
