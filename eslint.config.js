@@ -9,26 +9,51 @@ const NO_EMULATOR = {
     'Only src/cli, src/demo and src/bench import src/emulator (the emulator depends on the rest of gwops, not the reverse); shared API grammar lives in src/gateway.',
 };
 
-/** The kind modules are data and behaviour of their own: they import nothing of src/ outside src/kinds. */
-const KINDS_ONLY =
-  'src/kinds imports nothing of src/ outside src/kinds (the emulator, reconcile and manifest code depend on the kinds, never the reverse).';
+/**
+ * A `no-restricted-imports` pattern that forbids importing the given top-level folders or
+ * files of src/ from any depth.
+ * @param {string[]} names folder names (`engine`) or module files (`files.js`)
+ * @param {string} message
+ */
+function forbid(names, message) {
+  return { regex: String.raw`^(\./|(\.\./)+)(${names.join('|').replace(/\./g, '\\.')})(/|$)`, message };
+}
+
+/** Selectors of direct file reads: every file gwops is given is read through src/files.ts. */
+const FILE_READS = [
+  ...['readFile', 'readFileSync', 'createReadStream', 'open', 'openSync'].map((name) => ({
+    selector: `ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/] ImportSpecifier[imported.name="${name}"]`,
+    message: `Read files through src/files.ts (readFileBounded and friends), not node:fs ${name}: it refuses FIFOs, devices and directories and bounds the size.`,
+  })),
+  {
+    selector: 'ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/] > :matches(ImportDefaultSpecifier, ImportNamespaceSpecifier)',
+    message: 'Import the node:fs functions you need by name (file reads go through src/files.ts).',
+  },
+  {
+    selector: 'ImportExpression[source.value=/^(node:)?fs/]',
+    message: 'Import node:fs statically and by name (file reads go through src/files.ts).',
+  },
+];
+
+const NO_NODE = { regex: '^node:', message: 'src/engine is pure: no node:* module (digests come from src/digest.ts).' };
 
 /**
- * The import rules of a file under src/kinds whose way up to src/ is `up` (`../` or `../../`).
- * @param {string} up
+ * The import directions (docs/architecture.md "Where things live"), bottom first:
+ * api, diagnostics and the other one-file modules; kinds and schema; manifest; engine;
+ * export and adopt; gateway; operations; render; cli, demo, bench, emulator.
+ * Each entry: the files, and the folders or modules they never import.
+ * @type {[string[], string[], string][]}
  */
-function kindsOnly(up) {
-  const escaped = up.replace(/\./g, '\\.');
-  return {
-    '@typescript-eslint/no-restricted-imports': [
-      'error',
-      {
-        paths: [{ name: `${up}manifest/diagnostics.js`, allowTypeImports: true, message: `${KINDS_ONLY} Only the type of the diagnostic codes may be imported.` }],
-        patterns: [{ regex: `^${escaped}(?!manifest/diagnostics\\.js$)`, message: KINDS_ONLY }],
-      },
-    ],
-  };
-}
+const LAYERS = [
+  [['src/api/**/*.ts'], ['engine', 'operations', 'manifest', 'gateway', 'kinds', 'schema', 'cli', 'render', 'adopt', 'export', 'jwks', 'emulator', 'demo', 'bench', 'docs'], 'src/api is the API grammar at the bottom: it imports nothing of gwops.'],
+  [['src/kinds/**/*.ts'], ['engine', 'operations', 'manifest', 'gateway', 'schema', 'cli', 'render', 'adopt', 'export', 'jwks', 'emulator', 'demo', 'bench', 'docs', 'errors.js', 'files.js', 'secrets.js'], 'src/kinds imports nothing of src/ outside src/kinds but the bottom modules (src/api, src/diagnostics.ts, src/object-key.ts, src/display.ts): the rest of gwops depends on the kinds, never the reverse.'],
+  [['src/manifest/**/*.ts'], ['engine', 'operations', 'gateway', 'cli', 'render', 'adopt', 'export', 'emulator', 'demo', 'bench', 'docs'], 'src/manifest reads and checks manifests; the engine and the operations use it, never the reverse.'],
+  [['src/engine/**/*.ts'], ['operations', 'gateway', 'cli', 'render', 'adopt', 'export', 'emulator', 'demo', 'bench', 'docs', 'files.js', 'secrets.js', 'interrupts.js', 'out-paths.js', 'jwks/fetch.js', 'jwks/resolve.js', 'manifest/index.js', 'manifest/project.js', 'manifest/collect.js'], 'src/engine is pure: no I/O module, no gateway client, no operation, no renderer.'],
+  [['src/export/**/*.ts', 'src/adopt/**/*.ts'], ['operations', 'cli', 'render', 'emulator', 'demo', 'bench', 'docs'], 'src/export and src/adopt turn engine data into manifests; the operations use them, never the reverse.'],
+  [['src/gateway/**/*.ts'], ['engine', 'operations', 'manifest', 'kinds', 'schema', 'cli', 'render', 'adopt', 'export', 'emulator', 'demo', 'bench', 'docs'], 'src/gateway is the REST client: it knows the API grammar (src/api), not the reconciler.'],
+  [['src/operations/**/*.ts'], ['cli', 'render', 'emulator', 'demo', 'bench', 'docs'], 'src/operations return data; the commands and views render it.'],
+  [['src/render/**/*.ts'], ['operations', 'cli', 'gateway', 'emulator', 'demo', 'bench', 'docs'], 'src/render turns data into text; it never calls a gateway or an operation.'],
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', 'eslint.config.js'] },
@@ -52,28 +77,20 @@ export default tseslint.config(
   // one's options), so the blocks cover disjoint files.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/cli/**', 'src/demo/**', 'src/bench/**', 'src/emulator/**', 'src/reconcile/**', 'src/kinds/**'],
+    ignores: ['src/cli/**', 'src/demo/**', 'src/bench/**', 'src/emulator/**', ...LAYERS.flatMap(([files]) => files)],
     rules: {
       'no-restricted-imports': ['error', { patterns: [NO_EMULATOR] }],
     },
   },
-  {
-    files: ['src/reconcile/**/*.ts'],
+  ...LAYERS.map(([files, names, message]) => ({
+    files,
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            NO_EMULATOR,
-            {
-              regex: String.raw`^(\./|(\.\./)+)(cli|render)(/|$)`,
-              message: 'src/reconcile never imports src/cli or src/render: the commands and renderers use reconcile, not the reverse.',
-            },
-          ],
-        },
+        { patterns: [NO_EMULATOR, forbid(names, message), ...(files[0] === 'src/engine/**/*.ts' ? [NO_NODE] : [])] },
       ],
     },
-  },
+  })),
   // Every file gwops is given is read through the bounded reader of src/files.ts (regular
   // files only, opened without blocking, size-limited), never with node:fs directly. The
   // emulator's own state file is the emulator's business.
@@ -83,29 +100,29 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        ...['readFile', 'readFileSync', 'createReadStream', 'open', 'openSync'].map((name) => ({
-          selector: `ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/] ImportSpecifier[imported.name="${name}"]`,
-          message: `Read files through src/files.ts (readFileBounded and friends), not node:fs ${name}: it refuses FIFOs, devices and directories and bounds the size.`,
-        })),
-        {
-          selector: 'ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/] > :matches(ImportDefaultSpecifier, ImportNamespaceSpecifier)',
-          message: 'Import the node:fs functions you need by name (file reads go through src/files.ts).',
-        },
-        {
-          selector: 'ImportExpression[source.value=/^(node:)?fs/]',
-          message: 'Import node:fs statically and by name (file reads go through src/files.ts).',
-        },
+        ...FILE_READS,
       ],
     },
   },
-  // src/kinds: nothing of src/ outside src/kinds, except the diagnostic codes' type
-  // (kind.ts names the codes of kind-owned manifest rules), as a type-only import.
+  // The engine is pure: no clock, no environment, no timers, no network (the operations
+  // pass in what it needs, e.g. the time `now` as a parameter).
   {
-    files: ['src/kinds/*.ts'],
-    rules: kindsOnly('../'),
-  },
-  {
-    files: ['src/kinds/*/**/*.ts'],
-    rules: kindsOnly('../../'),
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'fetch', 'setTimeout', 'setInterval', 'setImmediate', 'performance', 'console'].map((name) => ({
+          name,
+          message: `src/engine is pure: no ${name}; an operation passes in what the engine needs.`,
+        })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...FILE_READS,
+        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'src/engine is pure: no clock; take the time as a parameter.' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'src/engine is pure: no clock; take the time as a parameter.' },
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'src/engine is pure: no randomness.' },
+      ],
+    },
   },
 );

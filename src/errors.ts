@@ -5,7 +5,7 @@
  * message text.
  *
  * Where the error classes live: the general ones here, the gateway client's in
- * src/gateway/errors.ts, the reconciler's (plan, apply, drift) in src/reconcile/errors.ts.
+ * src/gateway/errors.ts, the reconciler's (plan, apply, drift) in src/engine/errors.ts.
  */
 import { EXIT } from './exit-codes.js';
 

@@ -27,7 +27,7 @@ import { escapeFileName } from '../export/names.js';
 import { renderDocument } from '../export/write.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, kindExistsIn } from '../kinds/index.js';
-import type { ObjectRef, State } from '../reconcile/model.js';
+import type { ObjectRef, State } from '../engine/model.js';
 import { editManifestText, escapeStrings } from './edit.js';
 import type { AdoptInput, OverlayDocument } from './plan.js';
 import { planAdoption } from './plan.js';

@@ -9,7 +9,7 @@
  */
 import type { ResourceType } from '../kinds/index.js';
 import { itemDefaultsRules } from '../schema/index.js';
-import { isPlainObject, isWriteOnlyPath, matchesDeclared } from '../reconcile/diff.js';
+import { isPlainObject, isWriteOnlyPath, matchesDeclared } from '../engine/diff.js';
 
 /** One change at an attribute path (segments below `attributes`; list items by index). */
 export type LeafChange =

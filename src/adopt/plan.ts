@@ -14,9 +14,9 @@
 import type { ResourceType } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
 import type { ObjectOrigins } from '../manifest/index.js';
-import { isPlainObject, isSecretPath } from '../reconcile/diff.js';
-import type { DriftEntry, DriftReport } from '../reconcile/drift-report.js';
-import type { ObjectRef, State } from '../reconcile/model.js';
+import { isPlainObject, isSecretPath } from '../engine/diff.js';
+import type { DriftEntry, DriftReport } from '../engine/drift-report.js';
+import type { ObjectRef, State } from '../engine/model.js';
 import type { DocumentEdit, DocumentRef } from './edit.js';
 import type { LeafChange } from './leaf-changes.js';
 import { applyLeafChanges, leafChanges, valueAt } from './leaf-changes.js';

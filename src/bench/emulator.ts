@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import { checkAttributes } from '../emulator/attributes.js';
 import { newObjectAttributes } from '../emulator/defaults.js';
-import { matchesFilter, parseFilters } from '../gateway/filter.js';
+import { matchesFilter, parseFilters } from '../api/filter.js';
 import { startEmulator } from '../emulator/index.js';
 import { emptyContent } from '../emulator/model.js';
 import type { JsonObject } from '../emulator/model.js';

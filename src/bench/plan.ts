@@ -15,10 +15,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GatewaySession } from '../gateway/index.js';
 import type { ManifestDocument } from '../manifest/types.js';
-import { desiredState } from '../reconcile/desired.js';
-import { fetchLiveLists, kindsToFetch, ownershipPredicate } from '../reconcile/fetch.js';
-import { liveState } from '../reconcile/live.js';
-import { buildPlan } from '../reconcile/plan.js';
+import { desiredState } from '../engine/desired.js';
+import { fetchLiveLists } from '../operations/steps/fetch.js';
+import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
+import { liveState } from '../engine/live.js';
+import { buildPlan } from '../engine/plan.js';
 import type { BenchEmulator } from './apply-emulator.js';
 import { childEmulator, openBareSession } from './apply-emulator.js';
 

@@ -6,7 +6,7 @@
  */
 import { timeoutOption } from '../gateway/connection.js';
 import type { Variant } from '../kinds/index.js';
-import type { GatewayInput } from '../reconcile/connect.js';
+import type { GatewayInput } from '../operations/steps/connect.js';
 import type { CliIO } from './io.js';
 
 /** The connection flags as commander parses them. */

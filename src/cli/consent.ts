@@ -3,7 +3,7 @@
  * "Exit codes"): `--yes`, or "yes" typed where a question can be asked and answered.
  */
 import { createInterface } from 'node:readline';
-import { ConsentRequiredError } from '../reconcile/errors.js';
+import { ConsentRequiredError } from '../engine/errors.js';
 import type { CliIO } from './io.js';
 
 /**

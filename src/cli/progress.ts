@@ -10,7 +10,7 @@
  *
  * The first phase is reported at once, before any file is read or any gateway contacted.
  */
-import type { ProgressReporter } from '../reconcile/progress.js';
+import type { ProgressReporter } from '../engine/progress.js';
 import type { CliIO, TextSink } from './io.js';
 
 /** Interval of the progress lines of a piped run, in milliseconds. */

@@ -127,7 +127,7 @@ export function valuesText(node: JsonSchema, root: JsonSchema): string {
 /**
  * The sections on value references beyond `{ fromEnv }` / `{ fromFile }`: public keys from a
  * JWK Set (`x-gwops-public-key`, src/jwks/) and versions of write-only secrets
- * (src/reconcile/secret-versions.ts). Code comments point to these headings.
+ * (src/engine/secret-versions.ts). Code comments point to these headings.
  */
 const VALUE_REFERENCES: readonly string[] = [
   '### Variables',

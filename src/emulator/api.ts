@@ -30,7 +30,7 @@
  * /** Applies list-item defaults after a PATCH replaced a list (e.g. backendHosts). *\/
  * export function fillItemDefaults(type: ResourceType, attributes: Readonly<JsonObject>): JsonObject;
  *
- * // src/gateway/filter.ts (the grammar the emulator serves and the client sends)
+ * // src/api/filter.ts (the grammar the emulator serves and the client sends)
  * export class FilterSyntaxError extends Error {}
  * /** Parses the `filter` query values (docs/gateway-api.md "Filter syntax"): one condition is `property operator value`, operators `==` (exact) and `=@` (substring), case sensitive; several filter parameters AND; commas inside one value OR (a comma piece without an operator is another value for the previous property and operator). Values arrive raw or URL-encoded (decode before calling). @throws FilterSyntaxError *\/
  * export function parseFilters(values: readonly string[]): Filter;

@@ -6,7 +6,7 @@
  */
 import { KINDS, kindExistsIn } from '../kinds/index.js';
 import type { Variant } from '../kinds/index.js';
-import { isBuiltInId } from '../gateway/documents.js';
+import { isBuiltInId } from '../api/documents.js';
 import type { ConfigContent, JsonObject } from './model.js';
 import { emptyContent } from './model.js';
 import { addLinks, relationshipOf } from './links.js';

@@ -4,6 +4,6 @@
  */
 export { checkAttributes, mergeAttributes, readableAttributes } from './attributes.js';
 export { newObjectAttributes, fillItemDefaults } from './defaults.js';
-export { FilterSyntaxError, parseFilters, matchesFilter } from '../gateway/filter.js';
-export type { Filter } from '../gateway/filter.js';
+export { FilterSyntaxError, parseFilters, matchesFilter } from '../api/filter.js';
+export type { Filter } from '../api/filter.js';
 export { validatorMessageId, validatorMessages } from './validator.js';

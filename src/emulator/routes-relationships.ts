@@ -11,7 +11,7 @@ import type { Reply } from './responses.js';
 import { dataReply, emptyReply, errors } from './responses.js';
 import type { Call, Route } from './routing.js';
 import { isJsonObject, kindAt, noEndpoint, param, refuseBuiltIn, requestData, show, workingCopy } from './routing.js';
-import { isBuiltInId } from '../gateway/documents.js';
+import { isBuiltInId } from '../api/documents.js';
 
 /**
  * The ids named by a relationship body's `data`: one identifier or an array of them, ids as

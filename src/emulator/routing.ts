@@ -13,7 +13,7 @@ import type { Reply } from './responses.js';
 import { EmulatorApiError, errors } from './responses.js';
 import type { Session, SessionStore } from './sessions.js';
 import type { SystemState } from './routes-system.js';
-import { isBuiltInId } from '../gateway/documents.js';
+import { isBuiltInId } from '../api/documents.js';
 
 /** Everything a route may read or change. */
 export interface EmulatorCore {

@@ -1,6 +1,4 @@
 /** `gwops export`: the active configuration of a gateway written as gwops/v1 manifests. */
-export { runExport, filtersByKind } from './run.js';
-export type { ExportInput, ExportResult } from './run.js';
 export { buildDocuments } from './build.js';
 export type { BuildInput, BuildResult, ExportedDocument, SecretVariable } from './build.js';
 export { defaultTree, exportAttributes, stripDefaults } from './attributes.js';

@@ -10,7 +10,7 @@
  * `JSON.parse`, against 1.6x for this framing plus `JSON.parse` (see the closing note of
  * the commit that added it); the plan benchmark's 1.5x target rules them out.
  */
-import { DocumentShapeError } from './documents.js';
+import { DocumentShapeError } from '../api/documents.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

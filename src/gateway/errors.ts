@@ -16,14 +16,6 @@ export interface ObjectLabel {
   readonly name: string;
 }
 
-/** One error object of a JSON:API error document (docs/gateway-api.md "Errors"). */
-export interface ApiErrorObject {
-  readonly code?: string;
-  readonly status?: string;
-  readonly title?: string;
-  readonly detail?: string;
-}
-
 /** Fields of an {@link ApiError}. */
 export interface ApiErrorInit {
   /** HTTP method, e.g. `PATCH`. */

@@ -9,8 +9,8 @@ export { checkBaseUrl, isLoopbackHost } from './http.js';
 export type { HttpTimeouts, TransportOptions } from './http.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, backoffDelay, isRetryableStatus, systemClock } from './retry.js';
 export type { RetryPolicy, RetryClock } from './retry.js';
-export { isBuiltInId } from './documents.js';
-export type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, RelationshipData, ValidatorMessage, ValidatorSeverity } from './documents.js';
+export { isBuiltInId } from '../api/documents.js';
+export type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, RelationshipData, ValidatorMessage, ValidatorSeverity } from '../api/documents.js';
 export {
   ApiError,
   OutdatedConfigurationError,
@@ -23,5 +23,5 @@ export {
   ResponseTooLargeError,
 } from './errors.js';
 export type { ObjectLabel, SessionFailure, ConnectionPhase, InterruptOutcome } from './errors.js';
-export { FilterSyntaxError, matchesFilter, parseFilters } from './filter.js';
-export type { Filter, FilterCondition, FilterOperator, FilterProperties } from './filter.js';
+export { FilterSyntaxError, matchesFilter, parseFilters } from '../api/filter.js';
+export type { Filter, FilterCondition, FilterOperator, FilterProperties } from '../api/filter.js';

@@ -21,9 +21,9 @@ import {
   resourcesOf,
   toResource,
   validatorMessagesOf,
-} from './documents.js';
+} from '../api/documents.js';
 import { DataArraySplitter } from './data-array.js';
-import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, ValidatorMessage } from './documents.js';
+import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, ValidatorMessage } from '../api/documents.js';
 import { HttpTransport } from './http.js';
 import type { RawResponse, TransportOptions } from './http.js';
 import { DEFAULT_RETRY_POLICY, abortReason, isRetryableStatus, isTransientFault, parseRetryAfter, retrying, systemClock } from './retry.js';

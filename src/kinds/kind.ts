@@ -8,7 +8,7 @@
  * API's own (docs/gateway-api.md "Resource types", "Relationships").
  */
 
-import type { DiagnosticCode } from '../manifest/diagnostics.js';
+import type { DiagnosticCode } from '../diagnostics.js';
 import type { EmulatorHooks } from './emulator-hooks.js';
 import type { KIND_MODULES } from './index.js';
 
@@ -46,7 +46,7 @@ export interface RelationshipDefinition<Target extends string = ResourceType> {
    * host → mappings / ssl-certificate / acme-service, mapping → back-end-groups, back-end
    * group → client-certificate). Exactly one side of each pair is canonical. Calls may go
    * to either side when both are documented: the planner batches on the side that needs
-   * fewer calls (src/reconcile/batch.ts).
+   * fewer calls (src/engine/batch.ts).
    */
   readonly canonical: boolean;
   /**
@@ -251,7 +251,7 @@ export interface KindDefinition<Type extends string = ResourceType> {
    * Properties of the API's GET filters that test another attribute than their name says,
    * with the attribute path they read (a mapping's `label` tests its `labels`;
    * docs/gateway-api.md "Filter syntax"). Fetched lists keep that attribute, and callers of
-   * `matchesFilter` (src/gateway/filter.ts) hand these in when they match objects of the kind.
+   * `matchesFilter` (src/api/filter.ts) hand these in when they match objects of the kind.
    */
   readonly filterProperties?: Readonly<Record<string, readonly string[]>>;
   /**

@@ -8,7 +8,7 @@ import type { Operation } from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { SCHEMA_KINDS } from '../schema/index.js';
 import type { SchemaKind } from '../schema/index.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
 import type { Entry, Origin } from './entries.js';
 import { identityOrigin, labelOf } from './entries.js';
 import type { ParsedDocument } from './parse.js';

@@ -4,7 +4,7 @@
  * locate any JSON pointer of the result in the YAML it came from.
  */
 import type { SchemaKind } from '../schema/index.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
 import type { DiagnosticSpec, ParsedDocument } from './parse.js';
 import { hasNode, makeDiagnostic, toPointer } from './parse.js';
 

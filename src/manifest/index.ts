@@ -11,15 +11,15 @@ import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
 import { attributesSchema } from '../schema/index.js';
 import { applyOverlays, applyVariables, collectEntries } from './collect.js';
-import type { Diagnostic } from './diagnostics.js';
-import { sortDiagnostics } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { sortDiagnostics } from '../diagnostics.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, isWholeReference, labelOf } from './entries.js';
 import type { ParsedDocument } from './parse.js';
 import { documentStart, makeDiagnostic, parseFile } from './parse.js';
 import { loadProject } from './project.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
-import type { JwksReference } from '../jwks/resolve.js';
+import type { JwksReference } from './jwks-refs.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
 import { variableGuard } from './secret-variables.js';
@@ -30,8 +30,8 @@ import { schemaDiagnostics, suggestion } from './schema-check.js';
 import { expandPaths, readSources } from './sources.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
 
-export type { Diagnostic, DiagnosticCode, DiagnosticFormat } from './diagnostics.js';
-export { DIAGNOSTICS_FORMAT_VERSION, formatDiagnostics, hasErrors, sortDiagnostics } from './diagnostics.js';
+export type { Diagnostic, DiagnosticCode, DiagnosticFormat } from '../diagnostics.js';
+export { DIAGNOSTICS_FORMAT_VERSION, formatDiagnostics, hasErrors, sortDiagnostics } from '../diagnostics.js';
 export type { ProjectConfig, TargetConfig } from './project.js';
 export { PROJECT_FILE, defaultProject, loadProject } from './project.js';
 export type { AttributeObject, ManifestDocument, SourceLocation } from './types.js';
@@ -89,7 +89,7 @@ export interface LoadResult {
   secretReferences: ReadonlyMap<string, SecretReference>;
   /**
    * The `{ fromJwks }` values of `documents`, checked offline but not fetched: `documents`
-   * still hold them as objects until `resolveJwksReferences` (src/jwks/resolve.ts) puts the
+   * still hold them as objects until `resolveJwksReferences` (src/operations/steps/jwks-resolve.ts) puts the
    * keys in place.
    */
   jwksReferences: JwksReference[];

@@ -4,20 +4,41 @@
  * mark `x-gwops-public-key`, which names the sibling attribute with the algorithm. The
  * loader checks what needs no network (the algorithm takes a public key, a `source` is
  * defined in gwops.yaml) and hands the references on; `plan`, `apply` and `drift` fetch
- * them (src/jwks/resolve.ts), `validate` never does.
+ * them (src/operations/steps/jwks-resolve.ts), `validate` never does.
  */
 import { KINDS, kindOfDocument } from '../kinds/index.js';
 import { urlCredentials, withoutCredentials } from '../secrets.js';
 import { keyTypeFor } from '../jwks/keys.js';
-import type { JwksRef, JwksReference } from '../jwks/resolve.js';
+import type { ManifestDocument } from './types.js';
 import { publicKeyAttributes } from '../schema/index.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf } from './entries.js';
 import type { ProjectConfig } from './project.js';
 import { forEachAt } from './resolve.js';
 import type { Resolved } from './rules.js';
 import { attributePath, suggestion } from './schema-check.js';
+
+/** A `{ fromJwks }` value as written (checked by the schema: `url` or `source`, and `kid` or `alg`). */
+export interface JwksRef {
+  readonly url?: string;
+  readonly source?: string;
+  readonly kid?: string;
+  readonly alg?: string;
+}
+
+/** One `{ fromJwks }` value found in the resolved documents. */
+export interface JwksReference {
+  /** The document that holds it (an element of `LoadResult.documents`). */
+  readonly document: ManifestDocument;
+  /** Attribute path segments (array indexes as decimal strings). */
+  readonly segments: readonly string[];
+  readonly ref: JwksRef;
+  /** The gateway algorithm declared next to it (e.g. `RS_256`). */
+  readonly algorithm: string;
+  /** Where the reference is written. */
+  readonly location: { readonly file: string; readonly line: number; readonly column: number; readonly pointer: string };
+}
 
 type Location = JwksReference['location'];
 

@@ -5,7 +5,7 @@
  */
 import { LineCounter, isAlias, isMap, isNode, isPair, isScalar, isSeq, parseAllDocuments, visit } from 'yaml';
 import type { Alias, Document, Node } from 'yaml';
-import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
+import type { Diagnostic, DiagnosticCode } from '../diagnostics.js';
 import { fastParse } from './fast-yaml.js';
 
 /** One input file (or stdin) as read. */

@@ -11,9 +11,9 @@ import { InputError } from '../errors.js';
 import { FILE_LIMITS, FileReadError, readFileBounded } from '../files.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { loadSchemaFile } from '../schema/index.js';
-import type { DriftSettings } from '../reconcile/drift-ignore.js';
-import { parseDriftSettings } from '../reconcile/drift-ignore.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { DriftSettings } from './drift-ignore.js';
+import { parseDriftSettings } from './drift-ignore.js';
+import type { Diagnostic } from '../diagnostics.js';
 import { decodeUtf8, makeDiagnostic, parseFile } from './parse.js';
 import type { DiagnosticSpec } from './parse.js';
 import { schemaDiagnosticsWith } from './schema-check.js';
@@ -61,7 +61,7 @@ export interface ProjectConfig {
   massDeleteShare: number;
   /** Named JWK Sets (`jwks:`), by source name. */
   jwks: Record<string, JwksSourceConfig>;
-  /** The `drift` section: known differences to ignore until a date (src/reconcile/drift-ignore.ts). */
+  /** The `drift` section: known differences to ignore until a date (src/manifest/drift-ignore.ts). */
   drift: DriftSettings;
 }
 

@@ -8,7 +8,7 @@ import { FILE_LIMITS, FileReadError, readFileBounded } from '../files.js';
 import { KINDS, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { secretAttributes } from '../schema/index.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
 import type { EntryIndex } from './collect.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf, originOf } from './entries.js';
@@ -57,7 +57,7 @@ function secretsOf(entry: Entry): readonly { segments: readonly string[] }[] {
 /**
  * Where a resolved secret value came from: the variable of a `{ fromEnv }` source, or the
  * absolute path of a `{ fromFile }` source. A saved plan records these instead of values
- * (src/reconcile/saved-plan.ts).
+ * (src/operations/steps/saved-plan.ts).
  */
 export type SecretReference = { readonly fromEnv: string } | { readonly fromFile: string };
 

@@ -8,7 +8,7 @@ import { KINDS, isTemplateKind, kindOf, kindOfDocument } from '../kinds/index.js
 import type { ManifestRuleContext, ResourceType, RuleDocument, Variant } from '../kinds/index.js';
 import { attributesSchema, deref, documentSchema, existsInVariant } from '../schema/index.js';
 import type { JsonSchema } from '../schema/index.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
 import type { EntryIndex } from './collect.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf } from './entries.js';

@@ -5,7 +5,7 @@
  * substituted by the empty string, so the value never enters a document, a message or a
  * request (another target's key sent to this one, a key shown in an error).
  */
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
 import type { ParsedDocument } from './parse.js';
 import { makeDiagnostic } from './parse.js';
 import type { ProjectConfig } from './project.js';

@@ -1,13 +1,13 @@
 /**
- * Renderers of a drift report (src/reconcile/drift-report.ts): text for a terminal,
+ * Renderers of a drift report (src/engine/drift-report.ts): text for a terminal,
  * markdown for an issue or job summary, and the versioned JSON document. Each is a pure
  * function of the report. The report speaks of what was found on the gateway ("changed
  * outside gwops"), never of what gwops would do.
  */
 import { createColors } from 'picocolors';
-import type { DriftActivation, DriftAttribution } from '../reconcile/drift-attribution.js';
-import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../reconcile/drift-report.js';
-import { DRIFT_DIRECTIONS, driftedObjects } from '../reconcile/drift-report.js';
+import type { DriftActivation, DriftAttribution } from '../engine/drift-attribution.js';
+import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../engine/drift-report.js';
+import { DRIFT_DIRECTIONS, driftedObjects } from '../engine/drift-report.js';
 import { pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
 import type { Topology } from './topology.js';

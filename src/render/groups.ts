@@ -5,8 +5,8 @@
  */
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
-import type { ObjectRef } from '../reconcile/model.js';
-import type { CreateStep, DeleteStep, LinkStep, Plan, UnlinkStep, UpdateStep } from '../reconcile/plan-types.js';
+import type { ObjectRef } from '../engine/model.js';
+import type { CreateStep, DeleteStep, LinkStep, Plan, UnlinkStep, UpdateStep } from '../engine/plan-types.js';
 
 /** The steps of one object. */
 export interface ObjectGroup {

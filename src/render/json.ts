@@ -4,9 +4,9 @@
  * `--out plan.json` diffs). Secrets are already masked in the plan. The CLI's `--format
  * json` adds the run's diagnostics (`diagnostics`) after the plan's own members.
  */
-import type { Diagnostic } from '../manifest/diagnostics.js';
-import { diagnosticJson } from '../manifest/diagnostics.js';
-import type { Plan } from '../reconcile/plan-types.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { diagnosticJson } from '../diagnostics.js';
+import type { Plan } from '../engine/plan-types.js';
 
 /** Keys that come first, in this order, wherever they appear; other keys follow sorted. */
 const KEY_ORDER = [
@@ -76,7 +76,7 @@ export interface JsonOptions {
   /**
    * The run's diagnostics (manifest warnings, the gateway validator's messages), added as
    * a last member `diagnostics`, each element in the shape of `gwops validate --format
-   * json` (`diagnosticJson`, src/manifest/diagnostics.ts). Absent: no such member (plan
+   * json` (`diagnosticJson`, src/diagnostics.ts). Absent: no such member (plan
    * files, `--out`).
    */
   readonly diagnostics?: readonly Diagnostic[];

@@ -5,8 +5,8 @@
  * `<details>` section per object, validator messages with their manifest file and line,
  * and the objects inside the ownership scope that no manifest declares.
  */
-import type { Diagnostic, DiagnosticSeverity } from '../manifest/diagnostics.js';
-import type { Plan } from '../reconcile/plan-types.js';
+import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
+import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import { MERMAID_LEGEND, renderMermaid } from './mermaid.js';
 import type { Topology } from './topology.js';
@@ -18,7 +18,7 @@ export const MARKDOWN_MARKER = '<!-- gwops-plan -->';
 
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownOptions {
-  /** Messages of the gateway's validator as diagnostics (`plan` without `--no-server-check`; src/reconcile/run.ts `locateMessages`). */
+  /** Messages of the gateway's validator as diagnostics (`plan` without `--no-server-check`; src/operations/plan.ts `locateMessages`). */
   readonly validatorMessages?: readonly Diagnostic[];
   /** Heading; default `gwops plan`. */
   readonly title?: string;

@@ -1,7 +1,7 @@
 /**
- * A plan file (`plan --out`; src/reconcile/saved-plan.ts) as text. Pure.
+ * A plan file (`plan --out`; src/operations/steps/saved-plan.ts) as text. Pure.
  */
-import type { PlanFile } from '../reconcile/saved-plan.js';
+import type { PlanFile } from '../engine/plan-file.js';
 import { renderJson } from './json.js';
 
 /**

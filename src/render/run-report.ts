@@ -3,13 +3,13 @@
  * apply that failed (the drift report is drift.ts). Each is a function of data returning a string.
  */
 import { createColors } from 'picocolors';
-import type { Diagnostic } from '../manifest/diagnostics.js';
-import { formatDiagnostics } from '../manifest/diagnostics.js';
-import type { ExecutionReport } from '../reconcile/execute.js';
-import type { Plan } from '../reconcile/plan-types.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { formatDiagnostics } from '../diagnostics.js';
+import type { ExecutionReport } from '../engine/plan-types.js';
+import type { Plan } from '../engine/plan-types.js';
 
 /**
- * The gateway validator's messages (diagnostics, src/reconcile/run.ts `locateMessages`)
+ * The gateway validator's messages (diagnostics, src/operations/plan.ts `locateMessages`)
  * under a heading, in the text format of every diagnostic (`formatDiagnostics`): one line
  * each, `file:line:col: severity: message [CODE]`, then the counts.
  */

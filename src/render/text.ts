@@ -4,7 +4,7 @@
  * unchanged ones, and a closing `Plan: ...` line.
  */
 import pc from 'picocolors';
-import type { Plan } from '../reconcile/plan-types.js';
+import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import type { ObjectGroup } from './groups.js';
 import type { Row, Sign } from './values.js';

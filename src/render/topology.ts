@@ -8,10 +8,10 @@ import { KINDS, isResourceType } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
-import type { Link, LinkKey, ObjectRef, State } from '../reconcile/model.js';
-import { idOfUnknownRef, linkKey } from '../reconcile/model.js';
-import type { Plan } from '../reconcile/plan-types.js';
-import type { DriftDirection, DriftReport } from '../reconcile/drift-report.js';
+import type { Link, LinkKey, ObjectRef, State } from '../engine/model.js';
+import { idOfUnknownRef, linkKey } from '../engine/model.js';
+import type { Plan } from '../engine/plan-types.js';
+import type { DriftDirection, DriftReport } from '../engine/drift-report.js';
 
 /** What a plan does to a node's object. */
 export type NodeChange = 'create' | 'update' | 'delete';
@@ -148,7 +148,7 @@ function relatedRef(value: unknown): ObjectRef | undefined {
 
 /**
  * What drifted, as it happened on the gateway (the direction of the drift report's tables,
- * src/reconcile/drift-report.ts): an object changed there is marked update, one deleted
+ * src/engine/drift-report.ts): an object changed there is marked update, one deleted
  * there delete, one added there create; a link added there is `added`, one deleted there
  * `removed`. Neighbours as in {@link planTopology}: the links of an object deleted on the
  * gateway are `removed`, those of an object added there `added`. Ignored differences are

@@ -8,9 +8,9 @@
  */
 import { diffLines } from 'diff';
 import { escapeInvisible } from '../display.js';
-import type { ObjectRef } from '../reconcile/model.js';
-import type { AttributeChange, PlanSummary } from '../reconcile/plan-types.js';
-import { SENSITIVE_MASK } from '../reconcile/plan-types.js';
+import type { ObjectRef } from '../engine/model.js';
+import type { AttributeChange, PlanSummary } from '../engine/plan-types.js';
+import { SENSITIVE_MASK } from '../engine/plan-types.js';
 
 /** What one rendered row means: added, removed, changed in place, or context. */
 export type Sign = '+' | '-' | '~' | ' ';
@@ -28,7 +28,7 @@ export const NO_CHANGES = 'No changes. The live gateway matches the manifests.';
 const INLINE_LIMIT = 72;
 
 /** `kind "name"`, the way objects are named in every renderer; invisible characters of the name escaped (src/display.ts). */
-export function objectTitle(ref: ObjectRef): string {
+export function objectTitle(ref: Pick<ObjectRef, 'name'> & { readonly kind: string }): string {
   return `${ref.kind} ${escapeInvisible(JSON.stringify(ref.name))}`;
 }
 

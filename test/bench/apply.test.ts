@@ -13,7 +13,7 @@ import { formatPlanBench, planVerdicts } from '../../src/bench/plan.js';
 import type { BenchResults } from '../../src/bench/report-doc.js';
 import { APPLY_SVG, PLAN_SVG, applySvg, machineInfo, performanceMarkdown, planSvg } from '../../src/bench/report-doc.js';
 import { linearTicks, logTicks } from '../../src/bench/svg.js';
-import type { Plan } from '../../src/reconcile/plan-types.js';
+import type { Plan } from '../../src/engine/plan-types.js';
 
 const link = (name: string, group: string): unknown => ({
   action: 'link',

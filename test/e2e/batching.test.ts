@@ -2,7 +2,7 @@
  * Batched link calls end to end: the real CLI against the emulator, counted from its
  * `requestLog` (docs/architecture.md "Habits", a strict HTTP test harness). 200 new
  * mappings, each linked to one back-end group and one virtual host, take one create each
- * plus one call per link group, never one call per link (src/reconcile/batch.ts).
+ * plus one call per link group, never one call per link (src/engine/batch.ts).
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

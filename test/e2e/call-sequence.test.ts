@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
-import { resourcesOf } from '../../src/gateway/documents.js';
+import { resourcesOf } from '../../src/api/documents.js';
 import { kindByCollection } from '../../src/kinds/index.js';
 import { useHarness, writeManifests } from './harness.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { ConfigurationEntry } from '../../src/gateway/index.js';
-import { RollbackTargetError, findRollbackTarget, historyEntries } from '../../src/reconcile/history.js';
+import { RollbackTargetError, findRollbackTarget, historyEntries } from '../../src/operations/history.js';
 import { useHarness, writeManifests } from './harness.js';
 
 const SHA1 = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';

@@ -10,7 +10,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SENSITIVE_MASK } from '../../src/reconcile/plan-types.js';
+import { SENSITIVE_MASK } from '../../src/engine/plan-types.js';
 import { useHarness, writeManifests } from './harness.js';
 import type { CliResult } from './harness.js';
 

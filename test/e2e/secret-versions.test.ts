@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { generate } from 'selfsigned';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseVersionTrailer } from '../../src/reconcile/secret-versions.js';
+import { parseVersionTrailer } from '../../src/engine/secret-versions.js';
 import { useHarness, writeManifests } from './harness.js';
 
 const certificate = (version: number): string => `apiVersion: gwops/v1

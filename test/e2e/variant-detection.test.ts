@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { variantOfVersion } from '../../src/reconcile/variant.js';
+import { variantOfVersion } from '../../src/engine/variant.js';
 import { shownFile, useHarness, writeManifests } from './harness.js';
 
 const VIRTUAL_HOST = `apiVersion: gwops/v1

@@ -23,7 +23,7 @@ import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { matchesFilter as matchesApiFilter, parseFilters } from '../../src/gateway/filter.js';
+import { matchesFilter as matchesApiFilter, parseFilters } from '../../src/api/filter.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { KINDS, isResourceType, kindOf } from '../../src/kinds/index.js';
 import { wireSchema } from '../../src/schema/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportAttributes, stripDefaults } from '../../src/export/attributes.js';
 import { buildDocuments } from '../../src/export/build.js';
-import { filtersByKind } from '../../src/export/run.js';
+import { filtersByKind } from '../../src/operations/export.js';
 import { manifestFiles, renderProjectFile } from '../../src/export/write.js';
 import type { ApiResource } from '../../src/gateway/index.js';
 import { UsageError } from '../../src/errors.js';

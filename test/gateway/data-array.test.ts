@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DataArraySplitter } from '../../src/gateway/data-array.js';
-import { DocumentShapeError } from '../../src/gateway/documents.js';
+import { DocumentShapeError } from '../../src/api/documents.js';
 
 /** Splits `text` into chunks at the given cut points and runs the splitter over them. */
 function split(text: string, cuts: readonly number[]): unknown[] {

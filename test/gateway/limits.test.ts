@@ -3,7 +3,7 @@ import { GwopsError } from '../../src/errors.js';
 import { ResponseTooLargeError } from '../../src/gateway/errors.js';
 import { MAX_BODY_BYTES, MAX_STREAMED_BODY_BYTES } from '../../src/gateway/http.js';
 import { GatewaySession } from '../../src/gateway/session.js';
-import type { ApiResource } from '../../src/gateway/documents.js';
+import type { ApiResource } from '../../src/api/documents.js';
 import type { FakeGateway, FakeHandler } from './fake-gateway.js';
 import { startFakeGateway, streamForever } from './fake-gateway.js';
 import { TEST_POLICY, recordingClock } from './helpers.js';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { resolveConnection } from '../../src/gateway/connection.js';
-import { toValidatorMessage } from '../../src/gateway/documents.js';
+import { toValidatorMessage } from '../../src/api/documents.js';
 import { ApiError, ConnectionError, InterruptedError, OutdatedConfigurationError, redact } from '../../src/gateway/errors.js';
 import { checkBaseUrl, isLoopbackHost } from '../../src/gateway/http.js';
 import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retrying } from '../../src/gateway/retry.js';

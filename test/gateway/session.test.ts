@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ApiError, OutdatedConfigurationError, SessionError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';
-import type { ApiResource } from '../../src/gateway/documents.js';
+import type { ApiResource } from '../../src/api/documents.js';
 import { withSession } from '../../src/gateway/lifecycle.js';
 import type { FaultProxy } from './fault-proxy.js';
 import { TEST_POLICY, mappingAttributes, recordingClock, useEmulatorAndProxy } from './helpers.js';

@@ -1,26 +1,27 @@
 /**
  * Loads the golden cases of `test/golden/<case>/` and plans them the way `gwops plan`
- * does (`prepare` and `readAndPlan` in src/reconcile/run.ts), with the gateway replaced by
+ * does (`prepare` and `readAndPlan` in src/operations/plan.ts), with the gateway replaced by
  * the case's `live.json`. The layout of a case folder is described in golden.test.ts.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { resourcesOf } from '../../src/gateway/documents.js';
-import { matchesFilter, parseFilters } from '../../src/gateway/filter.js';
+import { resourcesOf } from '../../src/api/documents.js';
+import { matchesFilter, parseFilters } from '../../src/api/filter.js';
 import type { ApiResource } from '../../src/gateway/index.js';
 import { parseJwkSet } from '../../src/jwks/keys.js';
-import { resolveJwksReferences } from '../../src/jwks/resolve.js';
+import { resolveJwksReferences } from '../../src/operations/steps/jwks-resolve.js';
 import { KINDS, kindByCollection, kindExistsIn } from '../../src/kinds/index.js';
 import type { Diagnostic, LoadResult } from '../../src/manifest/index.js';
 import { formatDiagnostics, loadManifests } from '../../src/manifest/index.js';
-import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
-import type { ListClient } from '../../src/reconcile/fetch.js';
-import { fetchLiveLists, kindsToFetch, ownershipPredicate } from '../../src/reconcile/fetch.js';
-import { liveState } from '../../src/reconcile/live.js';
-import type { State } from '../../src/reconcile/model.js';
-import { buildPlan } from '../../src/reconcile/plan.js';
-import type { Plan } from '../../src/reconcile/plan-types.js';
+import { identityHandles, desiredState } from '../../src/engine/desired.js';
+import type { ListClient } from '../../src/operations/steps/fetch.js';
+import { fetchLiveLists } from '../../src/operations/steps/fetch.js';
+import { kindsToFetch, ownershipPredicate } from '../../src/engine/fetch-scope.js';
+import { liveState } from '../../src/engine/live.js';
+import type { State } from '../../src/engine/model.js';
+import { buildPlan } from '../../src/engine/plan.js';
+import type { Plan } from '../../src/engine/plan-types.js';
 
 export const GOLDEN_DIR = new URL('./', import.meta.url);
 

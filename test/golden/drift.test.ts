@@ -5,10 +5,10 @@
  * `UPDATE_GOLDEN=1 npx vitest run test/golden` and review the diff.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { attributeDrift } from '../../src/reconcile/drift-attribution.js';
-import { parseDriftSettings } from '../../src/reconcile/drift-ignore.js';
-import type { DriftReport } from '../../src/reconcile/drift-report.js';
-import { buildDriftReport } from '../../src/reconcile/drift-report.js';
+import { attributeDrift } from '../../src/engine/drift-attribution.js';
+import { parseDriftSettings } from '../../src/manifest/drift-ignore.js';
+import type { DriftReport } from '../../src/engine/drift-report.js';
+import { buildDriftReport } from '../../src/engine/drift-report.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../src/render/drift.js';
 import type { GoldenCase } from './cases.js';
 import { golden, loadCase } from './cases.js';

@@ -7,8 +7,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { JwkSet } from '../../src/jwks/keys.js';
 import { jwkThumbprint, pemThumbprint } from '../../src/jwks/keys.js';
-import type { JwksReference } from '../../src/jwks/resolve.js';
-import { resolveJwksReferences } from '../../src/jwks/resolve.js';
+import type { JwksReference } from '../../src/manifest/jwks-refs.js';
+import { resolveJwksReferences } from '../../src/operations/steps/jwks-resolve.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
 
 const jwk = (kid: string): Record<string, unknown> => ({

@@ -5,7 +5,7 @@ import { KINDS, isResourceType, isTemplateKind, kindOf, kindOfDocument, template
 import { nameIdentity } from '../../src/kinds/identity.js';
 import { certificateFingerprint, certificateIdentity } from '../../src/kinds/ssl-certificate/identity.js';
 import { joinKey, objectKey, parseObjectKey, splitKey } from '../../src/object-key.js';
-import { declaredKey, linkKey } from '../../src/reconcile/model.js';
+import { declaredKey, linkKey } from '../../src/engine/model.js';
 import { pem } from '../reconcile/helpers.js';
 
 describe('the registry', () => {

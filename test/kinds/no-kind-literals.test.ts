@@ -15,7 +15,7 @@ import { KINDS, templateKinds } from '../../src/kinds/index.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** The directories of generic code. */
-const GENERIC_DIRECTORIES = ['src/manifest', 'src/reconcile', 'src/render', 'src/schema', 'src/gateway', 'src/emulator', 'src/cli'];
+const GENERIC_DIRECTORIES = ['src/manifest', 'src/engine', 'src/operations', 'src/api', 'src/render', 'src/schema', 'src/gateway', 'src/emulator', 'src/cli'];
 
 /** Every kind name: the resource types and the template kinds. */
 const KIND_NAMES: ReadonlySet<string> = new Set<string>([...KINDS.map((k) => k.type), ...templateKinds()]);

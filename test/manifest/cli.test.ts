@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { registerSchema } from '../../src/cli/commands/schema.js';
 import { registerValidate } from '../../src/cli/commands/validate.js';
 import { exitCodeFor } from '../../src/cli/exit.js';
-import { diagnosticJson, objectDiagnostic } from '../../src/manifest/diagnostics.js';
+import { diagnosticJson, objectDiagnostic } from '../../src/diagnostics.js';
 import { formatDiagnostics, sortDiagnostics } from '../../src/manifest/index.js';
 import type { Diagnostic } from '../../src/manifest/index.js';
 import { project } from './fixture.js';

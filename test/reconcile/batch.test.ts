@@ -1,5 +1,5 @@
 /**
- * The calls of a plan (src/reconcile/batch.ts): link and unlink steps grouped per (object,
+ * The calls of a plan (src/engine/batch.ts): link and unlink steps grouped per (object,
  * relationship, link or unlink), the side of each link chosen for the fewest calls, to-one
  * sides taking one identifier, links of a new virtual host in its create body, and an order
  * in which every call can be sent.
@@ -9,13 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
-import { checkCalls, identifiersOf, minimumVertexCover } from '../../src/reconcile/batch.js';
-import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
-import { liveState } from '../../src/reconcile/live.js';
-import type { ApiResource } from '../../src/reconcile/live.js';
-import { buildPlan } from '../../src/reconcile/plan.js';
-import type { PlanOptions } from '../../src/reconcile/plan.js';
-import type { Plan, PlanCall } from '../../src/reconcile/plan-types.js';
+import { checkCalls, identifiersOf, minimumVertexCover } from '../../src/engine/batch.js';
+import { identityHandles, desiredState } from '../../src/engine/desired.js';
+import { liveState } from '../../src/engine/live.js';
+import type { ApiResource } from '../../src/engine/live.js';
+import { buildPlan } from '../../src/engine/plan.js';
+import type { PlanOptions } from '../../src/engine/plan.js';
+import type { Plan, PlanCall } from '../../src/engine/plan-types.js';
 import { doc, many, options, pem, resource } from './helpers.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {

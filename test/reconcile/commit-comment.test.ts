@@ -1,5 +1,5 @@
 /**
- * The activation comment is a contract (src/reconcile/commit-comment.ts): what
+ * The activation comment is a contract (src/engine/commit-comment.ts): what
  * `activationComment` writes, `parseActivationComment` reads back, and `gwops history`
  * and `gwops rollback` rely on it.
  */
@@ -11,8 +11,8 @@ import {
   parseActivationComment,
   parseRollbackComment,
   rollbackComment,
-} from '../../src/reconcile/commit-comment.js';
-import type { CommitInfo } from '../../src/reconcile/commit-comment.js';
+} from '../../src/engine/commit-comment.js';
+import type { CommitInfo } from '../../src/engine/commit-comment.js';
 
 const SHA = '3f2c9a1d8e7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a';
 const RUN = 'https://github.com/acme/gateway/actions/runs/42';

@@ -10,8 +10,8 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { editManifestText } from '../../src/adopt/edit.js';
 import { escapeVariables } from '../../src/manifest/variables.js';
-import { attributeDrift } from '../../src/reconcile/drift-attribution.js';
-import { entriesInForce, matchingEntry, parseDriftSettings } from '../../src/reconcile/drift-ignore.js';
+import { attributeDrift } from '../../src/engine/drift-attribution.js';
+import { entriesInForce, matchingEntry, parseDriftSettings } from '../../src/manifest/drift-ignore.js';
 import { EXAMPLES } from '../e2e/harness.js';
 
 describe('drift.ignore', () => {

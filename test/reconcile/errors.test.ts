@@ -1,7 +1,7 @@
 /**
- * The reconciler's errors (src/reconcile/errors.ts) and the one table of exit codes
+ * The reconciler's errors (src/engine/errors.ts) and the one table of exit codes
  * (src/exit-codes.ts), and the gateway validator's messages as diagnostics
- * (`locateMessages`, src/reconcile/run.ts).
+ * (`locateMessages`, src/operations/plan.ts).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,13 +13,13 @@ import { SIGNAL_EXIT } from '../../src/exit-codes.js';
 import { InterruptedError } from '../../src/gateway/index.js';
 import type { ValidatorMessage } from '../../src/gateway/index.js';
 import { SIGNAL_EXIT_CODES } from '../../src/interrupts.js';
-import type { Diagnostic } from '../../src/manifest/diagnostics.js';
+import type { Diagnostic } from '../../src/diagnostics.js';
 import { objectKey } from '../../src/object-key.js';
-import * as apply from '../../src/reconcile/apply.js';
-import * as errors from '../../src/reconcile/errors.js';
-import * as planTypes from '../../src/reconcile/plan-types.js';
-import * as run from '../../src/reconcile/run.js';
-import { locateMessages } from '../../src/reconcile/run.js';
+import * as apply from '../../src/operations/apply.js';
+import * as errors from '../../src/engine/errors.js';
+import * as planTypes from '../../src/engine/plan-types.js';
+import * as run from '../../src/operations/plan.js';
+import { locateMessages } from '../../src/operations/plan.js';
 
 const error = (code: string, message = 'm'): Diagnostic => ({ severity: 'error', code, message });
 const warning: Diagnostic = { severity: 'warning', code: 'W', message: 'w' };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fetchFilters, kindsToFetch, projectAttributes, projectionShape } from '../../src/reconcile/fetch.js';
+import { fetchFilters, kindsToFetch, projectAttributes, projectionShape } from '../../src/engine/fetch-scope.js';
 import type { ResourceType } from '../../src/kinds/index.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { desiredState } from '../../src/reconcile/desired.js';
+import { desiredState } from '../../src/engine/desired.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
 
 const source = { file: 'm.yaml', line: 1, column: 1 };

@@ -1,8 +1,8 @@
 /** Test helpers: manifest documents, API resources, PEMs and default plan options. */
 import type { ResourceType } from '../../src/kinds/index.js';
 import type { AttributeObject, ManifestDocument } from '../../src/manifest/types.js';
-import type { ApiResource } from '../../src/reconcile/live.js';
-import type { PlanOptions } from '../../src/reconcile/plan.js';
+import type { ApiResource } from '../../src/engine/live.js';
+import type { PlanOptions } from '../../src/engine/plan.js';
 
 /** A resolved manifest document; `name` is added to the attributes of kinds that have one. */
 export function doc(

@@ -1,11 +1,11 @@
 /**
- * List items compared as the gateway holds them (src/reconcile/item-defaults.ts): the
+ * List items compared as the gateway holds them (src/engine/item-defaults.ts): the
  * kind's item defaults filled into declared items, keys sorted on both sides of a change.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffAttributes } from '../../src/reconcile/diff.js';
-import { sortedKeys, withItemDefaults } from '../../src/reconcile/item-defaults.js';
+import { diffAttributes } from '../../src/engine/diff.js';
+import { sortedKeys, withItemDefaults } from '../../src/engine/item-defaults.js';
 
 const LIVE_ITEM = { protocol: 'HTTP', hostName: 'a.internal', port: 8080, mode: 'ENABLED', spare: false, weight: 100 };
 

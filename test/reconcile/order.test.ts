@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
 import { kindOf } from '../../src/kinds/index.js';
-import type { DraftStep, StepKey, StepNode } from '../../src/reconcile/order.js';
-import { orderSteps, stepKey } from '../../src/reconcile/order.js';
-import type { PlanStep } from '../../src/reconcile/plan-types.js';
+import type { DraftStep, StepKey, StepNode } from '../../src/engine/order.js';
+import { orderSteps, stepKey } from '../../src/engine/order.js';
+import type { PlanStep } from '../../src/engine/plan-types.js';
 
 const body = { data: { type: 'mapping' as ResourceType, attributes: {} } };
 function objectNode(action: 'create' | 'update' | 'delete', kind: ResourceType, name: string, needs: StepKey[] = []): StepNode {

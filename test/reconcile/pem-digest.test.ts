@@ -1,12 +1,12 @@
 /**
  * A readable PEM secret (a certificate's `privateKey`) compares by the digest of its PEM
- * lines (src/reconcile/diff.ts): for every key text, its line endings, final line break and
+ * lines (src/engine/diff.ts): for every key text, its line endings, final line break and
  * indentation are no difference; any other change of a character is one.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchesDeclared, pemTextDigest } from '../../src/reconcile/diff.js';
+import { matchesDeclared, pemTextDigest } from '../../src/engine/diff.js';
 
 const KEYS = [
   generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),

@@ -1,5 +1,5 @@
 /**
- * Plan files (src/reconcile/saved-plan.ts): what `apply --plan` reads and refuses, and
+ * Plan files (src/operations/steps/saved-plan.ts): what `apply --plan` reads and refuses, and
  * that a secret is saved as its source, never as its value.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -7,14 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { PlanGatewayMismatchError } from '../../src/reconcile/errors.js';
-import { emptyObjectMaps } from '../../src/reconcile/model.js';
-import type { State, StateObject } from '../../src/reconcile/model.js';
-import { PLAN_FORMAT_VERSION } from '../../src/reconcile/plan-types.js';
-import type { Plan } from '../../src/reconcile/plan-types.js';
-import { checkPlanGateway, desiredOfPlanFile, planFileOf, readPlanFile } from '../../src/reconcile/saved-plan.js';
+import { PlanGatewayMismatchError } from '../../src/engine/errors.js';
+import { emptyObjectMaps } from '../../src/engine/model.js';
+import type { State, StateObject } from '../../src/engine/model.js';
+import { PLAN_FORMAT_VERSION } from '../../src/engine/plan-types.js';
+import type { Plan } from '../../src/engine/plan-types.js';
+import { checkPlanGateway, planFileOf, readPlanFile } from '../../src/operations/steps/saved-plan.js';
+import { desiredOfPlanFile } from '../../src/operations/steps/saved-plan-secrets.js';
 import { renderPlanFile } from '../../src/render/index.js';
-import type { PlanFile } from '../../src/reconcile/saved-plan.js';
+import type { PlanFile } from '../../src/engine/plan-file.js';
 import { secretAttributes } from '../../src/schema/index.js';
 
 function write(content: string): { dir: string; file: string } {

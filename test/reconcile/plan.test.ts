@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { desiredState, identityHandles } from '../../src/reconcile/desired.js';
-import { liveState } from '../../src/reconcile/live.js';
-import type { ApiResource } from '../../src/reconcile/live.js';
+import { desiredState, identityHandles } from '../../src/engine/desired.js';
+import { liveState } from '../../src/engine/live.js';
+import type { ApiResource } from '../../src/engine/live.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { MassDeleteError, UnresolvedReferenceError, buildPlan, liveStateDigest } from '../../src/reconcile/plan.js';
-import type { PlanOptions } from '../../src/reconcile/plan.js';
-import { SENSITIVE_MASK } from '../../src/reconcile/plan-types.js';
-import type { CreateStep, Plan, PlanCall, PlanStep, UpdateStep } from '../../src/reconcile/plan-types.js';
+import { MassDeleteError, UnresolvedReferenceError, buildPlan, liveStateDigest } from '../../src/engine/plan.js';
+import type { PlanOptions } from '../../src/engine/plan.js';
+import { SENSITIVE_MASK } from '../../src/engine/plan-types.js';
+import type { CreateStep, Plan, PlanCall, PlanStep, UpdateStep } from '../../src/engine/plan-types.js';
 import { doc, many, one, options, pem, resource } from './helpers.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {

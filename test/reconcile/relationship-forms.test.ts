@@ -4,8 +4,8 @@
  * alike (docs/gateway-api.md "Relationships").
  */
 import { describe, expect, it } from 'vitest';
-import { toResource } from '../../src/gateway/documents.js';
-import { liveState } from '../../src/reconcile/live.js';
+import { toResource } from '../../src/api/documents.js';
+import { liveState } from '../../src/engine/live.js';
 
 const certificate = { type: 'ssl-certificate', id: '7', attributes: { certificate: 'PEM' } };
 

@@ -1,5 +1,5 @@
 /**
- * The bounds of redoing an apply transaction (src/reconcile/retry-transaction.ts): an
+ * The bounds of redoing an apply transaction (src/operations/steps/retry-transaction.ts): an
  * expired session once, a refused activation `retryOnConflict` times, nothing else; and
  * the plan comparison that decides whether consent is asked again. The end-to-end
  * behaviour is drilled in test/drills/session-expiry.test.ts and races.test.ts.
@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 import { ApiError, OutdatedConfigurationError, SessionError } from '../../src/gateway/index.js';
-import type { TransactionAttempt } from '../../src/reconcile/retry-transaction.js';
-import { redoReason, redoTransaction, samePlan } from '../../src/reconcile/retry-transaction.js';
-import type { Plan } from '../../src/reconcile/plan-types.js';
-import { PLAN_FORMAT_VERSION } from '../../src/reconcile/plan-types.js';
+import type { TransactionAttempt } from '../../src/operations/steps/retry-transaction.js';
+import { redoReason, redoTransaction, samePlan } from '../../src/operations/steps/retry-transaction.js';
+import type { Plan } from '../../src/engine/plan-types.js';
+import { PLAN_FORMAT_VERSION } from '../../src/engine/plan-types.js';
 
 const expired = (): SessionError => new SessionError('expired', 'GET', '/configuration/mappings', 401);
 const conflict = (): OutdatedConfigurationError =>

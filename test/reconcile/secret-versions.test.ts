@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseActivationComment, parseRollbackComment, rollbackComment } from '../../src/reconcile/commit-comment.js';
+import { parseActivationComment, parseRollbackComment, rollbackComment } from '../../src/engine/commit-comment.js';
 import {
   appliedVersions,
   mergeVersions,
@@ -13,7 +13,7 @@ import {
   rollbackCommentWithVersions,
   withVersionTrailer,
   withoutVersionTrailer,
-} from '../../src/reconcile/secret-versions.js';
+} from '../../src/engine/secret-versions.js';
 
 const name = fc.string({ minLength: 1, maxLength: 12 });
 const versions = fc.dictionary(

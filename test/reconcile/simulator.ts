@@ -8,10 +8,10 @@
 import type { RelationshipData } from '../../src/gateway/index.js';
 import { kindByCollection, kindOf } from '../../src/kinds/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
-import type { ApiResource } from '../../src/reconcile/live.js';
-import type { State } from '../../src/reconcile/model.js';
-import type { Plan } from '../../src/reconcile/plan-types.js';
-import { SENSITIVE_MASK, idPlaceholder } from '../../src/reconcile/plan-types.js';
+import type { ApiResource } from '../../src/engine/live.js';
+import type { State } from '../../src/engine/model.js';
+import type { Plan } from '../../src/engine/plan-types.js';
+import { SENSITIVE_MASK, idPlaceholder } from '../../src/engine/plan-types.js';
 import { writeOnlyAttributes } from '../../src/schema/index.js';
 
 interface Stored {

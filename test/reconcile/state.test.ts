@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { certificateFingerprint } from '../../src/kinds/ssl-certificate/identity.js';
 import { objectKey } from '../../src/object-key.js';
-import { desiredState, identityHandles } from '../../src/reconcile/desired.js';
-import { liveState } from '../../src/reconcile/live.js';
-import { DesiredStateError } from '../../src/reconcile/plan-types.js';
+import { desiredState, identityHandles } from '../../src/engine/desired.js';
+import { liveState } from '../../src/engine/live.js';
+import { DesiredStateError } from '../../src/engine/plan-types.js';
 import { createHash } from 'node:crypto';
 import { doc, many, one, pem, resource } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
-import { liveState } from '../../src/reconcile/live.js';
-import { buildPlan } from '../../src/reconcile/plan.js';
-import type { Plan } from '../../src/reconcile/plan-types.js';
+import { identityHandles, desiredState } from '../../src/engine/desired.js';
+import { liveState } from '../../src/engine/live.js';
+import { buildPlan } from '../../src/engine/plan.js';
+import type { Plan } from '../../src/engine/plan-types.js';
 import { MARKDOWN_MARKER, NO_CHANGES, renderJson, renderMarkdown, renderText, summaryLine } from '../../src/render/index.js';
 import { doc, options, resource } from '../reconcile/helpers.js';
 

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
-import { liveState } from '../../src/reconcile/live.js';
-import type { ApiResource } from '../../src/reconcile/live.js';
-import { buildPlan } from '../../src/reconcile/plan.js';
-import type { Plan } from '../../src/reconcile/plan-types.js';
+import { identityHandles, desiredState } from '../../src/engine/desired.js';
+import { liveState } from '../../src/engine/live.js';
+import type { ApiResource } from '../../src/engine/live.js';
+import { buildPlan } from '../../src/engine/plan.js';
+import type { Plan } from '../../src/engine/plan-types.js';
 import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
 import { doc, options, pem, resource } from '../reconcile/helpers.js';
 

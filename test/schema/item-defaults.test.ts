@@ -2,7 +2,7 @@
  * The item defaults in the schemas (`default` of a list's `items`): every list of objects
  * of every kind has them, they fit the item schema, and an item schema of its own (not a
  * shared pattern object, whose members vary by place) has a default for every member, so
- * that no member of a declared item escapes the comparison (src/reconcile/item-defaults.ts).
+ * that no member of a declared item escapes the comparison (src/engine/item-defaults.ts).
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';

@@ -7,14 +7,14 @@
 import { UsageError } from '../../errors.js';
 import { adoptDrift } from '../../adopt/index.js';
 import type { AdoptResult } from '../../adopt/index.js';
-import type { Diagnostic } from '../../manifest/diagnostics.js';
-import { runDriftReport } from '../../reconcile/drift.js';
-import { expiredWarning } from '../../reconcile/drift-ignore.js';
+import type { Diagnostic } from '../../diagnostics.js';
+import { runDriftReport } from '../../operations/drift.js';
+import { expiredWarning } from '../../manifest/drift-ignore.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
 import { driftTopology } from '../../render/index.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
-import type { ProgressReporter } from '../../reconcile/progress.js';
+import type { ProgressReporter } from '../../engine/progress.js';
 import { colorEnabled } from '../color.js';
 import type { CommonFlags } from './reconcile-run.js';
 import { explain, runInput } from './reconcile-run.js';

@@ -6,13 +6,14 @@
  * of the environment variables the manifests read them from.
  */
 import { join } from 'node:path';
-import type { ExportLayout, ExportResult } from '../../export/index.js';
-import { runExport } from '../../export/index.js';
+import type { ExportLayout } from '../../export/index.js';
+import type { ExportResult } from '../../operations/export.js';
+import { runExport } from '../../operations/export.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';
-import type { ProgressReporter } from '../../reconcile/progress.js';
+import type { ProgressReporter } from '../../engine/progress.js';
 
 /** Flags of `gwops export`, as commander parses them. */
 export interface ExportFlags extends ConnectionFlags {

@@ -6,8 +6,8 @@
  */
 import type { Variant } from '../../kinds/index.js';
 import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
-import { desiredState } from '../../reconcile/desired.js';
-import { ManifestError, isDiagnosticsError } from '../../reconcile/errors.js';
+import { desiredState } from '../../engine/desired.js';
+import { ManifestError, isDiagnosticsError } from '../../engine/errors.js';
 import { renderDot, renderMermaid, stateTopology } from '../../render/index.js';
 import { EXIT } from '../exit.js';
 import { offlineLoadOptions } from './validate-run.js';

@@ -1,11 +1,11 @@
 /**
  * `gwops history`: the gateway's configurations, newest first, with the commit read out
- * of the comments gwops wrote (src/reconcile/commit-comment.ts). Read-only: one session,
+ * of the comments gwops wrote (src/engine/commit-comment.ts). Read-only: one session,
  * the configurations list (no load), terminate.
  */
 import { UsageError } from '../../errors.js';
-import type { HistoryEntry } from '../../reconcile/history.js';
-import { runHistory } from '../../reconcile/history.js';
+import type { HistoryEntry } from '../../operations/history.js';
+import { runHistory } from '../../operations/history.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';

@@ -16,7 +16,7 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { errnoWords } from '../../files.js';
 import { writeProblem } from '../../out-paths.js';
 import type { ExportLayout } from '../../export/index.js';
-import { runExport } from '../../export/index.js';
+import { runExport } from '../../operations/export.js';
 import { PROJECT_FILE } from '../../manifest/index.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';

@@ -5,10 +5,10 @@
  * `gwops rollback: to configuration <id> (<sha7> <subject>)`. The manifests are not
  * touched, so the output says how to make Git agree.
  */
-import { commitOf, describeHistoryEntry } from '../../reconcile/history.js';
-import { ValidatorRejectedError } from '../../reconcile/errors.js';
-import type { RollbackPreview, RollbackResult } from '../../reconcile/rollback.js';
-import { runRollback } from '../../reconcile/rollback.js';
+import { commitOf, describeHistoryEntry } from '../../operations/history.js';
+import { ValidatorRejectedError } from '../../engine/errors.js';
+import type { RollbackPreview, RollbackResult } from '../../operations/rollback.js';
+import { runRollback } from '../../operations/rollback.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { renderValidatorMessages } from '../../render/run-report.js';
 import { consent } from '../consent.js';

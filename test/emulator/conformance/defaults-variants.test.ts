@@ -2,7 +2,7 @@
  * Server defaults (docs/gateway-api.md "Attributes and server defaults" and
  * server-defaults/*.yaml), write-only attributes, and variants (docs/gateway-api.md "Variants").
  */
-import { variantOfVersion } from '../../../src/reconcile/variant.js';
+import { variantOfVersion } from '../../../src/engine/variant.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FilterSyntaxError, matchesFilter, parseFilters } from '../../../src/gateway/filter.js';
+import { FilterSyntaxError, matchesFilter, parseFilters } from '../../../src/api/filter.js';
 import { kindOf } from '../../../src/kinds/index.js';
 
 const mapping = (id: string, attributes: Record<string, unknown>) => ({ type: 'mapping', id, attributes });

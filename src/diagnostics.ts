@@ -1,0 +1,351 @@
+/**
+ * Diagnostics: the one shape every located problem of gwops is reported in, wherever it
+ * is found (Terraform's `tfdiags` is the model), and the one formatter that prints them
+ * in text, JSON and GitHub formats for `gwops validate`, `plan`, `apply` and `drift`
+ * (docs/architecture.md "Habits": file:line:column, JSON pointer, a stable code, what is
+ * wrong and what would be right; every problem at once).
+ *
+ * The sources of diagnostics:
+ * - the manifest loader (src/manifest/): codes {@link ManifestDiagnosticCode}, always
+ *   located, never with an `object`;
+ * - building the desired state and the plan (src/engine/desired.ts, plan.ts): codes
+ *   {@link ReconcileDiagnosticCode}, with the object and the document that declares it;
+ * - the gateway's validator (src/operations/plan.ts `locateMessages`): the gateway's own
+ *   code (e.g. `MAPPING_WITHOUT_BACKEND_GROUP`, {@link VALIDATOR_MESSAGE_CODE} when it
+ *   sent none), located at the document of the object when a manifest declares it.
+ *
+ * Messages never contain a value of an attribute marked `x-gwops-secret`: the code that
+ * creates a diagnostic names attribute paths only (a validator message is the gateway's
+ * text, and every output passes through the run's redactor, src/cli/io.ts).
+ */
+import pc from 'picocolors';
+import { escapeInvisible } from './display.js';
+
+/**
+ * Stable machine codes of manifest diagnostics. Tests and CI scripts may rely on them;
+ * messages may be reworded, codes may not.
+ */
+export type ManifestDiagnosticCode =
+  | 'yaml-syntax'
+  | 'invalid-encoding'
+  | 'control-character'
+  | 'duplicate-key'
+  | 'not-an-object'
+  | 'unknown-kind'
+  | 'unknown-api-version'
+  | 'missing-api-version'
+  | 'missing-name'
+  /** A `name` with a control, zero-width or bidi character (src/display.ts). */
+  | 'invalid-name'
+  | 'name-mismatch'
+  | 'unknown-key'
+  | 'unknown-attribute'
+  | 'unknown-relationship'
+  | 'invalid-type'
+  | 'invalid-value'
+  | 'out-of-range'
+  | 'invalid-secret'
+  | 'to-one-list'
+  | 'duplicate-link'
+  | 'conflicting-link'
+  | 'duplicate-object'
+  | 'unresolved-link'
+  | 'duplicate-priority'
+  | 'invalid-regex'
+  | 'http2-without-https'
+  | 'certificate-mode-link'
+  /** A certificate's `privateKey` is no PEM private key that can be read (with its passphrase). */
+  | 'invalid-private-key'
+  /** A certificate's `privateKey` is not the key of its `certificate`. */
+  | 'private-key-mismatch'
+  | 'variant-attribute'
+  | 'variant-kind'
+  | 'missing-template'
+  | 'template-cycle'
+  | 'extends-not-allowed'
+  | 'unset-variable'
+  /** `${VAR}` names a variable that holds an API key or a secret (src/manifest/secret-variables.ts). */
+  | 'secret-variable'
+  | 'secret-unavailable'
+  | 'literal-secret'
+  | 'overlay-invalid'
+  | 'overlay-target-missing'
+  | 'overlay-patch-failed'
+  | 'no-manifests'
+  /** `{ fromJwks }` next to no algorithm, or one whose key is a passphrase (`HS_*`). */
+  | 'jwks-algorithm'
+  /** `{ fromJwks: { source } }` names no `jwks` entry of gwops.yaml. */
+  | 'jwks-source-unknown'
+  /** The URL of a `{ fromJwks }` value or of its `jwks` source carries a user name or password. */
+  | 'jwks-credentials'
+  /** A JWK Set could not be fetched or is not one (found at plan, apply or drift time). */
+  | 'jwks-unavailable'
+  /** No usable key: kid missing, several candidates for alg, wrong key type (found at plan, apply or drift time). */
+  | 'jwks-key';
+
+/**
+ * Stable codes of the problems found while building the desired state and the plan
+ * (after the manifests passed validation, e.g. when a library caller skips it, or a link
+ * names an object the live gateway does not have). Where the manifest rules check the same
+ * thing, the code is the same (`duplicate-object`, `unknown-relationship`, `to-one-list`,
+ * `conflicting-link`, `unresolved-link`).
+ */
+export type ReconcileDiagnosticCode =
+  | 'duplicate-object'
+  | 'unknown-relationship'
+  | 'to-one-list'
+  | 'conflicting-link'
+  | 'unresolved-link'
+  /** Two objects of a kind whose identity is not the name have the same identity (two certificates with one PEM). */
+  | 'duplicate-identity'
+  /** An object's attributes give no identity (a certificate without its PEM). */
+  | 'missing-identity'
+  /** A manifest declares an object that is built into the gateway (negative id), which no client may change. */
+  | 'built-in-object'
+  /** A manifest declares a name that exists live outside the project's ownership scope for its kind (someone else's object). */
+  | 'outside-ownership-scope'
+  /** A step of the plan failed inside the session (server check or apply): the gateway refused its call. */
+  | 'step-failed'
+  /** The run stopped on an error that is not about one object (the gateway unreachable, a refused read): its message. */
+  | 'run-failed';
+
+/** The stable codes of gwops's own diagnostics. */
+export type DiagnosticCode = ManifestDiagnosticCode | ReconcileDiagnosticCode;
+
+/**
+ * A code of the gateway's validator, as the gateway sends it (e.g.
+ * `MAPPING_WITHOUT_BACKEND_GROUP`; docs/gateway-api.md "Validator messages").
+ */
+export type GatewayValidatorCode = string & Record<never, never>;
+
+/** The code of a validator message that came without a code of its own. */
+export const VALIDATOR_MESSAGE_CODE = 'validator-message';
+
+/** How bad a problem is. `info` comes only from the gateway's validator (`INFO` messages). */
+export type DiagnosticSeverity = 'error' | 'warning' | 'info';
+
+/** The object a diagnostic is about: the kind and the name a manifest gives it. */
+export interface DiagnosticObject {
+  /** The resource type (a kind's name, e.g. `mapping`); a plain string so that this module depends on nothing of gwops. */
+  readonly kind: string;
+  readonly name: string;
+}
+
+/** What every diagnostic says. */
+interface DiagnosticBase {
+  readonly severity: DiagnosticSeverity;
+  /** Stable machine code, e.g. `unknown-attribute`, or the gateway validator's code. */
+  readonly code: DiagnosticCode | GatewayValidatorCode;
+  /**
+   * JSON pointer (RFC 6901) inside the document at `file`, `''` for the document itself;
+   * present whenever the diagnostic is located in a manifest.
+   */
+  readonly pointer?: string;
+  /** The object the problem is about, when it is about one (for machines and tables; the message names it too). */
+  readonly object?: DiagnosticObject;
+  /**
+   * What is wrong and what would be right, complete on its own: it names the object it is
+   * about. Never contains a secret value.
+   */
+  readonly message: string;
+}
+
+/** Where in a manifest a diagnostic points. */
+export interface DiagnosticLocation {
+  /** File as given on the command line or relative to the working directory; `-` for stdin. */
+  readonly file: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+}
+
+/** A diagnostic without a position (e.g. a validator message about an object no manifest declares). */
+interface Unlocated {
+  readonly file?: undefined;
+  readonly line?: undefined;
+  readonly column?: undefined;
+}
+
+/**
+ * One problem, wherever it was found: severity, stable code, message, and optionally the
+ * source location (file, line, column, JSON pointer) and the object it is about.
+ * Diagnostics of the manifest loader are always located.
+ */
+export type Diagnostic = DiagnosticBase & (DiagnosticLocation | Unlocated);
+
+/**
+ * A diagnostic about an object, located at the start of the document that declares it
+ * when `source` is known (pointer `''`: the document itself).
+ */
+export function objectDiagnostic(init: {
+  readonly severity?: DiagnosticSeverity;
+  readonly code: DiagnosticCode | GatewayValidatorCode;
+  readonly object?: DiagnosticObject | undefined;
+  readonly source?: DiagnosticLocation | undefined;
+  readonly message: string;
+}): Diagnostic {
+  const { source, object } = init;
+  const base = {
+    severity: init.severity ?? 'error',
+    code: init.code,
+    ...(object ? { object: { kind: object.kind, name: object.name } } : {}),
+    message: init.message,
+  } as const;
+  return source ? { ...base, file: source.file, line: source.line, column: source.column, pointer: '' } : base;
+}
+
+/** Output formats of {@link formatDiagnostics}. */
+export type DiagnosticFormat = 'text' | 'json' | 'github';
+
+/**
+ * Version of the `json` format; raised on any incompatible change. (Diagnostics without a
+ * location, with an `object`, or of severity `info` are additions of the same version:
+ * manifest diagnostics read exactly as before.)
+ */
+export const DIAGNOSTICS_FORMAT_VERSION = '1.0';
+
+function compareText(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Orders diagnostics by file, line, column (then code, for a stable order); those without
+ * a location last, in their given order. Returns a new array.
+ */
+export function sortDiagnostics<D extends Diagnostic>(diagnostics: readonly D[]): D[] {
+  return [...diagnostics].sort(
+    (a, b) =>
+      compareText(a.file, b.file) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      (a.file === undefined ? 0 : compareText(a.code, b.code)),
+  );
+}
+
+/** True when any diagnostic is an error. */
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** The number of diagnostics of each severity. */
+export function countDiagnostics(diagnostics: readonly Diagnostic[]): Readonly<Record<DiagnosticSeverity, number>> {
+  const counts: Record<DiagnosticSeverity, number> = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.severity] += 1;
+  return counts;
+}
+
+/** `kind 'name'`, how messages name an object. */
+function objectLabel(object: DiagnosticObject): string {
+  return `${object.kind} '${object.name}'`;
+}
+
+/** `file:line:column` of a located diagnostic. */
+export function diagnosticPosition(d: Diagnostic): string | undefined {
+  return d.file === undefined ? undefined : `${d.file}:${d.line}:${d.column}`;
+}
+
+/**
+ * One diagnostic as a JSON value with a stable key order: `severity`, `code`, then
+ * `file`, `line`, `column`, `pointer`, `object` when present, and `message`. The element
+ * of `diagnostics` in every JSON output of gwops (validate, and plan, apply and drift).
+ */
+export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
+  return {
+    severity: d.severity,
+    code: d.code,
+    ...(d.file !== undefined ? { file: d.file, line: d.line, column: d.column } : {}),
+    ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
+    ...(d.object !== undefined ? { object: { kind: d.object.kind, name: d.object.name } } : {}),
+    message: d.message,
+  };
+}
+
+/**
+ * Escapes a value for a GitHub Actions workflow command property or message (line breaks
+ * as `%0A`, which GitHub shows inside the annotation; other invisible characters as their
+ * visible escapes, src/display.ts).
+ */
+function githubEscape(text: string, property: boolean): string {
+  let out = escapeInvisible(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+  if (property) out = out.replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return out;
+}
+
+/** The GitHub annotation level of a severity (`notice` is GitHub's word for info). */
+const GITHUB_LEVEL: Readonly<Record<DiagnosticSeverity, string>> = { error: 'error', warning: 'warning', info: 'notice' };
+
+/**
+ * One diagnostic as one line of the `text` format (without the newline):
+ * `file:line:col: severity: message [code]`. Without a location the object it is about
+ * takes the place of the position (`mapping 'shop': severity: ...`), and without either
+ * the line starts with the severity.
+ */
+export function formatDiagnosticLine(d: Diagnostic, options: { color?: boolean } = {}): string {
+  const c = pc.createColors(options.color === true);
+  const severity = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.blue('info');
+  const where = diagnosticPosition(d) ?? (d.object ? objectLabel(d.object) : undefined);
+  // Names and the gateway's text inside stay on this line (src/display.ts).
+  return `${where !== undefined ? `${c.bold(escapeInvisible(where))}: ` : ''}${severity}: ${escapeInvisible(d.message)} ${c.dim(`[${escapeInvisible(d.code)}]`)}`;
+}
+
+/** The summary line of the `text` format: `2 errors, 1 warning` (and `, 3 info` when there are any). */
+export function diagnosticsSummary(diagnostics: readonly Diagnostic[]): string {
+  const counts = countDiagnostics(diagnostics);
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}${counts.info > 0 ? `, ${counts.info} info` : ''}`;
+}
+
+/**
+ * Formats diagnostics for output: the one formatter of every problem gwops reports.
+ * - `text`: one line each ({@link formatDiagnosticLine}), then a summary line
+ *   (`2 errors, 1 warning`) when there is anything to report; colours only with `color`.
+ * - `json`: `{ formatVersion, valid, errorCount, warningCount, diagnostics: [...] }`, each
+ *   element as {@link diagnosticJson}, pretty-printed. `valid` is true when no diagnostic
+ *   is an error.
+ * - `github`: GitHub Actions annotations, `::error file=F,line=L,col=C,title=CODE::message`
+ *   (without a location no `file`, `line` and `col`, and the object named first; `info` is
+ *   a `::notice`).
+ * The input order is kept (callers pass sorted diagnostics).
+ */
+export function formatDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  format: DiagnosticFormat,
+  options: { color?: boolean } = {},
+): string {
+  switch (format) {
+    case 'json': {
+      const counts = countDiagnostics(diagnostics);
+      return (
+        JSON.stringify(
+          {
+            formatVersion: DIAGNOSTICS_FORMAT_VERSION,
+            valid: counts.error === 0,
+            errorCount: counts.error,
+            warningCount: counts.warning,
+            diagnostics: diagnostics.map(diagnosticJson),
+          },
+          null,
+          2,
+        ) + '\n'
+      );
+    }
+    case 'github':
+      return diagnostics
+        .map((d) => {
+          const title = `title=${githubEscape(d.code, true)}`;
+          const properties = d.file !== undefined ? `file=${githubEscape(d.file, true)},line=${d.line},col=${d.column},${title}` : title;
+          const message = d.file === undefined && d.object ? `${objectLabel(d.object)}: ${d.message}` : d.message;
+          return `::${GITHUB_LEVEL[d.severity]} ${properties}::${githubEscape(message, false)}\n`;
+        })
+        .join('');
+    case 'text': {
+      const lines = diagnostics.map((d) => `${formatDiagnosticLine(d, options)}\n`);
+      if (diagnostics.length > 0) lines.push(`${diagnosticsSummary(diagnostics)}\n`);
+      return lines.join('');
+    }
+  }
+}

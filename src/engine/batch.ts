@@ -1,0 +1,436 @@
+/**
+ * The requests of a plan (`Plan.calls`): the ordered steps sent in the fewest calls. A
+ * session is sequential (docs/gateway-api.md "Base path and transport"), so apply time is
+ * calls times round trip. Pure, like the planner that calls it.
+ *
+ * - Creates, updates and deletes are one call each, at their step's position.
+ * - A new object whose kind names relationships in `createRelationships` carries its links
+ *   through them in the create body's `relationships` member, when the other end exists
+ *   by then (docs/gateway-api.md "Relationships": `POST /configuration/virtual-hosts`).
+ * - The other link steps, and all unlink steps, are grouped per (object, relationship,
+ *   link or unlink) into one PATCH or DELETE of the relationship endpoint carrying every
+ *   identifier (docs/gateway-api.md "Relationships": both sides of a link have an
+ *   endpoint, and a link made from either side is the same link). Each link may go to
+ *   either side; the sides are chosen so that the number of calls is the smallest: a
+ *   minimum vertex cover of the bipartite graph whose vertices are (object, relationship)
+ *   and whose edges are the links (König's theorem, from a maximum matching). Ties go to
+ *   the canonical side.
+ * - A built-in object's side (negative id) is never used when the other side can carry
+ *   the link: the gateway refuses relationship calls on built-ins.
+ * - A side takes one identifier per call when its relationship is to-one, or has aliases
+ *   (older gateways serve it under another name, to-one: docs/gateway-api.md
+ *   "Relationships"). The other side is used only when its relationship exists in every
+ *   variant in which the link can exist (RelationshipDefinition `variants`).
+ * - Order: unlink calls run in the unlink phase and link calls in the link phase of the
+ *   step order (order.ts), so every link comes after the creates of both ends, every
+ *   to-one unlink before the link that replaces it, and every unlink before the deletes.
+ *   {@link checkCalls} verifies this for every plan.
+ */
+import type { KindDefinition, RelationshipDefinition } from '../kinds/index.js';
+import { VARIANTS, kindOf } from '../kinds/index.js';
+import type { ObjectKey } from '../object-key.js';
+import { joinKey, objectKey } from '../object-key.js';
+import { isBuiltInId } from '../api/documents.js';
+import { collectionPathOf } from './live.js';
+import type { ObjectRef } from './model.js';
+import { refKey } from './model.js';
+import type { LinkStep, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UnlinkStep } from './plan-types.js';
+import { placeholderRef } from './plan-types.js';
+
+type LinkLike = LinkStep | UnlinkStep;
+
+/** One end of a link as a request can address it: `object`'s relationship `def`, naming `other`. */
+interface Side {
+  readonly object: ObjectRef;
+  readonly def: RelationshipDefinition;
+  readonly other: ObjectRef;
+}
+
+/** A call before it has its position: `anchor` is the smallest step index it carries. */
+type DraftCall = PlanCall extends infer C ? (C extends PlanCall ? Omit<C, 'index'> & { readonly anchor: number } : never) : never;
+
+/** The canonical relationship of a link step. @throws Error for an unknown relationship (a planner bug) */
+function canonicalDef(step: LinkLike): RelationshipDefinition {
+  const def = kindOf(step.kind).relationships[step.relationship];
+  if (!def) throw new Error(`unknown relationship ${step.kind}.${step.relationship}`);
+  return def;
+}
+
+function variantsOf(kind: KindDefinition, def: RelationshipDefinition): Set<string> {
+  return new Set((def.variants ?? VARIANTS).filter((v) => kind.variants.includes(v)));
+}
+
+/** {@link usableInverse} by `kind` and canonical relationship name. */
+const inverseCache = new Map<string, RelationshipDefinition | null>();
+
+/**
+ * The inverse of the canonical relationship `def` of `kind`, when a request may address it:
+ * real gateways document its endpoint (RelationshipDefinition `documented`), and it exists
+ * in every variant in which the canonical one exists between these kinds.
+ */
+function usableInverse(kind: KindDefinition, def: RelationshipDefinition): RelationshipDefinition | undefined {
+  const key = joinKey(kind.type, def.name);
+  let found = inverseCache.get(key);
+  if (found === undefined) {
+    const to = kindOf(def.target);
+    const inverse = to.relationships[def.inverse];
+    const linkVariants = [...variantsOf(kind, def)].filter((v) => to.variants.some((w) => w === v));
+    const inverseVariants = inverse ? variantsOf(to, inverse) : new Set<string>();
+    found = inverse && inverse.documented !== false && linkVariants.every((v) => inverseVariants.has(v)) ? inverse : null;
+    inverseCache.set(key, found);
+  }
+  return found ?? undefined;
+}
+
+/** The other side of a link step, when a request may address it (see {@link usableInverse}). */
+function inverseSide(step: LinkLike, def: RelationshipDefinition): Side | undefined {
+  const inverse = usableInverse(kindOf(step.kind), def);
+  return inverse ? { object: step.related, def: inverse, other: { kind: step.kind, name: step.name } } : undefined;
+}
+
+/** True when a side may carry several identifiers in one call. */
+function batchable(def: RelationshipDefinition): boolean {
+  return def.cardinality === 'many' && (def.aliases?.length ?? 0) === 0;
+}
+
+/**
+ * A maximum matching of a bipartite graph (Hopcroft-Karp, iterative) and from it a minimum
+ * vertex cover (König): `left[u]` / `right[v]` tell whether a vertex is in the cover.
+ * Deterministic for a given adjacency order.
+ */
+export function minimumVertexCover(leftCount: number, rightCount: number, adjacency: readonly (readonly number[])[]): { left: boolean[]; right: boolean[] } {
+  const FREE = -1;
+  const INFINITE = Number.MAX_SAFE_INTEGER;
+  const matchLeft = new Array<number>(leftCount).fill(FREE);
+  const matchRight = new Array<number>(rightCount).fill(FREE);
+  const dist = new Array<number>(leftCount).fill(INFINITE);
+  const next = new Array<number>(leftCount).fill(0);
+  const edges = (u: number): readonly number[] => adjacency[u] ?? [];
+
+  const layer = (): boolean => {
+    const queue: number[] = [];
+    for (let u = 0; u < leftCount; u++) {
+      if (matchLeft[u] === FREE) {
+        dist[u] = 0;
+        queue.push(u);
+      } else dist[u] = INFINITE;
+    }
+    let found = false;
+    for (let head = 0; head < queue.length; head++) {
+      const u = queue[head] ?? 0;
+      for (const v of edges(u)) {
+        const w = matchRight[v] ?? FREE;
+        if (w === FREE) found = true;
+        else if (dist[w] === INFINITE) {
+          dist[w] = (dist[u] ?? 0) + 1;
+          queue.push(w);
+        }
+      }
+    }
+    return found;
+  };
+
+  const augment = (root: number): boolean => {
+    const stack = [root];
+    const via: number[] = []; // via[k]: the right vertex that stack[k] is matched to if the path succeeds
+    while (stack.length > 0) {
+      const u = stack[stack.length - 1] ?? 0;
+      const list = edges(u);
+      const at = next[u] ?? 0;
+      if (at >= list.length) {
+        dist[u] = INFINITE;
+        stack.pop();
+        via.pop();
+        continue;
+      }
+      next[u] = at + 1;
+      const v = list[at] ?? 0;
+      const w = matchRight[v] ?? FREE;
+      if (w === FREE) {
+        via.push(v);
+        for (const [k, left] of stack.entries()) {
+          const right = via[k] ?? 0;
+          matchLeft[left] = right;
+          matchRight[right] = left;
+        }
+        return true;
+      }
+      if (dist[w] === (dist[u] ?? 0) + 1) {
+        via.push(v);
+        stack.push(w);
+      }
+    }
+    return false;
+  };
+
+  while (layer()) {
+    next.fill(0);
+    for (let u = 0; u < leftCount; u++) if (matchLeft[u] === FREE) augment(u);
+  }
+
+  // König: Z = vertices reachable from free left vertices by alternating paths; cover = (L \ Z) ∪ (R ∩ Z).
+  const seenLeft = new Array<boolean>(leftCount).fill(false);
+  const seenRight = new Array<boolean>(rightCount).fill(false);
+  const queue: number[] = [];
+  for (let u = 0; u < leftCount; u++) {
+    if (matchLeft[u] === FREE) {
+      seenLeft[u] = true;
+      queue.push(u);
+    }
+  }
+  for (let head = 0; head < queue.length; head++) {
+    for (const v of edges(queue[head] ?? 0)) {
+      if (seenRight[v]) continue;
+      seenRight[v] = true;
+      const w = matchRight[v] ?? FREE;
+      if (w !== FREE && !seenLeft[w]) {
+        seenLeft[w] = true;
+        queue.push(w);
+      }
+    }
+  }
+  return { left: seenLeft.map((seen, u) => !seen && edges(u).length > 0), right: seenRight };
+}
+
+/** Numbers vertices by key in order of first appearance. */
+class Vertices {
+  private readonly numbers = new Map<string, number>();
+  get count(): number {
+    return this.numbers.size;
+  }
+  number(key: string): number {
+    let n = this.numbers.get(key);
+    if (n === undefined) {
+      n = this.numbers.size;
+      this.numbers.set(key, n);
+    }
+    return n;
+  }
+}
+
+/**
+ * The side each link step is sent from (by step index), so that the number of
+ * (object, relationship) groups is the smallest; see the module comment.
+ */
+export function chooseSides(steps: readonly LinkLike[], builtIn: (ref: ObjectRef) => boolean = () => false): Map<number, Side> {
+  const left = new Vertices();
+  const right = new Vertices();
+  const vertexKey = (side: Side, index: number): string =>
+    batchable(side.def) ? joinKey(side.object.kind, side.object.name, side.def.name) : joinKey('step', String(index));
+  const edges: { step: number; l: number; r: number | undefined; canonical: Side; inverse: Side | undefined; onlyInverse: boolean }[] = [];
+  for (const step of steps) {
+    const def = canonicalDef(step);
+    const canonical: Side = { object: { kind: step.kind, name: step.name }, def, other: step.related };
+    // The gateway refuses relationship calls on a built-in object: its side is never used
+    // when the other one can be (docs/gateway-api.md "Documents and ids").
+    const other = inverseSide(step, def);
+    const inverse = other && !builtIn(other.object) ? other : undefined;
+    const onlyInverse = inverse !== undefined && builtIn(canonical.object);
+    const l = left.number(vertexKey(canonical, step.index));
+    const r = inverse ? right.number(vertexKey(inverse, step.index)) : undefined;
+    edges.push({ step: step.index, l, r, canonical, inverse, onlyInverse });
+  }
+  // A vertex with an edge that only it can carry is in every cover: its edges are covered.
+  const forcedLeft = new Set(edges.filter((e) => e.r === undefined).map((e) => e.l));
+  const forcedRight = new Set(edges.filter((e) => e.onlyInverse).map((e) => e.r));
+  const adjacency: number[][] = Array.from({ length: left.count }, () => []);
+  for (const e of edges) if (e.r !== undefined && !forcedLeft.has(e.l) && !forcedRight.has(e.r)) adjacency[e.l]?.push(e.r);
+  const cover = minimumVertexCover(left.count, right.count, adjacency);
+  const chosen = new Map<number, Side>();
+  for (const e of edges) {
+    const useLeft = !forcedRight.has(e.r) && (forcedLeft.has(e.l) || cover.left[e.l] === true);
+    chosen.set(e.step, useLeft || !e.inverse ? e.canonical : e.inverse);
+  }
+  return chosen;
+}
+
+function bodyOf(def: RelationshipDefinition, identifiers: readonly ResourceIdentifier[]): RelationshipBody {
+  const [first] = identifiers;
+  return { data: def.cardinality === 'one' && identifiers.length === 1 && first ? first : identifiers };
+}
+
+/**
+ * The calls that carry `steps` (ordered by order.ts), in send order.
+ * @param idOf the id of an object in requests: literal for live objects, a placeholder for
+ *   objects the plan creates
+ */
+export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => string): PlanCall[] {
+  const createdAt = new Map<ObjectKey, number>();
+  for (const step of steps) if (step.action === 'create') createdAt.set(refKey(step), step.index);
+  const existsBefore = (ref: ObjectRef, index: number): boolean => (createdAt.get(refKey(ref)) ?? 0) < index;
+  const identifier = (ref: ObjectRef): ResourceIdentifier => ({ type: ref.kind, id: idOf(ref) });
+
+  // Links a create carries: by create step index, relationship name → [step index, other end].
+  const carried = new Map<number, Map<string, { def: RelationshipDefinition; links: { step: number; other: ObjectRef }[] }>>();
+  const inCreate = new Set<number>();
+  const links: LinkLike[] = [];
+  const unlinks: LinkLike[] = [];
+  for (const step of steps) {
+    if (step.action === 'unlink') unlinks.push(step);
+    if (step.action !== 'link') continue;
+    const def = canonicalDef(step);
+    const ends = [{ object: { kind: step.kind, name: step.name }, def, other: step.related }, inverseSide(step, def)];
+    const side = ends.find((end): end is Side => {
+      if (!end) return false;
+      const at = createdAt.get(refKey(end.object));
+      if (at === undefined || !existsBefore(end.other, at)) return false;
+      if (!(kindOf(end.object.kind).createRelationships ?? []).includes(end.def.name)) return false;
+      const slot = carried.get(at)?.get(end.def.name);
+      return end.def.cardinality === 'many' || !slot;
+    });
+    if (!side) {
+      links.push(step);
+      continue;
+    }
+    const at = createdAt.get(refKey(side.object)) ?? 0;
+    let byRelationship = carried.get(at);
+    if (!byRelationship) carried.set(at, (byRelationship = new Map<string, { def: RelationshipDefinition; links: { step: number; other: ObjectRef }[] }>()));
+    let slot = byRelationship.get(side.def.name);
+    if (!slot) byRelationship.set(side.def.name, (slot = { def: side.def, links: [] }));
+    slot.links.push({ step: step.index, other: side.other });
+    inCreate.add(step.index);
+  }
+
+  const drafts: DraftCall[] = [];
+  for (const step of steps) {
+    switch (step.action) {
+      case 'create': {
+        const byRelationship = carried.get(step.index);
+        const relationships: Record<string, RelationshipBody> = {};
+        const extra: number[] = [];
+        for (const name of kindOf(step.kind).createRelationships ?? []) {
+          const slot = byRelationship?.get(name);
+          if (!slot) continue;
+          relationships[name] = bodyOf(slot.def, slot.links.map((l) => identifier(l.other)));
+          extra.push(...slot.links.map((l) => l.step));
+        }
+        drafts.push({
+          anchor: step.index,
+          endpoint: 'object',
+          method: 'POST',
+          kind: step.kind,
+          name: step.name,
+          path: step.path,
+          steps: [step.index, ...extra.sort((a, b) => a - b)],
+          ...(extra.length > 0 ? { relationships } : {}),
+        });
+        break;
+      }
+      case 'update':
+      case 'delete':
+        drafts.push({ anchor: step.index, endpoint: 'object', method: step.method, kind: step.kind, name: step.name, path: step.path, steps: [step.index] });
+        break;
+      case 'link':
+      case 'unlink':
+        break;
+    }
+  }
+  for (const [group, method] of [
+    [unlinks, 'DELETE'],
+    [links, 'PATCH'],
+  ] as const) {
+    const sides = chooseSides(group, (ref) => isBuiltInId(idOf(ref)));
+    const calls = new Map<string, { side: Side; steps: number[]; others: ObjectRef[] }>();
+    for (const step of group) {
+      const side = sides.get(step.index);
+      if (!side) throw new Error(`no side chosen for step ${step.index}`);
+      const key = batchable(side.def) ? joinKey(side.object.kind, side.object.name, side.def.name) : joinKey('step', String(step.index));
+      let call = calls.get(key);
+      if (!call) calls.set(key, (call = { side, steps: [], others: [] }));
+      call.steps.push(step.index);
+      call.others.push(side.other);
+    }
+    for (const { side, steps: carriedSteps, others } of calls.values()) {
+      const id = idOf(side.object);
+      drafts.push({
+        anchor: carriedSteps.reduce((min, i) => Math.min(min, i), Number.MAX_SAFE_INTEGER),
+        endpoint: 'relationship',
+        method,
+        kind: side.object.kind,
+        name: side.object.name,
+        id,
+        path: `${collectionPathOf(side.object.kind)}/${id}/relationships/${side.def.name}`,
+        relationship: side.def.name,
+        steps: carriedSteps,
+        body: bodyOf(side.def, others.map(identifier)),
+      });
+    }
+  }
+  drafts.sort((a, b) => a.anchor - b.anchor);
+  return drafts.map(({ anchor: _anchor, ...call }, i): PlanCall => ({ ...call, index: i + 1 }));
+}
+
+function isIdentifierList(data: RelationshipBody['data']): data is readonly ResourceIdentifier[] {
+  return Array.isArray(data);
+}
+
+/** The identifiers of a relationship body, whether to-many (an array) or to-one (one identifier). */
+export function identifiersOf(body: RelationshipBody): readonly ResourceIdentifier[] {
+  return isIdentifierList(body.data) ? body.data : [body.data];
+}
+
+/**
+ * Checks that `calls` can be sent in order for `steps`: numbered from 1; every step carried
+ * by exactly one call; every placeholder names an object a previous call created; no call
+ * names an object a previous call deleted; each unlink of a to-one relationship comes before
+ * the link that replaces it (by either side's key).
+ * @throws Error naming the first problem (a planner bug, or a plan file edited by hand)
+ */
+export function checkCalls(steps: readonly PlanStep[], calls: readonly PlanCall[]): void {
+  const stepByIndex = new Map(steps.map((s) => [s.index, s]));
+  const callOfStep = new Map<number, number>();
+  for (const [i, call] of calls.entries()) {
+    if (call.index !== i + 1) throw new Error(`call ${i + 1} has index ${call.index}`);
+    for (const index of call.steps) {
+      if (!stepByIndex.has(index)) throw new Error(`call ${call.index} carries step ${index}, which the plan does not have`);
+      if (callOfStep.has(index)) throw new Error(`step ${index} is carried by calls ${callOfStep.get(index) ?? ''} and ${call.index}`);
+      callOfStep.set(index, call.index);
+    }
+  }
+  for (const step of steps) if (!callOfStep.has(step.index)) throw new Error(`step ${step.index} is carried by no call`);
+
+  const created = new Set<ObjectKey>();
+  const deleted = new Set<string>();
+  const check = (call: PlanCall, kind: string, id: string): void => {
+    const ref = placeholderRef(id);
+    if (ref && !created.has(refKey(ref))) throw new Error(`call ${call.index} names ${ref.kind} '${ref.name}' before it is created`);
+    if (deleted.has(joinKey(kind, id))) throw new Error(`call ${call.index} names ${kind} ${id} after it is deleted`);
+  };
+  for (const call of calls) {
+    if (call.endpoint === 'relationship') {
+      check(call, call.kind, call.id);
+      for (const ident of identifiersOf(call.body)) check(call, ident.type, ident.id);
+    } else {
+      for (const body of Object.values(call.relationships ?? {})) for (const ident of identifiersOf(body)) check(call, ident.type, ident.id);
+      const step = stepByIndex.get(call.steps[0] ?? 0);
+      if (step?.action === 'update' || step?.action === 'delete') check(call, step.kind, step.id);
+      if (step?.action === 'create') created.add(objectKey(step.kind, step.name));
+      if (step?.action === 'delete') deleted.add(joinKey(step.kind, step.id));
+    }
+  }
+
+  // To-one replacements: the unlink's call before the link's, on the canonical key and on the inverse one.
+  const unlinkCalls = new Map<string, number[]>();
+  const toOneKeys = (step: LinkLike): string[] => {
+    const def = canonicalDef(step);
+    const keys: string[] = [];
+    if (def.cardinality === 'one') keys.push(joinKey(step.kind, step.name, def.name));
+    if (kindOf(def.target).relationships[def.inverse]?.cardinality === 'one') keys.push(joinKey(step.related.kind, step.related.name, def.inverse));
+    return keys;
+  };
+  for (const step of steps) {
+    if (step.action !== 'unlink') continue;
+    for (const key of toOneKeys(step)) {
+      const list = unlinkCalls.get(key);
+      if (list) list.push(callOfStep.get(step.index) ?? 0);
+      else unlinkCalls.set(key, [callOfStep.get(step.index) ?? 0]);
+    }
+  }
+  for (const step of steps) {
+    if (step.action !== 'link') continue;
+    const at = callOfStep.get(step.index) ?? 0;
+    for (const key of toOneKeys(step)) {
+      if ((unlinkCalls.get(key) ?? []).some((u) => u >= at)) throw new Error(`step ${step.index} links before the unlink it replaces`);
+    }
+  }
+}

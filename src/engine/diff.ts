@@ -1,0 +1,359 @@
+/**
+ * The comparison rules (docs/architecture.md "Decisions": only what is declared is
+ * managed), as pure functions over the state model:
+ *
+ * - only attributes a manifest declares are compared, recursively (an object value compares
+ *   only its declared keys; array items that are objects too);
+ * - arrays compare whole (same length, item by item) and are replaced whole: a declared
+ *   item means the whole item, so it is compared with the item defaults (schema `default`
+ *   of the list's `items`) filled in for every member it leaves out, nested objects and
+ *   lists included, and both sides of its change have their keys sorted (item-defaults.ts);
+ * - write-only attributes (schema `writeOnly`) cannot be read back and are never compared;
+ * - secrets (schema `x-gwops-secret`) are compared like any value but masked in every
+ *   change ({@link maskValue}); a secret that is PEM text on both sides (a certificate's
+ *   readable `privateKey`) compares by the digest of its PEM lines ({@link pemTextDigest}),
+ *   so line endings and surrounding blank space are no difference, another key or another
+ *   encoding of it is;
+ * - public keys (schema `x-gwops-public-key`) compare by RFC 7638 thumbprint when both
+ *   sides are PEM public keys, and a change names them by key id and thumbprint, never by
+ *   their bytes (docs/manifest-reference.md "Token keys from a JWKS").
+ *
+ * Links: desired links are the union of both sides' declarations; a live link is managed
+ * when either end's relationship key is declared (or, for a to-one relationship, when the
+ * desired state gives that key a target, since linking replaces it).
+ */
+import { sha256 } from '../digest.js';
+import type { ResourceType } from '../kinds/index.js';
+import type { AttributeObject } from '../manifest/types.js';
+import { describeKey, pemThumbprint } from '../jwks/keys.js';
+import { publicKeyAttributes, secretAttributes, writeOnlyAttributes } from '../schema/index.js';
+import type { Link, State } from './model.js';
+import { declaredKey, linkDefinition, linkKey } from './model.js';
+import { sortedKeys, withItemDefaults } from './item-defaults.js';
+import type { AttributeChange } from './plan-types.js';
+import { SENSITIVE_MASK } from './plan-types.js';
+
+/** A plain JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is AttributeObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Pattern = readonly string[];
+const secretCache = new Map<ResourceType, readonly Pattern[]>();
+const writeOnlyCache = new Map<ResourceType, readonly Pattern[]>();
+
+function secretPatterns(type: ResourceType): readonly Pattern[] {
+  let found = secretCache.get(type);
+  if (!found) {
+    found = secretAttributes(type).map((p) => p.segments);
+    secretCache.set(type, found);
+  }
+  return found;
+}
+
+function writeOnlyPatterns(type: ResourceType): readonly Pattern[] {
+  let found = writeOnlyCache.get(type);
+  if (!found) {
+    found = writeOnlyAttributes(type).map((p) => p.segments);
+    writeOnlyCache.set(type, found);
+  }
+  return found;
+}
+
+const publicKeyCache = new Map<ResourceType, readonly Pattern[]>();
+
+/** True when the attribute at `segments` is marked `x-gwops-public-key` for `type`. */
+export function isPublicKeyPath(type: ResourceType, segments: readonly string[]): boolean {
+  let found = publicKeyCache.get(type);
+  if (!found) {
+    found = publicKeyAttributes(type).map((p) => p.segments);
+    publicKeyCache.set(type, found);
+  }
+  return matchesAny(found, segments);
+}
+
+/** True when `segments` matches the first `segments.length` segments of `pattern` (`*` = any array index). */
+function prefixMatches(pattern: Pattern, segments: readonly string[]): boolean {
+  if (segments.length > pattern.length) return false;
+  return segments.every((s, i) => pattern[i] === '*' || pattern[i] === s);
+}
+
+function matchesAny(patterns: readonly Pattern[], segments: readonly string[]): boolean {
+  return patterns.some((p) => p.length === segments.length && prefixMatches(p, segments));
+}
+
+/** True when the attribute at `segments` (array indexes as decimal strings) is a secret of `type`. */
+export function isSecretPath(type: ResourceType, segments: readonly string[]): boolean {
+  return matchesAny(secretPatterns(type), segments);
+}
+
+/** True when the attribute at `segments` is write-only for `type` (never returned by GET). */
+export function isWriteOnlyPath(type: ResourceType, segments: readonly string[]): boolean {
+  return matchesAny(writeOnlyPatterns(type), segments);
+}
+
+/**
+ * `value` (found at attribute path `segments` of a `type` object) with every secret inside
+ * it replaced by {@link SENSITIVE_MASK}; `masked` tells whether anything was replaced.
+ * `undefined` stays `undefined` (an absent value reveals nothing).
+ */
+export function maskValue(type: ResourceType, segments: readonly string[], value: unknown): { value: unknown; masked: boolean } {
+  if (value === undefined) return { value, masked: false };
+  if (isSecretPath(type, segments)) return { value: SENSITIVE_MASK, masked: true };
+  if (!secretPatterns(type).some((p) => p.length > segments.length && prefixMatches(p, segments))) return { value, masked: false };
+  let masked = false;
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown, i) => {
+      const m = maskValue(type, [...segments, String(i)], item);
+      masked ||= m.masked;
+      return m.value;
+    });
+    return { value: items, masked };
+  }
+  if (isPlainObject(value)) {
+    const out: AttributeObject = {};
+    for (const [key, child] of Object.entries(value)) {
+      const m = maskValue(type, [...segments, key], child);
+      masked ||= m.masked;
+      out[key] = m.value;
+    }
+    return { value: out, masked };
+  }
+  return { value, masked: false };
+}
+
+/** The segments of a JSON pointer (RFC 6901), unescaped: `/data/attributes/a~1b` → `['data', 'attributes', 'a/b']`. */
+export function decodePointer(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The value at `segments` (keys, array indexes as decimal strings) inside `value`, or undefined. */
+export function getAt(value: unknown, segments: readonly string[]): unknown {
+  let current = value;
+  for (const segment of segments) {
+    if (!current || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+/**
+ * A copy of `value` (found at attribute path `segments` of a `type` object) in which each
+ * secret leaf is replaced by what `replace` returns for it and its attribute path.
+ */
+export function mapSecrets(type: ResourceType, value: unknown, segments: readonly string[], replace: (value: unknown, at: readonly string[]) => unknown): unknown {
+  if (segments.length > 0 && isSecretPath(type, segments)) return replace(value, segments);
+  if (Array.isArray(value)) return value.map((item: unknown, i) => mapSecrets(type, item, [...segments, String(i)], replace));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) out[key] = mapSecrets(type, child, [...segments, key], replace);
+    return out;
+  }
+  return value;
+}
+
+/** JSON pointer segment escaping (RFC 6901). */
+function pointerSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Masks the secrets of an attribute object for a request body.
+ * @param pointerPrefix JSON pointer of `attributes` inside the body, e.g. `/data/attributes`
+ * @returns the masked copy and the JSON pointers of the masked values
+ */
+export function redactAttributes(
+  type: ResourceType,
+  attributes: AttributeObject,
+  pointerPrefix: string,
+): { attributes: AttributeObject; secretPaths: string[] } {
+  const secretPaths: string[] = [];
+  const walk = (value: unknown, segments: readonly string[]): unknown => {
+    if (segments.length > 0 && isSecretPath(type, segments)) {
+      secretPaths.push(pointerPrefix + segments.map((s) => `/${pointerSegment(s)}`).join(''));
+      return SENSITIVE_MASK;
+    }
+    if (Array.isArray(value)) return value.map((item: unknown, i) => walk(item, [...segments, String(i)]));
+    if (isPlainObject(value)) {
+      const out: AttributeObject = {};
+      for (const [key, child] of Object.entries(value)) out[key] = walk(child, [...segments, key]);
+      return out;
+    }
+    return value;
+  };
+  return { attributes: walk(attributes, []) as AttributeObject, secretPaths };
+}
+
+/**
+ * True when `live` matches what is declared: objects compare only their declared keys,
+ * arrays compare item by item with the same rule and must have the same length, other
+ * values compare strictly. Write-only paths are skipped.
+ */
+export function matchesDeclared(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[] = []): boolean {
+  if (isPlainObject(declared)) {
+    if (!isPlainObject(live)) return false;
+    return Object.entries(declared).every(([key, child]) => {
+      const childSegments = [...segments, key];
+      return isWriteOnlyPath(type, childSegments) || matchesDeclared(type, child, live[key], childSegments);
+    });
+  }
+  if (Array.isArray(declared)) {
+    if (!Array.isArray(live) || live.length !== declared.length) return false;
+    return declared.every((item: unknown, i) => matchesDeclared(type, item, live[i], [...segments, String(i)]));
+  }
+  if (typeof declared === 'string' && typeof live === 'string' && declared !== live && isPublicKeyPath(type, segments)) {
+    const thumbprint = pemThumbprint(declared);
+    return thumbprint !== undefined && thumbprint === pemThumbprint(live);
+  }
+  if (typeof declared === 'string' && typeof live === 'string' && declared !== live && isSecretPath(type, segments)) {
+    const digest = pemTextDigest(declared);
+    return digest !== undefined && digest === pemTextDigest(live);
+  }
+  return declared === live;
+}
+
+/**
+ * SHA-256 (hex) of PEM text (RFC 7468) with every line trimmed and blank lines dropped, so
+ * CRLF or LF, a final line break and indentation do not count; undefined when `text` holds
+ * no PEM armour line. Only ever compared, never shown or stored.
+ */
+export function pemTextDigest(text: string): string | undefined {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  if (!/^-----BEGIN [^-]+-----$/.test(lines[0] ?? '')) return undefined;
+  return sha256().update(lines.join('\n')).hex();
+}
+
+/** Result of comparing one object's declared attributes with the live ones. */
+export interface AttributeDiff {
+  /** Changed leaf attributes (objects descended into, arrays whole), masked. */
+  readonly changes: AttributeChange[];
+  /** Top-level attribute names that hold a change (what a PATCH sends). */
+  readonly changedTopLevel: string[];
+  /** Declared leaf attributes that already match. */
+  readonly unchanged: number;
+}
+
+/**
+ * A public key's value as a change shows it: `(public key kid K (thumbprint T))`, or the
+ * mask for anything that is not a PEM public key (an HMAC passphrase).
+ */
+function publicKeyValue(value: unknown, keyNames: ReadonlyMap<string, string>): { value: unknown; masked: boolean } {
+  if (typeof value !== 'string') return { value, masked: value !== undefined };
+  const thumbprint = pemThumbprint(value);
+  return { value: thumbprint === undefined ? SENSITIVE_MASK : `(public key ${describeKey(thumbprint, keyNames)})`, masked: true };
+}
+
+/** Names of keys for plans: RFC 7638 thumbprint → kid (from the JWK Sets of the run). */
+export type KeyNames = ReadonlyMap<string, string>;
+
+const NO_KEY_NAMES: KeyNames = new Map();
+
+function change(type: ResourceType, segments: readonly string[], before: unknown, after: unknown, keyNames: KeyNames = NO_KEY_NAMES): AttributeChange {
+  const publicKey = isPublicKeyPath(type, segments);
+  const b = publicKey ? publicKeyValue(before, keyNames) : maskValue(type, segments, before);
+  const a = publicKey ? publicKeyValue(after, keyNames) : maskValue(type, segments, after);
+  return {
+    path: segments.join('.'),
+    ...(b.value !== undefined ? { before: b.value } : {}),
+    ...(a.value !== undefined ? { after: a.value } : {}),
+    sensitive: b.masked || a.masked,
+  };
+}
+
+/**
+ * Compares the declared attributes of an object with its live attributes.
+ * @param ignore top-level attributes not compared (an `ssl-certificate`'s `certificate` is
+ *   its identity: a matched certificate is equal by definition)
+ */
+export function diffAttributes(
+  type: ResourceType,
+  declared: AttributeObject,
+  live: AttributeObject,
+  ignore: readonly string[] = [],
+  keyNames: KeyNames = NO_KEY_NAMES,
+): AttributeDiff {
+  const changes: AttributeChange[] = [];
+  const changedTopLevel = new Set<string>();
+  let unchanged = 0;
+  const walk = (d: AttributeObject, l: unknown, segments: readonly string[]): void => {
+    for (const key of Object.keys(d).sort()) {
+      const childSegments = [...segments, key];
+      const value = d[key];
+      if (isWriteOnlyPath(type, childSegments)) continue;
+      if (segments.length === 0 && ignore.includes(key)) continue;
+      const liveValue = isPlainObject(l) ? l[key] : undefined;
+      if (isPlainObject(value) && (isPlainObject(liveValue) || (liveValue === undefined && Object.keys(value).length > 0))) {
+        walk(value, liveValue, childSegments);
+      } else if (Array.isArray(value)) {
+        // A list compares and renders as the gateway will hold it: item defaults filled in, keys sorted.
+        const filled = withItemDefaults(type, childSegments, value, liveValue);
+        if (matchesDeclared(type, filled, liveValue, childSegments)) unchanged += 1;
+        else {
+          changes.push(change(type, childSegments, sortedKeys(liveValue), sortedKeys(filled)));
+          changedTopLevel.add(childSegments[0] ?? key);
+        }
+      } else if (matchesDeclared(type, value, liveValue, childSegments)) {
+        unchanged += 1;
+      } else {
+        changes.push(change(type, childSegments, liveValue, value, keyNames));
+        changedTopLevel.add(childSegments[0] ?? key);
+      }
+    }
+  };
+  walk(declared, live, []);
+  return { changes, changedTopLevel: [...changedTopLevel].sort(), unchanged };
+}
+
+/** Every declared leaf of a new object as a change from nothing (objects flattened, arrays whole), masked. */
+export function creationChanges(type: ResourceType, declared: AttributeObject, keyNames: KeyNames = NO_KEY_NAMES): AttributeChange[] {
+  const changes: AttributeChange[] = [];
+  const walk = (d: AttributeObject, segments: readonly string[]): void => {
+    for (const key of Object.keys(d).sort()) {
+      const value = d[key];
+      const childSegments = [...segments, key];
+      if (isPlainObject(value) && Object.keys(value).length > 0 && !isSecretPath(type, childSegments)) walk(value, childSegments);
+      else changes.push(change(type, childSegments, undefined, value, keyNames));
+    }
+  };
+  walk(declared, []);
+  return changes;
+}
+
+/** Links to add and to remove. */
+export interface LinkDiff {
+  readonly add: Link[];
+  readonly remove: Link[];
+}
+
+/**
+ * Compares links: desired links missing live are added; live links that are managed and
+ * not desired are removed. A live link is managed when the desired state declares the
+ * relationship key of either end, or when it sits on a to-one key the desired state gives
+ * another target (linking would replace it anyway; removing it explicitly makes the plan
+ * say so and lets a replaced certificate be seen as orphaned).
+ */
+export function diffLinks(desired: State, live: State): LinkDiff {
+  const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
+  const desiredKeys = new Set(desired.links.map(linkKey));
+  const toOneTargets = new Set(
+    desired.links.filter((l) => linkDefinition(l).cardinality === 'one').map((l) => declaredKey(l.from, l.relationship)),
+  );
+  const liveKeys = new Set(live.links.map(linkKey));
+  const add = desired.links.filter((l) => !liveKeys.has(linkKey(l)));
+  const remove = live.links.filter((l) => {
+    if (desiredKeys.has(linkKey(l))) return false;
+    const def = linkDefinition(l);
+    return (
+      declared.has(declaredKey(l.from, l.relationship)) ||
+      declared.has(declaredKey(l.to, def.inverse)) ||
+      (def.cardinality === 'one' && toOneTargets.has(declaredKey(l.from, l.relationship)))
+    );
+  });
+  return { add, remove };
+}

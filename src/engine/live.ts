@@ -1,0 +1,126 @@
+/**
+ * Live state: the JSON:API lists fetched from the gateway (one per kind) built into the
+ * same state model as desired state (model.ts; docs/architecture.md "Habits": the same model
+ * for desired and live).
+ */
+import { KINDS, isResourceType, kindOf } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import type { AttributeObject } from '../manifest/types.js';
+import type { ObjectKey } from '../object-key.js';
+import { objectKey } from '../object-key.js';
+import type { Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
+import { UNKNOWN_ID_PREFIX, canonicalLink, emptyObjectMaps, linkKey, relationshipDefinition } from './model.js';
+
+/** A JSON:API resource object as a GET list returns it (the REST client's type). */
+export type { ApiResource } from '../api/documents.js';
+import type { ApiResource } from '../api/documents.js';
+import { isBuiltInId } from '../api/documents.js';
+
+/**
+ * Builds the live state from the fetched lists.
+ *
+ * - Objects are named by their kind's `identity.live` hook: by their `name` attribute, or
+ *   for kinds whose identity is not the name (an `ssl-certificate` has no `name` on the
+ *   gateway) by the desired handle with the same identity key (`handles`, from
+ *   `identityHandles()` in desired.ts), else a display name derived from the key
+ *   (`sha256:<first 16 hex digits>`). An object without a usable identity is named
+ *   `#id:<id>`.
+ * - Two live objects with the same name (the gateway does not forbid it): the one with
+ *   the lowest id keeps the name (a built-in, whose id is negative, before any other), the
+ *   others are named `<name>@id:<id>`, so they show up as undeclared objects instead of
+ *   vanishing.
+ * - Links are read from both sides' `relationships`, converted to names through the
+ *   fetched objects and stored once in the canonical direction. A link to an object not
+ *   in the lists keeps the ref `{ kind, name: '#id:<id>' }`: never silently dropped.
+ *   Relationships gwops does not manage (e.g. a back-end group's `client-certificate`)
+ *   are not links of the model; they are counted on both ends as `unmanagedLinks`.
+ * - Attributes are kept as returned (the object is not copied: treat as read-only).
+ * - Built-in objects (negative ids, `isBuiltInId`; docs/gateway-api.md "Documents and ids")
+ *   are left out of `objects`: they are never planned, pruned or reported as unmanaged.
+ *   Their names and ids are kept in `builtIns`, so that a manifest declaring one is
+ *   refused and a link naming one is resolved. A link to a built-in names it by its
+ *   identity (the virtual host `default`, a certificate `sha256:<first 16 hex digits>`), as
+ *   a manifest that links to it does.
+ *
+ * Kinds missing from `lists` are empty. Never throws on odd input.
+ */
+export function liveState(
+  lists: Partial<Record<ResourceType, readonly ApiResource[]>>,
+  handles: ReadonlyMap<ObjectKey<ResourceType>, string>,
+): State {
+  const objects = emptyObjectMaps();
+  const builtIns = new Map<ResourceType, Map<string, string>>();
+  const names = new Map<ObjectKey, string>(); // objectKey(type, id) → name
+  for (const kind of KINDS) {
+    const byName = objects.get(kind.type);
+    const resources = lists[kind.type];
+    if (!byName || !resources) continue;
+    for (const resource of [...resources].sort((a, b) => compareIds(a.id, b.id))) {
+      const id = String(resource.id);
+      const attributes = resource.attributes as AttributeObject;
+      const identity = kind.identity.live(attributes, (key) => handles.get(objectKey(kind.type, key)));
+      if (isBuiltInId(id)) {
+        const ofKind = builtIns.get(kind.type) ?? new Map<string, string>();
+        if (identity.name !== undefined && !ofKind.has(identity.name)) {
+          builtIns.set(kind.type, ofKind.set(identity.name, id));
+          names.set(objectKey(kind.type, id), identity.name);
+        }
+        continue;
+      }
+      let name = identity.name ?? `${UNKNOWN_ID_PREFIX}${id}`;
+      if (byName.has(name) || builtIns.get(kind.type)?.has(name)) name = `${name}@id:${id}`;
+      const object: StateObject = { kind: kind.type, name, id, attributes, ...(identity.key !== undefined ? { identityKey: identity.key } : {}) };
+      byName.set(name, object);
+      names.set(objectKey(kind.type, id), name);
+    }
+  }
+
+  const links = new Map<LinkKey, Link>();
+  for (const kind of KINDS) {
+    for (const resource of lists[kind.type] ?? []) {
+      if (isBuiltInId(String(resource.id))) continue;
+      const self: ObjectRef = { kind: kind.type, name: names.get(objectKey(kind.type, String(resource.id))) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
+      for (const [relationship, member] of Object.entries(resource.relationships ?? {})) {
+        const def = relationshipDefinition(kind.type, relationship);
+        const data = member.data;
+        if (data === null || data === undefined) continue;
+        if (!def) {
+          // not managed by gwops: remember that both ends are in use
+          for (const ident of Array.isArray(data) ? data : [data]) {
+            countUnmanaged(objects, kind.type, self.name);
+            const targetName = names.get(objectKey(ident.type, String(ident.id)));
+            if (targetName !== undefined && isResourceType(ident.type)) countUnmanaged(objects, ident.type, targetName);
+          }
+          continue;
+        }
+        for (const ident of Array.isArray(data) ? data : [data]) {
+          const targetId = String(ident.id);
+          const targetName = names.get(objectKey(def.target, targetId)) ?? `${UNKNOWN_ID_PREFIX}${targetId}`;
+          const link = canonicalLink(self, def, targetName);
+          links.set(linkKey(link), link);
+        }
+      }
+    }
+  }
+  return { objects, links: [...links.values()], ...(builtIns.size > 0 ? { builtIns } : {}) };
+}
+
+function countUnmanaged(objects: Map<ResourceType, Map<string, StateObject>>, kind: ResourceType, name: string): void {
+  const byName = objects.get(kind);
+  const object = byName?.get(name);
+  if (!byName || !object) return;
+  byName.set(name, { ...object, unmanagedLinks: (object.unmanagedLinks ?? 0) + 1 });
+}
+
+/** Ids are strings holding integers: numeric order when both are integers, else code-point order. */
+function compareIds(a: string, b: string): number {
+  const x = Number(a);
+  const y = Number(b);
+  if (Number.isInteger(x) && Number.isInteger(y) && x !== y) return x - y;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The path of a kind's collection relative to the API base, e.g. `/configuration/mappings`. */
+export function collectionPathOf(kind: ResourceType): string {
+  return `/configuration/${kindOf(kind).collection}`;
+}

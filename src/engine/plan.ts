@@ -1,0 +1,453 @@
+/**
+ * The pure planner (docs/architecture.md "Habits": pure planner, separate executor;
+ * Terraform `Context.Plan`): desired state + live state → Plan (plan-types.ts). No I/O, no
+ * clock, no randomness; the same input always gives the same plan.
+ *
+ * Rules (docs/architecture.md "Decisions"):
+ * - identity is the name; certificates are matched by fingerprint (live certificates are
+ *   named after the desired handle with the same fingerprint, see live.ts), so replacing a
+ *   certificate is create, relink, delete;
+ * - only declared attributes are compared (diff.ts); a PATCH carries only the changed
+ *   top-level attributes, each with its whole declared subtree (the server deep-merges),
+ *   declared list items with their item defaults filled in (item-defaults.ts);
+ * - a certificate's `passphrase` is write-only: sent on create (a changed certificate is a
+ *   new object), never compared; its `privateKey` is read back and compared (diff.ts);
+ * - a to-one relationship that changes target is an unlink of the old target followed by a
+ *   link of the new one (the link depends on the unlink), so the plan shows both;
+ * - the requests: steps are batched into the fewest calls (`Plan.calls`, batch.ts);
+ * - deletes: owned undeclared objects with `prune`; a live certificate that matches no
+ *   desired one when this plan's unlinks remove its last link (it was replaced). Objects a
+ *   desired link names are never deleted, and a certificate still used through a
+ *   relationship gwops does not manage (`unmanagedLinks`) is never deleted as orphaned. Deleting an object removes its remaining links
+ *   on the gateway, so no unlink is planned for links nobody manages.
+ */
+import { hmacSha256, sha256 } from '../digest.js';
+import { KINDS, kindOf } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import type { KeyNames } from './diff.js';
+import type { SecretVersions } from './secret-versions.js';
+import { versionsOf } from './secret-versions.js';
+import type { AttributeChange } from './plan-types.js';
+import { creationChanges, diffAttributes, diffLinks, getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue, redactAttributes } from './diff.js';
+import { declaredWithItemDefaults } from './item-defaults.js';
+import { collectionPathOf } from './live.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { objectDiagnostic } from '../diagnostics.js';
+import type { ObjectKey } from '../object-key.js';
+import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
+import { declaredKey, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
+import type { StepKey, StepNode } from './order.js';
+import { orderSteps, stepKey } from './order.js';
+import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
+import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
+import { BuiltInObjectError, MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from './errors.js';
+import type { OutsideScope } from './ownership.js';
+import { outsideScopeMessage } from './ownership.js';
+import { checkCalls, planCalls } from './batch.js';
+
+export { MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from './errors.js';
+export type { Plan, PlanStep } from './plan-types.js';
+/** Re-exported for callers that build live state: the desired names by identity key (certificates by fingerprint). */
+export { identityHandles } from './desired.js';
+
+/** Default of {@link PlanOptions.massDeleteShare}. */
+export const DEFAULT_MASS_DELETE_SHARE = 0.5;
+
+/** How to plan. */
+export interface PlanOptions {
+  /** Delete live objects that no manifest declares, only when {@link isOwned}. */
+  readonly prune: boolean;
+  /** Ownership scope: true for live objects the project owns (the caller evaluates the project's GET filters). */
+  isOwned(object: StateObject): boolean;
+  /** Skip the mass-delete guard. */
+  readonly allowMassDelete: boolean;
+  /**
+   * Share (0..1, default {@link DEFAULT_MASS_DELETE_SHARE}) of the owned live objects of a
+   * kind that pruning may delete; more, or all of them, is refused unless `allowMassDelete`.
+   */
+  readonly massDeleteShare: number;
+  /** RFC 7638 thumbprint → kid of the keys of the run's JWK Sets: changes name public keys by them. */
+  readonly keyNames?: KeyNames | undefined;
+  /**
+   * Versions of write-only secrets (secret-versions.ts): `applied`, as recorded on the
+   * gateway; an object whose declared version of a write-only attribute differs gets an
+   * update of that attribute.
+   */
+  readonly appliedVersions?: SecretVersions | undefined;
+  /**
+   * The key of the keyed live digest (the run's API key; see {@link liveStateDigest}):
+   * with it the digest covers readable secret values too. Never stored.
+   */
+  readonly digestKey?: string | undefined;
+  /**
+   * Ownership scope seen from a declared object (ownership.ts `outsideScopeTest`): for a
+   * live object of a kind that has a scope and that the scope does not match, the scope
+   * and what its filters saw. Such an object is never updated nor deleted: a declaration
+   * of its name makes the plan fail with {@link OutsideScopeError}. Absent: no kind has a scope.
+   */
+  readonly outsideScope?: ((object: StateObject) => OutsideScope | undefined) | undefined;
+}
+
+/**
+ * Builds the plan that turns `live` into `desired`.
+ * @param desired from `desiredState` (desired.ts)
+ * @param live from `liveState` (live.ts), built with the desired identity handles (`identityHandles`)
+ * @throws MassDeleteError when pruning would delete all owned objects of a kind or more
+ *   than `massDeleteShare` of them, without `allowMassDelete`
+ * @throws UnresolvedReferenceError when a desired link names an object that neither the
+ *   manifests nor the live state have (live objects and built-ins are found by name, see
+ *   {@link liveIdOf}; naming one never makes it managed)
+ * @throws BuiltInObjectError when a desired object has the name of a built-in live object
+ * @throws OutsideScopeError (carrying the plan it refuses) when a desired object matches a
+ *   live object outside the ownership scope of its kind
+ */
+export function buildPlan(desired: State, live: State, options: PlanOptions): Plan {
+  refuseBuiltIns(desired, live);
+  const nodes: StepNode[] = [];
+  const created = new Set<ObjectKey>();
+  const foreign: Diagnostic[] = [];
+
+  for (const kind of KINDS) {
+    const desiredObjects = desired.objects.get(kind.type);
+    if (!desiredObjects) continue;
+    for (const name of [...desiredObjects.keys()].sort(codePoint)) {
+      const object = desiredObjects.get(name);
+      if (!object) continue;
+      const liveObject = live.objects.get(kind.type)?.get(name);
+      const outside = liveObject?.id === undefined ? undefined : options.outsideScope?.(liveObject);
+      if (outside) foreign.push(objectDiagnostic({ code: 'outside-ownership-scope', object, source: object.source, message: outsideScopeMessage(object, outside) }));
+      if (liveObject?.id === undefined) {
+        nodes.push(createNode(object, options.keyNames));
+        created.add(refKey(object));
+      } else {
+        const node = updateNode(object, liveObject, liveObject.id, options.keyNames, versionsOf(options.appliedVersions, object.kind, object.name));
+        if (node) nodes.push(node);
+      }
+    }
+  }
+
+  const idOf = (ref: ObjectRef): string | undefined => {
+    if (created.has(refKey(ref))) return idPlaceholder(ref);
+    return liveIdOf(live, ref);
+  };
+  const { add, remove } = diffLinks(desired, live);
+
+  const unresolved: Diagnostic[] = [];
+  const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
+  const removedKeys = new Set<LinkKey>(remove.map(linkKey));
+  const unlinkKeyOf = (l: Link): StepKey => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
+  const removedByKey = new Map<DeclaredKey, Link[]>(); // unlinks by (from, relationship), for to-one replacements
+  for (const link of remove) {
+    nodes.push(linkNode('unlink', link, []));
+    const key = declaredKey(link.from, link.relationship);
+    const list = removedByKey.get(key);
+    if (list) list.push(link);
+    else removedByKey.set(key, [link]);
+  }
+  for (const link of add) {
+    const missing = [link.from, link.to].filter((ref) => idOf(ref) === undefined);
+    if (missing.length > 0) {
+      for (const ref of missing) unresolved.push(unresolvedOf(desired, declared, link, ref));
+      continue;
+    }
+    const needs = [link.from, link.to].map((ref) => stepKey('create', ref.kind, ref.name));
+    if (linkDefinition(link).cardinality === 'one') {
+      for (const old of removedByKey.get(declaredKey(link.from, link.relationship)) ?? []) needs.push(unlinkKeyOf(old));
+    }
+    const source = sourceOfLink(desired, declared, link);
+    nodes.push(linkNode('link', link, needs, source));
+  }
+  if (unresolved.length > 0) throw new UnresolvedReferenceError(unresolved);
+
+  const referenced = new Set(desired.links.flatMap((l) => [refKey(l.from), refKey(l.to)]));
+  const liveLinksOf = new Map<ObjectKey, Link[]>();
+  for (const link of live.links) {
+    for (const end of [link.from, link.to]) {
+      const list = liveLinksOf.get(refKey(end)) ?? [];
+      list.push(link);
+      liveLinksOf.set(refKey(end), list);
+    }
+  }
+  const unmanaged: ObjectRef[] = [];
+  const pruneCounts: MassDeleteCount[] = [];
+  for (const kind of KINDS) {
+    const liveObjects = live.objects.get(kind.type);
+    if (!liveObjects) continue;
+    let owned = 0;
+    let pruned = 0;
+    for (const name of [...liveObjects.keys()].sort(codePoint)) {
+      const object = liveObjects.get(name);
+      if (!object) continue;
+      const isOwned = options.isOwned(object);
+      if (isOwned) owned += 1;
+      if (desired.objects.get(kind.type)?.has(name) || referenced.has(refKey(object)) || object.id === undefined) continue;
+      const links = liveLinksOf.get(refKey(object)) ?? [];
+      const needs = links.filter((l) => removedKeys.has(linkKey(l))).map(unlinkKeyOf);
+      if (options.prune && isOwned) {
+        pruned += 1;
+        nodes.push(deleteNode(object, object.id, 'prune', needs));
+      } else if (
+        kind.identity.deleteWhenOrphaned &&
+        options.outsideScope?.(object) === undefined &&
+        links.length > 0 &&
+        (object.unmanagedLinks ?? 0) === 0 &&
+        links.every((l) => removedKeys.has(linkKey(l)))
+      ) {
+        nodes.push(deleteNode(object, object.id, 'orphaned-certificate', needs));
+      } else if (isOwned) {
+        unmanaged.push({ kind: kind.type, name });
+      }
+    }
+    const tooMany = pruned > 0 && (pruned === owned || pruned > owned * options.massDeleteShare);
+    if (tooMany) pruneCounts.push({ kind: kind.type, deletes: pruned, owned });
+  }
+  if (pruneCounts.length > 0 && !options.allowMassDelete) throw new MassDeleteError(pruneCounts, options.massDeleteShare);
+
+  const steps = orderSteps(nodes);
+  const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref));
+  checkCalls(steps, calls);
+  const plan: Plan = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    liveDigest: liveStateDigest(live, desired, options.digestKey),
+    summary: summarise(steps),
+    steps,
+    calls,
+    unmanaged,
+  };
+  if (foreign.length > 0) throw new OutsideScopeError(foreign, plan);
+  return plan;
+}
+
+function codePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function objectPath(kind: ResourceType, id?: string): string {
+  return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
+}
+
+function createNode(object: StateObject, keyNames: KeyNames | undefined): StepNode {
+  const { attributes, secretPaths } = redactAttributes(object.kind, object.attributes, '/data/attributes');
+  return {
+    key: stepKey('create', object.kind, object.name),
+    needs: [],
+    step: {
+      action: 'create',
+      method: 'POST',
+      kind: object.kind,
+      name: object.name,
+      path: objectPath(object.kind),
+      body: { data: { type: object.kind, attributes } },
+      secretPaths,
+      changes: creationChanges(object.kind, object.attributes, keyNames),
+      reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
+      ...(object.source ? { source: object.source } : {}),
+    },
+  };
+}
+
+/**
+ * Changes of write-only secrets whose declared version differs from the applied one
+ * (docs/manifest-reference.md "Secrets that rotate"); the values stay masked.
+ */
+function versionChanges(object: StateObject, applied: Readonly<Record<string, number>>): AttributeChange[] {
+  const changes: AttributeChange[] = [];
+  for (const [path, version] of Object.entries(object.secretVersions ?? {}).sort(([a], [b]) => codePoint(a, b))) {
+    if (!isWriteOnlyPath(object.kind, path.split('.')) || applied[path] === version) continue;
+    const before = applied[path];
+    changes.push({
+      path,
+      before: `(sensitive value, version ${before === undefined ? 'not recorded' : before})`,
+      after: `(sensitive value, version ${version})`,
+      sensitive: true,
+    });
+  }
+  return changes;
+}
+
+function updateNode(
+  object: StateObject,
+  liveObject: StateObject,
+  id: string,
+  keyNames: KeyNames | undefined,
+  appliedVersions: Readonly<Record<string, number>>,
+): StepNode | undefined {
+  const compared = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
+  const rotated = versionChanges(object, appliedVersions);
+  const diff = {
+    ...compared,
+    changes: [...compared.changes, ...rotated],
+    changedTopLevel: [...new Set([...compared.changedTopLevel, ...rotated.map((c) => c.path.split('.')[0] ?? c.path)])].sort(),
+  };
+  if (diff.changes.length === 0) return undefined;
+  const patch: Record<string, unknown> = {};
+  // A changed list goes out whole, with its item defaults filled in (item-defaults.ts).
+  for (const key of diff.changedTopLevel) patch[key] = declaredWithItemDefaults(object.kind, key, object.attributes, liveObject.attributes);
+  const { attributes, secretPaths } = redactAttributes(object.kind, patch, '/data/attributes');
+  const n = diff.changes.length;
+  return {
+    key: stepKey('update', object.kind, object.name),
+    needs: [],
+    step: {
+      action: 'update',
+      method: 'PATCH',
+      kind: object.kind,
+      name: object.name,
+      id,
+      path: objectPath(object.kind, id),
+      body: { data: { type: object.kind, id, attributes } },
+      secretPaths,
+      changes: diff.changes,
+      unchangedCount: diff.unchanged,
+      reason: `${n} declared attribute${n === 1 ? '' : 's'} of ${object.kind} '${object.name}' differ${n === 1 ? 's' : ''} from the gateway`,
+      ...(object.source ? { source: object.source } : {}),
+    },
+  };
+}
+
+function deleteNode(object: StateObject, id: string, cause: 'prune' | 'orphaned-certificate', needs: StepKey[]): StepNode {
+  return {
+    key: stepKey('delete', object.kind, object.name),
+    needs,
+    step: {
+      action: 'delete',
+      method: 'DELETE',
+      kind: object.kind,
+      name: object.name,
+      id,
+      path: objectPath(object.kind, id),
+      secretPaths: [],
+      cause,
+      reason:
+        cause === 'prune'
+          ? `${object.kind} '${object.name}' is inside the ownership scope, declared by no manifest, and pruning is on`
+          : `certificate '${object.name}' matches no manifest and this plan unlinks it from everything that used it`,
+    },
+  };
+}
+
+function linkParts(link: Link): { relationship: string; relatedKind: string; relatedName: string } {
+  return { relationship: link.relationship, relatedKind: link.to.kind, relatedName: link.to.name };
+}
+
+function linkNode(action: 'link' | 'unlink', link: Link, needs: StepKey[], source?: StateObject['source']): StepNode {
+  const what = `${link.from.kind} '${link.from.name}' ${link.relationship} → ${link.to.kind} '${link.to.name}'`;
+  const common = {
+    kind: link.from.kind,
+    name: link.from.name,
+    relationship: link.relationship,
+    related: link.to,
+    ...(source ? { source } : {}),
+  };
+  return {
+    key: stepKey(action, link.from.kind, link.from.name, linkParts(link)),
+    needs,
+    step:
+      action === 'link'
+        ? { ...common, action, reason: `the manifests declare the link ${what}; the gateway does not have it` }
+        : { ...common, action, reason: `the gateway has the link ${what}; the manifests manage it and do not declare it` },
+  };
+}
+
+/** Where a desired link is declared: the canonical side's document when it declares the key, else the other side's. */
+function sourceOfLink(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link): StateObject['source'] {
+  const side = declared.has(declaredKey(link.from, link.relationship)) ? link.from : link.to;
+  return objectOf(desired, side)?.source ?? objectOf(desired, link.from)?.source ?? objectOf(desired, link.to)?.source;
+}
+
+/** The `unresolved-link` diagnostic of a desired link to `missing`, at the document of the object that names it. */
+/**
+ * Refuses desired objects named like a built-in object of the gateway (`live.builtIns`):
+ * the gateway refuses every change to a built-in object (docs/gateway-api.md "Documents and
+ * ids"), so a manifest cannot manage it, and creating a second object of that name is not
+ * what the manifest means.
+ * @throws BuiltInObjectError locating each such declaration
+ */
+function refuseBuiltIns(desired: State, live: State): void {
+  const found: Diagnostic[] = [];
+  for (const [kind, names] of live.builtIns ?? []) {
+    for (const name of names.keys()) {
+      const object = desired.objects.get(kind)?.get(name);
+      if (!object) continue;
+      found.push(
+        objectDiagnostic({
+          code: 'built-in-object',
+          object,
+          source: object.source,
+          message: `${kind} '${name}' is built into the gateway, which refuses every change to it: remove this document, or give the object another name`,
+        }),
+      );
+    }
+  }
+  if (found.length > 0) throw new BuiltInObjectError(found);
+}
+
+function unresolvedOf(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link, missing: ObjectRef): Diagnostic {
+  const from = refKey(missing) === refKey(link.to) ? link.from : link.to;
+  const relationship = from === link.from ? link.relationship : linkDefinition(link).inverse;
+  return objectDiagnostic({
+    code: 'unresolved-link',
+    object: from,
+    source: objectOf(desired, from)?.source ?? sourceOfLink(desired, declared, link),
+    message:
+      `${from.kind} '${from.name}' ${relationship} names ${missing.kind} '${missing.name}', which no manifest declares ` +
+      'and the gateway does not have: declare it, or remove the link',
+  });
+}
+
+function summarise(steps: readonly PlanStep[]): PlanSummary {
+  const summary = { create: 0, update: 0, delete: 0, link: 0, unlink: 0 };
+  for (const step of steps) summary[step.action] += 1;
+  return summary;
+}
+
+/**
+ * A stable hash of the part of a live state a plan was computed from: every live object's
+ * kind, name and id; for objects the manifests declare, the live values at the declared
+ * attribute paths (write-only paths skipped, arrays whole); and every link. Independent of
+ * the order of objects, links and keys. What no manifest declares cannot change the plan,
+ * so it is left out (this also keeps the digest cheap: hashing 20,000 full mapping trees
+ * costs seconds).
+ *
+ * Without `key` (`sha256:<hex>`), secret values are masked before hashing. With `key` (the
+ * run's API key; `hmac-sha256:<hex>`), it is an HMAC-SHA256 keyed by it that also covers
+ * each readable secret value and whether it equals the desired value: a secret changed on
+ * the gateway changes the digest, and a reader of the digest who lacks the key learns
+ * nothing about any value (docs/architecture.md "Saved plans").
+ *
+ * `apply --plan` recomputes it with the same `desired` and compares it with
+ * {@link Plan.liveDigest}; a different value means the plan may be wrong.
+ */
+export function liveStateDigest(live: State, desired: State, key?: string): string {
+  const hash = key === undefined ? sha256() : hmacSha256(key);
+  for (const kind of KINDS) {
+    const objects = live.objects.get(kind.type);
+    if (!objects) continue;
+    for (const name of [...objects.keys()].sort(codePoint)) {
+      const object = objects.get(name);
+      if (!object) continue;
+      const declared = desired.objects.get(kind.type)?.get(name);
+      const projected = declared ? project(kind.type, declared.attributes, object.attributes, []) : null;
+      const covered =
+        key === undefined
+          ? maskValue(kind.type, [], projected).value
+          : mapSecrets(kind.type, projected, [], (value, at) => ({ value, desired: value === getAt(declared?.attributes, at) }));
+      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, covered]));
+      hash.update('\n');
+    }
+  }
+  for (const key of live.links.map(linkKey).sort(codePoint)) hash.update(`${key}\n`);
+  return `${key === undefined ? 'sha256' : 'hmac-sha256'}:${hash.hex()}`;
+}
+
+/** The live value restricted to the declared shape: declared keys in sorted order; arrays and scalars whole. */
+function project(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[]): unknown {
+  if (!isPlainObject(declared) || !isPlainObject(live)) return live ?? null;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(declared).sort(codePoint)) {
+    const childSegments = [...segments, key];
+    if (isWriteOnlyPath(type, childSegments)) continue;
+    out[key] = project(type, declared[key], live[key], childSegments);
+  }
+  return out;
+}

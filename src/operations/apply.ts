@@ -1,0 +1,233 @@
+/**
+ * The `apply` use case: the plan (fresh, or a saved one checked against the live state),
+ * consent, execution in the session, the gateway's validator, and the activation, whose
+ * outcome is reported as the gateway shows it.
+ */
+import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
+import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError, withSession } from '../gateway/index.js';
+import { hasErrors } from '../diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { CommitInfo } from '../engine/commit-comment.js';
+import { activationComment } from '../engine/commit-comment.js';
+import { ActivationMismatchError, ActivationUnknownError, PlanFileMismatchError, StalePlanError, ValidatorRejectedError } from '../engine/errors.js';
+import type { ProgressListener } from './steps/execute.js';
+import type { State } from '../engine/model.js';
+import type { Plan } from '../engine/plan-types.js';
+import { prepareSavedPlan } from './steps/saved-plan.js';
+import { planDifference } from '../engine/saved-plan-check.js';
+import type { Planned, Prepared, RunInput } from './plan.js';
+import type { VariantMemo } from './plan.js';
+import { connectionFor, declaredVersions, executeAndValidate, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
+import { redoTransaction, samePlan } from './steps/retry-transaction.js';
+import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from '../engine/secret-versions.js';
+
+/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
+export { ActivationMismatchError, ActivationUnknownError, ConsentRequiredError, StalePlanError } from '../engine/errors.js';
+
+/**
+ * How an apply ended without an error: `no-changes` (nothing to do), `cancelled` (the
+ * answer to the question was not "yes"; nothing was changed), `activated`.
+ */
+export type ApplyOutcome = 'no-changes' | 'cancelled' | 'activated';
+
+/** Result of {@link runApply}. */
+export interface ApplyResult extends Planned {
+  readonly prepared: Prepared;
+  readonly outcome: ApplyOutcome;
+  readonly comment?: string;
+  /** The validator's messages, as diagnostics (empty when nothing was executed). */
+  readonly messages: readonly Diagnostic[];
+  /** The configuration entry that this run activated, as the configurations list shows it. */
+  readonly activation?: ConfigurationEntry;
+}
+
+/** Options of {@link runApply} beyond the shared ones. */
+export interface ApplyInput extends RunInput {
+  /**
+   * A saved plan (`--plan`, saved-plan.ts): its desired state replaces the manifests
+   * (`paths` is not read); refused when made against another gateway, when the live
+   * state changed since it was made, or when its steps and calls are not the plan its
+   * desired state makes (saved-plan-check.ts).
+   */
+  readonly planFile?: string | undefined;
+  /** The activation comment (`--comment`); when absent, derived from the commit of the plan file, else from `commit`. */
+  readonly comment?: string | undefined;
+  /** The commit being applied (commit-comment.ts `readCommitInfo`), for the activation comment. */
+  readonly commit?: CommitInfo | undefined;
+  /**
+   * Asked once the plan is known and before anything is changed; false stops without
+   * changes (outcome `cancelled`). May throw (e.g. ConsentRequiredError) to stop with an
+   * error. `signal` aborts when the run is interrupted.
+   */
+  readonly confirm: (plan: Plan, signal: AbortSignal) => Promise<boolean>;
+  readonly onProgress?: ProgressListener | undefined;
+  /** Told the plan before execution (to print it), with the desired and live state it was made from (to draw it). */
+  readonly onPlan?: ((plan: Plan, states: { readonly desired: State; readonly live: State }) => void) | undefined;
+  /** How long a signal may wait for the answer to an activation request already sent. Milliseconds; default 30 000. */
+  readonly activationWaitMs?: number | undefined;
+  /**
+   * `--backup-dir`: after consent and before the first edit, told the export of the active
+   * configuration (`GET /configuration/configurations/export` right after load-active: a zip
+   * archive, which holds the configuration's private keys and other secrets), its entry in
+   * the configurations list (undefined when the list marks none active) and the gateway's
+   * URL. Whatever it throws stops the run before anything is changed.
+   */
+  readonly backup?: ((archive: Buffer, active: ConfigurationEntry | undefined, gatewayUrl: string) => Promise<void>) | undefined;
+  /**
+   * `--retry-on-conflict N`: how many times a refused activation (409
+   * `OUTDATED_CONFIGURATION`) is answered by planning again in a new session (see
+   * retry-transaction.ts). Default 0: the run stops with the error.
+   */
+  readonly retryOnConflict?: number | undefined;
+}
+
+/**
+ * `gwops apply`: executes the plan, reads validator messages, and activates only when
+ * there is no ERROR (never with `ignoreOutdatedConfiguration`). The outcome reported is
+ * the one the gateway shows: after the documented success answer, the configurations
+ * list must show a new active entry with this run's comment. Once the activation request
+ * is sent, a signal waits (at most `activationWaitMs`) for its answer.
+ * @throws ValidatorRejectedError (exit 3), ApplyFailedError, StalePlanError,
+ *   OutdatedConfigurationError, ManifestError, ActivationUnknownError,
+ *   ActivationMismatchError, whatever `confirm` throws, connection and API errors (exit
+ *   1), InterruptedError (exit 129/130/143, saying whether the activation happened)
+ */
+export async function runApply(input: ApplyInput): Promise<ApplyResult> {
+  // A saved plan brings its own desired state and scope; only the connection comes from the options.
+  const fromFile = input.planFile !== undefined ? await prepareSavedPlan(input, input.planFile) : undefined;
+  const loaded = fromFile?.prepared ?? (await prepare(input));
+  const saved = fromFile?.saved;
+  const run = fromFile?.input ?? input;
+  const connection = connectionFor(run, loaded);
+  const variantMemo: VariantMemo = {};
+  // The plan the user last saw and consented to (a redone transaction asks again only when its plan differs).
+  let shown: Plan | undefined;
+  const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
+  return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
+    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, variantMemo, fromFile ? undefined : reloadFor(input));
+    const planned = await readAndPlan(session, prepared, run, connection.apiKey);
+    if (saved) {
+      const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';
+      if (saved.liveDigest !== planned.plan.liveDigest) {
+        throw new StalePlanError(
+          `the live configuration changed since plan file ${input.planFile ?? ''} was made${why}; nothing was activated; run gwops plan again`,
+        );
+      }
+      // What is sent is the plan made again, which must be the file's to the last member.
+      const difference = planDifference(saved, planned.plan);
+      if (difference !== undefined) {
+        throw new PlanFileMismatchError(
+          `plan file ${input.planFile ?? ''} does not match the plan its desired state makes against the live state${why}: ${difference}; ` +
+            'nothing was changed; a plan file is not edited by hand: run gwops plan --out again',
+        );
+      }
+    }
+    const consented = shown !== undefined && samePlan(shown, planned.plan);
+    if (!consented) input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
+    if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
+    if (!consented) {
+      shown = planned.plan;
+      if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
+    }
+    if (input.backup) {
+      // The session holds an unedited copy of the active configuration: its export is the backup.
+      const active = (await session.configurations()).find((e) => e.configType === 'CURRENTLY_ACTIVE');
+      await input.backup(await session.exportConfiguration(), active, connection.url);
+    }
+    const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress, input.progress);
+    if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
+    input.progress?.phase('activating');
+    const before = await session.configurations();
+    const comment = commentWithVersions(input.comment ?? activationComment(saved?.commit ?? input.commit ?? {}), prepared, planned, before);
+    const activation = await activate(session, scope, comment, before, input.activationWaitMs ?? 30_000);
+    if (signal.aborted && signal.reason instanceof InterruptedError) {
+      throw new InterruptedError(signal.reason.signal, 'activated');
+    }
+    return { ...planned, prepared, outcome: 'activated', comment, messages, activation };
+  }));
+}
+
+const ACTIVATE_PATH = '/configuration/configurations/activate';
+
+/**
+ * The activation comment with the trailer of applied secret versions
+ * (secret-versions.ts): the versions recorded so far, for objects still declared or live,
+ * overwritten by the versions the manifests declare. Unchanged when there are none.
+ */
+function commentWithVersions(comment: string, prepared: Prepared, planned: Planned, before: readonly ConfigurationEntry[]): string {
+  const recorded = planned.appliedVersions ?? appliedVersions(before);
+  const kept: Record<string, Record<string, Readonly<Record<string, number>>>> = {};
+  for (const [kind, names] of Object.entries(recorded)) {
+    for (const [name, paths] of Object.entries(names)) {
+      const known = [prepared.desired, planned.live].some((state) => [...state.objects.entries()].some(([k, objects]) => k === kind && objects.has(name)));
+      if (known) setObjectVersions(kept, kind, name, paths);
+    }
+  }
+  return withVersionTrailer(comment, mergeVersions(kept, declaredVersions(prepared.desired)));
+}
+
+/**
+ * Sends the activation and confirms it through the configurations list; a signal that
+ * comes meanwhile waits for the answer (at most `waitMs`). Shared with `gwops rollback`
+ * (rollback.ts).
+ * @param before the configurations list read just before activating
+ * @returns the new active entry
+ */
+export async function activate(
+  session: GatewaySession,
+  scope: SessionScope,
+  comment: string,
+  before: readonly ConfigurationEntry[],
+  waitMs: number,
+): Promise<ConfigurationEntry> {
+  try {
+    return await scope.shield(
+      async () => {
+        await session.activate(comment);
+        return confirmActivation(await session.configurations(), before, comment);
+      },
+      waitMs,
+      'the activation request',
+    );
+  } catch (error) {
+    if (error instanceof InterruptedError) throw new InterruptedError(error.signal, 'unknown');
+    if (error instanceof SessionError && error.path !== ACTIVATE_PATH) {
+      throw new ActivationUnknownError(`${error.method} ${error.path} failed: the REST session ended before the activation could be confirmed`, { cause: error });
+    }
+    if (error instanceof ConnectionError && error.phase === 'response') throw new ActivationUnknownError(error.message, { cause: error });
+    if (error instanceof UnexpectedResponseError && error.path === ACTIVATE_PATH) {
+      throw new ActivationUnknownError(error.message, { cause: error });
+    }
+    if (error instanceof ApiError && error.status >= 500) throw new ActivationUnknownError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+function describeEntry(entry: ConfigurationEntry | undefined): string {
+  if (!entry) return 'no configuration is marked active';
+  const parts = [`configuration ${entry.id}`];
+  if (entry.createdAt !== undefined) parts.push(`created ${entry.createdAt}`);
+  if (entry.createdBy !== undefined) parts.push(`by ${entry.createdBy}`);
+  parts.push(entry.comment !== undefined ? `with comment ${JSON.stringify(entry.comment)}` : 'without a comment');
+  return parts.join(' ');
+}
+
+/**
+ * The active entry after an activation, checked against the list before it: it must be
+ * new (another id than the entry active before), carry this run's comment, and not be
+ * older than the entry active before.
+ * @throws ActivationMismatchError naming what is active instead
+ */
+export function confirmActivation(after: readonly ConfigurationEntry[], before: readonly ConfigurationEntry[], comment: string): ConfigurationEntry {
+  const isActive = (e: ConfigurationEntry): boolean => e.configType === 'CURRENTLY_ACTIVE';
+  const previous = before.find(isActive);
+  const active = after.find(isActive);
+  const older = previous?.createdAt !== undefined && active?.createdAt !== undefined && Date.parse(active.createdAt) < Date.parse(previous.createdAt);
+  if (!active || active.id === previous?.id || active.comment !== comment || older) {
+    throw new ActivationMismatchError(
+      `the gateway answered the activation as a success, but its configurations list does not show this run's configuration ` +
+        `(comment ${JSON.stringify(comment)}) as the active one: ${describeEntry(active)}. Run gwops drift to see the live state.`,
+    );
+  }
+  return active;
+}

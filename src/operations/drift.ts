@@ -1,0 +1,45 @@
+/**
+ * `gwops drift` as a function that returns data: the plan against the live state (never
+ * executed), the configurations list for who and when, and the drift report built from
+ * them with the project's `drift.ignore` entries (README.md "Drift").
+ */
+import type { AddedDocument } from '../adopt/index.js';
+import { addedObjectDocuments } from '../adopt/index.js';
+import { withSession } from '../gateway/index.js';
+import { attributeDrift } from '../engine/drift-attribution.js';
+import { entriesInForce } from '../manifest/drift-ignore.js';
+import type { DriftReport } from '../engine/drift-report.js';
+import { buildDriftReport } from '../engine/drift-report.js';
+import type { Planned, Prepared, RunInput } from './plan.js';
+import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
+
+/** Result of {@link runDriftReport}. */
+export interface DriftRun extends Planned {
+  readonly prepared: Prepared;
+  readonly report: DriftReport;
+  /** With `adoptAdded`: the manifest documents of the objects added on the gateway, and their secret variables. */
+  readonly added?: { readonly documents: readonly AddedDocument[]; readonly variables: readonly string[] };
+}
+
+/**
+ * Reads the gateway in one session (load-active, the GET lists, the configurations list),
+ * builds the plan without `--prune` and the report; nothing is changed or activated.
+ * @param now the clock that decides which ignore entries have expired
+ * @param options `adoptAdded`: also read the objects added on the gateway whole and build their manifest documents (drift --adopt)
+ * @throws ManifestError for invalid manifests; the gateway's errors (src/gateway/errors.ts)
+ */
+export async function runDriftReport(input: RunInput, now: Date, options: { readonly adoptAdded?: boolean } = {}): Promise<DriftRun> {
+  // Drift reads and never changes: no manifests at all is reported as drift, not refused.
+  const loaded = await prepare({ ...input, allowEmpty: true });
+  const connection = connectionFor(input, loaded);
+  const { active, expired } = entriesInForce(loaded.loaded.project.drift, now);
+  return withSession({ ...connection, onWarning: input.warn }, async (session) => {
+    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor({ ...input, allowEmpty: true }));
+    const planned = await readAndPlan(session, prepared, { ...input, prune: false });
+    const attribution = attributeDrift(await session.configurations());
+    const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired });
+    const added = report.entries.filter((e) => e.direction === 'added');
+    if (!options.adoptAdded || added.length === 0) return { ...planned, prepared, report };
+    return { ...planned, prepared, report, added: await addedObjectDocuments(session, added, planned.live, prepared.variant) };
+  });
+}

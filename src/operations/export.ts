@@ -1,0 +1,193 @@
+/**
+ * The `gwops export` use case: reads the active configuration in one session
+ * (load-active, then one GET list per exported kind, narrowed by the `--filter`s; lists of
+ * other kinds only to name link ends) and writes it as gwops/v1 manifests. It never plans
+ * and never writes to the gateway. The round trip holds: `gwops plan` of the result
+ * against the same gateway shows no change.
+ */
+import { isAbsolute, relative, resolve } from 'node:path';
+import { ConfigError, UsageError } from '../errors.js';
+import { writeProblem } from '../out-paths.js';
+import type { ApiResource } from '../gateway/index.js';
+import { FilterSyntaxError, parseFilters, withSession } from '../gateway/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import { KINDS, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '../kinds/index.js';
+import { loadProject } from '../manifest/project.js';
+import { joinKey } from '../object-key.js';
+import { projectConnection } from './steps/connect.js';
+import { gatewayVariant } from '../engine/variant.js';
+import type { GatewayInput } from './steps/connect.js';
+import { exportAttributes } from '../export/attributes.js';
+import type { ExportedDocument, SecretVariable } from '../export/build.js';
+import { buildDocuments } from '../export/build.js';
+import type { ExportLayout } from '../export/write.js';
+import { isNonEmptyDirectory, manifestFiles, renderProjectFile, writeExport } from '../export/write.js';
+
+/** Options of {@link runExport} (command-line flags). */
+export interface ExportInput extends GatewayInput {
+  /** Output directory (default: `cwd`). */
+  readonly out?: string | undefined;
+  /**
+   * Where the project file (and the secrets example) go, when not in the output directory
+   * (`gwops init --from-gateway`: the project root, with the manifests in its `manifests/`);
+   * the project file's paths are relative to it.
+   */
+  readonly projectDir?: string | undefined;
+  /** `--kind`: the kinds to export (default: every kind of the variant). */
+  readonly kinds?: readonly string[] | undefined;
+  /** `--filter`: the API's GET filters, for every exported kind, or for one as `KIND:FILTER`. */
+  readonly filters?: readonly string[] | undefined;
+  readonly layout: ExportLayout;
+  readonly keepDefaults: boolean;
+  readonly force: boolean;
+  /** Progress lines. Warnings (`warn`) also name attributes gwops does not know and objects without a name. */
+  readonly progress?: ((message: string) => void) | undefined;
+}
+
+/** Result of {@link runExport}. */
+export interface ExportResult {
+  /** Absolute output directory. */
+  readonly dir: string;
+  /** Written files, relative to `dir`. */
+  readonly files: readonly string[];
+  readonly secrets: readonly SecretVariable[];
+  readonly warnings: readonly string[];
+  /** Exported objects per kind. */
+  readonly counts: Partial<Record<ResourceType, number>>;
+  readonly projectWritten: boolean;
+}
+
+/**
+ * The filters per exported kind: a plain filter applies to every exported kind,
+ * `KIND:FILTER` to that kind only.
+ * @throws UsageError for an unknown kind or a filter the API's syntax does not allow
+ */
+export function filtersByKind(filters: readonly string[], kinds: readonly ResourceType[]): Partial<Record<ResourceType, string[]>> {
+  const out: Partial<Record<ResourceType, string[]>> = {};
+  for (const given of filters) {
+    const colon = given.indexOf(':');
+    const prefix = colon > 0 ? given.slice(0, colon) : undefined;
+    const scoped = prefix !== undefined && isResourceType(prefix) ? prefix : undefined;
+    const filter = scoped !== undefined ? given.slice(colon + 1) : given;
+    try {
+      parseFilters([filter]);
+    } catch (error) {
+      if (error instanceof FilterSyntaxError) throw new UsageError(`--filter ${given}: ${error.message}`);
+      throw error;
+    }
+    if (scoped !== undefined && !kinds.includes(scoped)) throw new UsageError(`--filter ${given}: ${scoped} is not exported (see --kind)`);
+    for (const kind of scoped !== undefined ? [scoped] : kinds) (out[kind] ??= []).push(filter);
+  }
+  return out;
+}
+
+/** The object a link end is: `type` and `id`. */
+const refKey = (kind: string, id: string): string => joinKey(kind, id);
+
+/** `gwops export` (see the module comment). */
+export async function runExport(input: ExportInput): Promise<ExportResult> {
+  const project = loadProject(input.cwd, input.configFile);
+  const { connection, targetName, target, declaredVariant } = projectConnection(project, input);
+
+  for (const kind of input.kinds ?? []) {
+    if (!isResourceType(kind)) throw new UsageError(`--kind ${kind} is no resource kind (one of ${KINDS.map((k) => k.type).join(', ')})`);
+  }
+  // The filters are checked against every kind before connecting, and again against the variant's kinds.
+  filtersByKind(input.filters ?? [], input.kinds && input.kinds.length > 0 ? KINDS.map((k) => k.type).filter((k) => input.kinds?.includes(k)) : KINDS.map((k) => k.type));
+
+  const dir = resolve(input.cwd, input.out ?? '.');
+  const problem = await writeProblem(dir, 'directory');
+  if (problem !== undefined) throw new ConfigError(`cannot export into ${input.out ?? '.'}: ${problem}; nothing was written`);
+  if (!input.force && (await isNonEmptyDirectory(dir))) {
+    throw new ConfigError(`the output directory ${dir} is not empty; name an empty or new one with --out, or pass --force to write into it`);
+  }
+
+  const unknown = new Map<string, number>();
+  const nameOnly: string[] = [];
+  let exported: ResourceType[] = [];
+  let filters: Partial<Record<ResourceType, string[]>> = {};
+  const lists = await withSession({ ...connection, onWarning: input.warn }, async (session) => {
+    // The variant the gateway reports decides which kinds exist (docs/gateway-api.md "Variants").
+    const variant = gatewayVariant(await session.nodeVersion(), declaredVariant);
+    const available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
+    for (const kind of input.kinds ?? []) {
+      if (isResourceType(kind) && !available.includes(kind)) throw new UsageError(`--kind ${kind} does not exist in the ${variant} variant of this gateway`);
+    }
+    exported = input.kinds && input.kinds.length > 0 ? available.filter((k) => input.kinds?.includes(k)) : available;
+    filters = filtersByKind(input.filters ?? [], exported);
+    await session.loadActive();
+    const fetched: Partial<Record<ResourceType, ApiResource[]>> = {};
+    for (const kind of exported) {
+      input.progress?.(`Reading ${kindOf(kind).collection}${filters[kind] ? ` (${filters[kind].join(' and ')})` : ''}`);
+      fetched[kind] = await session.list(kindOf(kind).collection, filters[kind] ?? [], {
+        project: (resource) => ({
+          ...resource,
+          attributes: exportAttributes(kind, resource.attributes, {
+            variant,
+            keepDefaults: input.keepDefaults,
+            unknown: (path) => unknown.set(`${kind} attribute ${path}`, (unknown.get(`${kind} attribute ${path}`) ?? 0) + 1),
+          }),
+        }),
+      });
+    }
+    // The other end of every link needs a name: read the kinds whose linked objects are not
+    // among the lists yet (whole, only their identity kept).
+    const known = new Set<string>();
+    for (const [kind, list] of Object.entries(fetched)) for (const r of list) known.add(refKey(kind, r.id));
+    const missing = new Set<ResourceType>();
+    for (const [kind, list] of Object.entries(fetched) as [ResourceType, ApiResource[]][]) {
+      for (const r of list) {
+        for (const [name, member] of Object.entries(r.relationships)) {
+          const def = relationshipNamed(kindOf(kind), name);
+          if (!def || member.data === null) continue;
+          for (const ident of Array.isArray(member.data) ? member.data : [member.data]) {
+            if (!known.has(refKey(def.target, ident.id))) missing.add(def.target);
+          }
+        }
+      }
+    }
+    const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = { ...fetched };
+    for (const kind of available.filter((k) => missing.has(k))) {
+      const identity = kindOf(kind).identity.attributes;
+      const whole = await session.list(kindOf(kind).collection, [], {
+        project: (resource) => ({ ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) }),
+      });
+      // Objects of an exported kind that the filters left out only name link ends.
+      const inList = new Set((fetched[kind] ?? []).map((r) => r.id));
+      const others = whole.filter((r) => !inList.has(r.id));
+      lists[kind] = [...(fetched[kind] ?? []), ...others];
+      if (exported.includes(kind)) nameOnly.push(...others.map((r) => refKey(kind, r.id)));
+    }
+    return lists;
+  });
+
+  const built = buildDocuments({ exported, lists, nameOnly: new Set(nameOnly) });
+  const warnings = [...built.warnings, ...[...unknown].map(([what, count]) => `${what} is not known to gwops: left out (${count} object${count === 1 ? '' : 's'})`)];
+  for (const warning of warnings) input.warn(warning);
+
+  const files = manifestFiles(built.documents, input.layout);
+  const projectDir = input.projectDir === undefined ? dir : resolve(input.cwd, input.projectDir);
+  const inProject = (path: string): string => portable(relative(projectDir, resolve(dir, path))) || '.';
+  const manifestPaths = input.layout === 'per-kind' ? [...files.keys()] : [...new Set(built.documents.map((d) => d.kind))];
+  const caFile = input.caFile ?? target?.caFile;
+  const projectText = renderProjectFile({
+    manifests: (manifestPaths.length > 0 ? manifestPaths : ['.']).map(inProject),
+    targetName: targetName ?? 'default',
+    url: connection.url,
+    caFile: caFile === undefined ? undefined : portable(relative(projectDir, resolve(input.cwd, caFile))),
+    variant: input.variant ?? target?.variant,
+    ownership: filters,
+    allowExternalLinks: built.externalLinks > 0,
+  });
+  const written = await writeExport(dir, files, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
+  const counts: Partial<Record<ResourceType, number>> = {};
+  for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
+  return { dir, files: written.files, secrets: built.secrets, warnings, counts, projectWritten: written.projectWritten };
+}
+
+/** A relative path with `/` separators (an absolute one stays as it is). */
+function portable(path: string): string {
+  return isAbsolute(path) ? path : path.split('\\').join('/');
+}
+
+export type { ExportedDocument, SecretVariable };

@@ -1,0 +1,299 @@
+/**
+ * The reconciler's use case `plan` as a function that returns data (the CLI prints it),
+ * and the stages it shares with `apply` (apply.ts) and `drift` (drift.ts). Data path
+ * (docs/architecture.md "The data path"): manifests → desired state; one session →
+ * load-active → one GET per kind → live state; diff → plan; execute in the session →
+ * validator messages → activate (apply) or throw the edits away (plan).
+ */
+import { ConfigError, EXIT, GwopsError } from '../errors.js';
+import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
+import { ApiError, withSession } from '../gateway/index.js';
+import type { ResourceType, Variant } from '../kinds/index.js';
+import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
+import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
+import { VALIDATOR_MESSAGE_CODE, formatDiagnosticLine, objectDiagnostic } from '../diagnostics.js';
+import type { LoadResult } from '../manifest/index.js';
+import { hasErrors, loadManifests } from '../manifest/index.js';
+import type { ObjectKey } from '../object-key.js';
+import { objectKey, parseObjectKey } from '../object-key.js';
+import type { SecretRedactor } from '../secrets.js';
+import { resolveJwksReferences } from './steps/jwks-resolve.js';
+import type { JwksFetcher } from './steps/jwks-resolve.js';
+import { projectConnection } from './steps/connect.js';
+import { desiredState, identityHandles } from '../engine/desired.js';
+import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from '../engine/errors.js';
+import type { ProgressListener } from './steps/execute.js';
+import type { ExecutionReport } from '../engine/plan-types.js';
+import { executePlan } from './steps/execute.js';
+import { fetchLiveLists } from './steps/fetch.js';
+import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
+import { liveState } from '../engine/live.js';
+import { outsideScopeTest } from '../engine/ownership.js';
+import type { State } from '../engine/model.js';
+import { buildPlan } from '../engine/plan.js';
+import type { SecretVersions } from '../engine/secret-versions.js';
+import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from '../engine/secret-versions.js';
+import type { Plan } from '../engine/plan-types.js';
+import type { ProgressReporter } from '../engine/progress.js';
+import type { DeclaredVariant } from '../engine/variant.js';
+import { gatewayVariant } from '../engine/variant.js';
+
+/** Options shared by plan, apply and drift (command-line flags). */
+export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
+  readonly paths: readonly string[];
+  readonly stdin?: NodeJS.ReadableStream | undefined;
+  readonly configFile?: string | undefined;
+  /** A target of the project file (its URL, key, variant and overlays). */
+  readonly target?: string | undefined;
+  readonly variant?: Variant | undefined;
+  readonly prune?: boolean | undefined;
+  readonly allowMassDelete?: boolean | undefined;
+  /** Told the phase of the run and its progress (src/engine/progress.ts); the CLI draws it on stderr. */
+  readonly progress?: ProgressReporter | undefined;
+  /** Accept paths that hold no manifest document (`--allow-empty`); else `prepare` throws an InputError naming them. */
+  readonly allowEmpty?: boolean | undefined;
+  /** Receives warnings (`--insecure`, failed session terminate; manifest warnings unless `onDiagnostics`). */
+  readonly warn: (message: string) => void;
+  /**
+   * Receives the diagnostics of manifests that have no error (their warnings), before any
+   * gateway is contacted. Without it, each goes to `warn` as one line of the text format.
+   */
+  readonly onDiagnostics?: ((diagnostics: readonly Diagnostic[]) => void) | undefined;
+  /**
+   * The run's secret registry (the CLI redacts all its output with it): the manifests'
+   * secret values, the API key and the session cookie are registered into it.
+   */
+  readonly secrets?: SecretRedactor | undefined;
+  /** Fetches JWK Sets for `{ fromJwks }` values; default undici over HTTPS (src/operations/steps/jwks-fetch.ts). */
+  readonly fetchJwks?: JwksFetcher | undefined;
+}
+
+/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
+export { ApplyFailedError, ManifestError, ValidatorRejectedError } from '../engine/errors.js';
+
+/** Loaded manifests and the desired state built from them. */
+export interface Prepared {
+  readonly loaded: LoadResult;
+  readonly desired: State;
+  readonly variant: Variant;
+  /** RFC 7638 thumbprint → kid of every key of the JWK Sets fetched for `{ fromJwks }` values (plans name keys by them). */
+  readonly keyNames: ReadonlyMap<string, string>;
+  /**
+   * A saved plan's: the desired state to plan with once the live state is read (its
+   * secrets read or taken as live, see saved-plan.ts); `desired` until then.
+   */
+  readonly completeDesired?: ((live: State) => State) | undefined;
+}
+
+/**
+ * Loads and validates the manifests and fetches the JWK Sets their `{ fromJwks }` values
+ * name (once per source); no gateway is contacted.
+ * @throws ManifestError when any diagnostic is an error (warnings go to `input.warn`), or
+ *   when a `{ fromJwks }` value cannot be resolved (located, naming the URL)
+ */
+export async function prepare(input: RunInput): Promise<Prepared> {
+  input.progress?.phase('reading manifests');
+  const loaded = await loadManifests({
+    paths: input.paths,
+    cwd: input.cwd,
+    env: input.env,
+    ...(input.stdin ? { stdin: input.stdin } : {}),
+    ...(input.configFile ? { configFile: input.configFile } : {}),
+    ...(input.target ? { target: input.target } : {}),
+    ...(input.variant ? { variant: input.variant } : {}),
+    requireDocuments: input.allowEmpty !== true,
+  });
+  input.secrets?.addAll(loaded.secretValues);
+  if (hasErrors(loaded.diagnostics)) throw new ManifestError(loaded.diagnostics);
+  if (loaded.diagnostics.length > 0) {
+    if (input.onDiagnostics) input.onDiagnostics(loaded.diagnostics);
+    else for (const d of loaded.diagnostics) input.warn(formatDiagnosticLine(d));
+  }
+  if (loaded.jwksReferences.length === 0) return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant, keyNames: new Map() };
+  // The keys are fetched before any gateway is contacted: a problem stops the run first.
+  const jwks = await resolveJwksReferences(loaded.documents, loaded.jwksReferences, loaded.project.jwks, input.fetchJwks);
+  if (jwks.problems.length > 0) throw new ManifestError(jwks.problems);
+  return { loaded: { ...loaded, documents: jwks.documents }, desired: desiredState(jwks.documents), variant: loaded.variant, keyNames: jwks.kids };
+}
+
+/**
+ * The connection of a run: `--url` or the target, the key never from a command-line value.
+ * The API key is registered in `input.secrets`, which rides along (`secrets`) so that the
+ * session opened with this connection registers its cookie and redacts error details.
+ */
+export function connectionFor(input: RunInput, prepared: Prepared): ResolvedConnection & { readonly secrets?: SecretRedactor; readonly declaredVariant?: DeclaredVariant } {
+  input.progress?.phase('connecting');
+  const { connection, declaredVariant } = projectConnection(prepared.loaded.project, input);
+  // The declared variant rides along (not enumerable: it is no connection option).
+  return Object.defineProperty(connection, 'declaredVariant', { value: declaredVariant, enumerable: false });
+}
+
+/** The gateway's variant once read in a run (apply may open a second session). */
+export interface VariantMemo {
+  variant?: Variant;
+}
+
+/**
+ * The manifests prepared for the gateway's own variant: reads the version the gateway
+ * reports (`GET /system/status/node`) once per run (`memo`), picks the variant from it
+ * (variant.ts), and refuses a declared variant (`--variant`, the target's) that
+ * contradicts it. When none was declared and the manifests were loaded for another
+ * variant, `reload` loads them again for the gateway's (their diagnostics were shown).
+ * @param reload undefined when the desired state cannot be loaded again (a saved plan)
+ * @throws ConfigError when the declared variant, or the saved plan's, is not the gateway's;
+ *   ManifestError when the manifests are invalid in the gateway's variant
+ */
+export async function preparedForGateway(
+  session: Pick<GatewaySession, 'nodeVersion'>,
+  prepared: Prepared,
+  declared: DeclaredVariant | undefined,
+  memo: VariantMemo,
+  reload?: (variant: Variant) => Promise<Prepared>,
+): Promise<Prepared> {
+  memo.variant ??= gatewayVariant(await session.nodeVersion(), declared);
+  if (memo.variant === prepared.variant) return prepared;
+  if (declared === undefined && reload) return reload(memo.variant);
+  throw new ConfigError(`the desired state was made for the ${prepared.variant} variant, but the gateway is the ${memo.variant} variant; nothing was changed: make the plan again against this gateway`);
+}
+
+/** Loads the manifests again for `variant` (see {@link preparedForGateway}); their diagnostics were already reported. */
+export function reloadFor(input: RunInput): (variant: Variant) => Promise<Prepared> {
+  return (variant) => prepare({ ...input, variant, onDiagnostics: () => undefined });
+}
+
+/** Live state and the plan against it. */
+export interface Planned {
+  readonly live: State;
+  readonly plan: Plan;
+  /** The desired state the plan was made from, when it is not `Prepared.desired` (a saved plan's, completed). */
+  readonly desired?: State | undefined;
+  /** The secret versions recorded on the gateway (read only when the manifests declare any). */
+  readonly appliedVersions?: SecretVersions | undefined;
+}
+
+/** The versions the desired state declares (secret-versions.ts), by kind, name and path. */
+export function declaredVersions(desired: State): SecretVersions {
+  const out: Record<string, Record<string, Readonly<Record<string, number>>>> = {};
+  for (const [kind, objects] of desired.objects) {
+    for (const object of objects.values()) {
+      if (object.secretVersions) setObjectVersions(out, kind, object.name, object.secretVersions);
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads live state in the open session and builds the plan (pure after the GETs).
+ * @param digestKey the run's API key, which keys the live digest (plan.ts `liveStateDigest`)
+ */
+export async function readAndPlan(session: GatewaySession, prepared: Prepared, input: RunInput, digestKey?: string): Promise<Planned> {
+  await session.loadActive();
+  const scope = prepared.loaded.project.ownership;
+  const available = KINDS.filter((k) => kindExistsIn(k, prepared.variant)).map((k) => k.type);
+  const kinds = kindsToFetch(prepared.desired, scope, available);
+  input.progress?.phase('reading live state', kinds.length);
+  const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
+  input.progress?.phase('planning');
+  const live = liveState(lists, identityHandles(prepared.desired));
+  const desired = prepared.completeDesired?.(live) ?? prepared.desired;
+  // The configurations list is read only when some secret declares a version.
+  const appliedVersions = isEmptyVersions(declaredVersions(desired)) ? undefined : readAppliedVersions(await session.configurations());
+  const plan = buildPlan(desired, live, {
+    prune: input.prune === true,
+    isOwned: ownershipPredicate(scope),
+    outsideScope: outsideScopeTest(scope),
+    allowMassDelete: input.allowMassDelete === true,
+    massDeleteShare: prepared.loaded.project.massDeleteShare,
+    keyNames: prepared.keyNames,
+    appliedVersions,
+    digestKey,
+  });
+  return { live, plan, appliedVersions, ...(desired !== prepared.desired ? { desired } : {}) };
+}
+
+const SEVERITY: Readonly<Record<ValidatorSeverity, DiagnosticSeverity>> = { ERROR: 'error', WARNING: 'warning', INFO: 'info' };
+
+/**
+ * The gateway's validator messages as diagnostics: the gateway's code (or
+ * `validator-message` when it sent none) and detail, the object (mapped from its id
+ * through the ids of the run) and the manifest position of the document that declares it.
+ */
+export function locateMessages(
+  messages: readonly ValidatorMessage[],
+  ids: ReadonlyMap<ObjectKey<ResourceType>, string>,
+  loaded: Pick<LoadResult, 'locate'>,
+): Diagnostic[] {
+  const names = new Map<ObjectKey<ResourceType>, string>(); // objectKey(kind, id) → name
+  for (const [key, id] of ids) {
+    const { kind, name } = parseObjectKey(key);
+    names.set(objectKey(kind, id), name);
+  }
+  return messages.map((m) => {
+    const kind = m.model && isResourceType(m.model.type) ? m.model.type : undefined;
+    const name = m.model && kind ? names.get(objectKey(kind, m.model.id)) : undefined;
+    const object = kind && name !== undefined ? { kind, name } : undefined;
+    return objectDiagnostic({
+      severity: SEVERITY[m.severity],
+      code: m.code === '' ? VALIDATOR_MESSAGE_CODE : m.code,
+      object,
+      source: object ? loaded.locate(object.kind, object.name) : undefined,
+      message: m.detail,
+    });
+  });
+}
+
+/** Executes the plan in the session and reads the validator messages; `progress` is told the steps done. */
+export async function executeAndValidate(
+  session: GatewaySession,
+  prepared: Prepared,
+  planned: Planned,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+  progress?: ProgressReporter,
+): Promise<{ report: ExecutionReport; messages: Diagnostic[] }> {
+  progress?.phase('executing', planned.plan.steps.length);
+  let done = 0;
+  const listener: ProgressListener = (event) => {
+    onProgress?.(event);
+    if (event.phase === 'done') progress?.update((done += 1));
+  };
+  const report = await executePlan(session, planned.plan, planned.desired ?? prepared.desired, planned.live, { signal, onProgress: listener });
+  if (report.error !== undefined) {
+    if (report.error instanceof GwopsError && report.error.exitCode !== EXIT.error) throw report.error;
+    throw new ApplyFailedError(planned.plan, report, (kind, name) => prepared.loaded.locate(kind, name));
+  }
+  progress?.phase('reading validator messages');
+  const messages = locateMessages(await session.validatorMessages(), report.ids, prepared.loaded);
+  return { report, messages };
+}
+
+/** Result of {@link runPlan}. */
+export interface PlanResult extends Planned {
+  readonly prepared: Prepared;
+  /** The validator's messages about the edited working copy, as diagnostics; undefined with `--no-server-check` or an empty plan. */
+  readonly messages?: readonly Diagnostic[];
+}
+
+/**
+ * `gwops plan`: builds the plan; unless `serverCheck` is false, executes it in the session
+ * and reads the validator messages, then terminates without saving (nothing persisted).
+ * @throws ServerCheckForbiddenError (carrying the plan) when the gateway answers a call of
+ *   the server check with 403, as to a read-only key
+ */
+export async function runPlan(input: RunInput & { readonly serverCheck: boolean }): Promise<PlanResult> {
+  const loaded = await prepare(input);
+  const connection = connectionFor(input, loaded);
+  return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
+    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor(input));
+    const planned = await readAndPlan(session, prepared, input, connection.apiKey);
+    if (!input.serverCheck || planned.plan.steps.length === 0) return { ...planned, prepared };
+    const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress).catch((error: unknown) => {
+      const cause = error instanceof ApplyFailedError ? error.report.error : undefined;
+      if (cause instanceof ApiError && cause.status === 403) {
+        throw new ServerCheckForbiddenError(planned.plan, `${cause.status}${cause.code !== undefined ? ` ${cause.code}` : ''} on ${cause.method} ${cause.path}`, { cause });
+      }
+      throw error;
+    });
+    return { ...planned, prepared, messages };
+  });
+}

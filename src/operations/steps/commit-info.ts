@@ -1,0 +1,40 @@
+/**
+ * The commit being applied, read from CI variables and `git log`: the I/O half of the
+ * activation comment, whose format lives in src/engine/commit-comment.ts.
+ */
+import { execFileSync } from 'node:child_process';
+import type { CommitInfo } from '../../engine/commit-comment.js';
+
+/**
+ * Reads the commit from CI variables (`GITHUB_SHA`, `GITHUB_SERVER_URL`,
+ * `GITHUB_REPOSITORY`, `GITHUB_RUN_ID`; `CI_COMMIT_SHA`, `CI_PIPELINE_URL` of GitLab) and
+ * `git log -1` in `cwd`. Never throws: a missing git or repository yields fewer fields.
+ */
+export function readCommitInfo(env: Readonly<Record<string, string | undefined>>, cwd: string): CommitInfo {
+  const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA;
+  let runUrl: string | undefined;
+  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID) {
+    runUrl = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+  } else if (env.CI_PIPELINE_URL) {
+    runUrl = env.CI_PIPELINE_URL;
+  }
+  let fromGit: { sha: string; subject: string; author: string } | undefined;
+  try {
+    const out = execFileSync('git', ['log', '-1', '--format=%H%n%s%n%an', ...(sha ? [sha] : [])], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    });
+    const [fullSha = '', subject = '', author = ''] = out.split('\n');
+    if (fullSha) fromGit = { sha: fullSha, subject, author };
+  } catch {
+    fromGit = undefined;
+  }
+  return {
+    sha: sha ?? fromGit?.sha,
+    subject: fromGit?.subject,
+    author: fromGit?.author,
+    runUrl,
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * Executes a Plan inside one gateway session, call by call (`Plan.calls`: each call
+ * carries one or more steps, batch.ts), never re-diffing (docs/architecture.md "Habits":
+ * pure planner, separate executor). Ids of objects created by the plan are learnt from the
+ * POST responses and substituted into later paths and bodies; secret values masked in the
+ * plan are refilled from the desired state just before sending.
+ */
+import { kindOf } from '../../kinds/index.js';
+import type { ResourceType } from '../../kinds/index.js';
+import { InputError } from '../../errors.js';
+import type { CreateCheck, GatewaySession, NewResource } from '../../gateway/index.js';
+import type { ObjectKey } from '../../object-key.js';
+import { objectKey } from '../../object-key.js';
+import { checkCalls, identifiersOf } from '../../engine/batch.js';
+import { decodePointer, getAt } from '../../engine/diff.js';
+import type { State } from '../../engine/model.js';
+import type { CreateStep, Plan, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UpdateStep } from '../../engine/plan-types.js';
+import { placeholderRef } from '../../engine/plan-types.js';
+import type { ExecutionReport, StepOutcome } from '../../engine/plan-types.js';
+
+/**
+ * The calls of the REST client that execution needs (GatewaySession has them). Creates go
+ * through `createChecked`, so a retried POST never duplicates an object.
+ */
+export type ExecutionClient = Pick<GatewaySession, 'createChecked' | 'update' | 'remove' | 'link' | 'unlink' | 'list'>;
+
+/** Raised inside execution when the run was interrupted (SIGINT/SIGTERM). */
+export class ExecutionAborted extends Error {}
+
+/** Progress callback: called before (`started`) and after (`done`) each step, around the call that carries it. */
+export type ProgressListener = (event: { step: PlanStep; phase: 'started' | 'done'; total: number }) => void;
+
+
+function setAt(value: unknown, segments: readonly string[], leaf: unknown): void {
+  let current = value;
+  for (const [i, segment] of segments.entries()) {
+    if (!current || typeof current !== 'object') return;
+    const record = current as Record<string, unknown>;
+    if (i === segments.length - 1) record[segment] = leaf;
+    else current = record[segment];
+  }
+}
+
+/** The attributes of a create/update body with secrets refilled from the desired state. */
+function attributesWithSecrets(step: CreateStep | UpdateStep, desired: State): Record<string, unknown> {
+  const attributes = structuredClone(step.body.data.attributes);
+  const object = desired.objects.get(step.kind)?.get(step.name);
+  for (const pointer of step.secretPaths) {
+    const segments = decodePointer(pointer);
+    const inAttributes = segments[0] === 'data' && segments[1] === 'attributes' ? segments.slice(2) : segments;
+    setAt(attributes, inAttributes, getAt(object?.attributes, inAttributes));
+  }
+  return attributes;
+}
+
+/**
+ * Sends the plan's calls (`Plan.calls`) in order; each carries one or more steps. Stops at
+ * the first failure: every step of the failed call is `failed`, the steps of later calls
+ * `skipped` (docs/architecture.md "Habits": skipped, not failed); nothing is activated here
+ * (activation is the caller's, after validator messages).
+ * @param live the live state the plan was made against (ids of existing objects, for the report)
+ * @param options.signal aborts between calls (the running call is cancelled by the session)
+ * @returns the outcome of every step, in step order, and the ids of every object involved,
+ *   by kind and name
+ * @throws InputError when the plan's calls do not carry its steps in a valid order (a plan
+ *   file edited by hand), before anything is sent
+ */
+export async function executePlan(
+  client: ExecutionClient,
+  plan: Plan,
+  desired: State,
+  live: State,
+  options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined } = {},
+): Promise<ExecutionReport> {
+  try {
+    checkCalls(plan.steps, plan.calls);
+  } catch (error) {
+    throw new InputError(`the plan's calls cannot be sent: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const ids = new Map<ObjectKey<ResourceType>, string>();
+  for (const [kind, objects] of live.objects) {
+    for (const object of objects.values()) if (object.id) ids.set(objectKey(kind, object.name), object.id);
+  }
+  const resolve = (id: string): string => {
+    const ref = placeholderRef(id);
+    if (!ref) return id;
+    const known = ids.get(objectKey(ref.kind, ref.name));
+    if (known === undefined) throw new Error(`no id known for ${ref.kind} '${ref.name}' (plan out of order)`);
+    return known;
+  };
+  const stepByIndex = new Map(plan.steps.map((s) => [s.index, s]));
+  const outcomes = new Map<number, StepOutcome>();
+  const total = plan.steps.length;
+  let error: unknown;
+  for (const call of plan.calls) {
+    const carried = call.steps.map((i) => stepByIndex.get(i)).filter((s): s is PlanStep => s !== undefined);
+    if (error !== undefined) {
+      for (const step of carried) outcomes.set(step.index, { step: step.index, status: 'skipped' });
+      continue;
+    }
+    try {
+      if (options.signal?.aborted) throw new ExecutionAborted('interrupted before step ' + String(call.steps[0] ?? ''));
+      for (const step of carried) options.onProgress?.({ step, phase: 'started', total });
+      await sendCall(client, call, stepByIndex, desired, resolve, (id) => ids.set(objectKey(call.kind, call.name), id));
+      for (const step of carried) outcomes.set(step.index, { step: step.index, status: 'applied' });
+      for (const step of carried) options.onProgress?.({ step, phase: 'done', total });
+    } catch (caught) {
+      error = caught;
+      const message = caught instanceof Error ? caught.message : String(caught);
+      for (const step of carried) outcomes.set(step.index, { step: step.index, status: 'failed', error: message });
+    }
+  }
+  const ordered = plan.steps.map((s): StepOutcome => outcomes.get(s.index) ?? { step: s.index, status: 'skipped' });
+  const idsByObject = new Map(ids);
+  return error === undefined ? { outcomes: ordered, ids: idsByObject } : { outcomes: ordered, ids: idsByObject, error };
+}
+
+/** The identifiers of a relationship body with placeholders resolved, in the body's shape. */
+function resolvedData(body: RelationshipBody, resolve: (id: string) => string): ResourceIdentifier | ResourceIdentifier[] {
+  const resolved = identifiersOf(body).map((ident): ResourceIdentifier => ({ type: ident.type, id: resolve(ident.id) }));
+  const [first] = resolved;
+  return Array.isArray(body.data) || !first ? resolved : first;
+}
+
+async function sendCall(
+  client: ExecutionClient,
+  call: PlanCall,
+  stepByIndex: ReadonlyMap<number, PlanStep>,
+  desired: State,
+  resolve: (id: string) => string,
+  created: (id: string) => void,
+): Promise<void> {
+  const kind = kindOf(call.kind);
+  const object = { kind: call.kind, name: call.name };
+  if (call.endpoint === 'relationship') {
+    const data = resolvedData(call.body, resolve);
+    if (call.method === 'PATCH') await client.link(kind.collection, resolve(call.id), call.relationship, data, object);
+    else await client.unlink(kind.collection, resolve(call.id), call.relationship, data, object);
+    return;
+  }
+  const step = stepByIndex.get(call.steps[0] ?? 0);
+  if (!step) throw new Error(`call ${call.index} carries no step`);
+  switch (step.action) {
+    case 'create': {
+      const attributes = attributesWithSecrets(step, desired);
+      const relationships = call.relationships
+        ? Object.fromEntries(Object.entries(call.relationships).map(([name, body]) => [name, { data: resolvedData(body, resolve) }]))
+        : undefined;
+      // docs/gateway-api.md "Relationships": a create body may carry `relationships` (KindDefinition createRelationships).
+      const resource: NewResource = {
+        type: step.kind,
+        attributes,
+        ...(relationships ? { relationships } : {}),
+      };
+      const lookup = kind.identity.lookup(step.name, attributes);
+      const check: CreateCheck =
+        'name' in lookup
+          ? { name: lookup.name, object }
+          : {
+              object,
+              find: async () => {
+                const all = await client.list(kind.collection, []);
+                return all.find((r) => lookup.matches(r.attributes));
+              },
+            };
+      const result = await client.createChecked(kind.collection, resource, check);
+      created(result.id);
+      return;
+    }
+    case 'update':
+      await client.update(kind.collection, step.id, { type: step.kind, attributes: attributesWithSecrets(step, desired) }, object);
+      return;
+    case 'delete':
+      await client.remove(kind.collection, step.id, object);
+      return;
+    case 'link':
+    case 'unlink':
+      throw new Error(`call ${call.index} sends ${step.action} step ${step.index} to an object endpoint`);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The shape of src/ (docs/architecture.md "Where things live"): the folders import each
+ * other in one direction only, the pure engine imports no I/O, no gateway client, no
+ * clock and no environment, and ESLint enforces both (eslint.config.js), so these tests
+ * check that the rules fire, and that the graph they allow has no cycle.
+ */
+import { readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The project's ESLint config (a JavaScript module, so typed here by what these tests read of it). */
+const config = ((await import(path.join(ROOT, 'eslint.config.js'))) as { default: unknown[] }).default;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  );
+}
+
+/** The top-level unit of src/ a file belongs to: its folder, or the file itself for one-file modules. */
+function unitOf(file: string): string {
+  const [first = '', second] = path.relative(path.join(ROOT, 'src'), file).split(path.sep);
+  return second === undefined ? first.replace(/\.ts$/, '') : first;
+}
+
+/** Linting with only the import-boundary and purity rules of the project's config (no type information needed). */
+function boundaryLinter(): ESLint {
+  const rules = new Set(['no-restricted-imports', 'no-restricted-globals', 'no-restricted-syntax']);
+  const blocks = (config as { files?: string[]; ignores?: string[]; rules?: Record<string, unknown> }[])
+    .filter((b) => b.files && b.rules && Object.keys(b.rules).some((r) => rules.has(r)))
+    .map((b) => ({ files: b.files, ...(b.ignores ? { ignores: b.ignores } : {}), rules: b.rules }));
+  return new ESLint({
+    cwd: ROOT,
+    overrideConfigFile: true,
+    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...(blocks as ESLint.Options['overrideConfig'] & object[])],
+  });
+}
+
+describe('import directions', () => {
+  it('the folders and one-file modules of src/ import each other without a cycle', async () => {
+    const edges = new Map<string, Set<string>>();
+    for (const file of sourceFiles(path.join(ROOT, 'src'))) {
+      const from = unitOf(file);
+      const text = await readFile(file, 'utf8');
+      for (const match of text.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+        const to = unitOf(path.resolve(path.dirname(file), match[1] ?? ''));
+        if (to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (unit: string, trail: string[]): void => {
+      if (state.get(unit) === 'done') return;
+      if (state.get(unit) === 'open') {
+        cycles.push([...trail.slice(trail.indexOf(unit)), unit].join(' → '));
+        return;
+      }
+      state.set(unit, 'open');
+      for (const next of edges.get(unit) ?? []) visit(next, [...trail, unit]);
+      state.set(unit, 'done');
+    };
+    for (const unit of edges.keys()) visit(unit, []);
+    expect(edges.get('engine')?.size ?? 0).toBeGreaterThan(0);
+    expect(cycles).toEqual([]);
+  });
+
+  const cases: [string, string][] = [
+    ['src/engine/order.ts', "import { readFile } from 'node:fs/promises';"],
+    ['src/engine/order.ts', "import { withSession } from '../gateway/index.js';"],
+    ['src/engine/order.ts', "import { runPlan } from '../operations/plan.js';"],
+    ['src/engine/order.ts', "import { FILE_LIMITS } from '../files.js';"],
+    ['src/engine/order.ts', 'export const when = Date.now();'],
+    ['src/engine/order.ts', 'export const env = process.env.HOME;'],
+    ['src/manifest/types.ts', "import type { Plan } from '../engine/plan-types.js';"],
+    ['src/api/filter.ts', "import { KINDS } from '../kinds/index.js';"],
+    ['src/kinds/values.ts', "import { loadProject } from '../manifest/project.js';"],
+    ['src/gateway/retry.ts', "import type { Plan } from '../engine/plan-types.js';"],
+    ['src/operations/plan.ts', "import { renderText } from '../render/text.js';"],
+    ['src/render/text.ts', "import { runPlan } from '../operations/plan.js';"],
+    ['src/export/build.ts', "import { runExport } from '../operations/export.js';"],
+  ];
+  it.each(cases)('%s may not: %s', async (file, line) => {
+    const original = await readFile(path.join(ROOT, file), 'utf8');
+    const [clean] = await boundaryLinter().lintText(original, { filePath: path.join(ROOT, file) });
+    const [dirty] = await boundaryLinter().lintText(`${line}\n${original}`, { filePath: path.join(ROOT, file) });
+    expect(clean?.messages.filter((m) => m.severity === 2)).toEqual([]);
+    const rules = dirty?.messages.filter((m) => m.line === 1).map((m) => m.ruleId) ?? [];
+    expect(rules.length).toBeGreaterThan(0);
+    expect(rules.every((r) => r?.startsWith('no-restricted-'))).toBe(true);
+  });
+});
