@@ -34,6 +34,8 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
 import type { Dispatcher } from 'undici';
 import { startEmulator } from '../../../src/emulator/index.js';
+import { KINDS } from '../../../src/kinds/index.js';
+import type { ResourceType } from '../../../src/kinds/index.js';
 import { checkAccepted, registerDescribed } from './api-docs-check.js';
 import type { EmulatorOptions, RunningEmulator } from '../../../src/emulator/api.js';
 
@@ -90,15 +92,9 @@ export interface CallOptions {
   noCookie?: boolean;
 }
 
-/** Types of the collections under `/configuration`. */
-export const COLLECTION = {
-  'virtual-host': 'virtual-hosts',
-  mapping: 'mappings',
-  'back-end-group': 'back-end-groups',
-  'ssl-certificate': 'ssl-certificates',
-  'acme-service': 'acme-services',
-} as const;
-export type Type = keyof typeof COLLECTION;
+/** The collection under `/configuration` of every resource type, from the kind registry. */
+export const COLLECTION: Readonly<Record<ResourceType, string>> = Object.fromEntries(KINDS.map((k) => [k.type, k.collection])) as Record<ResourceType, string>;
+export type Type = ResourceType;
 
 /** A started emulator plus the undici dispatcher that trusts its certificate. */
 export interface Harness {
