@@ -4,33 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS, kindExistsIn } from '../../../src/kinds/index.js';
-import type { KindDefinition } from '../../../src/kinds/index.js';
-import type { ExampleFixtures } from '../../support/kind-examples.js';
-import { KIND_EXAMPLES } from '../../support/kind-examples.js';
-import { at, COLLECTION, errorCode, many, one, PEM, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
+import { at, COLLECTION, errorCode, exampleObject, many, one, PEM, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
 import type { Client, Harness, Type } from './client.js';
 
-/** A private-key-shaped string. */
-const KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n';
-
-
-/** The fixtures the examples may ask for: certificate-shaped strings (the emulator does not parse PEM). */
-const fixtures: ExampleFixtures = {
-  certificate: () => Promise.resolve({ certificate: PEM, privateKey: KEY }),
-};
-
-/**
- * A new example object of `kind` (test/support/kind-examples.ts, one per registered kind)
- * under a unique name: the attributes to create it with, and one change to PATCH.
- */
-async function example(kind: KindDefinition): Promise<{ attributes: Record<string, unknown>; update: Record<string, unknown> }> {
-  const name = uniqueName(kind.type);
-  const { attributes, update } = await KIND_EXAMPLES[kind.type](name, fixtures);
-  return { attributes: { ...attributes, ...(kind.identity.byName ? { name } : {}) }, update: { ...update } };
-}
-
 /** Every registered kind that exists in the latest variant (the harness's). */
-const kinds = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((kind) => ({ type: kind.type, kind }));
+const kinds = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((kind) => ({ type: kind.type }));
 
 describe('resource collections (latest variant)', () => {
   let c: Client;
@@ -38,11 +16,11 @@ describe('resource collections (latest variant)', () => {
     c = client;
   });
 
-  describe.each(kinds)('$type', ({ type, kind }) => {
+  describe.each(kinds)('$type', ({ type }) => {
     const path = `/configuration/${COLLECTION[type]}`;
 
     it('POST creates: 201, generated string id holding an integer, full object', async () => {
-      const { attributes: attrs } = await example(kind);
+      const { attributes: attrs } = await exampleObject(type);
       const reply = await c.call('POST', path, { json: { data: { type, attributes: attrs } } });
       expect(reply.status).toBe(201);
       const created = one(reply);
@@ -54,13 +32,13 @@ describe('resource collections (latest variant)', () => {
     });
 
     it('ids are not reused between objects', async () => {
-      const a = await c.create(type, (await example(kind)).attributes);
-      const b = await c.create(type, (await example(kind)).attributes);
+      const a = await c.create(type, (await exampleObject(type)).attributes);
+      const b = await c.create(type, (await exampleObject(type)).attributes);
       expect(a).not.toBe(b);
     });
 
     it('GET /{id} answers 200 with the object and its relationships', async () => {
-      const { attributes: attrs } = await example(kind);
+      const { attributes: attrs } = await exampleObject(type);
       const id = await c.create(type, attrs);
       const reply = await c.call('GET', `${path}/${id}`);
       expect(reply.status).toBe(200);
@@ -77,7 +55,7 @@ describe('resource collections (latest variant)', () => {
     });
 
     it('GET lists every object as data[] (no pagination)', async () => {
-      const ids = [await c.create(type, (await example(kind)).attributes), await c.create(type, (await example(kind)).attributes)];
+      const ids = [await c.create(type, (await exampleObject(type)).attributes), await c.create(type, (await exampleObject(type)).attributes)];
       const reply = await c.call('GET', path);
       expect(reply.status).toBe(200);
       const listed = many(reply);
@@ -86,7 +64,7 @@ describe('resource collections (latest variant)', () => {
     });
 
     it('PATCH /{id} answers 200 with the full updated object, and GET shows the change', async () => {
-      const { attributes: attrs, update } = await example(kind);
+      const { attributes: attrs, update } = await exampleObject(type);
       const id = await c.create(type, attrs);
       expect((await c.read(type, id)).attributes).not.toMatchObject(update);
       const reply = await c.patch(type, id, update);
@@ -104,13 +82,13 @@ describe('resource collections (latest variant)', () => {
     });
 
     it('PATCH /{id} of an unknown id answers 404 ENTITY_NOT_FOUND', async () => {
-      const reply = await c.patch(type, '999999', (await example(kind)).update);
+      const reply = await c.patch(type, '999999', (await exampleObject(type)).update);
       expect(reply.status).toBe(404);
       expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
     });
 
     it('DELETE /{id} answers 204, then the object is gone', async () => {
-      const id = await c.create(type, (await example(kind)).attributes);
+      const id = await c.create(type, (await exampleObject(type)).attributes);
       const reply = await c.call('DELETE', `${path}/${id}`);
       expect(reply.status).toBe(204);
       expect(reply.text).toBe('');
