@@ -1,7 +1,7 @@
 /**
  * Apply-at-latency benchmark, how the request and wall-time targets of `apply` are checked:
  * `gwops apply` and `gwops plan` (server check on) through the real use cases
- * (`runApply` / `runPlan` of src/reconcile) against an emulator that adds a fixed latency to
+ * (`runApply` / `runPlan` of src/operations) against an emulator that adds a fixed latency to
  * every call (EmulatorOptions `latencyMs`), in a child process.
  *
  * Scenarios:

@@ -60,6 +60,11 @@ export interface RelationshipDefinition<Target extends string = ResourceType> {
    * (older gateways name a mapping's link to its back-end group `back-end-group`).
    */
   readonly aliases?: readonly string[];
+  /**
+   * How the kind's schema describes the relationship in manifests; `Names of linked
+   * <target>s` (to-many) or `Name of the linked <target> (to-one)` when absent.
+   */
+  readonly description?: string;
 }
 
 /** An object's attributes, as a manifest declares them or as a GET list returns them. */
@@ -159,59 +164,6 @@ export interface ManifestRuleContext {
  */
 export type ManifestRules = (documents: readonly RuleDocument[], context: ManifestRuleContext) => void;
 
-/** A PEM certificate with its private key, made for a test (see {@link ExampleFixtures}). */
-export interface ExampleCertificate {
-  readonly certificate: string;
-  readonly privateKey: string;
-}
-
-/**
- * What an {@link ExampleHook} may ask the test that calls it for: data that production code
- * never makes (it generates no certificates). test/kinds/walkthrough.test.ts provides them.
- */
-export interface ExampleFixtures {
-  /** A new self-signed certificate for `commonName` and its private key (each call a new one). */
-  certificate(commonName: string): Promise<ExampleCertificate>;
-}
-
-/**
- * A link an example object needs to be valid (without it the gateway's validator reports an
- * ERROR, e.g. a mapping without a back-end group): through `relationship` (a relationship
- * of the kind that exists in the latest variant) to an example object of its target kind.
- */
-export interface ExampleRequirement {
-  readonly relationship: string;
-}
-
-/** One example object of a kind (see {@link ExampleHook}). */
-export interface KindExample {
-  /**
-   * The attributes of a minimal valid object, without the document's `name` (which names
-   * the object: its `name` attribute, or a certificate's local handle). Valid means: no
-   * manifest diagnostic and, with the links in `requires`, no validator ERROR on the
-   * gateway. Secret attributes (`x-gwops-secret`) hold their plain values: the caller
-   * writes them to files and declares `{ fromFile }`.
-   */
-  readonly attributes: KindAttributes;
-  /**
-   * One change for the update step: top-level attributes that replace (or add to) those of
-   * `attributes`, each with a value the object does not have yet. The identity must stay
-   * the same (not a certificate's `certificate`).
-   */
-  readonly update: KindAttributes;
-  /** The links the object needs to be valid; none when it is valid on its own. */
-  readonly requires?: readonly ExampleRequirement[];
-}
-
-/**
- * An example object of the kind named `name`, for tests that walk every registered kind
- * (test/kinds/walkthrough.test.ts: create, update, link and unlink through every canonical
- * relationship, delete, through the CLI against the emulator's latest variant, whose
- * attributes the example must use). Called once per object: a certificate's identity is
- * its PEM, so a second call gives another object.
- */
-export type ExampleHook = (name: string, fixtures: ExampleFixtures) => KindExample | Promise<KindExample>;
-
 /**
  * The fixed shape of a kind module. Modules declare themselves `as const satisfies
  * KindModule` (types and names loose, so that {@link ResourceType} can be read off them);
@@ -219,6 +171,12 @@ export type ExampleHook = (name: string, fixtures: ExampleFixtures) => KindExamp
  */
 export interface KindDefinition<Type extends string = ResourceType> {
   readonly type: Type;
+  /**
+   * What a manifest document of this kind is, in one sentence with the docs section it comes
+   * from: the `description` of its schema (`schemas/<type>.schema.json`, made from this
+   * module and `attributes.schema.json` in the kind's folder by `npm run schemas`).
+   */
+  readonly description: string;
   /** What the gateway emulator needs of this kind (defaults, validator rules, label). */
   readonly emulator: EmulatorHooks;
   /** Path segment under `/configuration`, e.g. `virtual-hosts`. */
@@ -263,8 +221,6 @@ export interface KindDefinition<Type extends string = ResourceType> {
   readonly holdsSecret?: (path: readonly string[], attributes: KindAttributes) => boolean;
   /** Semantic rules of the kind's manifests; none when the schema says everything. */
   readonly rules?: ManifestRules;
-  /** An example object for the walkthrough test (`example.ts` in the kind's folder). */
-  readonly example: ExampleHook;
 }
 
 /** The loose shape a kind module declares itself with (see {@link KindDefinition}). */

@@ -8,6 +8,7 @@ import type { Operation } from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { SCHEMA_KINDS } from '../schema/index.js';
 import type { SchemaKind } from '../schema/index.js';
+import { API_VERSION } from '../schema/kind-schema.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Entry, Origin } from './entries.js';
 import { identityOrigin, labelOf } from './entries.js';
@@ -19,8 +20,7 @@ import type { VariableGuard } from './secret-variables.js';
 import { substituteVariables } from './variables.js';
 import { escapeInvisible, hasInvisible } from '../display.js';
 
-/** The manifest format version (`apiVersion`, README.md "Manifests"). */
-export const API_VERSION = 'gwops/v1';
+export { API_VERSION };
 
 /** Entries by `kind` then `name`. */
 export type EntryIndex = Map<SchemaKind, Map<string, Entry>>;

@@ -1,6 +1,11 @@
 /**
- * The schema files made from the kind registry, so that a new kind needs only its module,
- * its schema and its line in `KINDS`:
+ * The schema files made from the kind registry, so that a new kind needs only its module
+ * folder (`src/kinds/<kind>/`, with its attribute schema) and its line in `KINDS`:
+ * - `schemas/<kind>.schema.json` of every resource type, all of it: the document envelope,
+ *   relationships and variants from the kind module, `$defs.attributes` from the
+ *   hand-written `src/kinds/<kind>/attributes.schema.json`, and the shared `$defs` it refers
+ *   to (src/schema/kind-schema.ts);
+ * - `schemas/<template>.schema.json` of every template kind;
  * - `schemas/manifest.schema.json`, all of it: the `kind` enums and one `if`/`then` branch
  *   per document kind that dispatches to `schemas/<kind>.schema.json`, plus the overlay
  *   documents;
@@ -8,15 +13,17 @@
  *   rest of that file is written by hand and kept as it is).
  *
  * `npm run schemas` writes them (`node dist/schema/generate.js --write`; without `--write`
- * it only reports the files that are out of date). Both files are 2-space JSON with a
- * trailing newline, keys in a fixed order, and `test/schema/generated.test.ts` fails when a
+ * it only reports the files that are out of date). All are 2-space JSON with a trailing
+ * newline, keys in a fixed order, and `test/schema/generated.test.ts` fails when a
  * committed file differs from what {@link generatedSchemaFiles} makes.
  */
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition } from '../kinds/index.js';
 import { documentKinds, schemaFileName, schemaFileUrl } from './index.js';
 import type { JsonSchema } from './index.js';
+import { SCHEMA_BASE, kindDocumentSchema, templateDocumentSchema } from './kind-schema.js';
+import { FILE_LIMITS, readTextBounded } from '../files.js';
 import { committedText, runGenerator } from '../generated-files.js';
 import type { GeneratedFile, GeneratedFolder } from '../generated-files.js';
 
@@ -28,8 +35,8 @@ export const PROJECT_SCHEMA_FILE = 'project.schema.json';
 /** The command that regenerates the files, as named in messages. */
 export const REGENERATE_COMMAND = 'npm run schemas';
 
-/** Where every schema of this repository is published (the base of each `$id`). */
-const SCHEMA_BASE = 'https://gwops.dev/schemas/';
+/** The hand-written sources of the generated kind schemas: `<this folder><type>/attributes.schema.json`. */
+const KINDS_SOURCE = new URL('../../src/kinds/', import.meta.url);
 
 /** The generated files of `schemas/`. */
 export const SCHEMAS_FOLDER: GeneratedFolder = { dir: schemaFileUrl('./'), label: 'schemas', command: REGENERATE_COMMAND };
@@ -130,14 +137,33 @@ export function projectSchema(handWritten: JsonSchema, kinds: readonly KindDefin
 
 /**
  * Every generated file for the registry `kinds`, given the committed project file's text
- * (pure: the caller reads and writes the files).
- * @throws SyntaxError when `projectText` is not JSON; Error as {@link projectSchema}
+ * and the attribute schema of each resource type (pure: the caller reads and writes the
+ * files). The document kinds come first, in the order of {@link documentKinds}.
+ * @throws SyntaxError when `projectText` is not JSON; Error as {@link projectSchema} and
+ *   `kindDocumentSchema` (src/schema/kind-schema.ts)
  */
-export function generatedSchemaFiles(kinds: readonly KindDefinition[], projectText: string): GeneratedFile[] {
+export function generatedSchemaFiles(kinds: readonly KindDefinition[], projectText: string, attributesOf: (kind: KindDefinition) => JsonSchema): GeneratedFile[] {
+  const documents = [...kinds].reverse().map((kind) => ({ fileName: schemaFileName(kind.type), text: schemaText(kindDocumentSchema(kind, attributesOf(kind))) }));
+  const templates = kinds.flatMap((kind) => (kind.template === undefined ? [] : [{ fileName: schemaFileName(kind.template), text: schemaText(templateDocumentSchema(kind)) }]));
   return [
+    ...documents,
+    ...templates,
     { fileName: MANIFEST_SCHEMA_FILE, text: schemaText(manifestSchema(kinds)) },
     { fileName: PROJECT_SCHEMA_FILE, text: schemaText(projectSchema(JSON.parse(projectText) as JsonSchema, kinds)) },
   ];
+}
+
+/** Where the hand-written attribute schema of `kind` is: `src/kinds/<type>/attributes.schema.json`. */
+export function attributesSourceUrl(kind: KindDefinition): URL {
+  return new URL(`${kind.type}/attributes.schema.json`, KINDS_SOURCE);
+}
+
+/**
+ * The hand-written attribute schema of `kind` as it is on disk now.
+ * @throws FileReadError when the file is missing; SyntaxError when it is not JSON
+ */
+export function attributesSource(kind: KindDefinition): JsonSchema {
+  return JSON.parse(readTextBounded(fileURLToPath(attributesSourceUrl(kind)), FILE_LIMITS.bundled)) as JsonSchema;
 }
 
 /** The text of `schemas/<fileName>` as it is on disk now (not cached), or undefined when missing. */
@@ -145,11 +171,11 @@ export function committedSchemaText(fileName: string): string | undefined {
   return committedText(SCHEMAS_FOLDER, fileName);
 }
 
-/** The generated files for the registry (`KINDS`) and the project file on disk now. */
+/** The generated files for the registry (`KINDS`), its attribute schemas and the project file on disk now. */
 export function currentGeneratedFiles(): GeneratedFile[] {
   const projectText = committedSchemaText(PROJECT_SCHEMA_FILE);
   if (projectText === undefined) throw new Error(`schemas/${PROJECT_SCHEMA_FILE} is missing`);
-  return generatedSchemaFiles(KINDS, projectText);
+  return generatedSchemaFiles(KINDS, projectText, attributesSource);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await runGenerator(SCHEMAS_FOLDER, 'dist/schema/generate.js', currentGeneratedFiles, process.argv.slice(2));

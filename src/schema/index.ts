@@ -1,11 +1,15 @@
 /**
  * Access to the JSON Schemas in `schemas/`, the single source of truth for the attributes
  * of every kind. Everything that needs to know an attribute (manifest validation, the
- * emulator's request checks, secret masking, variant rules) derives it from here.
+ * emulator's request checks, secret masking, variant rules) derives it from here. The
+ * document schema of each kind is generated (`npm run schemas`, src/schema/generate.ts)
+ * from its kind module and its hand-written `src/kinds/<type>/attributes.schema.json`.
  *
  * Schema conventions (draft 2020-12):
  * - `$defs.attributes` of `schemas/<type>.schema.json` is the attribute object of the API
- *   resource, `additionalProperties: false` at every level.
+ *   resource, `additionalProperties: false` at every level. It may refer to the shared
+ *   definitions (`#/$defs/pattern`, `#/$defs/secretSource`, `#/$defs/jwksReference`;
+ *   src/schema/kind-schema.ts), which the generator adds where they are used.
  * - `"x-gwops-variants": [...]` on a property: it exists only in those variants
  *   (docs/gateway-api.md "Variants").
  * - `"x-gwops-secret": true`: a secret; masked by every renderer. In manifests it may also

@@ -25,13 +25,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../support/in-process-cli.js';
+import type { ExampleCertificate } from '../support/kind-examples.js';
+import { KIND_EXAMPLES } from '../support/kind-examples.js';
 import { selfSignedCertificate, startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { GatewaySession } from '../../src/gateway/index.js';
 import { isBuiltInId, withSession } from '../../src/gateway/index.js';
 import type { KindDefinition, ResourceType, Variant } from '../../src/kinds/index.js';
 import { KINDS, VARIANTS, kindExistsIn, kindOf, relationshipsIn } from '../../src/kinds/index.js';
-import type { ExampleCertificate } from '../../src/kinds/kind.js';
 import { drillMode, drillSeed, recordDrill } from './record.js';
 import { prng, sample, showsCrash } from './support.js';
 
@@ -109,7 +110,7 @@ async function populate(emulator: RunningEmulator, variant: Variant, random: () 
         const name = `${random() < 0.5 ? 'a' : 'b'}-${kind.type}-${i}`;
         const example = await Promise.resolve()
           .then(() =>
-            kind.example(name, {
+            KIND_EXAMPLES[kind.type](name, {
               certificate: () => {
                 const next = pem.pop();
                 return next ? Promise.resolve(next) : Promise.reject(new Error('no certificate left'));

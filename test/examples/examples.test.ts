@@ -10,7 +10,7 @@
  * succeed, every declared attribute must read back unchanged, and the project's ownership
  * filters must select exactly the declared objects.
  *
- * Independent of `src/manifest` and `src/reconcile` on purpose: it reads the examples with
+ * Independent of `src/manifest`, `src/engine` and `src/operations` on purpose: it reads the examples with
  * nothing but `yaml`, ajv, the schemas and plain HTTP, so a bug in the loader or the
  * reconciler cannot hide a broken example.
  */
@@ -25,8 +25,8 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { matchesFilter as matchesApiFilter, parseFilters } from '../../src/api/filter.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { KINDS, isResourceType, kindOf } from '../../src/kinds/index.js';
-import { wireSchema } from '../../src/schema/index.js';
+import { KINDS, isResourceType, isTemplateKind, kindOf } from '../../src/kinds/index.js';
+import { SCHEMA_KINDS, wireSchema } from '../../src/schema/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -303,16 +303,16 @@ async function applyToEmulator(
     };
     await call('POST', '/session/create');
     await call('POST', '/configuration/configurations/load-active');
-    const templates = new Map(docs.filter((d) => d.value.kind === 'mapping-template').map((d) => [d.value.name, attrs(d)]));
+    const templates = new Map(docs.filter((d) => isTemplateKind(d.value.kind)).map((d) => [`${text(d.value.kind)}/${text(d.value.name)}`, attrs(d)]));
     const ids = new Map<string, string>();
     const sent = new Map<string, JsonObject>();
-    const order = ['ssl-certificate', 'back-end-group', 'mapping', 'virtual-host'];
-    for (const kind of order) {
+    // The registry's order is the dependency order.
+    for (const { type: kind, template, identity } of KINDS) {
       for (const d of docs.filter((x) => x.value.kind === kind)) {
         const name = str(d, 'name');
         let attributes = resolveSecrets(attrs(d)) as JsonObject;
-        if (kind === 'mapping') attributes = deepMerge(templates.get(d.value.extends ?? '') ?? {}, attributes);
-        if (kind !== 'ssl-certificate') attributes = { ...attributes, name };
+        if (template !== undefined) attributes = deepMerge(templates.get(`${template}/${text(d.value.extends ?? '')}`) ?? {}, attributes);
+        if (identity.byName) attributes = { ...attributes, name };
         const created = await call('POST', `/configuration/${COLLECTION[kind] ?? kind}`, { data: { type: kind, attributes } });
         const data = created.json.data;
         ids.set(`${kind}/${name}`, isObject(data) ? text(data.id) : '');
@@ -409,7 +409,7 @@ describe('examples', () => {
     expect(ofKind('mapping-template').length).toBe(2);
     expect(ofKind('back-end-group').length).toBeGreaterThanOrEqual(5);
     expect(ofKind('ssl-certificate').length).toBeGreaterThanOrEqual(2);
-    const kinds = new Set(['virtual-host', 'mapping', 'mapping-template', 'back-end-group', 'ssl-certificate']);
+    const kinds = new Set(SCHEMA_KINDS);
     for (const doc of manifestDocs) expect(kinds.has(text(doc.value.kind)), where(doc)).toBe(true);
   });
 

@@ -6,8 +6,8 @@
  * The emulator's active configuration confirms each step.
  *
  * The test names no kind: it iterates the registry and takes each object from its kind's
- * `example` hook (KindDefinition.example, src/kinds/<kind>/example.ts), so a new kind is
- * covered once it is registered. An example that needs companions to be valid says so in
+ * example (`KIND_EXAMPLES`, test/support/kind-examples.ts, which the typecheck requires for
+ * every registered kind), so a new kind is covered once it is registered. An example that needs companions to be valid says so in
  * `requires`; they are created with it, from their own kinds' examples. Link targets are
  * example objects of the target kind too. Objects of one kind's walk keep their names
  * (`walk-<type>`, `...-needs-<relationship>`, `...-links-<relationship>`) and stay on the
@@ -20,11 +20,13 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { KindDefinition, RelationshipDefinition } from '../../src/kinds/index.js';
 import { KINDS, kindExistsIn, kindOf, relationshipNamed, relationshipsIn } from '../../src/kinds/index.js';
-import type { ExampleFixtures, KindAttributes, KindExample } from '../../src/kinds/kind.js';
+import type { KindAttributes } from '../../src/kinds/kind.js';
 import type { AttributePath } from '../../src/schema/index.js';
 import { secretAttributes, writeOnlyAttributes } from '../../src/schema/index.js';
 import type { Harness } from '../e2e/harness.js';
 import { useHarness, writeManifests } from '../e2e/harness.js';
+import type { ExampleFixtures, KindExample } from '../support/kind-examples.js';
+import { KIND_EXAMPLES } from '../support/kind-examples.js';
 
 const VARIANT = 'latest';
 
@@ -62,7 +64,7 @@ interface ExampleObject {
 
 /** Calls the kind's example hook once for `name`, and those of the companions it requires. */
 async function exampleObject(kind: KindDefinition, name: string): Promise<ExampleObject> {
-  const example = await kind.example(name, fixtures);
+  const example = await KIND_EXAMPLES[kind.type](name, fixtures);
   const needs = new Map<RelationshipDefinition, ExampleObject>();
   for (const { relationship } of example.requires ?? []) {
     const rel = relationshipNamed(kind, relationship);
@@ -304,7 +306,7 @@ describe('the walkthrough of every registered kind', () => {
 
   it('walks every kind of the registry that exists in the latest variant', () => {
     expect(WALKED.length).toBeGreaterThan(0);
-    for (const kind of WALKED) expect(typeof kind.example, kind.type).toBe('function');
+    for (const kind of WALKED) expect(typeof KIND_EXAMPLES[kind.type], kind.type).toBe('function');
   });
 
   describe.each(WALKED.map((k) => [k.type, k] as const))('%s', (type, kind) => {

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { kindOf } from '../../src/kinds/index.js';
+import { KINDS, kindOf } from '../../src/kinds/index.js';
 import type { DraftStep, StepKey, StepNode } from '../../src/engine/order.js';
 import { orderSteps, stepKey } from '../../src/engine/order.js';
 import type { PlanStep } from '../../src/engine/plan-types.js';
@@ -88,8 +88,15 @@ describe('orderSteps', () => {
     );
   });
 
-  it('levels come from the kind registry', () => {
-    expect(['ssl-certificate', 'acme-service', 'back-end-group', 'mapping', 'virtual-host'].map((k) => kindOf(k as ResourceType).level)).toEqual([0, 0, 0, 1, 2]);
+  it('levels come from the kind registry: in its order, and no kind below a kind it links to', () => {
+    const levels = KINDS.map((k) => k.level);
+    expect(levels).toEqual([...levels].sort((a, b) => a - b));
+    for (const kind of KINDS) {
+      for (const rel of Object.values(kind.relationships)) {
+        if (rel.canonical) expect(kindOf(rel.target).level, `${kind.type}.${rel.name}`).toBeLessThanOrEqual(kind.level);
+      }
+    }
+    expect(new Set(levels).size).toBeGreaterThan(1);
   });
 
   it('refuses a dependency on a later step (a planner bug)', () => {

@@ -21,7 +21,8 @@ import { FakeGateway, merge } from './simulator.js';
 
 const NAMES = ['a', 'b', 'oa', 'ob'] as const;
 const CERT_SEEDS = ['p1', 'p2', 'p3'] as const;
-const NAMED_KINDS: ResourceType[] = ['acme-service', 'back-end-group', 'mapping', 'virtual-host'];
+/** The kinds whose objects the name identifies, from the registry. */
+const NAMED_KINDS: ResourceType[] = KINDS.filter((k) => k.identity.byName).map((k) => k.type);
 
 const leaf = fc.oneof(fc.integer({ min: 0, max: 2 }), fc.constantFrom('x', 'y'), fc.boolean(), fc.constant(null));
 const value: fc.Arbitrary<unknown> = fc.oneof(

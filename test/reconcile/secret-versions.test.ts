@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { KINDS } from '../../src/kinds/index.js';
 import { parseActivationComment, parseRollbackComment, rollbackComment } from '../../src/engine/commit-comment.js';
 import {
   appliedVersions,
@@ -17,7 +18,7 @@ import {
 
 const name = fc.string({ minLength: 1, maxLength: 12 });
 const versions = fc.dictionary(
-  fc.constantFrom('ssl-certificate', 'acme-service'),
+  fc.constantFrom(...KINDS.map((k) => k.type)),
   fc.dictionary(name, fc.dictionary(fc.constantFrom('passphrase', 'privateKey', 'externalAccountBinding.hmacKey'), fc.nat(), { minKeys: 1 }), { minKeys: 1 }),
   { minKeys: 1 },
 );

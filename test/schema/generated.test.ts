@@ -9,6 +9,7 @@ import {
   MANIFEST_SCHEMA_FILE,
   PROJECT_SCHEMA_FILE,
   SCHEMAS_FOLDER,
+  attributesSource,
   committedSchemaText,
   currentGeneratedFiles,
   generatedSchemaFiles,
@@ -66,12 +67,16 @@ describe('generated schema files', () => {
     const before = JSON.stringify(handWritten);
     projectSchema(handWritten, [...KINDS, extra]);
     expect(JSON.stringify(handWritten)).toBe(before);
-    expect(generatedSchemaFiles(KINDS, text)).toEqual(generatedSchemaFiles(KINDS, text));
-    expect(generatedSchemaFiles(KINDS, text).map((f) => f.fileName)).toEqual([MANIFEST_SCHEMA_FILE, PROJECT_SCHEMA_FILE]);
+    expect(generatedSchemaFiles(KINDS, text, attributesSource)).toEqual(generatedSchemaFiles(KINDS, text, attributesSource));
+    expect(generatedSchemaFiles(KINDS, text, attributesSource).map((f) => f.fileName)).toEqual([
+      ...SCHEMA_KINDS.map((k) => `${k}.schema.json`),
+      MANIFEST_SCHEMA_FILE,
+      PROJECT_SCHEMA_FILE,
+    ]);
   });
 
   it('writes 2-space JSON with a trailing newline', () => {
-    for (const file of generatedSchemaFiles(KINDS, projectText())) {
+    for (const file of generatedSchemaFiles(KINDS, projectText(), attributesSource)) {
       expect(file.text, file.fileName).toBe(JSON.stringify(JSON.parse(file.text), null, 2) + '\n');
     }
   });

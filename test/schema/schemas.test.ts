@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 import { SCHEMA_KINDS, documentSchema, secretAttributes, wireSchema, writeOnlyAttributes } from '../../src/schema/index.js';
 
-const defaults = (kind: string): unknown =>
-  parse(readFileSync(new URL(`../../server-defaults/${kind}.yaml`, import.meta.url), 'utf8'));
+const defaults = (file: string): unknown => parse(readFileSync(new URL(`../../server-defaults/${file}`, import.meta.url), 'utf8'));
+
+/** The kinds whose emulator hooks name a file of server defaults recorded from a real gateway, with that file. */
+const RECORDED = KINDS.flatMap((k) => (k.emulator.defaults.recorded === undefined ? [] : [[k.type, k.emulator.defaults.recorded] as const]));
 
 describe('schemas', () => {
   it('every kind has a draft 2020-12 schema that compiles', () => {
@@ -17,14 +19,15 @@ describe('schemas', () => {
     }
   });
 
-  it.each(['virtual-host', 'mapping', 'back-end-group'] as const)(
-    'the server defaults of a %s are valid attributes of the middle variant',
-    (kind) => {
-      const ajv = new Ajv2020.default({ strict: false, allErrors: true });
-      const validate = ajv.compile(wireSchema(kind, 'middle', { keepRanges: true }));
-      expect(validate(defaults(kind)), JSON.stringify(validate.errors)).toBe(true);
-    },
-  );
+  it.each(RECORDED)('the server defaults of a %s (server-defaults/%s) are valid attributes of the middle variant', (kind, file) => {
+    const ajv = new Ajv2020.default({ strict: false, allErrors: true });
+    const validate = ajv.compile(wireSchema(kind, 'middle', { keepRanges: true }));
+    expect(validate(defaults(file)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('has server defaults recorded for some kinds', () => {
+    expect(RECORDED.length).toBeGreaterThan(0);
+  });
 
   it('marks the secret and write-only attributes the reference names', () => {
     expect(secretAttributes('ssl-certificate').map((p) => p.path).sort()).toEqual(['passphrase', 'privateKey']);
@@ -49,27 +52,5 @@ describe('schemas', () => {
     for (const kind of KINDS) expect(SCHEMA_KINDS).toContain(kind.type);
     for (const kind of KINDS) if (kind.template !== undefined) expect(SCHEMA_KINDS).toContain(kind.template);
     expect(new Set(SCHEMA_KINDS).size).toBe(SCHEMA_KINDS.length);
-  });
-});
-
-describe('the kind registry agrees with the schemas', () => {
-  it.each(KINDS.map((k) => [k.type, k] as const))('%s: relationships, cardinality and variants', (_type, kind) => {
-    const schema = documentSchema(kind.type);
-    const rels = (schema.properties?.relationships?.properties ?? {}) as Record<string, { type?: string; 'x-gwops-variants'?: string[] }>;
-    expect(Object.keys(rels).sort()).toEqual(Object.keys(kind.relationships).sort());
-    for (const [name, rel] of Object.entries(kind.relationships)) {
-      expect(rels[name]?.type, name).toBe(rel.cardinality === 'many' ? 'array' : 'string');
-      expect(rels[name]?.['x-gwops-variants'], name).toEqual(rel.variants);
-      const inverse = KINDS.find((k) => k.type === rel.target)?.relationships[rel.inverse];
-      expect(inverse?.target, `${name} inverse`).toBe(kind.type);
-      expect(inverse?.canonical, `exactly one canonical side of ${name}`).toBe(!rel.canonical);
-    }
-  });
-
-  it('a kind that exists only in some variants says so in its schema', () => {
-    for (const kind of KINDS) {
-      const variants = documentSchema(kind.type)['x-gwops-variants'];
-      expect(variants ?? ['earliest', 'middle', 'latest'], kind.type).toEqual(kind.variants);
-    }
   });
 });

@@ -1,7 +1,6 @@
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
-import { example } from './example.js';
 
 /**
  * `acme-service`: an ACME certificate-authority account used by virtual hosts whose
@@ -10,8 +9,8 @@ import { example } from './example.js';
  */
 export const acmeService = {
   type: 'acme-service',
+  description: 'An ACME service (latest variant)',
   emulator,
-  example,
   collection: 'acme-services',
   level: 0,
   identity: nameIdentity,

@@ -1,7 +1,6 @@
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
-import { example } from './example.js';
 
 /**
  * `back-end-group`: docs/gateway-api.md "Attributes and server defaults" and
@@ -10,8 +9,8 @@ import { example } from './example.js';
  */
 export const backEndGroup = {
   type: 'back-end-group',
+  description: 'A back-end group (docs/gateway-api.md "Attributes and server defaults")',
   emulator,
-  example,
   collection: 'back-end-groups',
   level: 0,
   identity: nameIdentity,
@@ -23,6 +22,7 @@ export const backEndGroup = {
       cardinality: 'one',
       inverse: 'back-end-groups',
       canonical: true,
+      description: 'Name of the ssl-certificate presented to the back ends (to-one)',
     },
     mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'back-end-groups', canonical: false },
   },

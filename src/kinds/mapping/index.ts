@@ -1,14 +1,13 @@
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
-import { example } from './example.js';
 import { holdsSecret, rules } from './rules.js';
 
 /** `mapping`: docs/gateway-api.md "Resource types"; relationships in "Relationships". */
 export const mapping = {
   type: 'mapping',
+  description: 'A mapping (docs/gateway-api.md "Resource types")',
   emulator,
-  example,
   collection: 'mappings',
   level: 1,
   identity: nameIdentity,

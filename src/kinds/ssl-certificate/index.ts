@@ -1,6 +1,5 @@
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
-import { example } from './example.js';
 import { certificateIdentity } from './identity.js';
 import { rules } from './rules.js';
 
@@ -12,8 +11,8 @@ import { rules } from './rules.js';
  */
 export const sslCertificate = {
   type: 'ssl-certificate',
+  description: 'An SSL certificate (docs/gateway-api.md "Attributes and server defaults"); the API object has no name: `name` is a local handle',
   emulator,
-  example,
   collection: 'ssl-certificates',
   level: 0,
   identity: certificateIdentity,
@@ -27,6 +26,7 @@ export const sslCertificate = {
       inverse: 'client-certificate',
       canonical: false,
       documented: false,
+      description: 'Names of the back-end groups that present this certificate as client certificate',
     },
     'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'ssl-certificate', canonical: false },
   },

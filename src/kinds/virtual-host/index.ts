@@ -1,15 +1,14 @@
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
-import { example } from './example.js';
 import { relationships } from './relationships.js';
 import { rules } from './rules.js';
 
 /** `virtual-host`: docs/gateway-api.md "Resource types". */
 export const virtualHost = {
   type: 'virtual-host',
+  description: 'A virtual host (docs/gateway-api.md "Resource types")',
   emulator,
-  example,
   collection: 'virtual-hosts',
   level: 2,
   identity: nameIdentity,

@@ -34,8 +34,12 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
 import type { Dispatcher } from 'undici';
 import { startEmulator } from '../../../src/emulator/index.js';
+import { KINDS, kindOf } from '../../../src/kinds/index.js';
+import type { ResourceType } from '../../../src/kinds/index.js';
 import { checkAccepted, registerDescribed } from './api-docs-check.js';
 import type { EmulatorOptions, RunningEmulator } from '../../../src/emulator/api.js';
+import type { ExampleFixtures } from '../../support/kind-examples.js';
+import { KIND_EXAMPLES } from '../../support/kind-examples.js';
 
 /** A JSON:API resource identifier. */
 export interface Identifier {
@@ -90,15 +94,9 @@ export interface CallOptions {
   noCookie?: boolean;
 }
 
-/** Types of the collections under `/configuration`. */
-export const COLLECTION = {
-  'virtual-host': 'virtual-hosts',
-  mapping: 'mappings',
-  'back-end-group': 'back-end-groups',
-  'ssl-certificate': 'ssl-certificates',
-  'acme-service': 'acme-services',
-} as const;
-export type Type = keyof typeof COLLECTION;
+/** The collection under `/configuration` of every resource type, from the kind registry. */
+export const COLLECTION: Readonly<Record<ResourceType, string>> = Object.fromEntries(KINDS.map((k) => [k.type, k.collection])) as Record<ResourceType, string>;
+export type Type = ResourceType;
 
 /** A started emulator plus the undici dispatcher that trusts its certificate. */
 export interface Harness {
@@ -342,3 +340,22 @@ export function uniqueName(prefix: string): string {
 /** Certificate-shaped strings (the emulator stores PEM text, it does not parse it). */
 export const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUZW11bGF0b3I=\n-----END CERTIFICATE-----\n';
 export const PEM2 = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUaW50ZXJtZWRpYXRl\n-----END CERTIFICATE-----\n';
+
+/** A private-key-shaped string. */
+const KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n';
+
+/** What the kind examples may ask for: certificate-shaped strings. */
+const EXAMPLE_FIXTURES: ExampleFixtures = {
+  certificate: () => Promise.resolve({ certificate: PEM, privateKey: KEY }),
+};
+
+/**
+ * A new example object of `type` (test/support/kind-examples.ts, one per registered kind)
+ * under a unique name: the attributes to create it with (its `name` included when the name
+ * is its identity), and one change to PATCH.
+ */
+export async function exampleObject(type: Type): Promise<{ attributes: Record<string, unknown>; update: Record<string, unknown> }> {
+  const name = uniqueName(type);
+  const { attributes, update } = await KIND_EXAMPLES[type](name, EXAMPLE_FIXTURES);
+  return { attributes: { ...attributes, ...(kindOf(type).identity.byName ? { name } : {}) }, update: { ...update } };
+}

@@ -3,6 +3,7 @@
  * table, the activation rules), and the concurrency case (OUTDATED_CONFIGURATION).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { KINDS } from '../../../src/kinds/index.js';
 import { at, errorCode, many, one, startHarness, uniqueName, VALID } from './client.js';
 import type { Harness, ResourceObject } from './client.js';
 
@@ -174,7 +175,7 @@ describe('configurations', () => {
     await c.createSession(h.emulator.apiKey);
     const reply = await c.call('POST', '/configuration/configurations/load-empty-config', { json: { hostname: 'gw' } });
     expect(reply.status).toBe(204);
-    for (const type of ['virtual-host', 'mapping', 'back-end-group', 'ssl-certificate'] as const) {
+    for (const { type } of KINDS) {
       expect((await c.list(type)).filter((o) => !o.id.startsWith('-'))).toEqual([]);
     }
     expect((await c.list('virtual-host')).map((o) => o.id)).toEqual(['-1000']);

@@ -6,6 +6,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KINDS } from '../../../src/kinds/index.js';
 import { at, many, one, startHarness, VALID } from './client.js';
 import type { Harness } from './client.js';
 
@@ -110,7 +111,7 @@ describe('persistence with stateFile', () => {
     h = await startHarness({ stateFile });
     const c = await h.client().open(h.emulator.apiKey);
     const before = new Set<string>();
-    for (const type of ['virtual-host', 'mapping', 'back-end-group'] as const) for (const o of await c.list(type)) before.add(o.id);
+    for (const { type } of KINDS) for (const o of await c.list(type)) before.add(o.id);
     const fresh = await c.create('back-end-group', VALID.backEndGroup('after-restart'));
     expect(before.has(fresh)).toBe(false);
   });

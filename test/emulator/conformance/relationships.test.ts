@@ -2,8 +2,8 @@
  * Relationship endpoints: docs/gateway-api.md "Relationships" (one test per row of its table)
  * and the maintenance endpoints ("Resource types").
  */
-import {describe, expect, it } from 'vitest';
-import { COLLECTION, linkedIds, PEM, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { COLLECTION, exampleObject, linkedIds, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
 import type { Client, Type } from './client.js';
 
 interface Row {
@@ -25,19 +25,9 @@ const rows: Row[] = [
   { from: 'ssl-certificate', name: 'virtual-hosts', to: 'virtual-host', inverse: 'ssl-certificate', cardinality: 'many' },
 ];
 
-function attributesFor(type: Type): Record<string, unknown> {
-  switch (type) {
-    case 'virtual-host':
-      return VALID.virtualHost(uniqueName('vh'));
-    case 'mapping':
-      return VALID.mapping(uniqueName('map'));
-    case 'back-end-group':
-      return VALID.backEndGroup(uniqueName('beg'));
-    case 'ssl-certificate':
-      return { certType: 'SERVER_CERT', certificate: PEM };
-    case 'acme-service':
-      return { name: uniqueName('acme'), serverUrl: 'https://acme.example/directory' };
-  }
+/** The attributes of a new example object of `type`. */
+async function attributesFor(type: Type): Promise<Record<string, unknown>> {
+  return (await exampleObject(type)).attributes;
 }
 
 describe('relationship endpoints (latest variant)', () => {
@@ -50,8 +40,8 @@ describe('relationship endpoints (latest variant)', () => {
     const body = (id: string) => (cardinality === 'one' ? id : [id]);
 
     it(`PATCH links (204) and both sides show the link; DELETE with a body unlinks (204) on both sides`, async () => {
-      const fromId = await c.create(from, attributesFor(from));
-      const toId = await c.create(to, attributesFor(to));
+      const fromId = await c.create(from, await attributesFor(from));
+      const toId = await c.create(to, await attributesFor(to));
 
       const linked = await c.relationship('PATCH', from, fromId, name, to, body(toId));
       expect(linked.status).toBe(204);
@@ -73,15 +63,15 @@ describe('relationship endpoints (latest variant)', () => {
     });
 
     it('a new object shows a to-many relationship as [] and leaves an unset to-one member out', async () => {
-      const fromId = await c.create(from, attributesFor(from));
+      const fromId = await c.create(from, await attributesFor(from));
       const relationships = (await c.read(from, fromId)).relationships ?? {};
       if (cardinality === 'one') expect(Object.keys(relationships)).not.toContain(name);
       else expect(relationships[name]?.data).toEqual([]);
     });
 
     it('deleting the target removes the link from the other side', async () => {
-      const fromId = await c.create(from, attributesFor(from));
-      const toId = await c.create(to, attributesFor(to));
+      const fromId = await c.create(from, await attributesFor(from));
+      const toId = await c.create(to, await attributesFor(to));
       expect((await c.relationship('PATCH', from, fromId, name, to, body(toId))).status).toBe(204);
       expect((await c.call('DELETE', `/configuration/${COLLECTION[to]}/${toId}`)).status).toBe(204);
       expect(linkedIds(await c.read(from, fromId), name)).toEqual([]);
@@ -89,10 +79,10 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('PATCH on a to-many relationship adds links, keeping the existing ones', async () => {
-    const vhost = await c.create('virtual-host', attributesFor('virtual-host'));
-    const m1 = await c.create('mapping', attributesFor('mapping'));
-    const m2 = await c.create('mapping', attributesFor('mapping'));
-    const m3 = await c.create('mapping', attributesFor('mapping'));
+    const vhost = await c.create('virtual-host', await attributesFor('virtual-host'));
+    const m1 = await c.create('mapping', await attributesFor('mapping'));
+    const m2 = await c.create('mapping', await attributesFor('mapping'));
+    const m3 = await c.create('mapping', await attributesFor('mapping'));
     expect((await c.relationship('PATCH', 'virtual-host', vhost, 'mappings', 'mapping', [m1])).status).toBe(204);
     expect((await c.relationship('PATCH', 'virtual-host', vhost, 'mappings', 'mapping', [m2, m3])).status).toBe(204);
     expect(linkedIds(await c.read('virtual-host', vhost), 'mappings').sort()).toEqual([m1, m2, m3].sort());
@@ -104,8 +94,8 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('linking the same object twice does not duplicate the link', async () => {
-    const mapping = await c.create('mapping', attributesFor('mapping'));
-    const group = await c.create('back-end-group', attributesFor('back-end-group'));
+    const mapping = await c.create('mapping', await attributesFor('mapping'));
+    const group = await c.create('back-end-group', await attributesFor('back-end-group'));
     await c.relationship('PATCH', 'mapping', mapping, 'back-end-groups', 'back-end-group', [group]);
     expect((await c.relationship('PATCH', 'mapping', mapping, 'back-end-groups', 'back-end-group', [group])).status).toBe(204);
     expect(linkedIds(await c.read('mapping', mapping), 'back-end-groups')).toEqual([group]);
@@ -113,8 +103,8 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('a link made from one side is the same link as from the other side', async () => {
-    const mapping = await c.create('mapping', attributesFor('mapping'));
-    const vhost = await c.create('virtual-host', attributesFor('virtual-host'));
+    const mapping = await c.create('mapping', await attributesFor('mapping'));
+    const vhost = await c.create('virtual-host', await attributesFor('virtual-host'));
     expect((await c.relationship('PATCH', 'mapping', mapping, 'virtual-hosts', 'virtual-host', [vhost])).status).toBe(204);
     // removing it from the virtual host's side removes it everywhere
     expect((await c.relationship('DELETE', 'virtual-host', vhost, 'mappings', 'mapping', [mapping])).status).toBe(204);
@@ -123,9 +113,9 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('linking a to-one relationship replaces the previous link on both sides', async () => {
-    const vhost = await c.create('virtual-host', attributesFor('virtual-host'));
-    const cert1 = await c.create('ssl-certificate', attributesFor('ssl-certificate'));
-    const cert2 = await c.create('ssl-certificate', attributesFor('ssl-certificate'));
+    const vhost = await c.create('virtual-host', await attributesFor('virtual-host'));
+    const cert1 = await c.create('ssl-certificate', await attributesFor('ssl-certificate'));
+    const cert2 = await c.create('ssl-certificate', await attributesFor('ssl-certificate'));
     await c.relationship('PATCH', 'virtual-host', vhost, 'ssl-certificate', 'ssl-certificate', cert1);
     expect((await c.relationship('PATCH', 'virtual-host', vhost, 'ssl-certificate', 'ssl-certificate', cert2)).status).toBe(204);
     expect((await c.read('virtual-host', vhost)).relationships?.['ssl-certificate']?.data).toEqual({ type: 'ssl-certificate', id: cert2 });
@@ -134,9 +124,9 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('one certificate may serve several virtual hosts', async () => {
-    const cert = await c.create('ssl-certificate', attributesFor('ssl-certificate'));
-    const v1 = await c.create('virtual-host', attributesFor('virtual-host'));
-    const v2 = await c.create('virtual-host', attributesFor('virtual-host'));
+    const cert = await c.create('ssl-certificate', await attributesFor('ssl-certificate'));
+    const v1 = await c.create('virtual-host', await attributesFor('virtual-host'));
+    const v2 = await c.create('virtual-host', await attributesFor('virtual-host'));
     expect((await c.relationship('PATCH', 'ssl-certificate', cert, 'virtual-hosts', 'virtual-host', [v1, v2])).status).toBe(204);
     expect(linkedIds(await c.read('ssl-certificate', cert), 'virtual-hosts').sort()).toEqual([v1, v2].sort());
     expect(linkedIds(await c.read('virtual-host', v1), 'ssl-certificate')).toEqual([cert]);
@@ -144,9 +134,9 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('deleting the source object removes its links from every target', async () => {
-    const vhost = await c.create('virtual-host', attributesFor('virtual-host'));
-    const mapping = await c.create('mapping', attributesFor('mapping'));
-    const cert = await c.create('ssl-certificate', attributesFor('ssl-certificate'));
+    const vhost = await c.create('virtual-host', await attributesFor('virtual-host'));
+    const mapping = await c.create('mapping', await attributesFor('mapping'));
+    const cert = await c.create('ssl-certificate', await attributesFor('ssl-certificate'));
     await c.relationship('PATCH', 'virtual-host', vhost, 'mappings', 'mapping', [mapping]);
     await c.relationship('PATCH', 'virtual-host', vhost, 'ssl-certificate', 'ssl-certificate', cert);
     expect((await c.call('DELETE', `/configuration/virtual-hosts/${vhost}`)).status).toBe(204);
@@ -155,16 +145,16 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('links are listed in list responses too', async () => {
-    const vhost = await c.create('virtual-host', attributesFor('virtual-host'));
-    const mapping = await c.create('mapping', attributesFor('mapping'));
+    const vhost = await c.create('virtual-host', await attributesFor('virtual-host'));
+    const mapping = await c.create('mapping', await attributesFor('mapping'));
     await c.relationship('PATCH', 'virtual-host', vhost, 'mappings', 'mapping', [mapping]);
     const listed = (await c.list('mapping')).find((m) => m.id === mapping);
     expect(listed?.relationships?.['virtual-hosts']?.data).toEqual([{ type: 'virtual-host', id: vhost }]);
   });
 
   it('a body naming the wrong target type answers 400 and links nothing', async () => {
-    const vhost = await c.create('virtual-host', attributesFor('virtual-host'));
-    const group = await c.create('back-end-group', attributesFor('back-end-group'));
+    const vhost = await c.create('virtual-host', await attributesFor('virtual-host'));
+    const group = await c.create('back-end-group', await attributesFor('back-end-group'));
     const reply = await c.call('PATCH', `/configuration/virtual-hosts/${vhost}/relationships/mappings`, {
       json: { data: [{ type: 'back-end-group', id: group }] },
     });
@@ -173,7 +163,7 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('an unknown relationship name answers 404', async () => {
-    const vhost = await c.create('virtual-host', attributesFor('virtual-host'));
+    const vhost = await c.create('virtual-host', await attributesFor('virtual-host'));
     const reply = await c.call('PATCH', `/configuration/virtual-hosts/${vhost}/relationships/no-such-link`, {
       json: { data: [] },
     });
@@ -181,8 +171,8 @@ describe('relationship endpoints (latest variant)', () => {
   });
 
   it('the relationships of an object PATCH response are the current links', async () => {
-    const vhost = await c.create('virtual-host', attributesFor('virtual-host'));
-    const mapping = await c.create('mapping', attributesFor('mapping'));
+    const vhost = await c.create('virtual-host', await attributesFor('virtual-host'));
+    const mapping = await c.create('mapping', await attributesFor('mapping'));
     await c.relationship('PATCH', 'virtual-host', vhost, 'mappings', 'mapping', [mapping]);
     const reply = await c.patch('virtual-host', vhost, { keepAliveTimeout: 5 });
     expect(reply.status).toBe(200);

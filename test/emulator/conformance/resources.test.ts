@@ -3,50 +3,12 @@
  * "Filter syntax" and "Mapping templates".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, COLLECTION, errorCode, many, one, PEM, PEM2, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
+import { KINDS, kindExistsIn } from '../../../src/kinds/index.js';
+import { at, COLLECTION, errorCode, exampleObject, many, one, PEM, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
 import type { Client, Harness, Type } from './client.js';
 
-
-interface KindCase {
-  type: Type;
-  attributes: () => Record<string, unknown>;
-  /** One attribute to PATCH and the value to read back. */
-  patch: Record<string, unknown>;
-  check: (attributes: Record<string, unknown>) => void;
-}
-
-const kinds: KindCase[] = [
-  {
-    type: 'virtual-host',
-    attributes: () => VALID.virtualHost(uniqueName('vh')),
-    patch: { keepAliveTimeout: 33 },
-    check: (a) => expect(a.keepAliveTimeout).toBe(33),
-  },
-  {
-    type: 'mapping',
-    attributes: () => VALID.mapping(uniqueName('map')),
-    patch: { backendPath: '/app/' },
-    check: (a) => expect(a.backendPath).toBe('/app/'),
-  },
-  {
-    type: 'back-end-group',
-    attributes: () => VALID.backEndGroup(uniqueName('beg')),
-    patch: { tenant: 'team-a' },
-    check: (a) => expect(a.tenant).toBe('team-a'),
-  },
-  {
-    type: 'ssl-certificate',
-    attributes: () => ({ certType: 'SERVER_CERT', certificate: PEM }),
-    patch: { certificateChain: [PEM2] },
-    check: (a) => expect(a.certificateChain).toEqual([PEM2]),
-  },
-  {
-    type: 'acme-service',
-    attributes: () => ({ name: uniqueName('acme'), serverUrl: 'https://acme.example/directory', contactEmailAddress: 'ops@example.com' }),
-    patch: { contactEmailAddress: 'sec@example.com' },
-    check: (a) => expect(a.contactEmailAddress).toBe('sec@example.com'),
-  },
-];
+/** Every registered kind that exists in the latest variant (the harness's). */
+const kinds = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((kind) => ({ type: kind.type }));
 
 describe('resource collections (latest variant)', () => {
   let c: Client;
@@ -54,11 +16,11 @@ describe('resource collections (latest variant)', () => {
     c = client;
   });
 
-  describe.each(kinds)('$type', ({ type, attributes, patch, check }) => {
+  describe.each(kinds)('$type', ({ type }) => {
     const path = `/configuration/${COLLECTION[type]}`;
 
     it('POST creates: 201, generated string id holding an integer, full object', async () => {
-      const attrs = attributes();
+      const { attributes: attrs } = await exampleObject(type);
       const reply = await c.call('POST', path, { json: { data: { type, attributes: attrs } } });
       expect(reply.status).toBe(201);
       const created = one(reply);
@@ -70,13 +32,13 @@ describe('resource collections (latest variant)', () => {
     });
 
     it('ids are not reused between objects', async () => {
-      const a = await c.create(type, attributes());
-      const b = await c.create(type, attributes());
+      const a = await c.create(type, (await exampleObject(type)).attributes);
+      const b = await c.create(type, (await exampleObject(type)).attributes);
       expect(a).not.toBe(b);
     });
 
     it('GET /{id} answers 200 with the object and its relationships', async () => {
-      const attrs = attributes();
+      const { attributes: attrs } = await exampleObject(type);
       const id = await c.create(type, attrs);
       const reply = await c.call('GET', `${path}/${id}`);
       expect(reply.status).toBe(200);
@@ -93,7 +55,7 @@ describe('resource collections (latest variant)', () => {
     });
 
     it('GET lists every object as data[] (no pagination)', async () => {
-      const ids = [await c.create(type, attributes()), await c.create(type, attributes())];
+      const ids = [await c.create(type, (await exampleObject(type)).attributes), await c.create(type, (await exampleObject(type)).attributes)];
       const reply = await c.call('GET', path);
       expect(reply.status).toBe(200);
       const listed = many(reply);
@@ -102,30 +64,31 @@ describe('resource collections (latest variant)', () => {
     });
 
     it('PATCH /{id} answers 200 with the full updated object, and GET shows the change', async () => {
-      const attrs = attributes();
+      const { attributes: attrs, update } = await exampleObject(type);
       const id = await c.create(type, attrs);
-      const reply = await c.patch(type, id, patch);
+      expect((await c.read(type, id)).attributes).not.toMatchObject(update);
+      const reply = await c.patch(type, id, update);
       expect(reply.status).toBe(200);
       const updated = one(reply);
       expect(updated).toMatchObject({ type, id });
-      check(updated.attributes);
+      expect(updated.attributes).toMatchObject(update);
       expect(typeof updated.relationships).toBe('object');
       const read = await c.read(type, id);
-      check(read.attributes);
+      expect(read.attributes).toMatchObject(update);
       // the other attributes kept their value (PATCH rule 4)
       const { ...kept } = attrs;
-      for (const key of Object.keys(patch)) delete kept[key];
+      for (const key of Object.keys(update)) delete kept[key];
       expect(read.attributes).toMatchObject(kept);
     });
 
     it('PATCH /{id} of an unknown id answers 404 ENTITY_NOT_FOUND', async () => {
-      const reply = await c.patch(type, '999999', patch);
+      const reply = await c.patch(type, '999999', (await exampleObject(type)).update);
       expect(reply.status).toBe(404);
       expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
     });
 
     it('DELETE /{id} answers 204, then the object is gone', async () => {
-      const id = await c.create(type, attributes());
+      const id = await c.create(type, (await exampleObject(type)).attributes);
       const reply = await c.call('DELETE', `${path}/${id}`);
       expect(reply.status).toBe(204);
       expect(reply.text).toBe('');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAttributes, isJsonObject, mergeAttributes, readableAttributes } from '../../../src/emulator/attributes.js';
 import { newObjectAttributes } from '../../../src/emulator/defaults.js';
 import type { Json, JsonObject } from '../../../src/emulator/model.js';
-import { VARIANTS } from '../../../src/kinds/index.js';
+import { KINDS, VARIANTS } from '../../../src/kinds/index.js';
 
 describe('checkAttributes', () => {
   it('accepts valid attributes and returns them unchanged when nothing needs coercion', () => {
@@ -215,7 +215,7 @@ describe('properties', () => {
       return value;
     };
     for (const variant of VARIANTS) {
-      for (const type of ['virtual-host', 'mapping', 'back-end-group'] as const) {
+      for (const { type } of KINDS) {
         const tree = newObjectAttributes(type, variant, {});
         expect(checkAttributes(type, variant, stringify(tree))).toEqual({ ok: true, value: tree });
       }

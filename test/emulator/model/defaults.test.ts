@@ -4,13 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { checkAttributes } from '../../../src/emulator/attributes.js';
 import { defaultAttributes, fillItemDefaults, newObjectAttributes } from '../../../src/emulator/defaults.js';
 import type { JsonObject } from '../../../src/emulator/model.js';
-import { VARIANTS } from '../../../src/kinds/index.js';
+import { KINDS, VARIANTS } from '../../../src/kinds/index.js';
 import type { ResourceType } from '../../../src/kinds/index.js';
 
-const TYPES: readonly ResourceType[] = ['virtual-host', 'mapping', 'back-end-group', 'ssl-certificate', 'acme-service'];
+const TYPES: readonly ResourceType[] = KINDS.map((k) => k.type);
 
-const recorded = (type: string): JsonObject =>
-  parse(readFileSync(new URL(`../../../server-defaults/${type}.yaml`, import.meta.url), 'utf8')) as JsonObject;
+/** The kinds whose emulator hooks name a file of recorded server defaults, with that file. */
+const RECORDED = KINDS.flatMap((k) => (k.emulator.defaults.recorded === undefined ? [] : [[k.type, k.emulator.defaults.recorded] as const]));
+
+const recorded = (file: string): JsonObject =>
+  parse(readFileSync(new URL(`../../../server-defaults/${file}`, import.meta.url), 'utf8')) as JsonObject;
 
 const at = (value: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
@@ -73,8 +76,9 @@ describe('newObjectAttributes', () => {
   });
 
   it('keeps every recorded default that exists in the middle variant', () => {
-    for (const type of ['virtual-host', 'mapping', 'back-end-group'] as const) {
-      expect(newObjectAttributes(type, 'middle', {})).toMatchObject(recorded(type));
+    expect(RECORDED.length).toBeGreaterThan(0);
+    for (const [type, file] of RECORDED) {
+      expect(newObjectAttributes(type, 'middle', {})).toMatchObject(recorded(file));
     }
   });
 
