@@ -241,6 +241,51 @@ describe('references between jobs, steps and the action', () => {
   }
 });
 
+/**
+ * The gateway a gwops step works on: the value of `--target` in its args, else the name of
+ * the job's environment (one target per environment; the workflow of gwops init has no
+ * `--target`, its gwops.yaml one target). Undefined for a gateway on the runner itself
+ * (`--url http://127.0.0.1…`, CI's emulator).
+ */
+function targetOf(args: string, job: Job): string | undefined {
+  const given = /(?:^|\s)--target(?:=|\s+)(\$\{\{.*?\}\}|\S+)/.exec(args)?.[1];
+  if (given !== undefined) return given;
+  if (/--url\s+https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(args)) return undefined;
+  return typeof job.environment === 'string' ? job.environment : str(obj(job.environment).name) || undefined;
+}
+
+describe('applies to one target never overlap, whichever workflow starts them', () => {
+  // GitHub runs one job of a concurrency group at a time across all workflows of the
+  // repository: the same group for the same target in every file serializes the applies
+  // of apply-on-merge, apply-to-targets and the workflow of gwops init.
+  for (const file of [...WORKFLOWS, ...RECIPES, INIT_WORKFLOW]) {
+    it(`${name(file)}: every apply job is in the group gwops-<target>, never cancelled`, () => {
+      const workflow = readYaml(file);
+      for (const [jobId, job] of jobsOf(workflow)) {
+        for (const step of stepsOf(job).filter((s) => isGwopsAction(s.uses))) {
+          const { command, args } = gwopsInputs(step, jobId);
+          if (command !== 'apply') continue;
+          const target = targetOf(args, job);
+          if (target === undefined) continue;
+          const concurrency = obj(job.concurrency);
+          expect(concurrency.group, `${jobId}: the job's concurrency group`).toBe(`gwops-${target}`);
+          expect(concurrency['cancel-in-progress'], `${jobId}: a running apply is never cancelled`).toBe(false);
+          // A workflow-wide group would serialize by workflow instead, and one equal to the
+          // job's would make the job wait for its own run.
+          expect(workflow.concurrency, `${jobId}: no workflow-level concurrency beside the target's`).toBeUndefined();
+        }
+      }
+    });
+  }
+
+  it('the target of a step: --target, else the environment, none for the runner\'s own emulator', () => {
+    expect(targetOf('--target staging --yes', { environment: 'production' })).toBe('staging');
+    expect(targetOf('--target=${{ matrix.target.name }} --yes', {})).toBe('${{ matrix.target.name }}');
+    expect(targetOf('--yes', { environment: { name: 'production' } })).toBe('production');
+    expect(targetOf('--url http://127.0.0.1:8443/airlock/rest --yes', {})).toBeUndefined();
+  });
+});
+
 describe('the workflow of gwops init', () => {
   it('applies only with --yes, in an environment, never two at once, and gives every gateway step the API key', () => {
     const jobs = jobsOf(readYaml(INIT_WORKFLOW));
