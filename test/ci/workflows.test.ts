@@ -369,6 +369,22 @@ describe('the recipes in examples/ci/', () => {
     });
   }
 
+  it('nightly-drift.yml pushes and opens the adoption pull request with a token that starts workflows, when one is given', () => {
+    const text = readFileSync(join(ROOT, 'examples/ci/nightly-drift.yml'), 'utf8');
+    const workflow = readYaml(join(ROOT, 'examples/ci/nightly-drift.yml'));
+    const adopt = new Map(jobsOf(workflow)).get('adopt');
+    const steps = stepsOf(adopt ?? {});
+    const token = '${{ steps.app.outputs.token || secrets.GWOPS_ADOPTION_TOKEN || github.token }}';
+    const app = steps.findIndex((s) => s.id === 'app');
+    expect(steps[app]?.uses).toMatch(/^actions\/create-github-app-token@v\d+$/);
+    const checkout = steps.findIndex((s) => str(s.uses).startsWith('actions/checkout@'));
+    expect(app, 'the app token before the checkout').toBeLessThan(checkout);
+    expect(obj(steps[checkout]?.with).token, 'the push uses it').toBe(token);
+    const opener = steps.find((s) => str(obj(s.with).script).includes('github.rest.pulls.create('));
+    expect(obj(opener?.with)['github-token'], 'the pull request is opened with it').toBe(token);
+    expect(text).toContain('Allow GitHub Actions to create and approve pull requests');
+  });
+
   it('apply-to-targets.yml feeds its matrix from gwops targets and protects production', () => {
     const workflow = readYaml(join(ROOT, 'examples/ci/apply-to-targets.yml'));
     const jobs = new Map(jobsOf(workflow));
