@@ -9,7 +9,7 @@
  * does not model without a test noticing.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,19 @@ export interface ActionFile {
   readonly inputs: Record<string, { readonly description: string; readonly required?: boolean; readonly default?: string }>;
   readonly outputs: Record<string, { readonly description: string; readonly value: string }>;
   readonly runs: { readonly using: string; readonly steps: readonly ActionStep[] };
+}
+
+/** The YAML files of `dir` (relative to the repository), sorted, as absolute paths. */
+export function yamlFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => join(ROOT, dir, f));
+}
+
+/** Every workflow file of the repository: .github/workflows/, the recipes of examples/ci/ and the workflow gwops init writes. */
+export function workflowFiles(): string[] {
+  return [...yamlFiles('.github/workflows'), ...yamlFiles('examples/ci'), join(ROOT, 'templates/init/workflow.yml')];
 }
 
 /** action.yml as parsed YAML (its shape is checked against the schema in workflows.test.ts). */

@@ -13,7 +13,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ROOT, loadAction } from './action-runner.js';
+import { ROOT, loadAction, yamlFiles } from './action-runner.js';
 
 type Obj = Record<string, unknown>;
 
@@ -28,12 +28,6 @@ function readYaml(file: string): Obj {
   expect([...doc.errors, ...doc.warnings].map((e) => e.message), relative(ROOT, file)).toEqual([]);
   return obj(doc.toJS());
 }
-
-const yamlFiles = (dir: string): string[] =>
-  readdirSync(join(ROOT, dir))
-    .filter((f) => /\.ya?ml$/.test(f))
-    .sort()
-    .map((f) => join(ROOT, dir, f));
 
 const WORKFLOWS = yamlFiles('.github/workflows');
 const RECIPES = yamlFiles('examples/ci');
