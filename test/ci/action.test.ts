@@ -6,7 +6,7 @@
  * summary, failing only on real errors, and one sticky plan comment trimmed to fit.
  * CI (.github/workflows/ci.yml, job `action`) runs the whole action against the emulator.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,6 +174,73 @@ describe('the shell steps of action.yml', () => {
     const r = run({ command: 'drift' }, { exit: 130 });
     expect(r.code).toBe(130);
     expect(r.outputs.exitcode).toBe('130');
+  });
+});
+
+describe('installing gwops: the action builds its own checkout once, keyed for the cache', () => {
+  /**
+   * A stand-in for the action's checkout (sources, lockfile, a bin that prints its version)
+   * and an `npm` on PATH that records its calls and builds nothing: what the install step
+   * runs and when it skips the build.
+   */
+  function fakeCheckout(): { path: string; env: Record<string, string>; npmCalls: () => string[] } {
+    const path = mkdtempSync(join(tmpdir(), 'gwops-action-path-'));
+    for (const dir of ['src/cli', 'bin', 'dist', 'node_modules', 'fake-bin']) mkdirSync(join(path, dir), { recursive: true });
+    writeFileSync(join(path, 'package.json'), '{ "name": "gwops", "version": "9.9.9" }\n');
+    writeFileSync(join(path, 'package-lock.json'), '{ "lockfileVersion": 3 }\n');
+    writeFileSync(join(path, 'tsconfig.json'), '{}\n');
+    writeFileSync(join(path, 'src/cli/main.ts'), 'export {};\n');
+    writeFileSync(join(path, 'bin/gwops.js'), "if (process.argv[2] === '--version') console.log('9.9.9');\n");
+    const calls = join(path, 'npm-calls');
+    writeFileSync(calls, '');
+    writeFileSync(join(path, 'fake-bin/npm'), `#!/bin/sh\necho "$*" >> '${calls}'\n`, { mode: 0o755 });
+    return {
+      path,
+      env: { GITHUB_ACTION_PATH: path, PATH: `${join(path, 'fake-bin')}:${process.env.PATH ?? ''}`, RUNNER_OS: 'Linux', RUNNER_ARCH: 'X64' },
+      npmCalls: () => readFileSync(calls, 'utf8').split('\n').filter((l) => l !== ''),
+    };
+  }
+  const install = (checkout: ReturnType<typeof fakeCheckout>, actionRef = 'v1'): CompositeResult =>
+    runComposite(action, { with: { command: 'validate' }, env: checkout.env, actionRef });
+
+  it('keys the build by the ref, the Node major, and a hash of the sources and the lockfile', () => {
+    const checkout = fakeCheckout();
+    const key = install(checkout).steps.build?.outputs.key ?? '';
+    const major = process.versions.node.split('.')[0] ?? '';
+    expect(key).toMatch(new RegExp(`^gwops-action-Linux-X64-node${major}-v1-[0-9a-f]{16}$`));
+    expect(install(checkout, 'v1.2.0').steps.build?.outputs.key).toBe(key.replace('-v1-', '-v1.2.0-'));
+    expect(install(checkout, '').steps.build?.outputs.key, 'github.action_ref empty in a composite action').toBe(key.replace('-v1-', '-local-'));
+    writeFileSync(join(checkout.path, 'package-lock.json'), '{ "lockfileVersion": 3, "packages": {} }\n');
+    const afterLock = install(checkout).steps.build?.outputs.key;
+    expect(afterLock).not.toBe(key);
+    writeFileSync(join(checkout.path, 'src/cli/main.ts'), 'export const changed = 1;\n');
+    expect(install(checkout).steps.build?.outputs.key).not.toBe(afterLock);
+  });
+
+  it('builds once (npm ci without scripts, then the build), and reuses the build a restored cache or an earlier step left', () => {
+    const checkout = fakeCheckout();
+    const first = install(checkout);
+    expect(first.code).toBe(0);
+    expect(checkout.npmCalls()).toEqual(['ci --ignore-scripts --no-audit --no-fund', 'run build']);
+    expect(readFileSync(join(checkout.path, 'dist/.gwops-action-build'), 'utf8').trim()).toBe(first.steps.build?.outputs.key);
+    expect(first.steps.install?.outputs.bin).toBe(join(checkout.path, 'bin/gwops.js'));
+    expect(first.log).toContain('gwops 9.9.9');
+    const second = install(checkout);
+    expect(second.code).toBe(0);
+    expect(second.log).toContain('from the cache or an earlier step');
+    expect(checkout.npmCalls(), 'no second build').toHaveLength(2);
+    writeFileSync(join(checkout.path, 'package-lock.json'), '{ "lockfileVersion": 3, "packages": {} }\n');
+    install(checkout);
+    expect(checkout.npmCalls(), 'a changed lockfile builds again').toHaveLength(4);
+  });
+
+  it('installs the opt-in package spec instead, once per job, a tarball path taken from the working directory', () => {
+    const checkout = fakeCheckout();
+    const runnerTemp = mkdtempSync(join(tmpdir(), 'gwops-runner-temp-'));
+    const r = runComposite(action, { with: { command: 'validate', package: './gwops-0.1.0.tgz' }, env: checkout.env, cwd: runnerTemp });
+    expect(checkout.npmCalls()).toEqual([expect.stringMatching(new RegExp(`^install --prefix \\S+ --no-audit --no-fund ${runnerTemp}/gwops-0\\.1\\.0\\.tgz$`))]);
+    // The fake npm installed nothing: the step fails on running the missing bin.
+    expect(r.code).not.toBe(0);
   });
 });
 

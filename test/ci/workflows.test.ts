@@ -158,9 +158,16 @@ describe('action.yml', () => {
   const doc = readYaml(ACTION_FILE);
   const steps = action.runs.steps;
 
-  it('uses nothing but actions/setup-node and actions/github-script', () => {
+  it('uses nothing but actions/setup-node, actions/cache and actions/github-script', () => {
     const uses = steps.flatMap((s) => (s.uses ? [s.uses] : []));
-    expect(uses.map((u) => u.replace(/@v\d+$/, ''))).toEqual(['actions/setup-node', 'actions/github-script']);
+    expect(uses.map((u) => u.replace(/@v\d+$/, ''))).toEqual(['actions/setup-node', 'actions/cache', 'actions/github-script']);
+  });
+
+  it('caches the build of its own checkout under the key of its build step, unless a package is given', () => {
+    const cache = steps.find((s) => s.uses?.startsWith('actions/cache@'));
+    expect(cache?.if).toBe("inputs.package == ''");
+    expect(cache?.with?.key).toBe('${{ steps.build.outputs.key }}');
+    expect(cache?.with?.path?.split('\n').filter((l) => l !== '')).toEqual(['${{ steps.build.outputs.node-modules }}', '${{ steps.build.outputs.dist }}']);
   });
 
   // Outputs are written as `echo "name=…" >> "$GITHUB_OUTPUT"`.
@@ -187,12 +194,12 @@ describe('action.yml', () => {
   });
 
   it('offers the commands and inputs the recipes and the README rely on', () => {
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'args', 'working-directory', 'version']));
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'args', 'working-directory', 'package']));
     expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['exitcode', 'has-changes']));
     expect(action.inputs.command?.required).toBe(true);
     expect(action.inputs.args?.description).toContain('--yes');
-    expect(action.inputs.version?.default).toBe('');
-    expect(steps.find((s) => s.id === 'install')?.run).toContain('npm ci --no-audit --no-fund && npm run build');
+    expect(action.inputs.package?.default, 'the npm registry has no gwops: installing a package is opt-in').toBe('');
+    expect(steps.find((s) => s.id === 'install')?.run).toContain('npm ci --ignore-scripts --no-audit --no-fund && npm run build');
   });
 });
 
