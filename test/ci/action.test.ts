@@ -6,14 +6,18 @@
  * summary, failing only on real errors, and one sticky plan comment trimmed to fit.
  * CI (.github/workflows/ci.yml, job `action`) runs the whole action against the emulator.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MARKDOWN_MARKER } from '../../src/render/markdown.js';
+import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
+import { liveState } from '../../src/reconcile/live.js';
+import { buildPlan } from '../../src/reconcile/plan.js';
+import { MARKDOWN_MARKER, renderMarkdown, renderText } from '../../src/render/index.js';
+import { doc, options } from '../reconcile/helpers.js';
 import type { ActionFile, CompositeResult } from './action-runner.js';
-import { actionStep, loadAction, parseOutputFile, runComposite } from './action-runner.js';
+import { ROOT, actionStep, loadAction, parseOutputFile, runComposite } from './action-runner.js';
 
 const action: ActionFile = loadAction();
 
@@ -28,11 +32,12 @@ describe('the shell steps of action.yml', () => {
     writeFileSync(
       stub,
       [
-        "import { appendFileSync } from 'node:fs';",
+        "import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';",
         'const args = process.argv.slice(2);',
         "if (args[0] === '--version') { console.log('0.1.0'); process.exit(0); }",
         "appendFileSync(process.env.STUB_ARGV, JSON.stringify({ args, cwd: process.cwd() }) + '\\n');",
-        "process.stdout.write(process.env.STUB_STDOUT ?? '');",
+        "if (process.env.STUB_PLAN_FILE && args.includes('--out')) copyFileSync(process.env.STUB_PLAN_FILE, args[args.indexOf('--out') + 1]);",
+        "process.stdout.write(process.env.STUB_STDOUT_FILE ? readFileSync(process.env.STUB_STDOUT_FILE, 'utf8') : (process.env.STUB_STDOUT ?? ''));",
         "process.stderr.write(process.env.STUB_STDERR ?? '');",
         "process.exitCode = Number(process.env.STUB_EXIT ?? '0');",
       ].join('\n'),
@@ -40,15 +45,20 @@ describe('the shell steps of action.yml', () => {
   });
 
   /** Runs the action with the stand-in gwops; returns the result and the arguments gwops got. */
-  function run(inputs: Record<string, string>, stubbed: { exit?: number; stdout?: string; stderr?: string } = {}): CompositeResult & { calls: { args: string[]; cwd: string }[] } {
+  function run(
+    inputs: Record<string, string>,
+    stubbed: { exit?: number; stdout?: string; stdoutFile?: string; planFile?: string; stderr?: string } = {},
+  ): CompositeResult & { calls: { args: string[]; cwd: string }[] } {
     writeFileSync(argvFile, '');
     const result = runComposite(action, {
       with: inputs,
-      replace: { install: { bin: stub } },
+      replace: { install: { bin: stub, dist: join(ROOT, 'dist') } },
       env: {
         STUB_ARGV: argvFile,
         STUB_EXIT: String(stubbed.exit ?? 0),
         STUB_STDOUT: stubbed.stdout ?? '',
+        STUB_STDOUT_FILE: stubbed.stdoutFile ?? '',
+        STUB_PLAN_FILE: stubbed.planFile ?? '',
         STUB_STDERR: stubbed.stderr ?? '',
       },
     });
@@ -63,15 +73,53 @@ describe('the shell steps of action.yml', () => {
 
   it('plan: markdown with --detailed-exitcode; exit 2 is changes, reported and not a failure', () => {
     const r = run({ command: 'plan', args: '--target production' }, { exit: 2, stdout: PLAN });
-    expect(r.calls.map((c) => c.args)).toEqual([['plan', '--format', 'markdown', '--detailed-exitcode', '--target', 'production']]);
+    const [args] = r.calls.map((c) => c.args);
+    expect(args?.slice(0, 6)).toEqual(['plan', '--format', 'markdown', '--detailed-exitcode', '--max-bytes', '1040000']);
+    expect(args?.[6]).toBe('--out');
+    expect(args?.slice(8)).toEqual(['--target', 'production']);
     expect(r.code).toBe(0);
     expect(r.outputs.exitcode).toBe('2');
     expect(r.outputs['has-changes']).toBe('true');
     expect(r.outputs.report).toMatch(/plan\.md$/);
     expect(readFileSync(r.outputs.report ?? '', 'utf8')).toBe(PLAN);
-    expect(r.summary).toContain('**gwops plan**: changes (exit code 2)');
+    expect(r.summary).toContain('**gwops plan** (target `production`): changes (exit code 2)');
     expect(r.summary).toContain(PLAN);
     expect(r.log).toContain('## gwops plan');
+  });
+
+  it('plan of 400 new objects: the job summary holds every object, and the markdown, text and JSON plans are written for the artifact', () => {
+    const docs = Array.from({ length: 400 }, (_, i) => doc('back-end-group', `summary-group-${String(i).padStart(3, '0')}`, { backendHosts: [{ protocol: 'HTTP', hostName: `h${i}.example.com`, port: 8080 }] }));
+    const desired = desiredState(docs);
+    const plan = buildPlan(desired, liveState({}, identityHandles(desired)), options());
+    // What gwops writes with the flags the action gives it (--max-bytes, --out).
+    const markdown = renderMarkdown(plan, { maxBytes: 1_040_000 });
+    const files = mkdtempSync(join(tmpdir(), 'gwops-plan-files-'));
+    writeFileSync(join(files, 'stdout.md'), markdown);
+    writeFileSync(join(files, 'plan.json'), JSON.stringify({ ...plan, gateway: { target: 'production', url: 'https://gw.example.com/airlock/rest', variant: 'latest' } }));
+    expect(Buffer.byteLength(markdown), 'more than a comment holds').toBeGreaterThan(65_536);
+
+    const r = run({ command: 'plan' }, { exit: 2, stdoutFile: join(files, 'stdout.md'), planFile: join(files, 'plan.json') });
+    expect(r.code).toBe(0);
+    for (let i = 0; i < 400; i++) expect(r.summary).toContain(`back-end-group "summary-group-${String(i).padStart(3, '0')}"</code>`);
+    expect(r.summary).not.toContain('not shown');
+    expect(Buffer.byteLength(r.summary)).toBeLessThanOrEqual(1_048_576);
+    expect(r.steps.run?.outputs.target, 'the target the plan file names').toBe('production');
+    expect(r.summary).toContain('**gwops plan** (target `production`): changes (exit code 2)');
+
+    const dir = r.steps.run?.outputs['plan-files'] ?? '';
+    expect(readdirSync(dir).sort()).toEqual(['plan.json', 'plan.md', 'plan.txt']);
+    expect(readFileSync(join(dir, 'plan.md'), 'utf8')).toBe(markdown);
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toMatchObject({ summary: { create: 400 } });
+    const text = readFileSync(join(dir, 'plan.txt'), 'utf8');
+    expect(text).toBe(renderText(plan, { color: false }));
+    expect(r.steps.run?.outputs.artifact).toBe('gwops-plan-production-job');
+    expect(r.summary).toContain('in the artifact `gwops-plan-production-job` of this run');
+  });
+
+  it('plan: the artifact is uploaded from the files the run step wrote, under a name of the target and job', () => {
+    const upload = action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.if).toBe("steps.run.outputs.plan-files != ''");
+    expect(upload?.with).toMatchObject({ name: '${{ steps.run.outputs.artifact }}', path: '${{ steps.run.outputs.plan-files }}', overwrite: 'true' });
   });
 
   it('plan: exit 0 is no changes', () => {

@@ -158,9 +158,9 @@ describe('action.yml', () => {
   const doc = readYaml(ACTION_FILE);
   const steps = action.runs.steps;
 
-  it('uses nothing but actions/setup-node, actions/cache and actions/github-script', () => {
+  it('uses nothing but actions/setup-node, actions/cache, actions/upload-artifact and actions/github-script', () => {
     const uses = steps.flatMap((s) => (s.uses ? [s.uses] : []));
-    expect(uses.map((u) => u.replace(/@v\d+$/, ''))).toEqual(['actions/setup-node', 'actions/cache', 'actions/github-script']);
+    expect(uses.map((u) => u.replace(/@v\d+$/, ''))).toEqual(['actions/setup-node', 'actions/cache', 'actions/upload-artifact', 'actions/github-script']);
   });
 
   it('caches the build of its own checkout under the key of its build step, unless a package is given', () => {
