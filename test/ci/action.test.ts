@@ -1,13 +1,13 @@
 /**
  * action.yml, run here: its shell steps with a stand-in gwops that records its arguments and
- * exits with a chosen code (test/ci/action-runner.ts plays the runner), and its
- * github-script step with a fake GitHub client. What the action promises: the arguments
+ * exits with a chosen code (test/ci/action-runner.ts plays the runner). What the action
+ * promises: the arguments
  * gwops gets, the exit code kept in `exitcode`, `has-changes`, the report in the job
- * summary, failing only on real errors, and one sticky plan comment trimmed to fit.
+ * summary, the plan files, failing only on real errors. The plan comment is tested against a
+ * mock of the GitHub API in plan-comment.test.ts.
  * CI (.github/workflows/ci.yml, job `action`) runs the whole action against the emulator.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { buildPlan } from '../../src/reconcile/plan.js';
 import { MARKDOWN_MARKER, renderMarkdown, renderText } from '../../src/render/index.js';
 import { doc, options } from '../reconcile/helpers.js';
 import type { ActionFile, CompositeResult } from './action-runner.js';
-import { ROOT, actionStep, loadAction, parseOutputFile, runComposite } from './action-runner.js';
+import { ROOT, loadAction, parseOutputFile, runComposite } from './action-runner.js';
 
 const action: ActionFile = loadAction();
 
@@ -295,140 +295,5 @@ describe('installing gwops: the action builds its own checkout once, keyed for t
 describe('parseOutputFile (the runner stand-in)', () => {
   it('reads name=value lines and delimited blocks', () => {
     expect(parseOutputFile('a=1\nb=x=y\nc<<EOF\nline 1\nline 2\nEOF\n')).toEqual({ a: '1', b: 'x=y', c: 'line 1\nline 2' });
-  });
-});
-
-// ---------------------------------------------------------------------------------------
-// The github-script step: the plan comment.
-
-interface Comment {
-  id: number;
-  body?: string;
-  user?: { type: string };
-  html_url: string;
-}
-type Call = readonly ['list' | 'update' | 'create', Record<string, unknown>];
-type ScriptFunction = (...args: unknown[]) => Promise<unknown>;
-/** The constructor of async functions, which github-script wraps its script in. */
-const AsyncFunction = (Object.getPrototypeOf(async function () {
-  await Promise.resolve();
-}) as { constructor: new (...params: string[]) => ScriptFunction }).constructor;
-
-/** Runs the comment script as actions/github-script does, with a fake client. */
-async function comment(
-  report: string | undefined,
-  options: { exit?: string; comments?: Comment[]; fail?: { status: number; message: string } } = {},
-): Promise<{ calls: Call[]; warnings: string[] }> {
-  const script = actionStep(action, 'comment').with?.script ?? '';
-  const dir = mkdtempSync(join(tmpdir(), 'gwops-comment-'));
-  const file = join(dir, 'plan.md');
-  if (report !== undefined) writeFileSync(file, report);
-  const calls: Call[] = [];
-  const warnings: string[] = [];
-  const fail = async (): Promise<void> => {
-    if (options.fail) throw Object.assign(new Error(options.fail.message), { status: options.fail.status });
-    return Promise.resolve();
-  };
-  const issues = {
-    listComments: (): void => undefined,
-    updateComment: async (params: Record<string, unknown>) => {
-      await fail();
-      calls.push(['update', params]);
-      return { data: { html_url: 'https://github.example/c/1' } };
-    },
-    createComment: async (params: Record<string, unknown>) => {
-      await fail();
-      calls.push(['create', params]);
-      return { data: { html_url: 'https://github.example/c/2' } };
-    },
-  };
-  const github = {
-    rest: { issues },
-    paginate: async (method: unknown, params: Record<string, unknown>): Promise<Comment[]> => {
-      expect(method).toBe(issues.listComments);
-      calls.push(['list', params]);
-      return Promise.resolve(options.comments ?? []);
-    },
-  };
-  const context = {
-    repo: { owner: 'acme', repo: 'gateway' },
-    serverUrl: 'https://github.example',
-    runId: 4242,
-    payload: { pull_request: { number: 17 } },
-  };
-  const core = { info: (): void => undefined, warning: (m: string) => void warnings.push(m) };
-  const env = { GWOPS_REPORT: report === undefined ? '' : file, GWOPS_EXIT: options.exit ?? '2' };
-  await new AsyncFunction('require', 'github', 'context', 'core', 'process', script)(createRequire(import.meta.url), github, context, core, { env });
-  return { calls, warnings };
-}
-
-const RUN_URL = 'https://github.example/acme/gateway/actions/runs/4242';
-
-describe('the plan comment (github-script step of action.yml)', () => {
-  it('runs only for plan, in a pull request, unless comment is false', () => {
-    const step = actionStep(action, 'comment');
-    expect(step.uses).toMatch(/^actions\/github-script@v\d+$/);
-    expect(step.if).toBe("inputs.command == 'plan' && inputs.comment == 'true' && github.event.pull_request.number");
-  });
-
-  it('creates the comment when the pull request has none', async () => {
-    const report = `${MARKDOWN_MARKER}\n## gwops plan\n`;
-    const { calls } = await comment(report);
-    expect(calls).toEqual([
-      ['list', { owner: 'acme', repo: 'gateway', issue_number: 17, per_page: 100 }],
-      ['create', { owner: 'acme', repo: 'gateway', issue_number: 17, body: report }],
-    ]);
-  });
-
-  it("updates the bot's comment that carries the marker, never a person's", async () => {
-    const comments: Comment[] = [
-      { id: 1, body: `I quoted ${MARKDOWN_MARKER} here`, user: { type: 'User' }, html_url: 'u1' },
-      { id: 2, body: 'unrelated', user: { type: 'Bot' }, html_url: 'u2' },
-      { id: 3, body: `${MARKDOWN_MARKER}\nold plan`, user: { type: 'Bot' }, html_url: 'u3' },
-    ];
-    const { calls } = await comment(`${MARKDOWN_MARKER}\nnew plan`, { comments });
-    expect(calls.slice(1)).toEqual([['update', { owner: 'acme', repo: 'gateway', comment_id: 3, body: `${MARKDOWN_MARKER}\nnew plan` }]]);
-  });
-
-  it('says the plan failed, with the marker and a link to the run, when gwops wrote no report', async () => {
-    const { calls } = await comment(undefined, { exit: '1' });
-    const body = String(calls[1]?.[1].body);
-    expect(body.startsWith(`${MARKDOWN_MARKER}\n`)).toBe(true);
-    expect(body).toContain('**gwops plan failed** (exit code 1)');
-    expect(body).toContain(`](${RUN_URL})`);
-  });
-
-  it('adds the marker when the report lacks it', async () => {
-    const { calls } = await comment('## plan without marker\n');
-    expect(calls[1]?.[1].body).toBe(`${MARKDOWN_MARKER}\n## plan without marker\n`);
-  });
-
-  it('trims a report over 60,000 characters at a line end, closes what is open and links the run', async () => {
-    const section = (i: number): string => `<details><summary>object ${i}</summary>\n\n\`\`\`diff\n${'+ attribute: value\n'.repeat(40)}\`\`\`\n\n</details>\n`;
-    let report = `${MARKDOWN_MARKER}\n## gwops plan\n\n`;
-    for (let i = 0; report.length < 120_000; i++) report += section(i);
-    const { calls } = await comment(report);
-    const body = String(calls[1]?.[1].body);
-    expect(body.length).toBeLessThan(60_500);
-    expect(body.startsWith(`${MARKDOWN_MARKER}\n## gwops plan`)).toBe(true);
-    expect(body.trimEnd().endsWith(`the whole plan is in the summary of the [workflow run](${RUN_URL})._`)).toBe(true);
-    const kept = body.slice(0, body.indexOf('\n\n_The plan is longer'));
-    expect(kept.split('\n').filter((l) => l === '```diff').length).toBe(kept.split('\n').filter((l) => l === '```').length);
-    expect(kept.match(/<details>/g)?.length).toBe(kept.match(/<\/details>/g)?.length);
-    expect(kept).not.toMatch(/\+ attr$/m);
-  });
-
-  it('leaves a report of exactly 60,000 characters whole', async () => {
-    const report = `${MARKDOWN_MARKER}\n${'x'.repeat(60_000 - MARKDOWN_MARKER.length - 1)}`;
-    expect(report.length).toBe(60_000);
-    const { calls } = await comment(report);
-    expect(calls[1]?.[1].body).toBe(report);
-  });
-
-  it('warns instead of failing when the token may not comment (a pull request from a fork)', async () => {
-    const { calls, warnings } = await comment(`${MARKDOWN_MARKER}\nplan`, { fail: { status: 403, message: 'Resource not accessible by integration' } });
-    expect(calls.map((c) => c[0])).toEqual(['list']);
-    expect(warnings).toEqual([expect.stringContaining('pull-requests: write') as string]);
-    await expect(comment(`${MARKDOWN_MARKER}\nplan`, { fail: { status: 500, message: 'boom' } })).rejects.toThrow('boom');
   });
 });
