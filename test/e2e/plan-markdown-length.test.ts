@@ -5,37 +5,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useHarness, writeManifests } from './harness.js';
+import { groupName, manyBackEndGroups } from './many-objects.js';
 
 const COUNT = 400;
-
-/** One back-end group document per object, with enough attributes to make each section long. */
-function manifests(): Record<string, string> {
-  const docs = Array.from({ length: COUNT }, (_, i) => {
-    const name = `length-group-${String(i).padStart(3, '0')}`;
-    return [
-      'apiVersion: gwops/v1',
-      'kind: back-end-group',
-      `name: ${name}`,
-      'attributes:',
-      '  backendHosts:',
-      `    - { protocol: HTTP, hostName: ${name}.internal.example.com, port: 8080 }`,
-      `    - { protocol: HTTP, hostName: ${name}-standby.internal.example.com, port: 8080 }`,
-    ].join('\n');
-  });
-  return { 'groups.yaml': `${docs.join('\n---\n')}\n` };
-}
 
 describe('plan --format markdown --max-bytes', () => {
   const t = useHarness();
 
   it('shows every one of 400 new objects within a larger bound, and cuts at the default one with a note', async () => {
-    const dir = await writeManifests(t.h, 'length', manifests());
+    const dir = await writeManifests(t.h, 'length', manyBackEndGroups('length-group', COUNT));
     const whole = await t.h.cli(['plan', dir, ...t.h.connection, '--format', 'markdown', '--no-server-check', '--max-bytes', '1000000']);
     expect(whole.stderr).not.toMatch(/error/i);
     expect(whole.code).toBe(0);
     expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(60_000);
     expect(Buffer.byteLength(whole.stdout)).toBeLessThanOrEqual(1_000_000);
-    for (let i = 0; i < COUNT; i++) expect(whole.stdout).toContain(`back-end-group "length-group-${String(i).padStart(3, '0')}"</code>`);
+    for (let i = 0; i < COUNT; i++) expect(whole.stdout).toContain(`back-end-group "${groupName('length-group', i)}"</code>`);
     expect(whole.stdout).not.toContain('not shown');
 
     const cut = await t.h.cli(['plan', dir, ...t.h.connection, '--format', 'markdown', '--no-server-check']);
