@@ -1,7 +1,7 @@
 /** Renderers of a Plan: each a pure function of the plan returning a string. */
 export { renderText } from './text.js';
 export type { TextOptions } from './text.js';
-export { renderMarkdown, MARKDOWN_MARKER, MARKDOWN_MAX_LENGTH } from './markdown.js';
+export { renderMarkdown, MARKDOWN_MARKER, MARKDOWN_MAX_BYTES } from './markdown.js';
 export type { MarkdownOptions } from './markdown.js';
 export { renderJson } from './json.js';
 export type { JsonOptions } from './json.js';

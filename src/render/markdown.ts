@@ -23,11 +23,12 @@ export interface MarkdownOptions {
   /** Heading; default `gwops plan`. */
   readonly title?: string;
   /**
-   * Upper bound of the comment's length in characters (default {@link MARKDOWN_MAX_LENGTH},
-   * under GitHub's 65,536 limit). Object sections that do not fit are left out with a
-   * note; the summary, validator messages and undeclared objects are always kept.
+   * Upper bound of the output's size in bytes of UTF-8 (default {@link MARKDOWN_MAX_BYTES},
+   * under the 65,536 characters GitHub takes in a comment; its job summary takes 1 MiB).
+   * Object sections that do not fit are left out with a note; the summary, validator
+   * messages and undeclared objects are always kept.
    */
-  readonly maxLength?: number;
+  readonly maxBytes?: number;
   /**
    * What the plan touches and its neighbours (topology.ts `planTopology`): drawn as a
    * Mermaid flowchart under the heading, with its legend, when the plan has steps.
@@ -35,8 +36,8 @@ export interface MarkdownOptions {
   readonly topology?: Topology;
 }
 
-/** Default {@link MarkdownOptions.maxLength}. */
-export const MARKDOWN_MAX_LENGTH = 60_000;
+/** Default {@link MarkdownOptions.maxBytes}. */
+export const MARKDOWN_MAX_BYTES = 60_000;
 
 /** Escapes text for HTML and markdown inline contexts (table cells, summaries). */
 function escapeInline(text: string): string {
@@ -109,7 +110,7 @@ export function pictureMarkdown(topology: Topology, legend: string = MERMAID_LEG
 /**
  * Renders a plan as a pull-request comment. The first line is {@link MARKDOWN_MARKER}.
  * Secrets are already masked in the plan and stay masked; validator messages are shown
- * as given (escaped). Object sections beyond `maxLength` are left out with a note.
+ * as given (escaped). Object sections beyond `maxBytes` are left out with a note.
  * @returns markdown ending in a newline
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
@@ -139,14 +140,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     for (const ref of plan.unmanaged) tail.push(`- <code>${escapeInline(objectTitle(ref))}</code>`);
     tail.push('');
   }
-  const budget = (options.maxLength ?? MARKDOWN_MAX_LENGTH) - [...head, ...tail].join('\n').length - 200;
+  const budget = (options.maxBytes ?? MARKDOWN_MAX_BYTES) - Buffer.byteLength([...head, ...tail].join('\n')) - 200;
   const groups = groupSteps(plan);
   const body: string[] = [];
   let used = 0;
   let shown = 0;
   for (const group of groups) {
     const section = [...groupSection(group), ''];
-    const size = section.join('\n').length + 1;
+    const size = Buffer.byteLength(section.join('\n')) + 1;
     if (used + size > budget) break;
     body.push(...section);
     used += size;

@@ -2,14 +2,15 @@
  * A small stand-in for the GitHub runner, enough to run the steps of action.yml here: each
  * `run:` step in `bash --noprofile --norc -eo pipefail` (what `shell: bash` means on a
  * runner), with its `env:` expressions resolved, GITHUB_OUTPUT read back as the step's
- * outputs and GITHUB_STEP_SUMMARY kept. `uses:` steps (actions/setup-node,
- * actions/github-script) are not run; the github-script step is tested on its own
- * (action.test.ts). Expressions other than `inputs.*`, `steps.*.outputs.*` and
- * `github.token` are refused, so the action cannot start relying on something this runner
- * does not model without a test noticing.
+ * outputs and GITHUB_STEP_SUMMARY kept. `uses:` steps (actions/setup-node, actions/cache,
+ * actions/github-script, actions/upload-artifact) are not run; the github-script step is
+ * tested on its own (action.test.ts). Expressions other than `inputs.*`,
+ * `steps.*.outputs.*`, `github.token` and `github.action_ref` are refused, so the action
+ * cannot start relying on something this runner does not model without a test noticing. `GITHUB_ACTION_PATH` is this checkout unless the
+ * caller's `env` names another.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,19 @@ export interface ActionFile {
   readonly inputs: Record<string, { readonly description: string; readonly required?: boolean; readonly default?: string }>;
   readonly outputs: Record<string, { readonly description: string; readonly value: string }>;
   readonly runs: { readonly using: string; readonly steps: readonly ActionStep[] };
+}
+
+/** The YAML files of `dir` (relative to the repository), sorted, as absolute paths. */
+export function yamlFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => join(ROOT, dir, f));
+}
+
+/** Every workflow file of the repository: .github/workflows/, the recipes of examples/ci/ and the workflow gwops init writes. */
+export function workflowFiles(): string[] {
+  return [...yamlFiles('.github/workflows'), ...yamlFiles('examples/ci'), join(ROOT, 'templates/init/workflow.yml')];
 }
 
 /** action.yml as parsed YAML (its shape is checked against the schema in workflows.test.ts). */
@@ -96,6 +110,8 @@ export function parseOutputFile(text: string): Record<string, string> {
 interface Context {
   readonly inputs: Record<string, string>;
   readonly steps: Record<string, StepResult>;
+  /** The `github.*` values the action reads (`token`, `action_ref`). */
+  readonly github?: Record<string, string>;
 }
 
 /** `${{ … }}` replaced by its value; only the expressions the action uses in env and outputs. */
@@ -109,7 +125,8 @@ function interpolate(text: string, context: Context): string {
     }
     const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
     if (output?.[1] !== undefined && output[2] !== undefined) return context.steps[output[1]]?.outputs[output[2]] ?? '';
-    if (expression === 'github.token') return 'fake-token';
+    const github = /^github\.(token|action_ref)$/.exec(expression)?.[1];
+    if (github !== undefined) return context.github?.[github] ?? (github === 'token' ? 'fake-token' : '');
     throw new Error(`expression '${expression}' is not modelled by test/ci/action-runner.ts`);
   });
 }
@@ -124,6 +141,8 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   /** The job's working directory (the workspace). */
   readonly cwd?: string;
+  /** The ref the action is used at (`github.action_ref`); default empty, as GitHub leaves it in some composite actions. */
+  readonly actionRef?: string;
 }
 
 /** Runs the `run:` steps of action.yml in order, as a runner would, stopping at the first failure. */
@@ -138,7 +157,7 @@ export function runComposite(action: ActionFile, options: RunOptions): Composite
     inputs[name] = given ?? interpolate(input.default ?? '', { inputs: {}, steps: {} });
   }
   for (const name of Object.keys(options.with)) if (!(name in action.inputs)) throw new Error(`unknown input '${name}'`);
-  const context: Context = { inputs, steps: {} };
+  const context: Context = { inputs, steps: {}, github: { token: 'fake-token', action_ref: options.actionRef ?? '' } };
   let log = '';
   let code = 0;
   action.runs.steps.forEach((step, index) => {

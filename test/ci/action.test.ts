@@ -1,19 +1,23 @@
 /**
  * action.yml, run here: its shell steps with a stand-in gwops that records its arguments and
- * exits with a chosen code (test/ci/action-runner.ts plays the runner), and its
- * github-script step with a fake GitHub client. What the action promises: the arguments
+ * exits with a chosen code (test/ci/action-runner.ts plays the runner). What the action
+ * promises: the arguments
  * gwops gets, the exit code kept in `exitcode`, `has-changes`, the report in the job
- * summary, failing only on real errors, and one sticky plan comment trimmed to fit.
+ * summary, the plan files, failing only on real errors. The plan comment is tested against a
+ * mock of the GitHub API in plan-comment.test.ts.
  * CI (.github/workflows/ci.yml, job `action`) runs the whole action against the emulator.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MARKDOWN_MARKER } from '../../src/render/markdown.js';
+import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
+import { liveState } from '../../src/reconcile/live.js';
+import { buildPlan } from '../../src/reconcile/plan.js';
+import { MARKDOWN_MARKER, renderMarkdown, renderText } from '../../src/render/index.js';
+import { doc, options } from '../reconcile/helpers.js';
 import type { ActionFile, CompositeResult } from './action-runner.js';
-import { actionStep, loadAction, parseOutputFile, runComposite } from './action-runner.js';
+import { ROOT, loadAction, parseOutputFile, runComposite } from './action-runner.js';
 
 const action: ActionFile = loadAction();
 
@@ -28,11 +32,12 @@ describe('the shell steps of action.yml', () => {
     writeFileSync(
       stub,
       [
-        "import { appendFileSync } from 'node:fs';",
+        "import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';",
         'const args = process.argv.slice(2);',
         "if (args[0] === '--version') { console.log('0.1.0'); process.exit(0); }",
         "appendFileSync(process.env.STUB_ARGV, JSON.stringify({ args, cwd: process.cwd() }) + '\\n');",
-        "process.stdout.write(process.env.STUB_STDOUT ?? '');",
+        "if (process.env.STUB_PLAN_FILE && args.includes('--out')) copyFileSync(process.env.STUB_PLAN_FILE, args[args.indexOf('--out') + 1]);",
+        "process.stdout.write(process.env.STUB_STDOUT_FILE ? readFileSync(process.env.STUB_STDOUT_FILE, 'utf8') : (process.env.STUB_STDOUT ?? ''));",
         "process.stderr.write(process.env.STUB_STDERR ?? '');",
         "process.exitCode = Number(process.env.STUB_EXIT ?? '0');",
       ].join('\n'),
@@ -40,15 +45,20 @@ describe('the shell steps of action.yml', () => {
   });
 
   /** Runs the action with the stand-in gwops; returns the result and the arguments gwops got. */
-  function run(inputs: Record<string, string>, stubbed: { exit?: number; stdout?: string; stderr?: string } = {}): CompositeResult & { calls: { args: string[]; cwd: string }[] } {
+  function run(
+    inputs: Record<string, string>,
+    stubbed: { exit?: number; stdout?: string; stdoutFile?: string; planFile?: string; stderr?: string } = {},
+  ): CompositeResult & { calls: { args: string[]; cwd: string }[] } {
     writeFileSync(argvFile, '');
     const result = runComposite(action, {
       with: inputs,
-      replace: { install: { bin: stub } },
+      replace: { install: { bin: stub, dist: join(ROOT, 'dist') } },
       env: {
         STUB_ARGV: argvFile,
         STUB_EXIT: String(stubbed.exit ?? 0),
         STUB_STDOUT: stubbed.stdout ?? '',
+        STUB_STDOUT_FILE: stubbed.stdoutFile ?? '',
+        STUB_PLAN_FILE: stubbed.planFile ?? '',
         STUB_STDERR: stubbed.stderr ?? '',
       },
     });
@@ -63,15 +73,53 @@ describe('the shell steps of action.yml', () => {
 
   it('plan: markdown with --detailed-exitcode; exit 2 is changes, reported and not a failure', () => {
     const r = run({ command: 'plan', args: '--target production' }, { exit: 2, stdout: PLAN });
-    expect(r.calls.map((c) => c.args)).toEqual([['plan', '--format', 'markdown', '--detailed-exitcode', '--target', 'production']]);
+    const [args] = r.calls.map((c) => c.args);
+    expect(args?.slice(0, 6)).toEqual(['plan', '--format', 'markdown', '--detailed-exitcode', '--max-bytes', '1040000']);
+    expect(args?.[6]).toBe('--out');
+    expect(args?.slice(8)).toEqual(['--target', 'production']);
     expect(r.code).toBe(0);
     expect(r.outputs.exitcode).toBe('2');
     expect(r.outputs['has-changes']).toBe('true');
     expect(r.outputs.report).toMatch(/plan\.md$/);
     expect(readFileSync(r.outputs.report ?? '', 'utf8')).toBe(PLAN);
-    expect(r.summary).toContain('**gwops plan**: changes (exit code 2)');
+    expect(r.summary).toContain('**gwops plan** (target `production`): changes (exit code 2)');
     expect(r.summary).toContain(PLAN);
     expect(r.log).toContain('## gwops plan');
+  });
+
+  it('plan of 400 new objects: the job summary holds every object, and the markdown, text and JSON plans are written for the artifact', () => {
+    const docs = Array.from({ length: 400 }, (_, i) => doc('back-end-group', `summary-group-${String(i).padStart(3, '0')}`, { backendHosts: [{ protocol: 'HTTP', hostName: `h${i}.example.com`, port: 8080 }] }));
+    const desired = desiredState(docs);
+    const plan = buildPlan(desired, liveState({}, identityHandles(desired)), options());
+    // What gwops writes with the flags the action gives it (--max-bytes, --out).
+    const markdown = renderMarkdown(plan, { maxBytes: 1_040_000 });
+    const files = mkdtempSync(join(tmpdir(), 'gwops-plan-files-'));
+    writeFileSync(join(files, 'stdout.md'), markdown);
+    writeFileSync(join(files, 'plan.json'), JSON.stringify({ ...plan, gateway: { target: 'production', url: 'https://gw.example.com/airlock/rest', variant: 'latest' } }));
+    expect(Buffer.byteLength(markdown), 'more than a comment holds').toBeGreaterThan(65_536);
+
+    const r = run({ command: 'plan' }, { exit: 2, stdoutFile: join(files, 'stdout.md'), planFile: join(files, 'plan.json') });
+    expect(r.code).toBe(0);
+    for (let i = 0; i < 400; i++) expect(r.summary).toContain(`back-end-group "summary-group-${String(i).padStart(3, '0')}"</code>`);
+    expect(r.summary).not.toContain('not shown');
+    expect(Buffer.byteLength(r.summary)).toBeLessThanOrEqual(1_048_576);
+    expect(r.steps.run?.outputs.target, 'the target the plan file names').toBe('production');
+    expect(r.summary).toContain('**gwops plan** (target `production`): changes (exit code 2)');
+
+    const dir = r.steps.run?.outputs['plan-files'] ?? '';
+    expect(readdirSync(dir).sort()).toEqual(['plan.json', 'plan.md', 'plan.txt']);
+    expect(readFileSync(join(dir, 'plan.md'), 'utf8')).toBe(markdown);
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toMatchObject({ summary: { create: 400 } });
+    const text = readFileSync(join(dir, 'plan.txt'), 'utf8');
+    expect(text).toBe(renderText(plan, { color: false }));
+    expect(r.steps.run?.outputs.artifact).toBe('gwops-plan-production-job');
+    expect(r.summary).toContain('in the artifact `gwops-plan-production-job` of this run');
+  });
+
+  it('plan: the artifact is uploaded from the files the run step wrote, under a name of the target and job', () => {
+    const upload = action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.if).toBe("steps.run.outputs.plan-files != ''");
+    expect(upload?.with).toMatchObject({ name: '${{ steps.run.outputs.artifact }}', path: '${{ steps.run.outputs.plan-files }}', overwrite: 'true' });
   });
 
   it('plan: exit 0 is no changes', () => {
@@ -177,143 +225,75 @@ describe('the shell steps of action.yml', () => {
   });
 });
 
-describe('parseOutputFile (the runner stand-in)', () => {
-  it('reads name=value lines and delimited blocks', () => {
-    expect(parseOutputFile('a=1\nb=x=y\nc<<EOF\nline 1\nline 2\nEOF\n')).toEqual({ a: '1', b: 'x=y', c: 'line 1\nline 2' });
+describe('installing gwops: the action builds its own checkout once, keyed for the cache', () => {
+  /**
+   * A stand-in for the action's checkout (sources, lockfile, a bin that prints its version)
+   * and an `npm` on PATH that records its calls and builds nothing: what the install step
+   * runs and when it skips the build.
+   */
+  function fakeCheckout(): { path: string; env: Record<string, string>; npmCalls: () => string[] } {
+    const path = mkdtempSync(join(tmpdir(), 'gwops-action-path-'));
+    for (const dir of ['src/cli', 'bin', 'dist', 'node_modules', 'fake-bin']) mkdirSync(join(path, dir), { recursive: true });
+    writeFileSync(join(path, 'package.json'), '{ "name": "gwops", "version": "9.9.9" }\n');
+    writeFileSync(join(path, 'package-lock.json'), '{ "lockfileVersion": 3 }\n');
+    writeFileSync(join(path, 'tsconfig.json'), '{}\n');
+    writeFileSync(join(path, 'src/cli/main.ts'), 'export {};\n');
+    writeFileSync(join(path, 'bin/gwops.js'), "if (process.argv[2] === '--version') console.log('9.9.9');\n");
+    const calls = join(path, 'npm-calls');
+    writeFileSync(calls, '');
+    writeFileSync(join(path, 'fake-bin/npm'), `#!/bin/sh\necho "$*" >> '${calls}'\n`, { mode: 0o755 });
+    return {
+      path,
+      env: { GITHUB_ACTION_PATH: path, PATH: `${join(path, 'fake-bin')}:${process.env.PATH ?? ''}`, RUNNER_OS: 'Linux', RUNNER_ARCH: 'X64' },
+      npmCalls: () => readFileSync(calls, 'utf8').split('\n').filter((l) => l !== ''),
+    };
+  }
+  const install = (checkout: ReturnType<typeof fakeCheckout>, actionRef = 'v1'): CompositeResult =>
+    runComposite(action, { with: { command: 'validate' }, env: checkout.env, actionRef });
+
+  it('keys the build by the ref, the Node major, and a hash of the sources and the lockfile', () => {
+    const checkout = fakeCheckout();
+    const key = install(checkout).steps.build?.outputs.key ?? '';
+    const major = process.versions.node.split('.')[0] ?? '';
+    expect(key).toMatch(new RegExp(`^gwops-action-Linux-X64-node${major}-v1-[0-9a-f]{16}$`));
+    expect(install(checkout, 'v1.2.0').steps.build?.outputs.key).toBe(key.replace('-v1-', '-v1.2.0-'));
+    expect(install(checkout, '').steps.build?.outputs.key, 'github.action_ref empty in a composite action').toBe(key.replace('-v1-', '-local-'));
+    writeFileSync(join(checkout.path, 'package-lock.json'), '{ "lockfileVersion": 3, "packages": {} }\n');
+    const afterLock = install(checkout).steps.build?.outputs.key;
+    expect(afterLock).not.toBe(key);
+    writeFileSync(join(checkout.path, 'src/cli/main.ts'), 'export const changed = 1;\n');
+    expect(install(checkout).steps.build?.outputs.key).not.toBe(afterLock);
+  });
+
+  it('builds once (npm ci without scripts, then the build), and reuses the build a restored cache or an earlier step left', () => {
+    const checkout = fakeCheckout();
+    const first = install(checkout);
+    expect(first.code).toBe(0);
+    expect(checkout.npmCalls()).toEqual(['ci --ignore-scripts --no-audit --no-fund', 'run build']);
+    expect(readFileSync(join(checkout.path, 'dist/.gwops-action-build'), 'utf8').trim()).toBe(first.steps.build?.outputs.key);
+    expect(first.steps.install?.outputs.bin).toBe(join(checkout.path, 'bin/gwops.js'));
+    expect(first.log).toContain('gwops 9.9.9');
+    const second = install(checkout);
+    expect(second.code).toBe(0);
+    expect(second.log).toContain('from the cache or an earlier step');
+    expect(checkout.npmCalls(), 'no second build').toHaveLength(2);
+    writeFileSync(join(checkout.path, 'package-lock.json'), '{ "lockfileVersion": 3, "packages": {} }\n');
+    install(checkout);
+    expect(checkout.npmCalls(), 'a changed lockfile builds again').toHaveLength(4);
+  });
+
+  it('installs the opt-in package spec instead, once per job, a tarball path taken from the working directory', () => {
+    const checkout = fakeCheckout();
+    const runnerTemp = mkdtempSync(join(tmpdir(), 'gwops-runner-temp-'));
+    const r = runComposite(action, { with: { command: 'validate', package: './gwops-0.1.0.tgz' }, env: checkout.env, cwd: runnerTemp });
+    expect(checkout.npmCalls()).toEqual([expect.stringMatching(new RegExp(`^install --prefix \\S+ --no-audit --no-fund ${runnerTemp}/gwops-0\\.1\\.0\\.tgz$`))]);
+    // The fake npm installed nothing: the step fails on running the missing bin.
+    expect(r.code).not.toBe(0);
   });
 });
 
-// ---------------------------------------------------------------------------------------
-// The github-script step: the plan comment.
-
-interface Comment {
-  id: number;
-  body?: string;
-  user?: { type: string };
-  html_url: string;
-}
-type Call = readonly ['list' | 'update' | 'create', Record<string, unknown>];
-type ScriptFunction = (...args: unknown[]) => Promise<unknown>;
-/** The constructor of async functions, which github-script wraps its script in. */
-const AsyncFunction = (Object.getPrototypeOf(async function () {
-  await Promise.resolve();
-}) as { constructor: new (...params: string[]) => ScriptFunction }).constructor;
-
-/** Runs the comment script as actions/github-script does, with a fake client. */
-async function comment(
-  report: string | undefined,
-  options: { exit?: string; comments?: Comment[]; fail?: { status: number; message: string } } = {},
-): Promise<{ calls: Call[]; warnings: string[] }> {
-  const script = actionStep(action, 'comment').with?.script ?? '';
-  const dir = mkdtempSync(join(tmpdir(), 'gwops-comment-'));
-  const file = join(dir, 'plan.md');
-  if (report !== undefined) writeFileSync(file, report);
-  const calls: Call[] = [];
-  const warnings: string[] = [];
-  const fail = async (): Promise<void> => {
-    if (options.fail) throw Object.assign(new Error(options.fail.message), { status: options.fail.status });
-    return Promise.resolve();
-  };
-  const issues = {
-    listComments: (): void => undefined,
-    updateComment: async (params: Record<string, unknown>) => {
-      await fail();
-      calls.push(['update', params]);
-      return { data: { html_url: 'https://github.example/c/1' } };
-    },
-    createComment: async (params: Record<string, unknown>) => {
-      await fail();
-      calls.push(['create', params]);
-      return { data: { html_url: 'https://github.example/c/2' } };
-    },
-  };
-  const github = {
-    rest: { issues },
-    paginate: async (method: unknown, params: Record<string, unknown>): Promise<Comment[]> => {
-      expect(method).toBe(issues.listComments);
-      calls.push(['list', params]);
-      return Promise.resolve(options.comments ?? []);
-    },
-  };
-  const context = {
-    repo: { owner: 'acme', repo: 'gateway' },
-    serverUrl: 'https://github.example',
-    runId: 4242,
-    payload: { pull_request: { number: 17 } },
-  };
-  const core = { info: (): void => undefined, warning: (m: string) => void warnings.push(m) };
-  const env = { GWOPS_REPORT: report === undefined ? '' : file, GWOPS_EXIT: options.exit ?? '2' };
-  await new AsyncFunction('require', 'github', 'context', 'core', 'process', script)(createRequire(import.meta.url), github, context, core, { env });
-  return { calls, warnings };
-}
-
-const RUN_URL = 'https://github.example/acme/gateway/actions/runs/4242';
-
-describe('the plan comment (github-script step of action.yml)', () => {
-  it('runs only for plan, in a pull request, unless comment is false', () => {
-    const step = actionStep(action, 'comment');
-    expect(step.uses).toMatch(/^actions\/github-script@v\d+$/);
-    expect(step.if).toBe("inputs.command == 'plan' && inputs.comment == 'true' && github.event.pull_request.number");
-  });
-
-  it('creates the comment when the pull request has none', async () => {
-    const report = `${MARKDOWN_MARKER}\n## gwops plan\n`;
-    const { calls } = await comment(report);
-    expect(calls).toEqual([
-      ['list', { owner: 'acme', repo: 'gateway', issue_number: 17, per_page: 100 }],
-      ['create', { owner: 'acme', repo: 'gateway', issue_number: 17, body: report }],
-    ]);
-  });
-
-  it("updates the bot's comment that carries the marker, never a person's", async () => {
-    const comments: Comment[] = [
-      { id: 1, body: `I quoted ${MARKDOWN_MARKER} here`, user: { type: 'User' }, html_url: 'u1' },
-      { id: 2, body: 'unrelated', user: { type: 'Bot' }, html_url: 'u2' },
-      { id: 3, body: `${MARKDOWN_MARKER}\nold plan`, user: { type: 'Bot' }, html_url: 'u3' },
-    ];
-    const { calls } = await comment(`${MARKDOWN_MARKER}\nnew plan`, { comments });
-    expect(calls.slice(1)).toEqual([['update', { owner: 'acme', repo: 'gateway', comment_id: 3, body: `${MARKDOWN_MARKER}\nnew plan` }]]);
-  });
-
-  it('says the plan failed, with the marker and a link to the run, when gwops wrote no report', async () => {
-    const { calls } = await comment(undefined, { exit: '1' });
-    const body = String(calls[1]?.[1].body);
-    expect(body.startsWith(`${MARKDOWN_MARKER}\n`)).toBe(true);
-    expect(body).toContain('**gwops plan failed** (exit code 1)');
-    expect(body).toContain(`](${RUN_URL})`);
-  });
-
-  it('adds the marker when the report lacks it', async () => {
-    const { calls } = await comment('## plan without marker\n');
-    expect(calls[1]?.[1].body).toBe(`${MARKDOWN_MARKER}\n## plan without marker\n`);
-  });
-
-  it('trims a report over 60,000 characters at a line end, closes what is open and links the run', async () => {
-    const section = (i: number): string => `<details><summary>object ${i}</summary>\n\n\`\`\`diff\n${'+ attribute: value\n'.repeat(40)}\`\`\`\n\n</details>\n`;
-    let report = `${MARKDOWN_MARKER}\n## gwops plan\n\n`;
-    for (let i = 0; report.length < 120_000; i++) report += section(i);
-    const { calls } = await comment(report);
-    const body = String(calls[1]?.[1].body);
-    expect(body.length).toBeLessThan(60_500);
-    expect(body.startsWith(`${MARKDOWN_MARKER}\n## gwops plan`)).toBe(true);
-    expect(body.trimEnd().endsWith(`the whole plan is in the summary of the [workflow run](${RUN_URL})._`)).toBe(true);
-    const kept = body.slice(0, body.indexOf('\n\n_The plan is longer'));
-    expect(kept.split('\n').filter((l) => l === '```diff').length).toBe(kept.split('\n').filter((l) => l === '```').length);
-    expect(kept.match(/<details>/g)?.length).toBe(kept.match(/<\/details>/g)?.length);
-    expect(kept).not.toMatch(/\+ attr$/m);
-  });
-
-  it('leaves a report of exactly 60,000 characters whole', async () => {
-    const report = `${MARKDOWN_MARKER}\n${'x'.repeat(60_000 - MARKDOWN_MARKER.length - 1)}`;
-    expect(report.length).toBe(60_000);
-    const { calls } = await comment(report);
-    expect(calls[1]?.[1].body).toBe(report);
-  });
-
-  it('warns instead of failing when the token may not comment (a pull request from a fork)', async () => {
-    const { calls, warnings } = await comment(`${MARKDOWN_MARKER}\nplan`, { fail: { status: 403, message: 'Resource not accessible by integration' } });
-    expect(calls.map((c) => c[0])).toEqual(['list']);
-    expect(warnings).toEqual([expect.stringContaining('pull-requests: write') as string]);
-    await expect(comment(`${MARKDOWN_MARKER}\nplan`, { fail: { status: 500, message: 'boom' } })).rejects.toThrow('boom');
+describe('parseOutputFile (the runner stand-in)', () => {
+  it('reads name=value lines and delimited blocks', () => {
+    expect(parseOutputFile('a=1\nb=x=y\nc<<EOF\nline 1\nline 2\nEOF\n')).toEqual({ a: '1', b: 'x=y', c: 'line 1\nline 2' });
   });
 });

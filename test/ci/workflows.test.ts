@@ -13,7 +13,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ROOT, loadAction } from './action-runner.js';
+import { ROOT, loadAction, yamlFiles } from './action-runner.js';
 
 type Obj = Record<string, unknown>;
 
@@ -28,12 +28,6 @@ function readYaml(file: string): Obj {
   expect([...doc.errors, ...doc.warnings].map((e) => e.message), relative(ROOT, file)).toEqual([]);
   return obj(doc.toJS());
 }
-
-const yamlFiles = (dir: string): string[] =>
-  readdirSync(join(ROOT, dir))
-    .filter((f) => /\.ya?ml$/.test(f))
-    .sort()
-    .map((f) => join(ROOT, dir, f));
 
 const WORKFLOWS = yamlFiles('.github/workflows');
 const RECIPES = yamlFiles('examples/ci');
@@ -160,13 +154,23 @@ describe('no expression inside a shell script', () => {
   }
 });
 
+/** The outputs of the actions that action.yml reads an output of (their action.yml). */
+const ACTION_OUTPUTS: Record<string, readonly string[]> = { 'actions/upload-artifact': ['artifact-id', 'artifact-url', 'artifact-digest'] };
+
 describe('action.yml', () => {
   const doc = readYaml(ACTION_FILE);
   const steps = action.runs.steps;
 
-  it('uses nothing but actions/setup-node and actions/github-script', () => {
+  it('uses nothing but actions/setup-node, actions/cache, actions/upload-artifact and actions/github-script', () => {
     const uses = steps.flatMap((s) => (s.uses ? [s.uses] : []));
-    expect(uses.map((u) => u.replace(/@v\d+$/, ''))).toEqual(['actions/setup-node', 'actions/github-script']);
+    expect(uses.map((u) => u.replace(/@v\d+$/, ''))).toEqual(['actions/setup-node', 'actions/cache', 'actions/upload-artifact', 'actions/github-script']);
+  });
+
+  it('caches the build of its own checkout under the key of its build step, unless a package is given', () => {
+    const cache = steps.find((s) => s.uses?.startsWith('actions/cache@'));
+    expect(cache?.if).toBe("inputs.package == ''");
+    expect(cache?.with?.key).toBe('${{ steps.build.outputs.key }}');
+    expect(cache?.with?.path?.split('\n').filter((l) => l !== '')).toEqual(['${{ steps.build.outputs.node-modules }}', '${{ steps.build.outputs.dist }}']);
   });
 
   // Outputs are written as `echo "name=…" >> "$GITHUB_OUTPUT"`.
@@ -181,7 +185,9 @@ describe('action.yml', () => {
         for (const [, id, output] of expression.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
           const source = steps.slice(0, index).find((s) => s.id === id);
           expect(source, `step ${step.id ?? step.name ?? index} reads steps.${id}, which does not come before it`).toBeDefined();
-          expect(source?.run ?? '', `step ${id} writes ${output}`).toContain(`echo "${output}=`);
+          const known = source?.uses !== undefined ? ACTION_OUTPUTS[source.uses.replace(/@v\d+$/, '')] : undefined;
+          if (known) expect(known, `${source?.uses ?? ''} has the output ${output}`).toContain(output);
+          else expect(source?.run ?? '', `step ${id} writes ${output}`).toContain(`echo "${output}=`);
         }
       }
     });
@@ -193,12 +199,12 @@ describe('action.yml', () => {
   });
 
   it('offers the commands and inputs the recipes and the README rely on', () => {
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'args', 'working-directory', 'version']));
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'args', 'working-directory', 'package']));
     expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['exitcode', 'has-changes']));
     expect(action.inputs.command?.required).toBe(true);
     expect(action.inputs.args?.description).toContain('--yes');
-    expect(action.inputs.version?.default).toBe('');
-    expect(steps.find((s) => s.id === 'install')?.run).toContain('npm ci --no-audit --no-fund && npm run build');
+    expect(action.inputs.package?.default, 'the npm registry has no gwops: installing a package is opt-in').toBe('');
+    expect(steps.find((s) => s.id === 'install')?.run).toContain('npm ci --ignore-scripts --no-audit --no-fund && npm run build');
   });
 });
 
@@ -239,6 +245,51 @@ describe('references between jobs, steps and the action', () => {
       }
     });
   }
+});
+
+/**
+ * The gateway a gwops step works on: the value of `--target` in its args, else the name of
+ * the job's environment (one target per environment; the workflow of gwops init has no
+ * `--target`, its gwops.yaml one target). Undefined for a gateway on the runner itself
+ * (`--url http://127.0.0.1…`, CI's emulator).
+ */
+function targetOf(args: string, job: Job): string | undefined {
+  const given = /(?:^|\s)--target(?:=|\s+)(\$\{\{.*?\}\}|\S+)/.exec(args)?.[1];
+  if (given !== undefined) return given;
+  if (/--url\s+https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(args)) return undefined;
+  return typeof job.environment === 'string' ? job.environment : str(obj(job.environment).name) || undefined;
+}
+
+describe('applies to one target never overlap, whichever workflow starts them', () => {
+  // GitHub runs one job of a concurrency group at a time across all workflows of the
+  // repository: the same group for the same target in every file serializes the applies
+  // of apply-on-merge, apply-to-targets and the workflow of gwops init.
+  for (const file of [...WORKFLOWS, ...RECIPES, INIT_WORKFLOW]) {
+    it(`${name(file)}: every apply job is in the group gwops-<target>, never cancelled`, () => {
+      const workflow = readYaml(file);
+      for (const [jobId, job] of jobsOf(workflow)) {
+        for (const step of stepsOf(job).filter((s) => isGwopsAction(s.uses))) {
+          const { command, args } = gwopsInputs(step, jobId);
+          if (command !== 'apply') continue;
+          const target = targetOf(args, job);
+          if (target === undefined) continue;
+          const concurrency = obj(job.concurrency);
+          expect(concurrency.group, `${jobId}: the job's concurrency group`).toBe(`gwops-${target}`);
+          expect(concurrency['cancel-in-progress'], `${jobId}: a running apply is never cancelled`).toBe(false);
+          // A workflow-wide group would serialize by workflow instead, and one equal to the
+          // job's would make the job wait for its own run.
+          expect(workflow.concurrency, `${jobId}: no workflow-level concurrency beside the target's`).toBeUndefined();
+        }
+      }
+    });
+  }
+
+  it('the target of a step: --target, else the environment, none for the runner\'s own emulator', () => {
+    expect(targetOf('--target staging --yes', { environment: 'production' })).toBe('staging');
+    expect(targetOf('--target=${{ matrix.target.name }} --yes', {})).toBe('${{ matrix.target.name }}');
+    expect(targetOf('--yes', { environment: { name: 'production' } })).toBe('production');
+    expect(targetOf('--url http://127.0.0.1:8443/airlock/rest --yes', {})).toBeUndefined();
+  });
 });
 
 describe('the workflow of gwops init', () => {
@@ -323,6 +374,22 @@ describe('the recipes in examples/ci/', () => {
       });
     });
   }
+
+  it('nightly-drift.yml pushes and opens the adoption pull request with a token that starts workflows, when one is given', () => {
+    const text = readFileSync(join(ROOT, 'examples/ci/nightly-drift.yml'), 'utf8');
+    const workflow = readYaml(join(ROOT, 'examples/ci/nightly-drift.yml'));
+    const adopt = new Map(jobsOf(workflow)).get('adopt');
+    const steps = stepsOf(adopt ?? {});
+    const token = '${{ steps.app.outputs.token || secrets.GWOPS_ADOPTION_TOKEN || github.token }}';
+    const app = steps.findIndex((s) => s.id === 'app');
+    expect(steps[app]?.uses).toMatch(/^actions\/create-github-app-token@v\d+$/);
+    const checkout = steps.findIndex((s) => str(s.uses).startsWith('actions/checkout@'));
+    expect(app, 'the app token before the checkout').toBeLessThan(checkout);
+    expect(obj(steps[checkout]?.with).token, 'the push uses it').toBe(token);
+    const opener = steps.find((s) => str(obj(s.with).script).includes('github.rest.pulls.create('));
+    expect(obj(opener?.with)['github-token'], 'the pull request is opened with it').toBe(token);
+    expect(text).toContain('Allow GitHub Actions to create and approve pull requests');
+  });
 
   it('apply-to-targets.yml feeds its matrix from gwops targets and protects production', () => {
     const workflow = readYaml(join(ROOT, 'examples/ci/apply-to-targets.yml'));

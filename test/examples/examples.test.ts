@@ -565,7 +565,7 @@ describe('examples', () => {
     const plan = ci('plan-on-pull-request.yml');
     // The recipes run gwops through the action (action.yml); test/ci/workflows.test.ts checks them in depth.
     expect(plan).toMatch(/command: plan\n\s+args: --target production\n/);
-    expect(plan).toContain('<!-- gwops-plan -->');
+    expect(plan).toContain('<!-- gwops-plan target=production -->');
     expect(ci('apply-on-merge.yml')).toMatch(/command: apply\n\s+args: --target production --yes\n/);
     expect(ci('nightly-drift.yml')).toMatch(/command: drift\n\s+args: --target production\n/);
     for (const name of ['plan-on-pull-request.yml', 'apply-on-merge.yml', 'apply-to-targets.yml', 'nightly-drift.yml']) {

@@ -74,12 +74,12 @@ describe('terminal safety', () => {
 });
 
 describe('renderMarkdown size', () => {
-  it('leaves out object sections beyond maxLength, keeping summary and validator messages', () => {
+  it('leaves out object sections beyond maxBytes, keeping summary and validator messages', () => {
     const docs = Array.from({ length: 200 }, (_, i) => doc('mapping', `m${String(i).padStart(3, '0')}`, { backendPath: `/p${i}` }));
     const p = planFor(docs, {});
-    const full = renderMarkdown(p, { maxLength: 1_000_000 });
+    const full = renderMarkdown(p, { maxBytes: 1_000_000 });
     expect(full).not.toContain('not shown');
-    const short = renderMarkdown(p, { maxLength: 5_000, validatorMessages: [{ severity: 'error', code: 'validator-message', message: 'kept' }] });
+    const short = renderMarkdown(p, { maxBytes: 5_000, validatorMessages: [{ severity: 'error', code: 'validator-message', message: 'kept' }] });
     expect(short.length).toBeLessThanOrEqual(5_000);
     expect(short).toContain('Plan: 200 to create');
     expect(short).toContain('| kept |');

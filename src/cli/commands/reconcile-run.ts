@@ -82,12 +82,14 @@ function renderPlan(
   warnings: readonly Diagnostic[],
   title?: string,
   states?: { readonly desired: State; readonly live: State },
+  maxBytes?: number,
 ): string {
   switch (format) {
     case 'json':
       return renderJson(plan, { diagnostics: [...warnings, ...(messages ?? [])] });
     case 'markdown':
       return renderMarkdown(plan, {
+        ...(maxBytes !== undefined ? { maxBytes } : {}),
         ...(messages ? { validatorMessages: messages } : {}),
         ...(title !== undefined ? { title } : {}),
         ...(states ? { topology: planTopology(plan, states.desired, states.live) } : {}),
@@ -233,19 +235,36 @@ function backupTo(dir: string, io: CliIO): (archive: Buffer, active: Configurati
 }
 
 /** `gwops plan`. @returns the exit code */
+/** Smallest `--max-bytes`: room for the heading, the summary table and a few objects. */
+const MIN_MARKDOWN_BYTES = 1_000;
+
+/**
+ * The value of `--max-bytes` (bytes of UTF-8 of the markdown plan).
+ * @throws UsageError unless it is a whole number of at least {@link MIN_MARKDOWN_BYTES}
+ */
+function markdownBytes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < MIN_MARKDOWN_BYTES) {
+    throw new UsageError(`--max-bytes ${JSON.stringify(value)}: expected a whole number of bytes from 1000 up, e.g. --max-bytes 1000000`);
+  }
+  return n;
+}
+
 export async function planAction(
   paths: string[],
-  flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean },
+  flags: CommonFlags & { out?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean },
   io: CliIO,
   progress?: ProgressReporter,
 ): Promise<number> {
+  const maxBytes = markdownBytes(flags.maxBytes);
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const warnings: Diagnostic[] = [];
   const input = runInput(paths, flags, io, warnings, progress);
   const result = await runPlan({ ...input, serverCheck: flags.serverCheck }).catch((e: unknown) =>
     explain(e, io, flags.format, warnings, flags.verbose === true),
   );
-  io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings, undefined, { desired: result.prepared.desired, live: result.live }));
+  io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings, undefined, { desired: result.prepared.desired, live: result.live }, maxBytes));
   if (out !== undefined) {
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.

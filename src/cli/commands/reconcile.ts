@@ -56,10 +56,11 @@ export const registerReconcile: CommandModule = (program, io, done) => {
   ))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--out <file>', 'also write the plan file for apply --plan: the plan, the gateway it was made against and the desired state, secrets as their sources only')
+    .option('--max-bytes <n>', 'markdown: the largest output, in bytes of UTF-8 (default 60000, to fit a pull-request comment); object sections beyond it are left out with a note')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
     .option('--verbose', 'when the server check fails, list every step with its status (else the counts)'))
-    .action(async (paths: string[], flags: CommonFlags & { out?: string; detailedExitcode?: boolean; serverCheck: boolean }) => {
+    .action(async (paths: string[], flags: CommonFlags & { out?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean }) => {
       const { planAction } = await import('./reconcile-run.js');
       done(await withProgress(io, 'plan', flags.quiet, (through, progress) => planAction(paths, flags, through, progress)));
     });
