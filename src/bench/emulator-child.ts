@@ -3,7 +3,8 @@
  * figures are the reconciler's alone. Speaks over IPC: sends `{url, apiKey}` when
  * listening, answers `{type: 'counters'}` with `{type: 'counters', requests, processingMs}`
  * (requests handled so far and the emulator's processing time beyond the added latency, ms;
- * src/bench/apply-emulator.ts), closes on 'close'.
+ * src/bench/apply-emulator.ts), answers `{type: 'memory'}` with `{type: 'memory', peakRssBytes}`
+ * (the process's peak resident set size so far), closes on 'close'.
  *
  * Options come from the environment: GWOPS_BENCH_LATENCY_MS (EmulatorOptions `latencyMs`,
  * added to every call) and GWOPS_BENCH_STATE_FILE (`stateFile`: start from, and persist
@@ -34,5 +35,7 @@ process.on('message', (message) => {
   if (message === 'close') void emulator.close().then(() => process.exit(0));
   else if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'counters') {
     process.send?.({ type: 'counters', requests: handled, processingMs: processing });
+  } else if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'memory') {
+    process.send?.({ type: 'memory', peakRssBytes: process.resourceUsage().maxRSS * 1024 });
   }
 });
