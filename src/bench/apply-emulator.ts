@@ -19,6 +19,8 @@ export interface EmulatorCounters {
   readonly requests: number;
   /** Sum over the requests of the handling time beyond the added latency, in ms. */
   readonly processingMs: number;
+  /** CPU time (user and system) of the process serving the emulator so far, in ms: unlike `processingMs`, not inflated by other processes taking the cores. */
+  readonly cpuMs: number;
 }
 
 /** An emulator the bench talks to, with its counters. */
@@ -34,6 +36,12 @@ export interface BenchEmulator {
 
 /** Starts an emulator with `latencyMs` added to every call, optionally on a state file. */
 export type EmulatorFactory = (options: { readonly latencyMs: number; readonly stateFile?: string | undefined }) => Promise<BenchEmulator>;
+
+/** CPU time (user and system) of this process so far, in ms. */
+export function cpuMsOfProcess(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
 
 /** The processing time of one logged request: its duration beyond the added latency (ms, never negative). */
 export function processingMs(durationMs: number, latencyMs: number): number {
@@ -58,8 +66,8 @@ export const childEmulator: EmulatorFactory = async ({ latencyMs, stateFile }) =
         const onMessage = (m: unknown): void => {
           if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'counters') {
             child.off('message', onMessage);
-            const { requests, processingMs: processing } = m as { requests?: unknown; processingMs?: unknown };
-            resolve({ requests: Number(requests), processingMs: Number(processing) });
+            const { requests, processingMs: processing, cpuMs } = m as { requests?: unknown; processingMs?: unknown; cpuMs?: unknown };
+            resolve({ requests: Number(requests), processingMs: Number(processing), cpuMs: Number(cpuMs) });
           }
         };
         child.on('message', onMessage);
@@ -94,6 +102,8 @@ export const inProcessEmulator: EmulatorFactory = async ({ latencyMs, stateFile 
       Promise.resolve({
         requests: emulator.requestLog.length,
         processingMs: emulator.requestLog.reduce((sum, entry) => sum + processingMs(entry.durationMs, latencyMs), 0),
+        // The emulator shares this process: its CPU time includes the client's.
+        cpuMs: cpuMsOfProcess(),
       }),
     // The emulator shares this process: its peak includes the client's.
     peakRssBytes: () => Promise.resolve(process.resourceUsage().maxRSS * 1024),

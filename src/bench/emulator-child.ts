@@ -1,8 +1,9 @@
 /**
  * A gateway emulator in a child process for benchmarks, so the parent's memory and CPU
  * figures are the reconciler's alone. Speaks over IPC: sends `{url, apiKey}` when
- * listening, answers `{type: 'counters'}` with `{type: 'counters', requests, processingMs}`
- * (requests handled so far and the emulator's processing time beyond the added latency, ms;
+ * listening, answers `{type: 'counters'}` with `{type: 'counters', requests, processingMs, cpuMs}`
+ * (requests handled so far, the emulator's processing time beyond the added latency, ms, and
+ * the process's CPU time, ms;
  * src/bench/apply-emulator.ts), answers `{type: 'memory'}` with `{type: 'memory', peakRssBytes}`
  * (the process's peak resident set size so far), closes on 'close'.
  *
@@ -11,7 +12,7 @@
  * to, that file).
  */
 import { startEmulator } from '../emulator/index.js';
-import { processingMs } from './apply-emulator.js';
+import { cpuMsOfProcess, processingMs } from './apply-emulator.js';
 
 const latencyMs = Number(process.env.GWOPS_BENCH_LATENCY_MS ?? '0');
 const stateFile = process.env.GWOPS_BENCH_STATE_FILE;
@@ -34,7 +35,7 @@ process.send?.({ url: emulator.url, apiKey: emulator.apiKey });
 process.on('message', (message) => {
   if (message === 'close') void emulator.close().then(() => process.exit(0));
   else if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'counters') {
-    process.send?.({ type: 'counters', requests: handled, processingMs: processing });
+    process.send?.({ type: 'counters', requests: handled, processingMs: processing, cpuMs: cpuMsOfProcess() });
   } else if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'memory') {
     process.send?.({ type: 'memory', peakRssBytes: process.resourceUsage().maxRSS * 1024 });
   }

@@ -128,10 +128,11 @@ function formatScale(lines: string[], report: BenchReport): void {
   if (!scale) return;
   lines.push('');
   lines.push('scale: emulator in a child process on a state file, mappings linked in their create calls:');
-  const header = ['mappings', 'create (emulator)', 'create (wall)', 'list (no filter)', 'filter name==…', 'activate', 'peak RSS'];
+  const header = ['mappings', 'create (emulator CPU)', 'create (handling)', 'create (wall)', 'list (no filter)', 'filter name==…', 'activate', 'peak RSS'];
   const rows = scale.rows.map((r) => [
     count(r.mappings),
     `${r.createMs.toFixed(3)} ms`,
+    `${r.createHandlingMs.toFixed(3)} ms`,
     `${r.createWallMs.toFixed(3)} ms`,
     `${ms(r.listMs)} (${mb(r.listBytes)})`,
     ms(r.filteredListMs),
@@ -142,14 +143,16 @@ function formatScale(lines: string[], report: BenchReport): void {
   const fmt = (cells: readonly string[]): string => cells.map((cell, c) => cell.padStart(widths[c] ?? 0)).join('   ');
   lines.push(fmt(header));
   for (const row of rows) lines.push(fmt(row));
-  lines.push('(create: per call over the last creates before the size; peak RSS: the emulator process since its start)');
+  lines.push('(create: per call over the last creates before the size, sent one at a time; peak RSS: the emulator process since its start)');
   if (scale.restart) {
     const r = scale.restart;
     lines.push(`restart on the state file of ${count(r.mappings)} mappings: listening after ${ms(r.startMs)}, filtered list ${ms(r.filteredListMs)}, peak RSS ${mb(r.peakRssBytes)}`);
   }
   const largest = scale.rows[scale.rows.length - 1];
   if (largest) {
-    lines.push(`target: a create handled in at most ${report.targets.createMs} ms at ${count(largest.mappings)}: ${largest.createMs.toFixed(3)} ms: ${verdict(report.targets.createMet)}`);
+    lines.push(
+      `target: a create handled in at most ${report.targets.createMs} ms of emulator CPU at ${count(largest.mappings)}: ${largest.createMs.toFixed(3)} ms: ${verdict(report.targets.createMet)}`,
+    );
   }
   lines.push(`target: emulator peak RSS under ${mb(report.targets.memoryBytes)} through the scale part: ${verdict(report.targets.scaleMemoryMet)}`);
 }
