@@ -19,6 +19,8 @@ export interface EmulatorCounters {
   readonly requests: number;
   /** Sum over the requests of the handling time beyond the added latency, in ms. */
   readonly processingMs: number;
+  /** CPU time (user and system) of the process serving the emulator so far, in ms: unlike `processingMs`, not inflated by other processes taking the cores. */
+  readonly cpuMs: number;
 }
 
 /** An emulator the bench talks to, with its counters. */
@@ -27,11 +29,19 @@ export interface BenchEmulator {
   readonly apiKey: string;
   /** Requests handled and processing time so far. */
   counters(): Promise<EmulatorCounters>;
+  /** The peak resident set size of the process serving the emulator so far, in bytes. */
+  peakRssBytes(): Promise<number>;
   close(): Promise<void>;
 }
 
 /** Starts an emulator with `latencyMs` added to every call, optionally on a state file. */
 export type EmulatorFactory = (options: { readonly latencyMs: number; readonly stateFile?: string | undefined }) => Promise<BenchEmulator>;
+
+/** CPU time (user and system) of this process so far, in ms. */
+export function cpuMsOfProcess(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
 
 /** The processing time of one logged request: its duration beyond the added latency (ms, never negative). */
 export function processingMs(durationMs: number, latencyMs: number): number {
@@ -56,12 +66,23 @@ export const childEmulator: EmulatorFactory = async ({ latencyMs, stateFile }) =
         const onMessage = (m: unknown): void => {
           if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'counters') {
             child.off('message', onMessage);
-            const { requests, processingMs: processing } = m as { requests?: unknown; processingMs?: unknown };
-            resolve({ requests: Number(requests), processingMs: Number(processing) });
+            const { requests, processingMs: processing, cpuMs } = m as { requests?: unknown; processingMs?: unknown; cpuMs?: unknown };
+            resolve({ requests: Number(requests), processingMs: Number(processing), cpuMs: Number(cpuMs) });
           }
         };
         child.on('message', onMessage);
         child.send({ type: 'counters' });
+      }),
+    peakRssBytes: () =>
+      new Promise<number>((resolve) => {
+        const onMessage = (m: unknown): void => {
+          if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'memory') {
+            child.off('message', onMessage);
+            resolve(Number((m as { peakRssBytes?: unknown }).peakRssBytes));
+          }
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'memory' });
       }),
     close: () =>
       new Promise<void>((resolve) => {
@@ -81,7 +102,11 @@ export const inProcessEmulator: EmulatorFactory = async ({ latencyMs, stateFile 
       Promise.resolve({
         requests: emulator.requestLog.length,
         processingMs: emulator.requestLog.reduce((sum, entry) => sum + processingMs(entry.durationMs, latencyMs), 0),
+        // The emulator shares this process: its CPU time includes the client's.
+        cpuMs: cpuMsOfProcess(),
       }),
+    // The emulator shares this process: its peak includes the client's.
+    peakRssBytes: () => Promise.resolve(process.resourceUsage().maxRSS * 1024),
     close: () => emulator.close(),
   };
 };
@@ -94,8 +119,13 @@ export interface BareSession {
    * @throws Error naming the call when the status is 300 or more
    */
   readonly call: (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) => Promise<string>;
-  /** One GET whose answer is read and discarded, never decoded (a large list's bytes only). */
-  readonly drain: (path: string) => Promise<void>;
+  /** One GET whose answer is read and discarded, never decoded (a large list's bytes only); resolves to its byte count. */
+  readonly drain: (path: string) => Promise<number>;
+  /**
+   * One call whose answer is returned as text.
+   * @throws Error naming the call when the status is 300 or more
+   */
+  readonly text: (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<string>;
   /** Terminates the session and closes the pool. */
   readonly close: () => Promise<void>;
 }
@@ -110,21 +140,35 @@ export async function openBareSession(emulator: Pick<BenchEmulator, 'url' | 'api
   const base = origin.pathname.replace(/\/$/, '');
   const pool = new Pool(origin.origin, { connections });
   let cookie = '';
-  const send = async (method: 'GET' | 'POST' | 'PATCH', path: string, body: unknown, read: 'text' | 'discard', extra: Record<string, string> = {}): Promise<string> => {
+  /** The answer's text, or '' when discarded; `bytes`: the body's length. */
+  const send = async (
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    body: unknown,
+    read: 'text' | 'discard',
+    extra: Record<string, string> = {},
+  ): Promise<{ text: string; bytes: number }> => {
     const res = await pool.request({
       method,
       path: `${base}${path}`,
       headers: { cookie, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const text = read === 'text' || res.statusCode >= 300 ? await res.body.text() : (await res.body.dump({ limit: Number.MAX_SAFE_INTEGER }), '');
+    let text = '';
+    let bytes = 0;
+    if (read === 'text' || res.statusCode >= 300) {
+      text = await res.body.text();
+      bytes = Buffer.byteLength(text);
+    } else {
+      for await (const chunk of res.body) bytes += (chunk as Buffer).length;
+    }
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
     const setCookie = res.headers['set-cookie'];
     if (setCookie !== undefined) cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
-    return text;
+    return { text, bytes };
   };
   const call = async (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<string> => {
-    const text = await send(method, path, body, 'text');
+    const { text } = await send(method, path, body, 'text');
     return text ? ((JSON.parse(text) as { data?: { id?: string } }).data?.id ?? '') : '';
   };
   try {
@@ -136,7 +180,8 @@ export async function openBareSession(emulator: Pick<BenchEmulator, 'url' | 'api
   }
   return {
     call,
-    drain: async (path) => void (await send('GET', path, undefined, 'discard')),
+    drain: async (path) => (await send('GET', path, undefined, 'discard')).bytes,
+    text: async (method, path, body) => (await send(method, path, body, 'text')).text,
     close: async () => {
       try {
         await send('POST', '/session/terminate', undefined, 'text');
@@ -187,7 +232,7 @@ export async function measureNetwork(emulator: BenchEmulator, collections: reado
       for (let i = 0; i < calls; i++) await probe();
     });
     let listsMs = 0;
-    for (const collection of collections) listsMs += await timed(() => session.drain(`/configuration/${collection}`));
+    for (const collection of collections) listsMs += await timed(async () => void (await session.drain(`/configuration/${collection}`)));
     return { roundTripMs: roundTrips / calls, listsMs };
   } finally {
     await session.close();

@@ -2,6 +2,7 @@
  * The report of `npm run bench:emulator` (src/bench/emulator.ts): its JSON shape
  * (`--json`, `formatVersion` 1) and its table rendering.
  */
+import type { ScaleReport } from './emulator-scale.js';
 
 /** One timed list call, repeated. */
 export interface ListTiming {
@@ -49,12 +50,19 @@ export interface BenchReport {
   readonly sizes: readonly SizeResult[];
   readonly memory: MemoryFigures | null;
   readonly model: ModelTiming | null;
+  /** The emulator in a child process grown to each size (src/bench/emulator-scale.ts); null when skipped. */
+  readonly scale: ScaleReport | null;
   readonly targets: {
     readonly filteredListMs: number;
     readonly memoryBytes: number;
     /** Worst filtered median at the largest size, and whether it met the target. */
     readonly filteredListMet: boolean | null;
     readonly memoryMet: boolean | null;
+    /** Handling time of a create at the largest scale size, ms, and whether it was met. */
+    readonly createMs: number;
+    readonly createMet: boolean | null;
+    /** Whether the emulator child's peak RSS stayed under `memoryBytes` through the scale part. */
+    readonly scaleMemoryMet: boolean | null;
   };
 }
 
@@ -110,6 +118,42 @@ export function formatReport(report: BenchReport): string {
     for (const f of m.filters) lines.push(`  matchesFilter ${f.filter}: ${ms(f.medianMs)} (${count(f.matched)} matched)`);
     lines.push(`  validatorMessages: ${ms(m.validatorMs)} (${count(m.validatorMessages)} messages)`);
   }
+  if (report.scale) formatScale(lines, report);
   return lines.join('\n');
+}
+
+/** The scale part's table and verdicts, appended to `lines`. */
+function formatScale(lines: string[], report: BenchReport): void {
+  const scale = report.scale;
+  if (!scale) return;
+  lines.push('');
+  lines.push('scale: emulator in a child process on a state file, mappings linked in their create calls:');
+  const header = ['mappings', 'create (emulator CPU)', 'create (handling)', 'create (wall)', 'list (no filter)', 'filter name==…', 'activate', 'peak RSS'];
+  const rows = scale.rows.map((r) => [
+    count(r.mappings),
+    `${r.createMs.toFixed(3)} ms`,
+    `${r.createHandlingMs.toFixed(3)} ms`,
+    `${r.createWallMs.toFixed(3)} ms`,
+    `${ms(r.listMs)} (${mb(r.listBytes)})`,
+    ms(r.filteredListMs),
+    ms(r.activateMs),
+    mb(r.peakRssBytes),
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const fmt = (cells: readonly string[]): string => cells.map((cell, c) => cell.padStart(widths[c] ?? 0)).join('   ');
+  lines.push(fmt(header));
+  for (const row of rows) lines.push(fmt(row));
+  lines.push('(create: per call over the last creates before the size, sent one at a time; peak RSS: the emulator process since its start)');
+  if (scale.restart) {
+    const r = scale.restart;
+    lines.push(`restart on the state file of ${count(r.mappings)} mappings: listening after ${ms(r.startMs)}, filtered list ${ms(r.filteredListMs)}, peak RSS ${mb(r.peakRssBytes)}`);
+  }
+  const largest = scale.rows[scale.rows.length - 1];
+  if (largest) {
+    lines.push(
+      `target: a create handled in at most ${report.targets.createMs} ms of emulator CPU at ${count(largest.mappings)}: ${largest.createMs.toFixed(3)} ms: ${verdict(report.targets.createMet)}`,
+    );
+  }
+  lines.push(`target: emulator peak RSS under ${mb(report.targets.memoryBytes)} through the scale part: ${verdict(report.targets.scaleMemoryMet)}`);
 }
 

@@ -9,7 +9,13 @@
  * are created through the real HTTP API with undici: one session, a keep-alive pool of a
  * few connections sharing its cookie, a small window of requests in flight.
  *
- * Usage: `node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]`.
+ * Then the scale part (src/bench/emulator-scale.ts): the emulator in a child process grown
+ * to 1,000 and 10,000 mappings (and 100,000 with `--scale-100k`), reporting the handling
+ * time per create, list and activation times and the emulator's peak RSS at each size
+ * (targets: a create in at most 0.5 ms, peak RSS under 1 GB at 100,000).
+ *
+ * Usage: `node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]
+ * [--scale-100k] [--scale-only] [--no-scale]`.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -28,10 +34,13 @@ import { kindOf } from '../kinds/index.js';
 import type { BenchReport, ListTiming, MemoryFigures, ModelTiming, SizeResult } from './emulator-report.js';
 import { formatReport, median, slowestFilteredMs } from './emulator-report.js';
 import { EXIT } from '../exit-codes.js';
+import { runScaleBench } from './emulator-scale.js';
 
 /** The emulator's targets: a filtered list of 20,000 mappings under 250 ms, memory under 1 GB. */
 const FILTERED_LIST_TARGET_MS = 250;
 const MEMORY_TARGET_BYTES = 1024 ** 3;
+/** The scale targets: a create handled in at most 0.5 ms at the largest size; peak RSS under {@link MEMORY_TARGET_BYTES}. */
+const CREATE_TARGET_MS = 0.5;
 /** The filtered list calls timed at every size. */
 const FILTERS = ['name==mapping-00042', 'label==team-a'] as const;
 /** Requests in flight while creating mappings, and pool connections carrying them. */
@@ -43,6 +52,10 @@ export interface BenchOptions {
   readonly runs: number;
   /** HTTPS with the emulator's self-signed certificate (trusted through its CA PEM) instead of plain HTTP. */
   readonly tls: boolean;
+  /** Sizes of the scale part (src/bench/emulator-scale.ts); empty to skip it. */
+  readonly scaleSizes: readonly number[];
+  /** Skip the in-process part (list latency, memory, model timing). */
+  readonly scaleOnly?: boolean;
   /** Progress lines (to stderr in the CLI). */
   readonly progress: (line: string) => void;
 }
@@ -214,7 +227,7 @@ export function modelTiming(size: number, runs: number): ModelTiming {
  */
 export async function runEmulatorBench(options: BenchOptions): Promise<BenchReport> {
   const gc = gcFunction();
-  const sizes = [...options.sizes].sort((a, b) => a - b);
+  const sizes = options.scaleOnly === true ? [] : [...options.sizes].sort((a, b) => a - b);
   const largest = sizes[sizes.length - 1] ?? 0;
   gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -268,6 +281,8 @@ export async function runEmulatorBench(options: BenchOptions): Promise<BenchRepo
   const worstFiltered = last ? slowestFilteredMs(last) : null;
   options.progress(`timing the model parts over ${largest} mappings`);
   const model = largest > 0 ? modelTiming(largest, options.runs) : null;
+  const scale = options.scaleSizes.length > 0 ? await runScaleBench(options.scaleSizes, options.progress) : null;
+  const scaleLargest = scale?.rows[scale.rows.length - 1];
   return {
     formatVersion: 1,
     node: process.version,
@@ -277,11 +292,15 @@ export async function runEmulatorBench(options: BenchOptions): Promise<BenchRepo
     sizes: results,
     memory,
     model,
+    scale,
     targets: {
       filteredListMs: FILTERED_LIST_TARGET_MS,
       memoryBytes: MEMORY_TARGET_BYTES,
       filteredListMet: worstFiltered === null || Number.isNaN(worstFiltered) ? null : worstFiltered < FILTERED_LIST_TARGET_MS,
       memoryMet: memory ? memory.rssBytes < MEMORY_TARGET_BYTES : null,
+      createMs: CREATE_TARGET_MS,
+      createMet: scaleLargest ? scaleLargest.createMs <= CREATE_TARGET_MS : null,
+      scaleMemoryMet: scale ? Math.max(...scale.rows.map((r) => r.peakRssBytes), scale.restart?.peakRssBytes ?? 0) < MEMORY_TARGET_BYTES : null,
     },
   };
 }
@@ -293,16 +312,27 @@ async function main(): Promise<void> {
       sizes: { type: 'string', default: '1000,10000,20000' },
       runs: { type: 'string', default: '5' },
       tls: { type: 'boolean', default: false },
+      'scale-100k': { type: 'boolean', default: false },
+      'scale-only': { type: 'boolean', default: false },
+      'no-scale': { type: 'boolean', default: false },
     },
   });
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
   const runs = Number(values.runs);
   if (sizes.some((s) => !Number.isInteger(s) || s < 1) || !Number.isInteger(runs) || runs < 1) {
-    process.stderr.write('usage: node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]\n');
+    process.stderr.write('usage: node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5] [--scale-100k] [--scale-only] [--no-scale]\n');
     process.exitCode = EXIT.error;
     return;
   }
-  const report = await runEmulatorBench({ sizes, runs, tls: values.tls, progress: (line) => process.stderr.write(`${line}\n`) });
+  const scaleSizes = values['no-scale'] ? [] : values['scale-100k'] ? [1000, 10_000, 100_000] : [1000, 10_000];
+  const report = await runEmulatorBench({
+    sizes,
+    runs,
+    tls: values.tls,
+    scaleSizes,
+    scaleOnly: values['scale-only'],
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
 }
 

@@ -4,7 +4,8 @@
  *
  * The default tree of each (type, variant) is built once, deep-frozen, and shared by every
  * object created from it: `mergeAttributes` copies only the paths a request sets, so 20,000
- * mappings hold one copy of the ~400 default values, not 20,000.
+ * mappings hold one copy of the ~400 default values, not 20,000. The trees are registered
+ * as shared (json-text.ts), so their JSON text is made once too.
  */
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
@@ -14,16 +15,9 @@ import { joinKey } from '../object-key.js';
 import type { ItemDefaultsRule, JsonSchema } from '../schema/index.js';
 import { itemDefaultsRules, wireSchema } from '../schema/index.js';
 import { isJsonObject, mergeAttributes } from './attributes.js';
+import { shareTree } from './json-text.js';
 import type { Json, JsonObject } from './model.js';
 
-/** Freezes a JSON tree in place and returns it. */
-function deepFreeze<T extends Json>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /** Keeps only the members that `schema` (a wire schema: other variants already removed) knows. */
 function filterToSchema(value: Json, schema: JsonSchema | undefined): Json | undefined {
@@ -65,7 +59,7 @@ export function defaultAttributes(type: ResourceType, variant: Variant): Readonl
     // A copy: the tree is frozen below, and the kind's own data is left as it is.
     const merged = mergeAttributes(structuredClone(defaults.extra), recorded);
     const filtered = filterToSchema(merged, wireSchema(type, variant, { keepRanges: false }));
-    tree = deepFreeze(isJsonObject(filtered) ? filtered : {});
+    tree = shareTree(isJsonObject(filtered) ? filtered : {});
     defaultsCache.set(key, tree);
   }
   return tree;
@@ -139,7 +133,7 @@ function itemDefaults(type: ResourceType): readonly ItemDefaultsRule[] {
   if (!rules) {
     rules = itemDefaultsRules(type).map((rule) => ({
       segments: rule.segments,
-      defaults: deepFreeze(structuredClone(rule.defaults) as JsonObject),
+      defaults: shareTree(structuredClone(rule.defaults) as JsonObject),
     }));
     itemDefaultsCache.set(type, rules);
   }

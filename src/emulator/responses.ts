@@ -24,8 +24,14 @@ export interface Reply {
   /** A binary body (instead of `body`), e.g. a ZIP export. */
   readonly binary?: { readonly contentType: string; readonly data: Buffer };
   readonly headers?: Readonly<Record<string, string>>;
-  /** The whole JSON body as text (instead of `body`), when it was assembled from cached parts. */
+  /** The whole JSON body as text (instead of `body`). */
   readonly json?: string;
+  /**
+   * A JSON body written piece by piece (instead of `body`): the server writes the pieces as
+   * they come, in chunks, waiting whenever the client reads slower, so a list of 100,000
+   * objects never exists as one string.
+   */
+  readonly pieces?: Iterable<string>;
 }
 
 /** A success envelope `{meta:{type,timestamp}, data}` with the given status (default 200). */
@@ -33,10 +39,23 @@ export function dataReply(data: unknown, status = 200): Reply {
   return { status, body: { meta: { type: DOCUMENT_TYPE, timestamp: timestamp() }, data } };
 }
 
-/** A 200 envelope whose `data` array is made of already serialised resource objects. */
-export function dataListReply(serialisedResources: readonly string[]): Reply {
+/**
+ * A 200 envelope `{meta, data: [...]}` written piece by piece ({@link Reply} `pieces`): the
+ * `data` array holds `items`, each serialised only when the server comes to write it.
+ */
+export function dataListReply<T>(items: Iterable<T>, serialise: (item: T) => string): Reply {
   const meta = JSON.stringify({ type: DOCUMENT_TYPE, timestamp: timestamp() });
-  return { status: 200, json: `{"meta":${meta},"data":[${serialisedResources.join(',')}]}` };
+  return { status: 200, pieces: listPieces(`{"meta":${meta},"data":[`, items, serialise) };
+}
+
+function* listPieces<T>(head: string, items: Iterable<T>, serialise: (item: T) => string): Generator<string> {
+  yield head;
+  let first = true;
+  for (const item of items) {
+    yield first ? serialise(item) : `,${serialise(item)}`;
+    first = false;
+  }
+  yield ']}';
 }
 
 /** A success answer without a body (204 unless told otherwise). */

@@ -9,7 +9,8 @@ import { cloneContent } from './model.js';
 import { initialContent } from './built-ins.js';
 import { matchesFilter, validatorMessageId, validatorMessages } from './pure.js';
 import type { Reply } from './responses.js';
-import { EmulatorApiError, dataReply, emptyReply, errors } from './responses.js';
+import { EmulatorApiError, dataListReply, dataReply, emptyReply, errors } from './responses.js';
+import { jsonText } from './json-text.js';
 import { filterOf } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
 import { isJsonObject, loadWorkingCopy, param, workingCopy } from './routing.js';
@@ -139,7 +140,7 @@ function validatorMessagesRoute(call: Call): Reply {
     .map(messageObject)
     // A `type` filter means the type of the object concerned (docs/gateway-api.md "Validator messages").
     .filter((m) => !filter || matchesFilter(filter, { ...m, type: (m.meta as { type: string }).type }));
-  return dataReply(out);
+  return dataListReply(out, jsonText);
 }
 
 const BASE = ['configuration', 'configurations'] as const;

@@ -7,7 +7,9 @@ import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
 import type { ItemAction } from '../kinds/emulator-hooks.js';
 import { writeOnlyAttributes } from '../schema/index.js';
-import type { ConfigContent, Json, JsonObject, StoredObject } from './model.js';
+import type { ConfigContent, Json, JsonObject, ObjectMap, StoredObject } from './model.js';
+import { disown } from './model.js';
+import { jsonText } from './json-text.js';
 import { addLinks, relationshipOf, relationshipsMember, removeAllLinks, removeLinks } from './links.js';
 import {
   FilterSyntaxError,
@@ -36,22 +38,9 @@ export function resourceObject(obj: StoredObject, variant: Variant): { type: Res
   };
 }
 
-/**
- * Serialised resource objects, per variant: stored objects never change (an edit stores a
- * new one), so each is serialised once and lists of 20,000 mappings are joined, not
- * re-serialised, on every GET.
- */
-const serialised: Record<Variant, WeakMap<StoredObject, string>> = { earliest: new WeakMap(), middle: new WeakMap(), latest: new WeakMap() };
-
-/** {@link resourceObject} as JSON text, cached. */
-function resourceJson(obj: StoredObject, variant: Variant): string {
-  const cache = serialised[variant];
-  let text = cache.get(obj);
-  if (text === undefined) {
-    text = JSON.stringify(resourceObject(obj, variant));
-    cache.set(obj, text);
-  }
-  return text;
+/** {@link resourceObject} as JSON text (its server defaults serialised once for all objects: json-text.ts). */
+export function resourceJson(obj: StoredObject, variant: Variant): string {
+  return jsonText(resourceObject(obj, variant));
 }
 
 /**
@@ -81,22 +70,49 @@ function filtersReadable(type: ResourceType): boolean {
   return found;
 }
 
+/**
+ * The ids that can match `filter` when one of its parameters asks for names only
+ * (`name==a,b`): looked up in the name index, so a filter by name of 100,000 mappings tests
+ * one object, not all. Undefined when every object must be tested.
+ */
+function candidatesByName(kind: KindDefinition, objects: ObjectMap, filter: Filter): string[] | undefined {
+  // A kind whose own filter property `name` reads another attribute is not indexed by it.
+  if (Object.hasOwn(kind.filterProperties ?? {}, 'name')) return undefined;
+  const byName = filter.all.find((anyOf) => anyOf.length > 0 && anyOf.every((c) => c.property === 'name' && c.operator === '=='));
+  if (!byName) return undefined;
+  const ids = new Set<string>();
+  for (const c of byName) for (const name of c.values) for (const id of objects.idsNamed(name, true)) ids.add(id);
+  return [...ids];
+}
+
 function list(call: Call): Reply {
   const kind = kindAt(call, param(call, 'collection'));
   const content = workingCopy(call);
   const filter = filterOf(call);
   const variant = call.core.variant;
-  const matching: StoredObject[] = [];
+  const objects = content.objects[kind.type];
   const readable = filtersReadable(kind.type);
-  for (const obj of content.objects[kind.type].values()) {
+  const candidates = filter ? candidatesByName(kind, objects, filter) : undefined;
+  const matching: StoredObject[] = [];
+  for (const obj of candidates ? candidates.map((id) => objects.get(id)) : objects.values()) {
+    if (!obj) continue;
     if (filter) {
       const attributes = readable ? readableAttributes(obj.type, obj.attributes) : obj.attributes;
       if (!matchesFilter(filter, { type: obj.type, id: obj.id, attributes }, kind.filterProperties)) continue;
     }
     matching.push(obj);
   }
-  matching.sort((a, b) => Number(a.id) - Number(b.id));
-  return dataListReply(matching.map((obj) => resourceJson(obj, variant)));
+  if (!inIdOrder(matching)) matching.sort((a, b) => Number(a.id) - Number(b.id));
+  // The answer is written over several turns of the event loop: edits made meanwhile must not
+  // reach it, so the content stops appending in place to the relationship lists it holds.
+  disown(content);
+  return dataListReply(matching, (obj) => resourceJson(obj, variant));
+}
+
+/** True when the objects' ids ascend numerically (as after creates: the sort is skipped). */
+function inIdOrder(objects: readonly StoredObject[]): boolean {
+  for (let i = 1; i < objects.length; i++) if (Number(objects[i - 1]?.id) > Number(objects[i]?.id)) return false;
+  return true;
 }
 
 /** The object addressed by the path. @throws EmulatorApiError 404 ENTITY_NOT_FOUND. */
@@ -163,11 +179,12 @@ function requireUniqueName(content: ConfigContent, kind: KindDefinition, attribu
   if (kind.emulator.uniqueNames !== true) return;
   const name = attributes.name;
   if (typeof name !== 'string' || name === '') return;
-  for (const o of content.objects[kind.type].values()) {
-    if (o.id !== selfId && o.attributes.name === name) {
-      throw errors.invalidValue(`a ${kind.emulator.label} named '${name}' exists already (id ${o.id})`);
-    }
-  }
+  // The first holder in id order, should several hold the name (e.g. from an older state file).
+  const holder = content.objects[kind.type]
+    .idsNamed(name)
+    .filter((id) => id !== selfId)
+    .sort((a, b) => Number(a) - Number(b))[0];
+  if (holder !== undefined) throw errors.invalidValue(`a ${kind.emulator.label} named '${name}' exists already (id ${holder})`);
 }
 
 function applyLinks(content: ConfigContent, type: ResourceType, id: string, variant: Variant, links: readonly { name: string; ids: string[] }[]): void {

@@ -209,8 +209,12 @@ function uploadedObjects(call: Call, kind: KindDefinition, archive: ObjectArchiv
   });
 }
 
-function nameOf(obj: { attributes: Readonly<JsonObject> }): string | undefined {
-  return typeof obj.attributes.name === 'string' ? obj.attributes.name : undefined;
+/** Of `ids` (keys of `objects`), the one that comes first in the map's order; undefined for none. */
+function firstInMapOrder(objects: ReadonlyMap<string, StoredObject>, ids: readonly string[]): string | undefined {
+  if (ids.length <= 1) return ids[0];
+  const wanted = new Set(ids);
+  for (const id of objects.keys()) if (wanted.has(id)) return id;
+  return undefined;
 }
 
 function importObjects(kind: KindDefinition, archive: ObjectArchive, asCopy: boolean): (call: Call) => Reply {
@@ -225,7 +229,8 @@ function importObjects(kind: KindDefinition, archive: ObjectArchive, asCopy: boo
     for (const { attributes, denyRuleUsage } of imported) {
       const usage = storedUsage(denyRuleUsage);
       const name = typeof attributes.name === 'string' ? attributes.name : '';
-      const existing = asCopy ? undefined : [...objects.values()].find((o) => nameOf(o) === name);
+      const existingId = asCopy ? undefined : firstInMapOrder(objects, objects.idsNamed(name));
+      const existing = existingId === undefined ? undefined : objects.get(existingId);
       if (existing) {
         refuseBuiltIn(call, kind.type, existing.id);
         const { denyRuleUsage: _old, ...kept } = existing;
@@ -234,9 +239,8 @@ function importObjects(kind: KindDefinition, archive: ObjectArchive, asCopy: boo
         touched.push(replaced);
       } else {
         const id = String(next.nextId++);
-        const used = new Set([...objects.values()].map(nameOf));
         let unique = name;
-        for (let i = 2; asCopy && used.has(unique); i++) unique = `${name}_${i}`;
+        for (let i = 2; asCopy && objects.idsNamed(unique).length > 0; i++) unique = `${name}_${i}`;
         const created: StoredObject = {
           type: kind.type,
           id,

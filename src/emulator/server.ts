@@ -11,6 +11,7 @@ import type { RequestLogEntry } from './api.js';
 import { apiDocs } from './api-docs.js';
 import type { FaultInjector } from './faults.js';
 import type { Json } from './model.js';
+import { jsonText } from './json-text.js';
 import type { Reply } from './responses.js';
 import { EmulatorApiError, dataReply, errorReply, errors, metaReply } from './responses.js';
 import type { Call, EmulatorCore, Route } from './routing.js';
@@ -201,11 +202,14 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       reply = errorReply(500, 'INTERNAL_ERROR');
     }
   }
-  write(res, reply);
+  await write(res, reply);
   log(reply.status);
 }
 
-function write(res: ServerResponse, reply: Reply): void {
+/** Bytes gathered before a piece of a streamed body is written. */
+const CHUNK_BYTES = 64 * 1024;
+
+async function write(res: ServerResponse, reply: Reply): Promise<void> {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
   if (reply.binary !== undefined) {
     headers['Content-Type'] = reply.binary.contentType;
@@ -214,16 +218,55 @@ function write(res: ServerResponse, reply: Reply): void {
     res.end(reply.binary.data);
     return;
   }
+  if (reply.pieces !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    res.writeHead(reply.status, headers);
+    await writePieces(res, reply.pieces);
+    return;
+  }
   if (reply.body === undefined && reply.json === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
     return;
   }
-  const text = reply.json ?? JSON.stringify(reply.body);
+  const text = reply.json ?? jsonText(reply.body);
   headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(reply.status, headers);
   res.end(text);
+}
+
+/**
+ * Writes a body piece by piece (chunked transfer encoding), in chunks of about
+ * {@link CHUNK_BYTES}, waiting for `drain` whenever the socket's buffer is full.
+ * @throws Error when the client goes away before the end (the caller destroys the response)
+ */
+async function writePieces(res: ServerResponse, pieces: Iterable<string>): Promise<void> {
+  let chunk = '';
+  for (const piece of pieces) {
+    chunk += piece;
+    if (chunk.length < CHUNK_BYTES) continue;
+    const room = res.write(chunk);
+    chunk = '';
+    if (!room) await drained(res);
+  }
+  res.end(chunk);
+}
+
+/** Resolves when `res` can take more, rejects when it closes first. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onDrain = (): void => {
+      res.off('close', onClose);
+      resolve();
+    };
+    const onClose = (): void => {
+      res.off('drain', onDrain);
+      reject(new Error('the client closed the connection'));
+    };
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
 }
 
 function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: string, query: string, raw: Buffer): Reply {

@@ -51,7 +51,7 @@ describe('persistence', () => {
     expect((await a.call('POST', '/configuration/configurations/activate', { body: { comment: 'persist me' } })).status).toBe(200);
     await a.close();
     await first.close();
-    expect(JSON.parse(await readFile(stateFile, 'utf8'))).toMatchObject({ formatVersion: 1 });
+    expect(JSON.parse(await readFile(stateFile, 'utf8'))).toMatchObject({ formatVersion: 2 });
     // Written atomically: no temp file left behind, and private to the user (it may hold private keys).
     expect(await readdir(dir)).toEqual(['state.json']);
     expect((await stat(stateFile)).mode & 0o777).toBe(0o600);

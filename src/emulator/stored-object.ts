@@ -1,0 +1,34 @@
+/** Stored objects from their JSON form (state files, export archives). */
+import { isResourceType } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import type { DenyRuleUsage, JsonObject, StoredObject } from './model.js';
+
+/**
+ * A stored object from its JSON form (state files, export archives).
+ * @throws the error `bad` builds when it lacks type, id or attributes
+ */
+export function toStoredObject(o: unknown, bad: (why: string) => Error): StoredObject {
+  if (typeof o !== 'object' || o === null) throw bad('an object is not an object');
+  const { type, id, attributes, relationships, denyRuleUsage } = o as Record<string, unknown>;
+  if (!isResourceType(type) || typeof id !== 'string' || typeof attributes !== 'object' || attributes === null) {
+    throw bad('an object lacks type, id or attributes');
+  }
+  const rels: Record<string, readonly string[]> = {};
+  if (typeof relationships === 'object' && relationships !== null) {
+    for (const [name, ids] of Object.entries(relationships)) {
+      if (Array.isArray(ids)) rels[name] = ids.map(String);
+    }
+  }
+  const usage = denyRuleUsageOf(denyRuleUsage);
+  return { type: type satisfies ResourceType, id, attributes: attributes as JsonObject, relationships: rels, ...(usage ? { denyRuleUsage: usage } : {}) };
+}
+
+/** The `denyRuleUsage` entries of an encoded object that hold two booleans; undefined when none do. */
+function denyRuleUsageOf(raw: unknown): Record<string, DenyRuleUsage> | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const entries = Object.entries(raw as Record<string, unknown>).filter((e): e is [string, DenyRuleUsage] => {
+    const usage = e[1] as Partial<Record<keyof DenyRuleUsage, unknown>> | null;
+    return typeof usage === 'object' && usage !== null && typeof usage.enabled === 'boolean' && typeof usage.logOnly === 'boolean';
+  });
+  return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([k, u]) => [k, { enabled: u.enabled, logOnly: u.logOnly }]));
+}
