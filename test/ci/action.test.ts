@@ -11,9 +11,9 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { identityHandles, desiredState } from '../../src/reconcile/desired.js';
-import { liveState } from '../../src/reconcile/live.js';
-import { buildPlan } from '../../src/reconcile/plan.js';
+import { identityHandles, desiredState } from '../../src/engine/desired.js';
+import { liveState } from '../../src/engine/live.js';
+import { buildPlan } from '../../src/engine/plan.js';
 import { MARKDOWN_MARKER, renderMarkdown, renderText } from '../../src/render/index.js';
 import { doc, options } from '../reconcile/helpers.js';
 import type { ActionFile, CompositeResult } from './action-runner.js';
