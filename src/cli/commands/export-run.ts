@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ExportLayout } from '../../export/index.js';
 import type { ExportResult } from '../../operations/export.js';
 import { runExport } from '../../operations/export.js';
+import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
@@ -33,15 +34,7 @@ export function renderSecretsTable(result: Pick<ExportResult, 'secrets'>): strin
   if (result.secrets.length === 0) return '';
   const rows = result.secrets.map((s) => [s.variable, `${s.kind} '${s.name}'`, s.attribute + (s.writeOnly ? ' (write-only)' : ' (readable: set the live value)')]);
   const header = ['Environment variable', 'Object', 'Attribute'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return [
-    '\nThe manifests read these secrets from environment variables (no value was written; see secrets.env.example):',
-    line(header),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(line),
-    '',
-  ].join('\n');
+  return `\nThe manifests read these secrets from environment variables (no value was written; see secrets.env.example):\n${renderTable([header, ...rows], { rule: true })}`;
 }
 
 /** `gwops export`. @returns the exit code */

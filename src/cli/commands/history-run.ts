@@ -6,6 +6,7 @@
 import { UsageError } from '../../errors.js';
 import type { HistoryEntry } from '../../operations/history.js';
 import { runHistory } from '../../operations/history.js';
+import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
@@ -30,13 +31,6 @@ function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
 
-/** Aligned columns, two spaces apart; the last column is not padded. */
-function table(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n') + '\n';
-}
-
 /** One entry as `gwops history --format json` shows it. */
 export function historyJson(entry: HistoryEntry): Record<string, unknown> {
   const commit = entry.apply ?? entry.rollback;
@@ -58,7 +52,7 @@ export function historyJson(entry: HistoryEntry): Record<string, unknown> {
 /** The history as a table: id, type, time, user, commit, comment. */
 export function historyText(entries: readonly HistoryEntry[]): string {
   const rows = entries.map((e) => [e.id, e.configType ?? '', e.createdAt ?? '', e.createdBy ?? '', (e.apply ?? e.rollback)?.sha ?? '', oneLine(e.comment ?? '')]);
-  return table([['ID', 'TYPE', 'CREATED', 'BY', 'COMMIT', 'COMMENT'], ...rows]);
+  return renderTable([['ID', 'TYPE', 'CREATED', 'BY', 'COMMIT', 'COMMENT'], ...rows]);
 }
 
 /** `gwops history`. @returns the exit code */

@@ -9,6 +9,7 @@ import { InputError } from '../../errors.js';
 import type { Variant } from '../../kinds/index.js';
 import { PROJECT_FILE, loadProject } from '../../manifest/project.js';
 import { withoutCredentials } from '../../secrets.js';
+import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
 
@@ -42,13 +43,6 @@ export function listTargets(cwd: string, config?: string): TargetSummary[] {
   }));
 }
 
-/** Aligned columns, two spaces apart; the last column is not padded. */
-function table(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n') + '\n';
-}
-
 /**
  * Writes the targets to `io.stdout`: a table, or JSON with `--format json`. A project
  * without targets prints an empty list (JSON) or nothing (text), and says so on stderr.
@@ -61,7 +55,7 @@ export function runTargets(options: TargetsCommandOptions, io: CliIO): number {
   if (options.format === 'json') {
     io.stdout.write(JSON.stringify({ targets }, null, 2) + '\n');
   } else if (targets.length > 0) {
-    io.stdout.write(table([['NAME', 'URL', 'VARIANT'], ...targets.map((t) => [t.name, t.url, t.variant])]));
+    io.stdout.write(renderTable([['NAME', 'URL', 'VARIANT'], ...targets.map((t) => [t.name, t.url, t.variant])]));
   }
   return EXIT.ok;
 }
