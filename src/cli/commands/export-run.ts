@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ExportLayout } from '../../export/index.js';
 import type { ExportResult } from '../../operations/export.js';
 import { runExport } from '../../operations/export.js';
+import { jsonDocument } from '../../json-document.js';
 import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
@@ -28,6 +29,9 @@ export interface ExportFlags extends ConnectionFlags {
   /** No progress on stderr. */
   quiet?: boolean;
 }
+
+/** Version of the document of `export --format json` (src/json-document.ts). */
+export const EXPORT_FORMAT_VERSION = '1.0';
 
 /** The secrets table: one row per environment variable (names only). */
 export function renderSecretsTable(result: Pick<ExportResult, 'secrets'>): string {
@@ -60,7 +64,7 @@ export async function exportAction(flags: ExportFlags, io: CliIO, progress?: Pro
       secrets: result.secrets.map((s) => ({ variable: s.variable, kind: s.kind, name: s.name, attribute: s.attribute, writeOnly: s.writeOnly })),
       warnings: result.warnings,
     };
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    io.stdout.write(jsonDocument(EXPORT_FORMAT_VERSION, document));
   } else {
     io.stdout.write(result.files.map((f) => `${join(result.dir, f)}\n`).join(''));
   }

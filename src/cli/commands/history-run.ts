@@ -6,6 +6,7 @@
 import { UsageError } from '../../errors.js';
 import type { HistoryEntry } from '../../operations/history.js';
 import { runHistory } from '../../operations/history.js';
+import { jsonDocument } from '../../json-document.js';
 import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
@@ -17,6 +18,9 @@ export interface HistoryFlags extends ConnectionFlags {
   limit?: string;
   format: 'text' | 'json';
 }
+
+/** Version of the document of `history --format json` (src/json-document.ts). */
+export const HISTORY_FORMAT_VERSION = '1.0';
 
 /** `--limit`: a positive integer. @throws UsageError */
 function limitOption(text: string): number {
@@ -60,7 +64,7 @@ export async function historyAction(flags: HistoryFlags, io: CliIO): Promise<num
   const limit = flags.limit === undefined ? undefined : limitOption(flags.limit);
   const entries = await runHistory({ ...gatewayInput(flags, io), limit });
   if (flags.format === 'json') {
-    io.stdout.write(JSON.stringify({ configurations: entries.map(historyJson) }, null, 2) + '\n');
+    io.stdout.write(jsonDocument(HISTORY_FORMAT_VERSION, { configurations: entries.map(historyJson) }));
   } else if (entries.length === 0) {
     io.stderr.write('The gateway lists no configurations.\n');
   } else {

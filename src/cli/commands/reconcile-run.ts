@@ -23,7 +23,7 @@ import type { Plan } from '../../engine/plan-types.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import type { State } from '../../engine/model.js';
-import { planTopology, renderJson, renderMarkdown, renderPlanFile, renderText } from '../../render/index.js';
+import { planTopology, renderApplyJson, renderJson, renderMarkdown, renderPlanFile, renderText } from '../../render/index.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
@@ -314,14 +314,14 @@ export async function applyAction(
       if (e instanceof ApplyFailedError) io.stderr.write(renderExecutionReport(e.plan, e.report, { verbose: flags.verbose === true }));
       const carried = isDiagnosticsError(e) ? e.diagnostics : e instanceof ApplyFailedError ? (e.failure ? [e.failure] : []) : [runFailure(e)];
       const diagnostics = [...warnings, ...carried];
-      io.stdout.write(applyJson(planned, diagnostics, { result: 'failed', error: e instanceof Error ? e.message : String(e) }));
+      io.stdout.write(renderApplyJson(planned, diagnostics, { result: 'failed', error: e instanceof Error ? e.message : String(e) }));
       throw e;
     }
     return explain(e, io, flags.format, warnings, flags.verbose === true);
   });
   if (json) {
     io.stdout.write(
-      applyJson(result.plan, [...warnings, ...result.messages], {
+      renderApplyJson(result.plan, [...warnings, ...result.messages], {
         result: result.outcome,
         ...(result.activation ? { configuration: result.activation.id } : {}),
         ...(result.comment !== undefined ? { comment: result.comment } : {}),
@@ -342,15 +342,4 @@ export async function applyAction(
     case 'no-changes':
       return EXIT.ok;
   }
-}
-
-/**
- * The one JSON document of `apply --format json`: the plan's JSON with `diagnostics` (the
- * manifests' warnings, then the validator's messages), and `outcome` as the last member:
- * `result` (`activated`, `no-changes`, `cancelled` or `failed`) and, as they apply, the
- * activated `configuration` id, the `comment`, or the `error` message.
- */
-export function applyJson(plan: Plan, diagnostics: readonly Diagnostic[], outcome: Record<string, string>): string {
-  const document = JSON.parse(renderJson(plan, { diagnostics })) as Record<string, unknown>;
-  return `${JSON.stringify({ ...document, outcome }, null, 2)}\n`;
 }

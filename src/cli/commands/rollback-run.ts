@@ -9,7 +9,8 @@ import { commitOf, describeHistoryEntry } from '../../operations/history.js';
 import { ValidatorRejectedError } from '../../engine/errors.js';
 import type { RollbackPreview, RollbackResult } from '../../operations/rollback.js';
 import { runRollback } from '../../operations/rollback.js';
-import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
+import { jsonDocument } from '../../json-document.js';
+import { planJson, renderMarkdown, renderText } from '../../render/index.js';
 import { renderValidatorMessages } from '../../render/run-report.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../exit.js';
@@ -25,6 +26,9 @@ export interface RollbackFlags extends ConnectionFlags {
   format: 'text' | 'markdown' | 'json';
 }
 
+/** Version of the document of `rollback --format json` (src/json-document.ts). */
+export const ROLLBACK_FORMAT_VERSION = '1.0';
+
 /** The heading of the preview: which configuration replaces which. */
 function heading(preview: RollbackPreview): string {
   const active = preview.active ? describeHistoryEntry(preview.active) : 'no configuration is marked active';
@@ -35,18 +39,12 @@ function heading(preview: RollbackPreview): string {
 function renderPreview(preview: RollbackPreview, format: RollbackFlags['format'], io: CliIO): string {
   switch (format) {
     case 'json':
-      return (
-        JSON.stringify(
-          {
-            target: historyJson(preview.target),
-            active: preview.active ? historyJson(preview.active) : null,
-            comment: preview.comment,
-            changes: JSON.parse(renderJson(preview.plan)) as unknown,
-          },
-          null,
-          2,
-        ) + '\n'
-      );
+      return jsonDocument(ROLLBACK_FORMAT_VERSION, {
+        target: historyJson(preview.target),
+        active: preview.active ? historyJson(preview.active) : null,
+        comment: preview.comment,
+        changes: planJson(preview.plan),
+      });
     case 'markdown':
       return renderMarkdown(preview.plan, { title: `gwops rollback to configuration ${preview.target.id}` });
     case 'text':

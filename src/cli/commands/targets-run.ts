@@ -2,13 +2,14 @@
  * `gwops targets`: lists the targets of the project file, in the file's order, with their
  * URL and variant. Nothing else of a target is shown: `apiKeyEnv`, `apiKeyFile` and
  * `caFile` say where secrets live, and a URL never carries credentials (they are removed
- * should one hold any). `--format json` prints `{"targets":[{"name","url","variant"}]}`
+ * should one hold any). `--format json` prints `{"formatVersion","targets":[{"name","url","variant"}]}`
  * for a CI matrix (examples/ci/apply-to-targets.yml).
  */
 import { InputError } from '../../errors.js';
 import type { Variant } from '../../kinds/index.js';
 import { PROJECT_FILE, loadProject } from '../../manifest/project.js';
 import { withoutCredentials } from '../../secrets.js';
+import { jsonDocument } from '../../json-document.js';
 import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
@@ -18,6 +19,9 @@ export interface TargetsCommandOptions {
   config?: string;
   format: 'text' | 'json';
 }
+
+/** Version of the document of `targets --format json` (src/json-document.ts). */
+export const TARGETS_FORMAT_VERSION = '1.0';
 
 /** One target as `gwops targets` shows it. */
 export interface TargetSummary {
@@ -53,7 +57,7 @@ export function runTargets(options: TargetsCommandOptions, io: CliIO): number {
   const targets = listTargets(io.cwd, options.config);
   if (targets.length === 0) io.stderr.write('The project file defines no targets.\n');
   if (options.format === 'json') {
-    io.stdout.write(JSON.stringify({ targets }, null, 2) + '\n');
+    io.stdout.write(jsonDocument(TARGETS_FORMAT_VERSION, { targets }));
   } else if (targets.length > 0) {
     io.stdout.write(renderTable([['NAME', 'URL', 'VARIANT'], ...targets.map((t) => [t.name, t.url, t.variant])]));
   }
