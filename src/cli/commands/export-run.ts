@@ -5,16 +5,13 @@
  * secrets table go to stderr. No secret value is ever printed or written: only the names
  * of the environment variables the manifests read them from.
  */
-import { join } from 'node:path';
 import type { ExportLayout } from '../../export/index.js';
-import type { ExportResult } from '../../operations/export.js';
 import { runExport } from '../../operations/export.js';
-import { jsonDocument } from '../../json-document.js';
-import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';
+import { exportView } from '../views/export.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 
 /** Flags of `gwops export`, as commander parses them. */
@@ -30,19 +27,9 @@ export interface ExportFlags extends ConnectionFlags {
   quiet?: boolean;
 }
 
-/** Version of the document of `export --format json` (src/json-document.ts). */
-export const EXPORT_FORMAT_VERSION = '1.0';
-
-/** The secrets table: one row per environment variable (names only). */
-export function renderSecretsTable(result: Pick<ExportResult, 'secrets'>): string {
-  if (result.secrets.length === 0) return '';
-  const rows = result.secrets.map((s) => [s.variable, `${s.kind} '${s.name}'`, s.attribute + (s.writeOnly ? ' (write-only)' : ' (readable: set the live value)')]);
-  const header = ['Environment variable', 'Object', 'Attribute'];
-  return `\nThe manifests read these secrets from environment variables (no value was written; see secrets.env.example):\n${renderTable([header, ...rows], { rule: true })}`;
-}
-
 /** `gwops export`. @returns the exit code */
 export async function exportAction(flags: ExportFlags, io: CliIO, progress?: ProgressReporter): Promise<number> {
+  const view = exportView(flags.format, io);
   const result = await runExport({
     ...gatewayInput(flags, io),
     out: flags.out,
@@ -53,20 +40,6 @@ export async function exportAction(flags: ExportFlags, io: CliIO, progress?: Pro
     force: flags.force === true,
     progress: (message) => progress?.phase(message.charAt(0).toLowerCase() + message.slice(1)),
   });
-  const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
-  const perKind = Object.entries(result.counts).map(([kind, count]) => `${count} ${kind}`).join(', ');
-  io.stderr.write(`Exported ${total} object${total === 1 ? '' : 's'}${perKind ? ` (${perKind})` : ''} to ${result.dir}${result.projectWritten ? '' : ' (the existing gwops.yaml was kept)'}\n`);
-  io.stderr.write(renderSecretsTable(result));
-  if (flags.format === 'json') {
-    const document = {
-      dir: result.dir,
-      files: result.files.map((f) => join(result.dir, f)),
-      secrets: result.secrets.map((s) => ({ variable: s.variable, kind: s.kind, name: s.name, attribute: s.attribute, writeOnly: s.writeOnly })),
-      warnings: result.warnings,
-    };
-    io.stdout.write(jsonDocument(EXPORT_FORMAT_VERSION, document));
-  } else {
-    io.stdout.write(result.files.map((f) => `${join(result.dir, f)}\n`).join(''));
-  }
+  view.exported(result);
   return EXIT.ok;
 }

@@ -4,23 +4,18 @@
  * the configurations list (no load), terminate.
  */
 import { UsageError } from '../../errors.js';
-import type { HistoryEntry } from '../../operations/history.js';
 import { runHistory } from '../../operations/history.js';
-import { jsonDocument } from '../../json-document.js';
-import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';
+import { historyView } from '../views/history.js';
 
 /** Flags of `gwops history`. */
 export interface HistoryFlags extends ConnectionFlags {
   limit?: string;
   format: 'text' | 'json';
 }
-
-/** Version of the document of `history --format json` (src/json-document.ts). */
-export const HISTORY_FORMAT_VERSION = '1.0';
 
 /** `--limit`: a positive integer. @throws UsageError */
 function limitOption(text: string): number {
@@ -29,46 +24,10 @@ function limitOption(text: string): number {
   return n;
 }
 
-/** A comment on one line: control characters (a line break from another client) become spaces. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-}
-
-/** One entry as `gwops history --format json` shows it. */
-export function historyJson(entry: HistoryEntry): Record<string, unknown> {
-  const commit = entry.apply ?? entry.rollback;
-  return {
-    id: entry.id,
-    configType: entry.configType ?? null,
-    createdAt: entry.createdAt ?? null,
-    createdBy: entry.createdBy ?? null,
-    comment: entry.comment ?? null,
-    writtenBy: entry.apply ? 'gwops apply' : entry.rollback ? 'gwops rollback' : null,
-    commit:
-      commit && (commit.sha !== undefined || commit.subject !== undefined)
-        ? { sha: commit.sha ?? null, subject: commit.subject ?? null, ...(entry.apply ? { author: entry.apply.author ?? null, runUrl: entry.apply.runUrl ?? null } : {}) }
-        : null,
-    rollbackTo: entry.rollback?.configuration ?? null,
-  };
-}
-
-/** The history as a table: id, type, time, user, commit, comment. */
-export function historyText(entries: readonly HistoryEntry[]): string {
-  const rows = entries.map((e) => [e.id, e.configType ?? '', e.createdAt ?? '', e.createdBy ?? '', (e.apply ?? e.rollback)?.sha ?? '', oneLine(e.comment ?? '')]);
-  return renderTable([['ID', 'TYPE', 'CREATED', 'BY', 'COMMIT', 'COMMENT'], ...rows]);
-}
-
 /** `gwops history`. @returns the exit code */
 export async function historyAction(flags: HistoryFlags, io: CliIO): Promise<number> {
   const limit = flags.limit === undefined ? undefined : limitOption(flags.limit);
   const entries = await runHistory({ ...gatewayInput(flags, io), limit });
-  if (flags.format === 'json') {
-    io.stdout.write(jsonDocument(HISTORY_FORMAT_VERSION, { configurations: entries.map(historyJson) }));
-  } else if (entries.length === 0) {
-    io.stderr.write('The gateway lists no configurations.\n');
-  } else {
-    io.stdout.write(historyText(entries));
-  }
+  historyView(flags.format, io).configurations(entries);
   return EXIT.ok;
 }

@@ -9,19 +9,15 @@ import { InputError } from '../../errors.js';
 import type { Variant } from '../../kinds/index.js';
 import { PROJECT_FILE, loadProject } from '../../manifest/project.js';
 import { withoutCredentials } from '../../secrets.js';
-import { jsonDocument } from '../../json-document.js';
-import { renderTable } from '../../render/table.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
+import { targetsView } from '../views/targets.js';
 
 /** Options as commander parses them. */
 export interface TargetsCommandOptions {
   config?: string;
   format: 'text' | 'json';
 }
-
-/** Version of the document of `targets --format json` (src/json-document.ts). */
-export const TARGETS_FORMAT_VERSION = '1.0';
 
 /** One target as `gwops targets` shows it. */
 export interface TargetSummary {
@@ -56,10 +52,6 @@ export function listTargets(cwd: string, config?: string): TargetSummary[] {
 export function runTargets(options: TargetsCommandOptions, io: CliIO): number {
   const targets = listTargets(io.cwd, options.config);
   if (targets.length === 0) io.stderr.write('The project file defines no targets.\n');
-  if (options.format === 'json') {
-    io.stdout.write(jsonDocument(TARGETS_FORMAT_VERSION, { targets }));
-  } else if (targets.length > 0) {
-    io.stdout.write(renderTable([['NAME', 'URL', 'VARIANT'], ...targets.map((t) => [t.name, t.url, t.variant])]));
-  }
+  targetsView(options.format, io).targets(targets);
   return EXIT.ok;
 }

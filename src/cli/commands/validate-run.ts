@@ -4,12 +4,12 @@
  * contacted.
  */
 import type { Variant } from '../../kinds/index.js';
-import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
+import { hasErrors, loadManifests } from '../../manifest/index.js';
 import type { DiagnosticFormat, LoadOptions } from '../../manifest/index.js';
 import { entriesInForce, expiredWarning } from '../../manifest/drift-ignore.js';
 import { EXIT } from '../exit.js';
-import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
+import { validateView } from '../views/validate.js';
 
 /** The project options that offline commands (validate, graph) share. */
 export interface OfflineProjectOptions {
@@ -55,14 +55,8 @@ export async function runValidate(paths: readonly string[], options: ValidateCom
     requireDocuments: options.allowEmpty !== true,
   });
   for (const value of result.secretValues) io.secrets?.add(value);
-  const failed = hasErrors(result.diagnostics);
-  const color = colorEnabled(io);
-  io.stdout.write(formatDiagnostics(result.diagnostics, options.format, { color }));
-  if (options.format === 'text' && !failed) {
-    const n = result.documents.length;
-    io.stdout.write(`${n} document${n === 1 ? '' : 's'} valid (variant ${result.variant})\n`);
-  }
+  validateView(options.format, io).diagnostics(result);
   // Expired drift.ignore entries (the project file's schema and dates were checked on load).
   for (const entry of entriesInForce(result.project.drift, io.now?.() ?? new Date()).expired) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
-  return failed ? EXIT.error : EXIT.ok;
+  return hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok;
 }
