@@ -20,6 +20,7 @@
  */
 import pc from 'picocolors';
 import { escapeInvisible } from './display.js';
+import { jsonDocument } from './json-document.js';
 
 /**
  * Stable machine codes of manifest diagnostics. Tests and CI scripts may rely on them;
@@ -319,19 +320,12 @@ export function formatDiagnostics(
   switch (format) {
     case 'json': {
       const counts = countDiagnostics(diagnostics);
-      return (
-        JSON.stringify(
-          {
-            formatVersion: DIAGNOSTICS_FORMAT_VERSION,
-            valid: counts.error === 0,
-            errorCount: counts.error,
-            warningCount: counts.warning,
-            diagnostics: diagnostics.map(diagnosticJson),
-          },
-          null,
-          2,
-        ) + '\n'
-      );
+      return jsonDocument(DIAGNOSTICS_FORMAT_VERSION, {
+        valid: counts.error === 0,
+        errorCount: counts.error,
+        warningCount: counts.warning,
+        diagnostics: diagnostics.map(diagnosticJson),
+      });
     }
     case 'github':
       return diagnostics

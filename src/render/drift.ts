@@ -7,7 +7,8 @@
 import { createColors } from 'picocolors';
 import type { DriftActivation, DriftAttribution } from '../engine/drift-attribution.js';
 import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../engine/drift-report.js';
-import { DRIFT_DIRECTIONS, driftedObjects } from '../engine/drift-report.js';
+import { DRIFT_DIRECTIONS, DRIFT_FORMAT_VERSION, driftedObjects } from '../engine/drift-report.js';
+import { jsonDocument } from '../json-document.js';
 import { pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
 import type { Topology } from './topology.js';
@@ -212,10 +213,10 @@ function ordered(value: unknown): unknown {
   return out;
 }
 
-/** The report as one JSON document (keys in a stable order), with counts per direction in `summary`. */
+/** The report as one JSON document (src/json-document.ts; keys in a stable order), with counts per direction in `summary`. */
 export function renderDriftJson(report: DriftReport): string {
   const summary: Record<string, number> = {};
   for (const d of DRIFT_DIRECTIONS) summary[d] = report.entries.filter((e) => e.direction === d).length;
   summary.ignored = report.ignored.length;
-  return `${JSON.stringify(ordered({ ...report, summary }), null, 2)}\n`;
+  return jsonDocument(DRIFT_FORMAT_VERSION, ordered({ ...report, summary }) as Record<string, unknown>);
 }

@@ -7,6 +7,8 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { diagnosticJson } from '../diagnostics.js';
 import type { Plan } from '../engine/plan-types.js';
+import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
+import { jsonDocument } from '../json-document.js';
 
 /** Keys that come first, in this order, wherever they appear; other keys follow sorted. */
 const KEY_ORDER = [
@@ -83,11 +85,29 @@ export interface JsonOptions {
 }
 
 /**
- * Renders a plan as JSON: 2-space indentation, stable key order, trailing newline.
- * Without `diagnostics`, `JSON.parse(renderJson(plan))` deep-equals `plan`.
+ * The plan as the members of its JSON document, in their stable key order (`formatVersion`
+ * first), with `diagnostics` last when given: the value that {@link renderJson}, the apply
+ * report and the plan file serialise, and the `changes` of the rollback preview.
+ */
+export function planJson(plan: Plan, options: JsonOptions = {}): Record<string, unknown> {
+  const body = ordered(plan) as Record<string, unknown>;
+  return options.diagnostics ? { ...body, diagnostics: options.diagnostics.map(diagnosticJson) } : body;
+}
+
+/**
+ * Renders a plan as JSON (src/json-document.ts): 2-space indentation, stable key order,
+ * trailing newline. Without `diagnostics`, `JSON.parse(renderJson(plan))` deep-equals `plan`.
  */
 export function renderJson(plan: Plan, options: JsonOptions = {}): string {
-  const body = ordered(plan) as Record<string, unknown>;
-  const value = options.diagnostics ? { ...body, diagnostics: options.diagnostics.map(diagnosticJson) } : body;
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return jsonDocument(PLAN_FORMAT_VERSION, planJson(plan, options));
+}
+
+/**
+ * The one JSON document of `apply --format json`: the plan's document with `diagnostics`
+ * (the manifests' warnings, then the validator's messages), and `outcome` as the last
+ * member: `result` (`activated`, `no-changes`, `cancelled` or `failed`) and, as they
+ * apply, the activated `configuration` id, the `comment`, or the `error` message.
+ */
+export function renderApplyJson(plan: Plan, diagnostics: readonly Diagnostic[], outcome: Readonly<Record<string, string>>): string {
+  return jsonDocument(PLAN_FORMAT_VERSION, { ...planJson(plan, { diagnostics }), outcome });
 }

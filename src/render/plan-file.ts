@@ -2,14 +2,15 @@
  * A plan file (`plan --out`; src/operations/steps/saved-plan.ts) as text. Pure.
  */
 import type { PlanFile } from '../engine/plan-file.js';
-import { renderJson } from './json.js';
+import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
+import { jsonDocument } from '../json-document.js';
+import { planJson } from './json.js';
 
 /**
- * A plan file as text: the plan as `renderJson` writes it (stable key order), then
+ * A plan file as text (src/json-document.ts): the plan as `renderJson` writes it (stable key order), then
  * `gateway`, `ownership`, `options`, `commit` and `desired`. Two-space indentation, trailing newline.
  */
 export function renderPlanFile(file: PlanFile): string {
   const { gateway, ownership, options, commit, desired, ...plan } = file;
-  const body = JSON.parse(renderJson(plan)) as Record<string, unknown>;
-  return `${JSON.stringify({ ...body, gateway, ownership, options, commit, desired }, null, 2)}\n`;
+  return jsonDocument(PLAN_FORMAT_VERSION, { ...planJson(plan), gateway, ownership, options, commit, desired });
 }

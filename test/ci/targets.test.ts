@@ -52,7 +52,7 @@ describe('gwops targets', () => {
     const run = await gwops(['targets', '--config', 'examples/gwops.yaml', '--format', 'json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ targets: EXPECTED });
+    expect(JSON.parse(run.stdout)).toEqual({ formatVersion: '1.0', targets: EXPECTED });
     expect(run.stdout).not.toMatch(/apiKey|GWOPS_API_KEY|not-a-real-key|overlays/);
   });
 
@@ -70,13 +70,13 @@ describe('gwops targets', () => {
   it("shows a target's own variant and the demo's emulator target", async () => {
     const run = await gwops(['targets', '--config', 'examples/demo/gwops.yaml', '--format', 'json']);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ targets: [{ name: 'demo', url: 'https://127.0.0.1:8443/airlock/rest', variant: 'latest' }] });
+    expect(JSON.parse(run.stdout)).toEqual({ formatVersion: '1.0', targets: [{ name: 'demo', url: 'https://127.0.0.1:8443/airlock/rest', variant: 'latest' }] });
 
     const file = join(dir, 'variants.yaml');
     await writeFile(file, 'manifests: [m]\ntargets:\n  old:\n    url: https://old.example.com/airlock/rest\n    variant: earliest\n    apiKeyFile: secret-key\n');
     const own = await gwops(['targets', '--config', file, '--format', 'json']);
     expect(own.code).toBe(0);
-    expect(JSON.parse(own.stdout)).toEqual({ targets: [{ name: 'old', url: 'https://old.example.com/airlock/rest', variant: 'earliest' }] });
+    expect(JSON.parse(own.stdout)).toEqual({ formatVersion: '1.0', targets: [{ name: 'old', url: 'https://old.example.com/airlock/rest', variant: 'earliest' }] });
     expect(own.stdout).not.toContain('secret-key');
   });
 
@@ -96,7 +96,7 @@ describe('gwops targets', () => {
     await writeFile(file, 'manifests: [m]\n');
     const json = await gwops(['targets', '--config', file, '--format', 'json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ targets: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ formatVersion: '1.0', targets: [] });
     expect(json.stderr).toContain('no targets');
     const text = await gwops(['targets', '--config', file]);
     expect(text.code).toBe(0);

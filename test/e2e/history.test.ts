@@ -86,6 +86,7 @@ describe('history, rollback and backups', () => {
   it('history lists both applies, newest first, with their SHAs and subjects', async () => {
     const json = await t.h.cli(['history', ...t.h.connection, '--format', 'json']);
     expect(json.code).toBe(0);
+    expect(Object.entries(JSON.parse(json.stdout) as object)[0]).toEqual(['formatVersion', '1.0']);
     const { configurations } = JSON.parse(json.stdout) as HistoryJson;
     const gwops = configurations.filter((c) => c.writtenBy === 'gwops apply');
     expect(gwops.map((c) => c.commit?.sha)).toEqual(['a1b2f9e', 'a1b2c3d']);
@@ -112,6 +113,8 @@ describe('history, rollback and backups', () => {
     const json = await t.h.cli(['rollback', ...t.h.connection, 'a1b2c3d', '--format', 'json']);
     expect(json.code).toBe(1);
     const preview = JSON.parse(json.stdout) as { target: { id: string }; comment: string; changes: { summary: { create: number; update: number; delete: number } } };
+    expect(Object.entries(preview)[0]).toEqual(['formatVersion', '1.0']);
+    expect(Object.entries(preview.changes)[0]).toEqual(['formatVersion', '5.0']);
     expect(preview.changes.summary).toMatchObject({ create: 0, update: 1, delete: 1 });
     expect(r.stdout).toContain('hist-extra');
     expect(preview.comment).toBe(`gwops rollback: to configuration ${preview.target.id} (a1b2c3d)`);

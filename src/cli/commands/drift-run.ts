@@ -6,38 +6,19 @@
  */
 import { UsageError } from '../../errors.js';
 import { adoptDrift } from '../../adopt/index.js';
-import type { AdoptResult } from '../../adopt/index.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import { runDriftReport } from '../../operations/drift.js';
-import { expiredWarning } from '../../manifest/drift-ignore.js';
-import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
-import { driftTopology } from '../../render/index.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
 import type { ProgressReporter } from '../../engine/progress.js';
-import { colorEnabled } from '../color.js';
 import type { CommonFlags } from './reconcile-run.js';
-import { explain, runInput } from './reconcile-run.js';
+import { runInput } from './reconcile-run.js';
+import { driftView } from '../views/drift.js';
 
 /** Flags of `gwops drift`. */
 export interface DriftFlags extends CommonFlags {
   adopt?: boolean;
   adoptDeletions?: boolean;
-}
-
-function adoptionLines(result: AdoptResult): string {
-  const lines: string[] = [];
-  const n = result.edited.length + result.created.length + result.removed.length;
-  lines.push(n === 0 ? 'Adopted nothing: no manifest file needed a change.' : `Adopted the gateway's state into ${n} manifest file${n === 1 ? '' : 's'}:`);
-  for (const f of result.edited) lines.push(`  edited   ${f}`);
-  for (const f of result.created) lines.push(`  created  ${f}`);
-  for (const f of result.removed) lines.push(`  removed  ${f}`);
-  if (result.skipped.length > 0) {
-    lines.push('Not adopted:');
-    for (const s of result.skipped) lines.push(`  ${s}`);
-  }
-  if (result.secretVariables.length > 0) lines.push(`The new files read secrets from: ${result.secretVariables.join(', ')} (set them before the next plan).`);
-  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -60,19 +41,9 @@ export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO,
   const warnings: Diagnostic[] = [];
   const now = io.now?.() ?? new Date();
   const input = runInput(paths, flags, io, warnings, progress);
-  const run = await runDriftReport(input, now, { adoptAdded: flags.adopt === true }).catch((e: unknown) => explain(e, io, flags.format, warnings, flags.verbose === true));
-  for (const entry of run.report.expiredIgnores) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
-  switch (flags.format) {
-    case 'json':
-      io.stdout.write(renderDriftJson(run.report));
-      break;
-    case 'markdown':
-      io.stdout.write(renderDriftMarkdown(run.report, { topology: driftTopology(run.report, run.prepared.desired, run.live) }));
-      break;
-    case 'text':
-      io.stdout.write(renderDriftText(run.report, { color: colorEnabled(io) }));
-      break;
-  }
+  const view = driftView(flags.format, io, { verbose: flags.verbose });
+  const run = await runDriftReport(input, now, { adoptAdded: flags.adopt === true }).catch((e: unknown) => view.failure(e, warnings));
+  view.report(run);
   if (flags.adopt && run.report.drifted) {
     const manifestPaths = paths.length > 0 ? paths : run.prepared.loaded.project.manifests;
     const loaded = run.prepared.loaded;
@@ -91,7 +62,7 @@ export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO,
       run.added?.documents ?? [],
       run.added?.variables ?? [],
     );
-    io.stderr.write(`\n${adoptionLines(result)}`);
+    view.adopted(result);
   }
   return run.report.drifted ? EXIT.changes : EXIT.ok;
 }

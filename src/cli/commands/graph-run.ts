@@ -5,13 +5,14 @@
  * secret is read.
  */
 import type { Variant } from '../../kinds/index.js';
-import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
+import { hasErrors, loadManifests } from '../../manifest/index.js';
 import { desiredState } from '../../engine/desired.js';
 import { ManifestError, isDiagnosticsError } from '../../engine/errors.js';
-import { renderDot, renderMermaid, stateTopology } from '../../render/index.js';
+import { stateTopology } from '../../render/index.js';
 import { EXIT } from '../exit.js';
 import { offlineLoadOptions } from './validate-run.js';
 import type { CliIO } from '../io.js';
+import { graphView } from '../views/graph.js';
 
 /** Options as commander parses them. */
 export interface GraphCommandOptions {
@@ -29,23 +30,23 @@ export interface GraphCommandOptions {
  *   unreadable paths or an invalid project file
  */
 export async function runGraph(paths: readonly string[], options: GraphCommandOptions, io: CliIO): Promise<number> {
+  const view = graphView(options.format, io);
   const loaded = await loadManifests({
     ...offlineLoadOptions(paths, options, io),
     resolveSecrets: false,
   });
   for (const value of loaded.secretValues) io.secrets?.add(value);
   if (hasErrors(loaded.diagnostics)) {
-    io.stderr.write(formatDiagnostics(loaded.diagnostics, 'text', { color: false }));
+    view.diagnostics(loaded.diagnostics);
     throw new ManifestError(loaded.diagnostics);
   }
   let desired;
   try {
     desired = desiredState(loaded.documents);
   } catch (error) {
-    if (isDiagnosticsError(error)) io.stderr.write(formatDiagnostics(error.diagnostics, 'text', { color: false }));
+    if (isDiagnosticsError(error)) view.diagnostics(error.diagnostics);
     throw error;
   }
-  const topology = stateTopology(desired);
-  io.stdout.write(options.format === 'dot' ? renderDot(topology) : renderMermaid(topology, { maxNodes: Infinity }));
+  view.topology(stateTopology(desired));
   return EXIT.ok;
 }

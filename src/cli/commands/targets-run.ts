@@ -2,7 +2,7 @@
  * `gwops targets`: lists the targets of the project file, in the file's order, with their
  * URL and variant. Nothing else of a target is shown: `apiKeyEnv`, `apiKeyFile` and
  * `caFile` say where secrets live, and a URL never carries credentials (they are removed
- * should one hold any). `--format json` prints `{"targets":[{"name","url","variant"}]}`
+ * should one hold any). `--format json` prints `{"formatVersion","targets":[{"name","url","variant"}]}`
  * for a CI matrix (examples/ci/apply-to-targets.yml).
  */
 import { InputError } from '../../errors.js';
@@ -11,6 +11,7 @@ import { PROJECT_FILE, loadProject } from '../../manifest/project.js';
 import { withoutCredentials } from '../../secrets.js';
 import { EXIT } from '../exit.js';
 import type { CliIO } from '../io.js';
+import { targetsView } from '../views/targets.js';
 
 /** Options as commander parses them. */
 export interface TargetsCommandOptions {
@@ -42,13 +43,6 @@ export function listTargets(cwd: string, config?: string): TargetSummary[] {
   }));
 }
 
-/** Aligned columns, two spaces apart; the last column is not padded. */
-function table(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n') + '\n';
-}
-
 /**
  * Writes the targets to `io.stdout`: a table, or JSON with `--format json`. A project
  * without targets prints an empty list (JSON) or nothing (text), and says so on stderr.
@@ -58,10 +52,6 @@ function table(rows: readonly (readonly string[])[]): string {
 export function runTargets(options: TargetsCommandOptions, io: CliIO): number {
   const targets = listTargets(io.cwd, options.config);
   if (targets.length === 0) io.stderr.write('The project file defines no targets.\n');
-  if (options.format === 'json') {
-    io.stdout.write(JSON.stringify({ targets }, null, 2) + '\n');
-  } else if (targets.length > 0) {
-    io.stdout.write(table([['NAME', 'URL', 'VARIANT'], ...targets.map((t) => [t.name, t.url, t.variant])]));
-  }
+  targetsView(options.format, io).targets(targets);
   return EXIT.ok;
 }

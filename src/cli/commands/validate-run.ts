@@ -3,15 +3,13 @@
  * diagnostic, exit 0 when there is no error (warnings allowed), 1 otherwise. No gateway is
  * contacted.
  */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Variant } from '../../kinds/index.js';
-import type { Diagnostic } from '../../manifest/index.js';
-import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
+import { hasErrors, loadManifests } from '../../manifest/index.js';
 import type { DiagnosticFormat, LoadOptions } from '../../manifest/index.js';
 import { entriesInForce, expiredWarning } from '../../manifest/drift-ignore.js';
 import { EXIT } from '../exit.js';
-import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
+import { validateView } from '../views/validate.js';
 
 /** The project options that offline commands (validate, graph) share. */
 export interface OfflineProjectOptions {
@@ -46,24 +44,6 @@ export interface ValidateCommandOptions {
 }
 
 /**
- * The diagnostics of `--format github` with each manifest path given from the root of the
- * repository: GitHub reads an annotation's `file=` relative to GITHUB_WORKSPACE, whatever
- * directory the step ran in (the action's `working-directory`). A path stays as it is
- * outside Actions (no GITHUB_WORKSPACE), for stdin (`-`) and for a file outside the
- * workspace. Separators are `/`.
- */
-function annotationPaths(diagnostics: readonly Diagnostic[], cwd: string, workspace: string | undefined): Diagnostic[] {
-  if (workspace === undefined || workspace === '') return [...diagnostics];
-  const root = resolve(cwd, workspace);
-  return diagnostics.map((d) => {
-    if (d.file === undefined || d.file === '-') return d;
-    const fromRoot = relative(root, resolve(cwd, d.file));
-    if (fromRoot === '' || fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot)) return d;
-    return { ...d, file: fromRoot.split(sep).join('/') };
-  });
-}
-
-/**
  * Runs validate and writes its report to `io.stdout`.
  * @returns the exit code: 0 valid (warnings allowed), 1 any error
  * @throws InputError for unreadable paths or an invalid project file (mapped to exit 1 by the caller)
@@ -75,15 +55,8 @@ export async function runValidate(paths: readonly string[], options: ValidateCom
     requireDocuments: options.allowEmpty !== true,
   });
   for (const value of result.secretValues) io.secrets?.add(value);
-  const failed = hasErrors(result.diagnostics);
-  const color = colorEnabled(io);
-  const shown = options.format === 'github' ? annotationPaths(result.diagnostics, io.cwd, io.env.GITHUB_WORKSPACE) : result.diagnostics;
-  io.stdout.write(formatDiagnostics(shown, options.format, { color }));
-  if (options.format === 'text' && !failed) {
-    const n = result.documents.length;
-    io.stdout.write(`${n} document${n === 1 ? '' : 's'} valid (variant ${result.variant})\n`);
-  }
+  validateView(options.format, io).diagnostics(result);
   // Expired drift.ignore entries (the project file's schema and dates were checked on load).
   for (const entry of entriesInForce(result.project.drift, io.now?.() ?? new Date()).expired) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
-  return failed ? EXIT.error : EXIT.ok;
+  return hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok;
 }

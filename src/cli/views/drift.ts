@@ -1,0 +1,64 @@
+/**
+ * The view of `gwops drift`, chosen once from `--format` (text, markdown, json): the drift
+ * report on stdout, expired `drift.ignore` entries and what `--adopt` wrote on stderr, and
+ * a failed run as plan's view shows it (plan.ts).
+ */
+import type { AdoptResult } from '../../adopt/index.js';
+import { expiredWarning } from '../../manifest/drift-ignore.js';
+import type { DriftRun } from '../../operations/drift.js';
+import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
+import { driftTopology } from '../../render/index.js';
+import { colorEnabled } from '../color.js';
+import type { CliIO } from '../io.js';
+import type { Format, RunView } from './plan.js';
+import { planView } from './plan.js';
+
+/** The view of `gwops drift`. */
+export interface DriftView extends RunView {
+  /** The drift report (after the warnings for expired `drift.ignore` entries on stderr). */
+  report(run: DriftRun): void;
+  /** What `--adopt` wrote into the manifest files, on stderr. */
+  adopted(result: AdoptResult): void;
+}
+
+/** The lines of what `--adopt` did: the files edited, created and removed, what was not adopted, and the secrets the new files read. */
+function adoptionLines(result: AdoptResult): string {
+  const lines: string[] = [];
+  const n = result.edited.length + result.created.length + result.removed.length;
+  lines.push(n === 0 ? 'Adopted nothing: no manifest file needed a change.' : `Adopted the gateway's state into ${n} manifest file${n === 1 ? '' : 's'}:`);
+  for (const f of result.edited) lines.push(`  edited   ${f}`);
+  for (const f of result.created) lines.push(`  created  ${f}`);
+  for (const f of result.removed) lines.push(`  removed  ${f}`);
+  if (result.skipped.length > 0) {
+    lines.push('Not adopted:');
+    for (const s of result.skipped) lines.push(`  ${s}`);
+  }
+  if (result.secretVariables.length > 0) lines.push(`The new files read secrets from: ${result.secretVariables.join(', ')} (set them before the next plan).`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The report in one format. */
+function reportText(format: Format, io: CliIO): (run: DriftRun) => string {
+  switch (format) {
+    case 'text':
+      return (run) => renderDriftText(run.report, { color: colorEnabled(io) });
+    case 'markdown':
+      return (run) => renderDriftMarkdown(run.report, { topology: driftTopology(run.report, run.prepared.desired, run.live) });
+    case 'json':
+      return (run) => renderDriftJson(run.report);
+  }
+}
+
+/** The view of `gwops drift` in `format`. */
+export function driftView(format: Format, io: CliIO, options: { verbose?: boolean | undefined } = {}): DriftView {
+  const failure = planView(format, io, options);
+  const render = reportText(format, io);
+  return {
+    failure: (error, warnings) => failure.failure(error, warnings),
+    report(run) {
+      for (const entry of run.report.expiredIgnores) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
+      io.stdout.write(render(run));
+    },
+    adopted: (result) => void io.stderr.write(`\n${adoptionLines(result)}`),
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * The view of `gwops plan` (as Terraform's command/views): chosen once from `--format`
+ * (text, markdown, json), it prints the plan and what a failed run carries. The views of
+ * apply and drift build on it (apply.ts, drift.ts). Data goes to stdout; the human text
+ * of a failure (diagnostics, the execution report) goes to stderr.
+ */
+import type { Diagnostic } from '../../diagnostics.js';
+import { formatDiagnostics, objectDiagnostic } from '../../diagnostics.js';
+import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../engine/errors.js';
+import type { State } from '../../engine/model.js';
+import type { Plan } from '../../engine/plan-types.js';
+import { planTopology, renderJson, renderMarkdown, renderText } from '../../render/index.js';
+import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
+import { colorEnabled } from '../color.js';
+import type { CliIO } from '../io.js';
+
+/** Output formats of plan, apply and drift. */
+export type Format = 'text' | 'markdown' | 'json';
+
+/** What a plan is shown with. */
+export interface PlanContent {
+  /** The gateway validator's messages of the server check; absent without one. */
+  readonly messages?: readonly Diagnostic[] | undefined;
+  /** The manifests' warnings of the run so far (JSON carries them; text printed them on arrival). */
+  readonly warnings: readonly Diagnostic[];
+  /** The desired and live state, for markdown's picture of the plan's topology. */
+  readonly states?: { readonly desired: State; readonly live: State } | undefined;
+  /** Markdown only: the most UTF-8 bytes the document may take (`plan --max-bytes`); the renderer's default when absent. */
+  readonly maxBytes?: number | undefined;
+}
+
+/** The view of a run of plan, apply or drift. */
+export interface RunView {
+  /**
+   * Prints what a typed failure carries, then rethrows it for the exit code (its one-line
+   * message follows on stderr). With `json` stdout gets exactly one JSON document, whatever
+   * stopped the run. Else diagnostics (of the manifests, the desired state, unresolved
+   * links, the gateway's validator) go to stderr in the text format of the one diagnostics
+   * formatter, and a plan the gateway refused to check, or refused for objects outside the
+   * ownership scope, to stdout. A failed step prints the execution report on stderr (the
+   * counts; every step with `verbose`) in every format.
+   * @throws `error`, always
+   */
+  failure(error: unknown, warnings: readonly Diagnostic[]): never;
+}
+
+/** The view of `gwops plan`. */
+export interface PlanView extends RunView {
+  /** The plan of a run, on stdout. */
+  plan(plan: Plan, content: PlanContent): void;
+}
+
+/**
+ * The run's error as a diagnostic (code `run-failed`, its one-line message) for the one
+ * JSON document of a failed run: an error that carries no located diagnostics of its own
+ * (the gateway unreachable, a refused read).
+ */
+export function runFailure(error: unknown): Diagnostic {
+  return objectDiagnostic({ code: 'run-failed', message: error instanceof Error ? error.message : String(error) });
+}
+
+/** The execution report of a failed step, on stderr; nothing for other errors. */
+function executionReport(error: unknown, io: CliIO, verbose: boolean): void {
+  if (error instanceof ApplyFailedError) io.stderr.write(renderExecutionReport(error.plan, error.report, { verbose }));
+}
+
+/**
+ * The plan view of text or markdown: `render` gives the plan's text. Text shows the
+ * validator's messages after the plan in the text format of every diagnostic; markdown
+ * shows them in a table, and the plan's topology when the states are given.
+ */
+function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content: PlanContent) => string): PlanView {
+  const color = colorEnabled(io);
+  return {
+    plan: (plan, content) => void io.stdout.write(render(plan, content)),
+    failure(error, warnings) {
+      if (error instanceof OutsideScopeError) {
+        io.stdout.write(render(error.plan, { warnings }));
+        io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
+      } else if (error instanceof ValidatorRejectedError) {
+        io.stderr.write(renderValidatorMessages(error.diagnostics, { color }));
+      } else if (isDiagnosticsError(error)) {
+        io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
+      } else if (error instanceof ServerCheckForbiddenError) {
+        // The plan from what was read, as a plan without a server check; the error's message follows on stderr.
+        io.stdout.write(render(error.plan, { warnings }));
+      }
+      executionReport(error, io, verbose);
+      throw error;
+    },
+  };
+}
+
+/** The text of a plan for a terminal, then the validator's messages. */
+export function textPlan(io: CliIO): (plan: Plan, content: PlanContent) => string {
+  const color = colorEnabled(io);
+  return (plan, { messages }) => renderText(plan, { color }) + (messages ? renderValidatorMessages(messages, { color }) : '');
+}
+
+/** The markdown of a plan (under `title` when given): its picture and the validator's messages. */
+export function markdownPlan(title?: string): (plan: Plan, content: PlanContent) => string {
+  return (plan, { messages, states, maxBytes }) =>
+    renderMarkdown(plan, {
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+      ...(messages ? { validatorMessages: messages } : {}),
+      ...(title !== undefined ? { title } : {}),
+      ...(states ? { topology: planTopology(plan, states.desired, states.live) } : {}),
+    });
+}
+
+/**
+ * The one JSON document of a failed run of plan or drift: the document of `gwops validate
+ * --format json` with the diagnostics (the manifests' `warnings` first, unless a plan
+ * document already carried them) when the error carries them; the plan (without a server
+ * check) when the gateway refused it; the plan with the failed step as a diagnostic when a
+ * step failed; else the document of validate with the error as its one error (`run-failed`).
+ */
+function failureJson(error: unknown, warnings: readonly Diagnostic[]): string {
+  // The refused plan, carrying the diagnostics.
+  if (error instanceof OutsideScopeError) return renderJson(error.plan, { diagnostics: [...warnings, ...error.diagnostics] });
+  if (isDiagnosticsError(error)) {
+    // Only the validator rejects after the plan (and the warnings with it) was printed.
+    return formatDiagnostics(error instanceof ValidatorRejectedError ? error.diagnostics : [...warnings, ...error.diagnostics], 'json');
+  }
+  if (error instanceof ServerCheckForbiddenError) return renderJson(error.plan, { diagnostics: warnings });
+  if (error instanceof ApplyFailedError) return renderJson(error.plan, { diagnostics: [...warnings, ...(error.failure ? [error.failure] : [])] });
+  return formatDiagnostics([...warnings, runFailure(error)], 'json');
+}
+
+/**
+ * The plan view of `json`: the plan with every diagnostic of the run so far in
+ * `diagnostics` (the manifests' warnings, then the validator's messages), in the shape of
+ * `gwops validate --format json`.
+ */
+function jsonPlanView(io: CliIO, verbose: boolean): PlanView {
+  return {
+    plan: (plan, { messages, warnings }) => void io.stdout.write(renderJson(plan, { diagnostics: [...warnings, ...(messages ?? [])] })),
+    failure(error, warnings) {
+      io.stdout.write(failureJson(error, warnings));
+      executionReport(error, io, verbose);
+      throw error;
+    },
+  };
+}
+
+/**
+ * The view of `gwops plan` in `format`; markdown under `title` when given.
+ * @param verbose a failed step lists every step with its status (else the counts)
+ */
+export function planView(format: Format, io: CliIO, options: { verbose?: boolean | undefined; title?: string } = {}): PlanView {
+  const verbose = options.verbose === true;
+  switch (format) {
+    case 'text':
+      return humanPlanView(io, verbose, textPlan(io));
+    case 'markdown':
+      return humanPlanView(io, verbose, markdownPlan(options.title));
+    case 'json':
+      return jsonPlanView(io, verbose);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The view of `gwops rollback`, chosen once from `--format` (text, markdown, json): the
+ * preview of what activating the earlier configuration changes (plan's renderers), the
+ * outcome, and the validator's messages when the gateway refuses it. With `json` stdout
+ * holds only the preview's document; the outcome goes to stderr.
+ */
+import { ValidatorRejectedError } from '../../engine/errors.js';
+import { jsonDocument } from '../../json-document.js';
+import { commitOf, describeHistoryEntry } from '../../operations/history.js';
+import type { RollbackPreview, RollbackResult } from '../../operations/rollback.js';
+import { planJson, renderMarkdown, renderText } from '../../render/index.js';
+import { renderValidatorMessages } from '../../render/run-report.js';
+import { colorEnabled } from '../color.js';
+import type { CliIO, TextSink } from '../io.js';
+import { historyJson } from './history.js';
+
+/** Version of the document of `rollback --format json` (src/json-document.ts). */
+export const ROLLBACK_FORMAT_VERSION = '1.0';
+
+/** The view of `gwops rollback`. */
+export interface RollbackView {
+  /** What activating the target changes against the active configuration, before consent. */
+  preview(preview: RollbackPreview): void;
+  /** The outcome of the rollback. */
+  done(result: RollbackResult): void;
+  /** Prints what a failure carries (the validator's messages), then rethrows it. @throws `error`, always */
+  failure(error: unknown): never;
+}
+
+/** The heading of the preview: which configuration replaces which. */
+function heading(preview: RollbackPreview): string {
+  const active = preview.active ? describeHistoryEntry(preview.active) : 'no configuration is marked active';
+  return `Rollback to ${describeHistoryEntry(preview.target)}\nActive now: ${active}\n`;
+}
+
+/** What to tell after the activation: the manifests now disagree with the gateway, and how Git can agree. */
+export function afterRollback(result: Pick<RollbackResult, 'target' | 'active'>): string {
+  const target = commitOf(result.target)?.sha;
+  // Only a configuration `gwops apply` activated names the commit that Git is at now.
+  const active = result.active?.apply?.sha;
+  const lines = ['The manifests in Git were not changed: gwops drift now reports the gateway as drifted from Git.'];
+  if (target !== undefined && active !== undefined && active !== target) {
+    lines.push(
+      `To make Git agree, revert what was applied after ${target}: git revert ${active}` +
+        ` (or, for several commits, git revert --no-edit ${target}..${active}); gwops drift then reports no drift.`,
+    );
+  } else if (target !== undefined) {
+    lines.push(`To make Git agree, revert the commits after ${target} (git revert <sha>, newest first); gwops drift then reports no drift.`);
+  } else {
+    lines.push(`To make Git agree, revert the commits applied after configuration ${result.target.id} (git revert <sha>); gwops drift then reports no drift.`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The preview in one format. */
+function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview: RollbackPreview) => string {
+  switch (format) {
+    case 'json':
+      return (preview) =>
+        jsonDocument(ROLLBACK_FORMAT_VERSION, {
+          target: historyJson(preview.target),
+          active: preview.active ? historyJson(preview.active) : null,
+          comment: preview.comment,
+          changes: planJson(preview.plan),
+        });
+    case 'markdown':
+      return (preview) => renderMarkdown(preview.plan, { title: `gwops rollback to configuration ${preview.target.id}` });
+    case 'text':
+      return (preview) => `${heading(preview)}\nActivating it would make these changes to the active configuration:\n\n${renderText(preview.plan, { color: colorEnabled(io) })}`;
+  }
+}
+
+/** The view of `gwops rollback` in `format`. */
+export function rollbackView(format: 'text' | 'markdown' | 'json', io: CliIO): RollbackView {
+  const render = previewText(format, io);
+  // With --format json stdout holds only the JSON document: the outcome goes to stderr.
+  const report: TextSink = format === 'json' ? io.stderr : io.stdout;
+  return {
+    preview: (preview) => void io.stdout.write(render(preview)),
+    done(result) {
+      switch (result.outcome) {
+        case 'already-active':
+          io.stderr.write(`Configuration ${result.target.id} is already the active configuration; nothing to do.\n`);
+          return;
+        case 'cancelled':
+          io.stderr.write('Rollback cancelled.\n');
+          return;
+        case 'activated':
+          report.write(`\nRollback complete: configuration ${result.activation?.id ?? ''} activated with comment "${result.comment}".\n`);
+          report.write(afterRollback(result));
+          return;
+      }
+    },
+    failure(error) {
+      if (error instanceof ValidatorRejectedError) io.stderr.write(renderValidatorMessages(error.diagnostics, { color: colorEnabled(io) }));
+      throw error;
+    },
+  };
+}
