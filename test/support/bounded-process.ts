@@ -122,6 +122,31 @@ const REPORT_PEAK =
       "process.on('exit', () => { const f = process.env.GWOPS_TEST_RUSAGE_FILE; if (f) writeFileSync(f, String(process.resourceUsage().maxRSS)); });",
   );
 
+/** True when `now` shows no progress since `before`: every thread asleep, no CPU time used, no byte read or written. */
+function stalledSince(before: ProcessSample | undefined, now: ProcessSample): boolean {
+  return before !== undefined && now.asleep && now.cpuMs === before.cpuMs && now.ioBytes === before.ioBytes;
+}
+
+/**
+ * Waits until process `pid` shows no progress in `samples` samples in a row (see
+ * {@link stalledSince}): a process waiting for input (or for a writer, a signal) that does
+ * not come, however busy the machine is. Use it instead of a sleep before sending a signal
+ * to a process that must have started, or to bound a wait for a process that may be deaf.
+ * @returns 'stalled', or 'gone' when the process ended first
+ */
+export async function untilStalled(pid: number, samples = DEFAULT_IDLE_SAMPLES): Promise<'stalled' | 'gone'> {
+  let last: ProcessSample | undefined;
+  let quiet = 0;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+    const now = await sampleProcess(pid);
+    if (now === undefined) return 'gone';
+    quiet = stalledSince(last, now) ? quiet + 1 : 0;
+    last = now;
+    if (quiet >= samples) return 'stalled';
+  }
+}
+
 /**
  * Runs `gwops ...args` under the bounds of `options`.
  * @returns the exit code (128 + n when killed by signal n), the outputs, the peak memory, the CPU time and what the watchdog did
@@ -151,8 +176,7 @@ export async function runBounded(args: readonly string[], options: BoundOptions 
     void sampleProcess(pid)
       .then((now) => {
         if (now === undefined || exited) return;
-        const progressed = last === undefined || !now.asleep || now.cpuMs !== last.cpuMs || now.ioBytes !== last.ioBytes;
-        quiet = progressed ? 0 : quiet + 1;
+        quiet = stalledSince(last, now) ? quiet + 1 : 0;
         last = now;
         if (now.residentBytes !== undefined && now.residentBytes > memoryBytes) kill('memory');
         else if (now.cpuMs > (options.cpuMs ?? DEFAULT_CPU_MS)) kill('cpu');
