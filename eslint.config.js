@@ -55,6 +55,35 @@ const LAYERS = [
   [['src/render/**/*.ts'], ['operations', 'cli', 'gateway', 'emulator', 'demo', 'bench', 'docs'], 'src/render turns data into text; it never calls a gateway or an operation.'],
 ];
 
+/**
+ * Tests assert on every pass: an `expect` that a passing run can skip proves nothing.
+ * Refused in test/: an `expect` in a `catch` clause or a promise's `.catch` callback (it
+ * runs only if the call throws, and a call that stops throwing passes), and an assertion
+ * (`expect…`) under an `if` on whether a file exists. A test whose body states its count
+ * with `expect.assertions(n)` or `expect.hasAssertions()` (a statement of the test
+ * function itself) may keep such an `expect`: vitest then fails when it is skipped.
+ * Proven by test/lint/skippable-expect.test.ts.
+ */
+const COUNTED =
+  ":function > BlockStatement:has(> ExpressionStatement[expression.callee.object.name='expect'][expression.callee.property.name=/^(assertions|hasAssertions)$/])";
+const SKIPPABLE_EXPECT = [
+  {
+    selector: `CatchClause CallExpression[callee.name='expect']:not(${COUNTED} *)`,
+    message:
+      "An expect inside a catch runs only when the call throws: use expect(fn).toThrow(…) / await expect(p).rejects…, or take the error with thrownBy (test/support/thrown.ts) and assert outside the catch, or start the test with expect.assertions(n).",
+  },
+  {
+    selector: `CallExpression[callee.property.name='catch'] > :function CallExpression[callee.name='expect']:not(${COUNTED} *)`,
+    message:
+      'An expect in a .catch callback runs only when the promise rejects: use await expect(p).rejects…, or start the test with expect.assertions(n).',
+  },
+  {
+    selector: "IfStatement:matches([test.callee.name='existsSync'], [test.argument.callee.name='existsSync']) :matches(CallExpression[callee.name=/^expect/], ReturnStatement[argument=null])",
+    message:
+      'A check that depends on whether a file exists passes when it does not: assert that it exists (or that it does not) with expect(existsSync(file)).toBe(…), then check it.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', 'eslint.config.js'] },
   js.configs.recommended,
@@ -103,6 +132,10 @@ export default tseslint.config(
         ...FILE_READS,
       ],
     },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...SKIPPABLE_EXPECT] },
   },
   // The engine is pure: no clock, no environment, no timers, no network (the operations
   // pass in what it needs, e.g. the time `now` as a parameter).

@@ -29,18 +29,19 @@ export function machineDescription(): string {
   return `${cpus.length} × ${model}, ${memory}, ${os.platform()} ${os.release()}`;
 }
 
-/** Runs vitest on test/drills with the full matrix (or the seeded samples), writing results to `out`. @returns its exit code */
-function runDrills(out: string, matrix: 'full' | 'sample'): Promise<number> {
-  const vitest = path.join(REPO, 'node_modules', 'vitest', 'vitest.mjs');
+/** Runs `command ...args` in the repository with inherited output. @returns its exit code (1 when a signal ended it) */
+export function runInRepository(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vitest, 'run', 'test/drills'], {
-      cwd: REPO,
-      stdio: 'inherit',
-      env: { ...process.env, GWOPS_DRILLS: matrix === 'full' ? 'full' : '', GWOPS_DRILLS_OUT: out },
-    });
+    const child = spawn(command, args, { cwd: REPO, stdio: 'inherit', env });
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+/** Runs vitest on test/drills with the full matrix (or the seeded samples), writing results to `out`. @returns its exit code */
+function runDrills(out: string, matrix: 'full' | 'sample'): Promise<number> {
+  const vitest = path.join(REPO, 'node_modules', 'vitest', 'vitest.mjs');
+  return runInRepository(process.execPath, [vitest, 'run', 'test/drills'], { ...process.env, GWOPS_DRILLS: matrix === 'full' ? 'full' : '', GWOPS_DRILLS_OUT: out });
 }
 
 /** Runs the drills (unless `--from <dir>`) and writes docs/reliability.md. @returns the exit code */

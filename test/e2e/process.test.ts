@@ -14,6 +14,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { REPO } from './harness.js';
 import type { Interception, InterceptingProxy, ProxiedCall } from '../support/proxy.js';
 import { useProxiedEmulator } from '../support/proxy.js';
+import { untilStalled } from '../support/bounded-process.js';
 import { startGwops } from './spawn.js';
 
 const run = promisify(execFile);
@@ -121,7 +122,8 @@ describe('signals', () => {
 
   it('a signal before any session is opened still gets its message and exit code', async () => {
     const gwops = startGwops(['validate', '-']); // waits for standard input
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Loaded and waiting (asleep, no progress), however long that took on a busy machine.
+    expect(await untilStalled(gwops.child.pid ?? -1)).toBe('stalled');
     gwops.child.kill('SIGINT');
     expect(await gwops.exited).toBe(130);
     expect(gwops.stderr).toContain('interrupted by SIGINT');

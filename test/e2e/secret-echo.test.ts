@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SENSITIVE_MASK } from '../../src/engine/plan-types.js';
 import type { Interception, InterceptingProxy, ProxiedCall } from '../support/proxy.js';
 import { startInterceptingProxy } from '../support/proxy.js';
 import type { CliResult } from './harness.js';
@@ -110,11 +111,14 @@ describe('a gateway error that echoes the request body shows no secret', () => {
     await run(['plan', manifests, ...connection, '--format', 'markdown']);
   });
 
-  it('plan --format json --out', async () => {
+  it('plan --format json --out fails without writing a plan file, so the secrets land in none', async () => {
     const out = join(t.h.dir, 'echo-plan.json');
-    files.push(out);
-    await run(['plan', manifests, ...connection, '--format', 'json', '--out', out]);
-    if (existsSync(out)) expectNoSecret(await readFile(out, 'utf8'));
+    const r = await run(['plan', manifests, ...connection, '--format', 'json', '--out', out]);
+    expect(existsSync(out), 'a failed plan leaves no plan file').toBe(false);
+    // The plan still goes to stdout: both secrets are in the create body, masked there.
+    const plan = JSON.parse(r.stdout) as { steps: { secretPaths?: string[]; body?: { data: { attributes: Record<string, unknown> } } }[] };
+    expect(plan.steps.map((s) => s.secretPaths)).toEqual([['/data/attributes/passphrase', '/data/attributes/privateKey']]);
+    expect(plan.steps[0]?.body?.data.attributes).toMatchObject({ passphrase: SENSITIVE_MASK, privateKey: SENSITIVE_MASK });
   });
 
   it('plan --no-server-check --out writes a plan file without the secrets', async () => {

@@ -11,21 +11,13 @@ import { resolveConnection } from '../../src/gateway/connection.js';
 import { SessionError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';
 import { TEST_POLICY } from './helpers.js';
+import { thrownBy } from '../support/thrown.js';
 
 const URL_ = 'https://gw.example.com/airlock/rest';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJnd29wcy10ZXN0In0.c2lnbmF0dXJlLW9mLXRoZS10ZXN0LWtleQ';
 const dir = mkdtempSync(join(tmpdir(), 'gwops-keys-'));
 writeFileSync(join(dir, 'prod.key'), 'prod-file-key\n');
 writeFileSync(join(dir, 'm.yaml'), 'apiVersion: gwops/v1\nkind: mapping\nname: t-m\nattributes:\n  entryPath: { value: /t/ }\n  backendPath: /\n');
-
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
 
 async function cli(args: readonly string[], env: Record<string, string>, cwd = dir): Promise<{ code: number; stderr: string; stdout: string }> {
   let stderr = '';
@@ -44,8 +36,7 @@ async function cli(args: readonly string[], env: Record<string, string>, cwd = d
 describe('--api-key-file given something that is not a readable file', () => {
   it('never echoes the value: it names the option, the errno code, and says that it takes a path', () => {
     for (const value of [JWT, `${JWT}${'x'.repeat(400)}`]) {
-      const error = thrown(() => resolveConnection({ url: URL_, apiKeyFile: value, env: {}, cwd: dir }));
-      expect(error).toBeInstanceOf(ConfigError);
+      const error = thrownBy(() => resolveConnection({ url: URL_, apiKeyFile: value, env: {}, cwd: dir }), ConfigError);
       expect(error.message).not.toContain(JWT.slice(0, 12));
       expect(error.message).toContain('--api-key-file');
       expect(error.message).toMatch(/\((ENOENT|ENAMETOOLONG)\)/);
@@ -63,10 +54,10 @@ describe('--api-key-file given something that is not a readable file', () => {
   });
 
   it("a target's apiKeyFile from gwops.yaml that cannot be read is still named", () => {
-    const error = thrown(() =>
-      resolveConnection({ target: { url: URL_, apiKeyFile: join(dir, 'missing.key') }, targetName: 'prod', env: {}, cwd: dir }),
+    const error = thrownBy(
+      () => resolveConnection({ target: { url: URL_, apiKeyFile: join(dir, 'missing.key') }, targetName: 'prod', env: {}, cwd: dir }),
+      ConfigError,
     );
-    expect(error).toBeInstanceOf(ConfigError);
     expect(error.message).toContain(join(dir, 'missing.key'));
     expect(error.message).toContain('ENOENT');
   });
@@ -103,8 +94,7 @@ describe('API key precedence', () => {
       [fileTarget, { GWOPS_API_KEY: 'global-key' }, `apiKeyFile of target 'prod' (${join(dir, 'prod.key')})`],
       [envTarget, { GWOPS_API_KEY: 'global-key' }, "environment variable PROD_KEY (apiKeyEnv of target 'prod')"],
     ] as const) {
-      const error = thrown(() => resolveConnection({ target, targetName: 'prod', env, cwd: dir }));
-      expect(error).toBeInstanceOf(ConfigError);
+      const error = thrownBy(() => resolveConnection({ target, targetName: 'prod', env, cwd: dir }), ConfigError);
       expect(error.message).toContain('environment variable GWOPS_API_KEY');
       expect(error.message).toContain(source);
       expect(error.message).toContain('unset GWOPS_API_KEY');

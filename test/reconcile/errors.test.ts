@@ -7,12 +7,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EXIT as CLI_EXIT } from '../../src/cli/exit.js';
+import { constants } from 'node:os';
+import { EXIT as CLI_EXIT, EXIT_CODES_HELP } from '../../src/cli/exit.js';
 import { EXIT, GwopsError, InputError } from '../../src/errors.js';
-import { SIGNAL_EXIT } from '../../src/exit-codes.js';
 import { InterruptedError } from '../../src/gateway/index.js';
 import type { ValidatorMessage } from '../../src/gateway/index.js';
-import { SIGNAL_EXIT_CODES } from '../../src/interrupts.js';
+import { INTERRUPT_SIGNALS, SIGNAL_EXIT_CODES } from '../../src/interrupts.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { objectKey } from '../../src/object-key.js';
 import * as apply from '../../src/operations/apply.js';
@@ -21,16 +21,28 @@ import * as planTypes from '../../src/engine/plan-types.js';
 import * as run from '../../src/operations/plan.js';
 import { locateMessages } from '../../src/operations/plan.js';
 
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const error = (code: string, message = 'm'): Diagnostic => ({ severity: 'error', code, message });
 const warning: Diagnostic = { severity: 'warning', code: 'W', message: 'w' };
 
 describe('exit codes', () => {
-  it('live in one table that the CLI re-exports and the signals use', () => {
-    expect(CLI_EXIT).toBe(EXIT);
-    expect(SIGNAL_EXIT_CODES).toBe(SIGNAL_EXIT);
-    expect(SIGNAL_EXIT).toEqual({ SIGHUP: EXIT.sighup, SIGINT: EXIT.sigint, SIGTERM: EXIT.sigterm });
-    expect(new InterruptedError('SIGHUP').exitCode).toBe(EXIT.sighup);
+  it('after a signal are 128 + its number, as the shells report it', () => {
+    for (const signal of INTERRUPT_SIGNALS) {
+      const conventional = 128 + constants.signals[signal];
+      expect(SIGNAL_EXIT_CODES[signal], signal).toBe(conventional);
+      expect(new InterruptedError(signal).exitCode, signal).toBe(conventional);
+    }
     expect(new GwopsError('x').exitCode).toBe(EXIT.error);
+  });
+
+  it('are the ones README.md and gwops --help document', () => {
+    // The README's table: one row per code, "129 / 130 / 143" for the signals.
+    const table = readFileSync(join(REPO, 'README.md'), 'utf8').split('### Exit codes')[1]?.split('\n\n')[1] ?? '';
+    const documented = [...table.matchAll(/^\| ([\d /]+) \|/gm)].flatMap((m) => (m[1] ?? '').split('/').map(Number));
+    expect(documented.sort((a, b) => a - b)).toEqual(Object.values(CLI_EXIT).sort((a, b) => a - b));
+    const help = [...EXIT_CODES_HELP.matchAll(/^ {2}(\d+) +\S/gm)].map((m) => Number(m[1]));
+    expect(help).toEqual([0, 1, 2, 3, 129, 130, 143]);
+    expect(Object.values(CLI_EXIT)).toEqual(help);
   });
 
   it('are never number literals in src/ outside the table', () => {

@@ -8,6 +8,8 @@ import { MassDeleteError, UnresolvedReferenceError, buildPlan, liveStateDigest }
 import type { PlanOptions } from '../../src/engine/plan.js';
 import { SENSITIVE_MASK } from '../../src/engine/plan-types.js';
 import type { CreateStep, Plan, PlanCall, PlanStep, UpdateStep } from '../../src/engine/plan-types.js';
+import { EXIT } from '../../src/exit-codes.js';
+import { thrownBy } from '../support/thrown.js';
 import { doc, many, one, options, pem, resource } from './helpers.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
@@ -156,25 +158,20 @@ describe('buildPlan: links, certificates, deletes', () => {
   });
 
   it('refuses links to objects that exist nowhere', () => {
-    const attempt = (): unknown => plan([doc('mapping', 'api', {}, { 'back-end-groups': ['ghost'] }, 4)], {});
-    expect(attempt).toThrow(UnresolvedReferenceError);
-    try {
-      attempt();
-    } catch (error) {
-      expect((error as UnresolvedReferenceError).diagnostics).toEqual([
-        {
-          severity: 'error',
-          code: 'unresolved-link',
-          file: 'manifests/mappings.yaml',
-          line: 4,
-          column: 1,
-          pointer: '',
-          object: { kind: 'mapping', name: 'api' },
-          message: "mapping 'api' back-end-groups names back-end-group 'ghost', which no manifest declares and the gateway does not have: declare it, or remove the link",
-        },
-      ]);
-      expect((error as UnresolvedReferenceError).message).toMatch(/^the manifests have 1 link to objects that no manifest declares/);
-    }
+    const error = thrownBy(() => plan([doc('mapping', 'api', {}, { 'back-end-groups': ['ghost'] }, 4)], {}), UnresolvedReferenceError);
+    expect(error.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'unresolved-link',
+        file: 'manifests/mappings.yaml',
+        line: 4,
+        column: 1,
+        pointer: '',
+        object: { kind: 'mapping', name: 'api' },
+        message: "mapping 'api' back-end-groups names back-end-group 'ghost', which no manifest declares and the gateway does not have: declare it, or remove the link",
+      },
+    ]);
+    expect(error.message).toMatch(/^the manifests have 1 link to objects that no manifest declares/);
   });
 
   it('prunes only owned objects, with --prune, reverse level order, after their unlinks', () => {
@@ -199,15 +196,12 @@ describe('buildPlan: links, certificates, deletes', () => {
 
   it('refuses mass deletes unless allowed, naming kind and counts', () => {
     const lists = { mapping: [resource('mapping', '1', { name: 'a' }), resource('mapping', '2', { name: 'b' }), resource('mapping', '3', { name: 'c' })] };
-    expect(() => plan([doc('mapping', 'a')], lists, { prune: true })).toThrow(MassDeleteError);
-    try {
-      plan([], lists, { prune: true });
-    } catch (error) {
-      expect(error).toBeInstanceOf(MassDeleteError);
-      expect((error as MassDeleteError).counts).toEqual([{ kind: 'mapping', deletes: 3, owned: 3 }]);
-      expect((error as MassDeleteError).message).toMatch(/--allow-mass-delete/);
-      expect((error as MassDeleteError).exitCode).toBe(1);
-    }
+    // Two of three declared ones pruned is more than the share; none declared prunes them all.
+    expect(thrownBy(() => plan([doc('mapping', 'a')], lists, { prune: true }), MassDeleteError).counts).toEqual([{ kind: 'mapping', deletes: 2, owned: 3 }]);
+    const all = thrownBy(() => plan([], lists, { prune: true }), MassDeleteError);
+    expect(all.counts).toEqual([{ kind: 'mapping', deletes: 3, owned: 3 }]);
+    expect(all.message).toMatch(/--allow-mass-delete/);
+    expect(all.exitCode).toBe(EXIT.error);
     expect(plan([doc('mapping', 'a'), doc('mapping', 'b')], lists, { prune: true }).summary.delete).toBe(1);
     expect(plan([], lists, { prune: true, allowMassDelete: true }).summary.delete).toBe(3);
   });

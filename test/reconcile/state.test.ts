@@ -5,6 +5,7 @@ import { desiredState, identityHandles } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import { DesiredStateError } from '../../src/engine/plan-types.js';
 import { createHash } from 'node:crypto';
+import { thrownBy } from '../support/thrown.js';
 import { doc, many, one, pem, resource } from './helpers.js';
 
 describe('desiredState', () => {
@@ -43,52 +44,46 @@ describe('desiredState', () => {
   });
 
   it('reports every problem at once, typed', () => {
-    const attempt = () =>
-      desiredState([
-        doc('mapping', 'a'),
-        doc('mapping', 'a'),
-        doc('ssl-certificate', 'nocert', {}),
-        doc('ssl-certificate', 'c1', { certificate: pem('x') }),
-        doc('ssl-certificate', 'c2', { certificate: pem('x') }, { 'virtual-hosts': ['shop'] }),
-        doc('virtual-host', 'shop', {}, { 'ssl-certificate': ['c1'] }),
-      ]);
-    expect(attempt).toThrow(DesiredStateError);
-    try {
-      attempt();
-    } catch (error) {
-      const diagnostics = (error as DesiredStateError).diagnostics;
-      expect(diagnostics.map((d) => [d.severity, d.code, d.object?.name, d.file])).toEqual([
-        ['error', 'duplicate-object', 'a', 'manifests/mappings.yaml'],
-        ['error', 'missing-identity', 'nocert', 'manifests/ssl-certificates.yaml'],
-        ['error', 'duplicate-identity', 'c2', 'manifests/ssl-certificates.yaml'],
-      ]);
-      expect(diagnostics.map((d) => d.message)).toEqual([
-        "mapping 'a' is declared twice (also at manifests/mappings.yaml:1): names must be unique per kind",
-        "ssl-certificate 'nocert' has no identity: attributes.certificate must hold a PEM certificate (it is the identity on the gateway)",
-        "ssl-certificate 'c2' has the same certificate as ssl-certificate 'c1': declare each object once",
-      ]);
-      expect((error as DesiredStateError).message).toBe(
-        "the manifests' objects cannot be built into one desired state (3 errors); nothing was sent to the gateway",
-      );
-    }
+    const error = thrownBy(
+      () =>
+        desiredState([
+          doc('mapping', 'a'),
+          doc('mapping', 'a'),
+          doc('ssl-certificate', 'nocert', {}),
+          doc('ssl-certificate', 'c1', { certificate: pem('x') }),
+          doc('ssl-certificate', 'c2', { certificate: pem('x') }, { 'virtual-hosts': ['shop'] }),
+          doc('virtual-host', 'shop', {}, { 'ssl-certificate': ['c1'] }),
+        ]),
+      DesiredStateError,
+    );
+    const diagnostics = error.diagnostics;
+    expect(diagnostics.map((d) => [d.severity, d.code, d.object?.name, d.file])).toEqual([
+      ['error', 'duplicate-object', 'a', 'manifests/mappings.yaml'],
+      ['error', 'missing-identity', 'nocert', 'manifests/ssl-certificates.yaml'],
+      ['error', 'duplicate-identity', 'c2', 'manifests/ssl-certificates.yaml'],
+    ]);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      "mapping 'a' is declared twice (also at manifests/mappings.yaml:1): names must be unique per kind",
+      "ssl-certificate 'nocert' has no identity: attributes.certificate must hold a PEM certificate (it is the identity on the gateway)",
+      "ssl-certificate 'c2' has the same certificate as ssl-certificate 'c1': declare each object once",
+    ]);
+    expect(error.message).toBe("the manifests' objects cannot be built into one desired state (3 errors); nothing was sent to the gateway");
   });
 
   it('refuses a to-one relationship with two targets declared on different sides', () => {
-    const attempt = (): unknown =>
-      desiredState([
-        doc('ssl-certificate', 'c1', { certificate: pem('1') }),
-        doc('ssl-certificate', 'c2', { certificate: pem('2') }, { 'virtual-hosts': ['shop'] }),
-        doc('virtual-host', 'shop', {}, { 'ssl-certificate': ['c1'] }),
-      ]);
-    expect(attempt).toThrow(DesiredStateError);
-    try {
-      attempt();
-    } catch (error) {
-      const [d, ...rest] = (error as DesiredStateError).diagnostics;
-      expect(rest).toEqual([]);
-      expect(d).toMatchObject({ severity: 'error', code: 'conflicting-link', object: { kind: 'virtual-host', name: 'shop' }, pointer: '' });
-      expect(d?.message).toMatch(/two targets/);
-    }
+    const error = thrownBy(
+      () =>
+        desiredState([
+          doc('ssl-certificate', 'c1', { certificate: pem('1') }),
+          doc('ssl-certificate', 'c2', { certificate: pem('2') }, { 'virtual-hosts': ['shop'] }),
+          doc('virtual-host', 'shop', {}, { 'ssl-certificate': ['c1'] }),
+        ]),
+      DesiredStateError,
+    );
+    const [d, ...rest] = error.diagnostics;
+    expect(rest).toEqual([]);
+    expect(d).toMatchObject({ severity: 'error', code: 'conflicting-link', object: { kind: 'virtual-host', name: 'shop' }, pointer: '' });
+    expect(d?.message).toMatch(/two targets/);
   });
 });
 
