@@ -14,7 +14,7 @@ import type { ObjectRef } from '../engine/model.js';
 import { linkDefinition, liveIdOf, objectOf, refKey } from '../engine/model.js';
 import type { ObjectKey } from '../object-key.js';
 import { writeOnlyAttributes } from '../schema/index.js';
-import { SecretSlot, forEachPath, isPlainObject } from './attributes.js';
+import { SecretSlot, isPlainObject } from './attributes.js';
 import { generatedName, secretEnvName } from './names.js';
 
 /** One manifest document: the gwops/v1 format (apiVersion and kind are added when written). */
@@ -135,16 +135,6 @@ export function buildDocuments(input: BuildInput): BuildResult {
     secrets.push({ variable, kind, name, attribute: path.join('.'), writeOnly });
     return { fromEnv: variable };
   };
-  const fillSlots = (value: unknown, kind: ResourceType, name: string, path: string[]): unknown => {
-    if (value instanceof SecretSlot) return variableFor(kind, name, path, value.writeOnly);
-    if (Array.isArray(value)) return value.map((item: unknown, i) => fillSlots(item, kind, name, [...path, String(i)]));
-    if (isPlainObject(value)) {
-      const out: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(value)) out[key] = fillSlots(child, kind, name, [...path, key]);
-      return out;
-    }
-    return value;
-  };
 
   const out: ExportedDocument[] = [];
   const byKind = new Map<ResourceType, Draft[]>();
@@ -155,37 +145,44 @@ export function buildDocuments(input: BuildInput): BuildResult {
   }
   for (const kind of KINDS) {
     const ofKind = (byKind.get(kind.type) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const writeOnly = writeOnlyAttributes(kind.type).map((secret) => secret.segments);
     for (const doc of ofKind) {
-      // Write-only attributes: wherever their parent object is written (the top level always).
-      const attributes = copyTree(doc.attributes) as Record<string, unknown>;
-      for (const secret of writeOnlyAttributes(kind.type)) {
-        const parentPath = secret.segments.slice(0, -1);
-        const key = secret.segments[secret.segments.length - 1];
-        if (key === undefined) continue;
-        const place = (parent: Record<string, unknown>): void => {
-          parent[key] = new SecretSlot(true);
-        };
-        if (parentPath.length === 0) place(attributes);
-        else forEachPath(attributes, parentPath, (_path, grand, last) => {
-          const parent = grand[last];
-          if (isPlainObject(parent)) place(parent);
-        });
-      }
+      // A copy of the attributes with each secret slot filled: write-only attributes wherever
+      // their parent object is written (the top level always), the others where they were.
+      const at: string[] = [];
+      const slot = (key: string, writeOnly: boolean): { fromEnv: string } => variableFor(kind.type, doc.name, [...at, key], writeOnly);
+      const fill = (value: unknown): unknown => {
+        if (value instanceof SecretSlot) return variableFor(kind.type, doc.name, [...at], value.writeOnly);
+        if (Array.isArray(value)) {
+          return value.map((item: unknown, i) => {
+            at.push(String(i));
+            const filled = fill(item);
+            at.pop();
+            return filled;
+          });
+        }
+        if (!isPlainObject(value)) return value;
+        const placed = writeOnly.filter((segments) => segments.length === at.length + 1 && at.every((part, i) => segments[i] === '*' || segments[i] === part)).map((segments) => segments[at.length] ?? '');
+        const filled: Record<string, unknown> = {};
+        for (const [key, child] of Object.entries(value)) {
+          if (at.length === 0 && key === 'name') continue; // the document's name
+          if (placed.includes(key)) filled[key] = slot(key, true);
+          else {
+            at.push(key);
+            filled[key] = fill(child);
+            at.pop();
+          }
+        }
+        for (const key of placed) if (!Object.hasOwn(value, key)) filled[key] = slot(key, true);
+        return filled;
+      };
       const relationships: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(doc.relationships).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         if (doc.dropped.has(name)) continue;
         relationships[name] = value instanceof Set ? [...value].sort() : value;
       }
-      delete attributes.name; // the document's name
-      out.push({ kind: kind.type, name: doc.name, attributes: fillSlots(attributes, kind.type, doc.name, []) as Record<string, unknown>, relationships });
+      out.push({ kind: kind.type, name: doc.name, attributes: fill(doc.attributes) as Record<string, unknown>, relationships });
     }
   }
   return { documents: out, secrets, warnings, externalLinks };
-}
-
-/** A deep copy of a JSON tree that keeps {@link SecretSlot}s as they are. */
-function copyTree(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyTree);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyTree(v)]));
-  return value;
 }
