@@ -37,6 +37,9 @@ export interface ExportBenchRow {
   /** Median wall time of the bare fetch and of the export, from outside (ms). */
   readonly fetchMs: number;
   readonly exportMs: number;
+  /** Median CPU time of the processes (ms; the emulator's not included). */
+  readonly fetchCpuMs: number;
+  readonly exportCpuMs: number;
   /** Peak RSS of the processes (MB, node itself included). */
   readonly fetchRssMb: number;
   readonly exportRssMb: number;
@@ -44,26 +47,39 @@ export interface ExportBenchRow {
 
 interface ProbeRun {
   readonly wallMs: number;
+  readonly cpuMs: number;
   readonly rssMb: number;
 }
 
 const COLLECTIONS = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((k) => k.collection);
 
 /** Runs one probe process and times it from outside. @throws Error when it fails */
-async function probe(emulator: BenchEmulator, mode: 'export' | 'fetch', out: string): Promise<ProbeRun> {
+async function probe(emulator: BenchEmulator, mode: 'export' | 'fetch', base: string): Promise<ProbeRun> {
+  // Each export writes into a new directory, as a first export does; removed after it is timed.
+  const out = path.join(base, `run-${++runs}`);
+  try {
+    return await probeInto(emulator, mode, out);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+let runs = 0;
+
+async function probeInto(emulator: BenchEmulator, mode: 'export' | 'fetch', out: string): Promise<ProbeRun> {
   const t0 = performance.now();
   const child = fork(fileURLToPath(new URL('./export-probe.js', import.meta.url)), [], {
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     env: { ...process.env, GWOPS_BENCH_URL: emulator.url, GWOPS_BENCH_KEY: emulator.apiKey, GWOPS_BENCH_MODE: mode, GWOPS_BENCH_OUT: out, GWOPS_BENCH_COLLECTIONS: COLLECTIONS.join(',') },
   });
-  const result = await new Promise<{ exitCode: number; maxRssKb: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { exitCode: number; maxRssKb: number }));
+  const result = await new Promise<{ exitCode: number; maxRssKb: number; cpuMs: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { exitCode: number; maxRssKb: number; cpuMs: number }));
     child.once('exit', (code) => reject(new Error(`${mode} probe exited with ${String(code)}`)));
   });
   await new Promise((resolve) => child.once('exit', resolve));
   const wallMs = performance.now() - t0;
   if (result.exitCode !== 0) throw new Error(`${mode} probe ended with exit code ${result.exitCode}`);
-  return { wallMs, rssMb: result.maxRssKb / 1024 };
+  return { wallMs, cpuMs: result.cpuMs, rssMb: result.maxRssKb / 1024 };
 }
 
 function median(values: readonly number[]): number {
@@ -98,6 +114,8 @@ export async function benchExport(sizes: readonly number[], progress: (line: str
         objects: size + shape.groups + shape.hosts,
         fetchMs: median(fetches.map((r) => r.wallMs)),
         exportMs: median(exports.map((r) => r.wallMs)),
+        fetchCpuMs: median(fetches.map((r) => r.cpuMs)),
+        exportCpuMs: median(exports.map((r) => r.cpuMs)),
         fetchRssMb: Math.max(...fetches.map((r) => r.rssMb)),
         exportRssMb: Math.max(...exports.map((r) => r.rssMb)),
       });
@@ -123,16 +141,16 @@ export function exportVerdicts(rows: readonly ExportBenchRow[]): { ratioMet: boo
 export function formatExportBench(rows: readonly ExportBenchRow[]): string[] {
   const lines = [
     'export against the emulator (one file per object), side by side with a bare client fetching the same lists; both fresh processes timed from outside (medians of 3 alternating runs after a warm-up; 1 run at 100,000)',
-    `${'mappings'.padStart(9)} ${'objects'.padStart(8)} ${'fetch ms'.padStart(9)} ${'export ms'.padStart(10)} ${'ratio'.padStart(6)} ${'ms/object'.padStart(10)} ${'fetch RSS'.padStart(10)} ${'export RSS'.padStart(11)}`,
+    `${'mappings'.padStart(9)} ${'objects'.padStart(8)} ${'fetch ms'.padStart(9)} ${'export ms'.padStart(10)} ${'ratio'.padStart(6)} ${'ms/object'.padStart(10)} ${'fetch cpu'.padStart(10)} ${'export cpu'.padStart(11)} ${'fetch RSS'.padStart(10)} ${'export RSS'.padStart(11)}`,
   ];
   for (const r of rows) {
     lines.push(
-      `${String(r.mappings).padStart(9)} ${String(r.objects).padStart(8)} ${r.fetchMs.toFixed(0).padStart(9)} ${r.exportMs.toFixed(0).padStart(10)} ${(r.exportMs / r.fetchMs).toFixed(2).padStart(6)} ${(r.exportMs / r.objects).toFixed(3).padStart(10)} ${r.fetchRssMb.toFixed(0).padStart(10)} ${r.exportRssMb.toFixed(0).padStart(11)}`,
+      `${String(r.mappings).padStart(9)} ${String(r.objects).padStart(8)} ${r.fetchMs.toFixed(0).padStart(9)} ${r.exportMs.toFixed(0).padStart(10)} ${(r.exportMs / r.fetchMs).toFixed(2).padStart(6)} ${(r.exportMs / r.objects).toFixed(3).padStart(10)} ${r.fetchCpuMs.toFixed(0).padStart(10)} ${r.exportCpuMs.toFixed(0).padStart(11)} ${r.fetchRssMb.toFixed(0).padStart(10)} ${r.exportRssMb.toFixed(0).padStart(11)}`,
     );
   }
   const v = exportVerdicts(rows);
   const word = (met: boolean | null, what: string): string => (met === null ? `n/a (${what} not measured)` : met ? 'pass' : 'FAIL');
-  lines.push('RSS: peak resident memory of the process in MB, node itself included');
+  lines.push('ms/object: export wall time per exported object; cpu: CPU ms of the process (the emulator not included); RSS: peak resident memory of the process in MB, node itself included');
   lines.push(`target: export/fetch <= ${EXPORT_RATIO_TARGET} at ${EXPORT_TARGET_SIZES.join(' and ')} mappings: ${word(v.ratioMet, EXPORT_TARGET_SIZES.join('/'))}`);
   lines.push(`target: export peak RSS < ${EXPORT_RSS_TARGET_MB} MB at ${Math.max(...EXPORT_TARGET_SIZES)} mappings: ${word(v.rssMet, String(Math.max(...EXPORT_TARGET_SIZES)))} (run with --large)`);
   return lines;
