@@ -38,6 +38,19 @@ async function look(path: string, follow: boolean): Promise<Stats | undefined | 
 }
 
 /**
+ * The part of {@link writeProblem} that needs no file system: why `full` is too long (the
+ * whole path, or one of its names), or undefined.
+ */
+export function lengthProblem(full: string): string | undefined {
+  if (Buffer.byteLength(full) > PATH_MAX_BYTES) return `the path is ${Buffer.byteLength(full)} bytes long, more than the ${PATH_MAX_BYTES} a path may have`;
+  for (const name of full.split(sep)) {
+    const bytes = Buffer.byteLength(name);
+    if (bytes > NAME_MAX_BYTES) return `the name '${name.slice(0, 40)}…' is ${bytes} bytes long, more than the ${NAME_MAX_BYTES} a file name may have`;
+  }
+  return undefined;
+}
+
+/**
  * Why `full` cannot be written as a `target`, or undefined when it can as far as can be
  * told before writing: every name of the path fits in {@link NAME_MAX_BYTES} and the whole
  * in {@link PATH_MAX_BYTES}; each part of the path that exists is a directory (symbolic
@@ -48,11 +61,8 @@ async function look(path: string, follow: boolean): Promise<Stats | undefined | 
  * @returns one phrase naming the path at fault, e.g. "/tmp/a is a file, not a directory"
  */
 export async function writeProblem(full: string, target: WriteTarget): Promise<string | undefined> {
-  if (Buffer.byteLength(full) > PATH_MAX_BYTES) return `the path is ${Buffer.byteLength(full)} bytes long, more than the ${PATH_MAX_BYTES} a path may have`;
-  for (const name of full.split(sep)) {
-    const bytes = Buffer.byteLength(name);
-    if (bytes > NAME_MAX_BYTES) return `the name '${name.slice(0, 40)}…' is ${bytes} bytes long, more than the ${NAME_MAX_BYTES} a file name may have`;
-  }
+  const tooLong = lengthProblem(full);
+  if (tooLong !== undefined) return tooLong;
   const own = await look(full, true);
   if (own !== undefined && 'problem' in own) return own.problem;
   if (own !== undefined) {

@@ -6,17 +6,20 @@
  * `plan` (1,000 / 5,000 / 20,000 mappings against the emulator, plan time vs bare
  * fetch-and-parse, request count, peak memory) and `apply` (apply and plan with the server
  * check at 20 ms latency per call: requests and wall time against the minimum and its
- * floor, a hand-written script as baseline; src/bench/apply.ts). The emulator's own list
- * latency is `npm run bench:emulator`.
+ * floor, a hand-written script as baseline; src/bench/apply.ts) and `export` (1,000 and
+ * 10,000 mappings, 100,000 with `--large`: export time vs a bare client fetching the same
+ * lists, ms per object, peak RSS; src/bench/export.ts). The emulator's own list latency is
+ * `npm run bench:emulator`.
  *
- * Usage: `node dist/bench/index.js [validate] [plan] [apply] [--quick] [--write-docs]`
- * (`--quick`: small sizes; `--write-docs`: also writes docs/performance.md and its plots,
- * src/bench/report-doc.ts).
+ * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [--quick] [--large] [--write-docs]`
+ * (`--quick`: small sizes; `--large`: also the largest export size; `--write-docs`: also
+ * writes docs/performance.md and its plots, src/bench/report-doc.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { applyBenchOptions, benchApply } from './apply.js';
 import { formatApplyBench } from './apply-format.js';
 import type { ApplyBenchReport } from './apply.js';
+import { benchExport, formatExportBench } from './export.js';
 import { benchPlan, formatPlanBench } from './plan.js';
 import type { PlanBenchRow } from './plan.js';
 import { machineInfo, writePerformanceDocs } from './report-doc.js';
@@ -26,6 +29,7 @@ import type { ValidateBenchResult } from './validate.js';
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const writeDocs = args.includes('--write-docs');
+const large = args.includes('--large');
 const parts = args.filter((a) => !a.startsWith('--'));
 const want = (part: string): boolean => parts.length === 0 || parts.includes(part);
 const progress = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -45,6 +49,10 @@ if (want('plan')) {
 if (want('apply')) {
   apply = await benchApply(applyBenchOptions(quick, progress));
   process.stdout.write(`${formatApplyBench(apply).join('\n')}\n`);
+}
+if (want('export')) {
+  const sizes = quick ? [200, 1000] : [1000, 10000, ...(large ? [100000] : [])];
+  process.stdout.write(`${formatExportBench(await benchExport(sizes, progress)).join('\n')}\n\n`);
 }
 if (writeDocs) {
   const command = ['npm run bench --', ...args].join(' ');

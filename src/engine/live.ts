@@ -48,6 +48,35 @@ export function liveState(
   lists: Partial<Record<ResourceType, readonly ApiResource[]>>,
   handles: ReadonlyMap<ObjectKey<ResourceType>, string>,
 ): State {
+  return liveStateNamed(lists, handles).state;
+}
+
+/**
+ * The name of a fetched object whose identity is not its name, from its identity key (the
+ * kind's `identity.live` hook asks for it), or undefined for the hook's own display name.
+ */
+export type HandleOf = (kind: ResourceType, key: string, resource: ApiResource) => string | undefined;
+
+/** How {@link liveStateNamed} named the fetched objects that could not keep their identity as name. */
+export interface LiveNaming {
+  /** Objects without a usable identity, named `#id:<id>` (by `refKey`). */
+  readonly unnamed: ReadonlySet<ObjectKey<ResourceType>>;
+  /** Objects named `<name>@id:<id>` because one with a lower id holds their name (by `refKey`): the name they carry. */
+  readonly duplicates: ReadonlyMap<ObjectKey<ResourceType>, string>;
+}
+
+/**
+ * {@link liveState} with its naming: which objects had no identity and which were renamed
+ * as duplicates (`gwops export` leaves them out and says so). `handles` is the desired
+ * handles by identity key, or a function that names such objects ({@link HandleOf}).
+ */
+export function liveStateNamed(
+  lists: Partial<Record<ResourceType, readonly ApiResource[]>>,
+  handles: ReadonlyMap<ObjectKey<ResourceType>, string> | HandleOf,
+): { state: State; naming: LiveNaming } {
+  const handleOf: HandleOf = typeof handles === 'function' ? handles : (kind, key) => handles.get(objectKey(kind, key));
+  const unnamed = new Set<ObjectKey<ResourceType>>();
+  const duplicates = new Map<ObjectKey<ResourceType>, string>();
   const objects = emptyObjectMaps();
   const builtIns = new Map<ResourceType, Map<string, string>>();
   const names = new Map<ObjectKey, string>(); // objectKey(type, id) → name
@@ -58,7 +87,7 @@ export function liveState(
     for (const resource of [...resources].sort((a, b) => compareIds(a.id, b.id))) {
       const id = String(resource.id);
       const attributes = resource.attributes as AttributeObject;
-      const identity = kind.identity.live(attributes, (key) => handles.get(objectKey(kind.type, key)));
+      const identity = kind.identity.live(attributes, (key) => handleOf(kind.type, key, resource));
       if (isBuiltInId(id)) {
         const ofKind = builtIns.get(kind.type) ?? new Map<string, string>();
         if (identity.name !== undefined && !ofKind.has(identity.name)) {
@@ -68,9 +97,12 @@ export function liveState(
         continue;
       }
       let name = identity.name ?? `${UNKNOWN_ID_PREFIX}${id}`;
-      if (byName.has(name) || builtIns.get(kind.type)?.has(name)) name = `${name}@id:${id}`;
+      const taken = byName.has(name) || builtIns.get(kind.type)?.has(name) === true;
+      if (taken) name = `${name}@id:${id}`;
       const object: StateObject = { kind: kind.type, name, id, attributes, ...(identity.key !== undefined ? { identityKey: identity.key } : {}) };
       byName.set(name, object);
+      if (identity.name === undefined) unnamed.add(objectKey(kind.type, name));
+      else if (taken) duplicates.set(objectKey(kind.type, name), identity.name);
       names.set(objectKey(kind.type, id), name);
     }
   }
@@ -102,7 +134,7 @@ export function liveState(
       }
     }
   }
-  return { objects, links: [...links.values()], ...(builtIns.size > 0 ? { builtIns } : {}) };
+  return { state: { objects, links: [...links.values()], ...(builtIns.size > 0 ? { builtIns } : {}) }, naming: { unnamed, duplicates } };
 }
 
 function countUnmanaged(objects: Map<ResourceType, Map<string, StateObject>>, kind: ResourceType, name: string): void {

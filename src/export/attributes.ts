@@ -8,6 +8,8 @@
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
 import { recordedDefaults } from '../kinds/server-defaults.js';
+import type { Key } from '../object-key.js';
+import { joinKey } from '../object-key.js';
 import type { JsonSchema } from '../schema/index.js';
 import { secretAttributes, wireSchema, writeOnlyAttributes } from '../schema/index.js';
 
@@ -88,27 +90,41 @@ export function stripDefaults(value: Record<string, unknown>, defaults: Readonly
   return out;
 }
 
-/** Keeps what `schema` (a wire schema) knows; calls `unknown` with the dotted path of anything else. */
-function filterToSchema(value: unknown, schema: JsonSchema, path: string, unknown: (path: string) => void): unknown {
+/**
+ * Keeps what `schema` (a wire schema) knows; calls `unknown` with the dotted path of anything
+ * else. `at` is the path of `value` (keys, `[]` for list items), extended and restored in
+ * place: the dotted path is only made for an unknown attribute.
+ */
+function filterToSchema(value: unknown, schema: JsonSchema, at: string[], unknown: (path: string) => void): unknown {
   if (Array.isArray(value)) {
     const items = schema.items;
-    return items ? value.map((item: unknown) => filterToSchema(item, items, `${path}[]`, unknown)) : value;
+    if (!items) return value;
+    at.push('[]');
+    const out = value.map((item: unknown) => filterToSchema(item, items, at, unknown));
+    at.pop();
+    return out;
   }
   if (isPlainObject(value) && schema.properties) {
     const props = schema.properties;
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const childPath = path === '' ? key : `${path}.${key}`;
+    for (const key of Object.keys(value)) {
       const childSchema = props[key];
       if (!childSchema) {
-        unknown(childPath);
+        unknown(dotted([...at, key]));
         continue;
       }
-      out[key] = filterToSchema(child, childSchema, childPath, unknown);
+      at.push(key);
+      out[key] = filterToSchema(value[key], childSchema, at, unknown);
+      at.pop();
     }
     return out;
   }
   return value;
+}
+
+/** `a.b[].c` from the segments `a`, `b`, `[]`, `c`. */
+function dotted(segments: readonly string[]): string {
+  return segments.reduce((path, segment) => (segment === '[]' ? `${path}[]` : path === '' ? segment : `${path}.${segment}`), '');
 }
 
 /** Calls `fn` with each concrete path (array indexes as decimal strings) that `pattern` (`*` = any index) matches in `value`. */
@@ -145,30 +161,55 @@ export interface AttributeOptions {
  */
 export function exportAttributes(type: ResourceType, live: Readonly<Record<string, unknown>>, options: AttributeOptions): Record<string, unknown> {
   const kind = kindOf(type);
-  let attributes = filterToSchema(live, wireSchema(type, options.variant, { keepRanges: true }), '', options.unknown) as Record<string, unknown>;
-  const secrets: string[][] = [];
-  const defaults = defaultTree(type);
-  const writeOnly = new Set(writeOnlyAttributes(type).map((p) => p.segments.join('\u0000')));
-  for (const secret of secretAttributes(type)) {
-    const isWriteOnly = writeOnly.has(secret.segments.join('\u0000'));
+  const { schema, secrets, defaults } = kindRules(type, options.variant);
+  let attributes = filterToSchema(live, schema, [], options.unknown) as Record<string, unknown>;
+  const slots: string[][] = [];
+  for (const secret of secrets) {
     forEachPath(attributes, secret.segments, (path, parent, key) => {
       if (!Object.hasOwn(parent, key)) return;
-      if (isWriteOnly) {
+      if (secret.writeOnly) {
         delete parent[key];
         return;
       }
       const value = parent[key];
       if (value === '' || value === null || value === undefined) return;
       if (kind.holdsSecret?.(path, live) === false) return;
-      secrets.push(path);
+      slots.push(path);
     });
   }
   if (!options.keepDefaults) attributes = stripDefaults(attributes, defaults);
-  for (const path of secrets) {
+  for (const path of slots) {
     const last = path[path.length - 1];
     let node: unknown = attributes;
     for (const segment of path.slice(0, -1)) node = Array.isArray(node) ? node[Number(segment)] : isPlainObject(node) ? node[segment] : undefined;
     if (last !== undefined && isPlainObject(node) && Object.hasOwn(node, last)) node[last] = new SecretSlot(false);
   }
   return attributes;
+}
+
+/** What {@link exportAttributes} reads of a kind's schema and defaults, per kind and variant. */
+interface KindRules {
+  /** The wire schema with ranges. */
+  readonly schema: JsonSchema;
+  /** The attributes marked secret, and whether each is write-only. */
+  readonly secrets: readonly { readonly segments: readonly string[]; readonly writeOnly: boolean }[];
+  readonly defaults: Readonly<Record<string, unknown>>;
+}
+
+const rulesCache = new Map<Key<'export rules'>, KindRules>();
+
+/** The {@link KindRules} of `type` in `variant`, made once (the schema's conversion costs more than exporting an object). */
+function kindRules(type: ResourceType, variant: Variant): KindRules {
+  const key = joinKey<'export rules'>(type, variant);
+  let rules = rulesCache.get(key);
+  if (!rules) {
+    const writeOnly = new Set(writeOnlyAttributes(type).map((p) => p.path));
+    rules = {
+      schema: wireSchema(type, variant, { keepRanges: true }),
+      secrets: secretAttributes(type).map((p) => ({ segments: p.segments, writeOnly: writeOnly.has(p.path) })),
+      defaults: defaultTree(type),
+    };
+    rulesCache.set(key, rules);
+  }
+  return rules;
 }

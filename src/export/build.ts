@@ -1,6 +1,6 @@
 /**
- * The manifests of `gwops export` as data: a pure function of the fetched lists (no I/O).
- * Built-in objects (negative ids) are never exported; ids are dropped and links are
+ * The manifests of `gwops export` as data: a pure function of the fetched lists (no I/O),
+ * read through the live state of src/engine/live.ts (its names and links). Built-in objects (negative ids) are never exported; ids are dropped and links are
  * written by name, on the canonical side when that object is exported, else on the
  * exported end (so that a plan of the result manages exactly the links it had);
  * write-only and other secrets become `{ fromEnv: GWOPS_<KIND>_<NAME>_<ATTR> }`.
@@ -8,9 +8,13 @@
 import type { ApiResource } from '../gateway/index.js';
 import { isBuiltInId } from '../gateway/index.js';
 import type { ResourceType } from '../kinds/index.js';
-import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
+import { KINDS, kindOf } from '../kinds/index.js';
+import { liveStateNamed } from '../engine/live.js';
+import type { ObjectRef } from '../engine/model.js';
+import { linkDefinition, liveIdOf, objectOf, refKey } from '../engine/model.js';
+import type { ObjectKey } from '../object-key.js';
 import { writeOnlyAttributes } from '../schema/index.js';
-import { SecretSlot, forEachPath, isPlainObject } from './attributes.js';
+import { SecretSlot, isPlainObject } from './attributes.js';
 import { generatedName, secretEnvName } from './names.js';
 
 /** One manifest document: the gwops/v1 format (apiVersion and kind are added when written). */
@@ -56,92 +60,68 @@ export interface BuildInput {
   readonly nameOnly?: ReadonlySet<string> | undefined;
 }
 
-/** Ids are strings holding integers: numeric order when both are integers, else code-point order. */
-function compareIds(a: string, b: string): number {
-  const x = Number(a);
-  const y = Number(b);
-  if (Number.isInteger(x) && Number.isInteger(y) && x !== y) return x - y;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 const idKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
 
-/** Builds the documents (see the module comment). */
+/** A document being built: the live object's attributes and its links by relationship name. */
+interface Draft {
+  readonly kind: ResourceType;
+  readonly name: string;
+  readonly attributes: Record<string, unknown>;
+  readonly relationships: Record<string, Set<string> | string>;
+  /** Relationships left undeclared: one of their links names an object that could not be read. */
+  readonly dropped: Set<string>;
+}
+
+/**
+ * Builds the documents (see the module comment) from the live state of the lists
+ * (src/engine/live.ts): its names, duplicate-name suffixes and canonical links. An object
+ * of a kind whose identity is not its name is named by {@link generatedName}.
+ */
 export function buildDocuments(input: BuildInput): BuildResult {
   const exported = new Set(input.exported);
+  const exportable = (kind: ResourceType, id: string): boolean => exported.has(kind) && !isBuiltInId(id) && !input.nameOnly?.has(idKey(kind, id));
+  const { state, naming } = liveStateNamed(input.lists, (kind, key, resource) =>
+    exportable(kind, resource.id) ? generatedName(kind, key, resource.attributes[kindOf(kind).identity.attributes[0] ?? '']) : undefined,
+  );
   const warnings: string[] = [];
-  const names = new Map<string, string>(); // idKey → name
-  const documents = new Map<string, { kind: ResourceType; name: string; attributes: Record<string, unknown>; relationships: Record<string, Set<string> | string>; dropped: Set<string> }>();
-
-  for (const kind of KINDS) {
-    const taken = new Set<string>();
-    for (const resource of [...(input.lists[kind.type] ?? [])].sort((a, b) => compareIds(a.id, b.id))) {
-      const exportable = exported.has(kind.type) && !isBuiltInId(resource.id) && !input.nameOnly?.has(idKey(kind.type, resource.id));
-      const generate = exportable && !kind.identity.byName;
-      const identity = kind.identity.live(resource.attributes, (key) =>
-        generate ? generatedName(kind.type, key, resource.attributes[kind.identity.attributes[0] ?? '']) : undefined,
-      );
-      if (identity.name === undefined) {
-        if (exportable) warnings.push(`${kind.type} with id ${resource.id} has no name: not exported`);
-        continue;
-      }
-      let name = identity.name;
-      if (taken.has(name)) {
-        if (exportable) warnings.push(`${kind.type} '${name}' exists more than once: only the one with the lowest id is exported (id ${resource.id} is not)`);
-        name = `${name}@id:${resource.id}`;
-      } else if (exportable) {
-        documents.set(idKey(kind.type, resource.id), { kind: kind.type, name, attributes: resource.attributes, relationships: {}, dropped: new Set() });
-      }
-      taken.add(name);
-      names.set(idKey(kind.type, resource.id), name);
+  const documents = new Map<ObjectKey<ResourceType>, Draft>();
+  for (const [kind, objects] of state.objects) {
+    for (const object of objects.values()) {
+      if (object.id === undefined || !exportable(kind, object.id)) continue;
+      const key = refKey(object);
+      const duplicate = naming.duplicates.get(key);
+      if (naming.unnamed.has(key)) warnings.push(`${kind} with id ${object.id} has no name: not exported`);
+      else if (duplicate !== undefined) warnings.push(`${kind} '${duplicate}' exists more than once: only the one with the lowest id is exported (id ${object.id} is not)`);
+      else documents.set(key, { kind, name: object.name, attributes: object.attributes, relationships: {}, dropped: new Set() });
     }
   }
 
-  // Links, once each in the canonical direction (read from both sides, as live state does).
-  const links = new Map<string, { from: ResourceType; fromId: string; relationship: string; to: ResourceType; toId: string }>();
-  for (const kind of KINDS) {
-    for (const resource of input.lists[kind.type] ?? []) {
-      for (const [relationship, member] of Object.entries(resource.relationships)) {
-        const def = relationshipNamed(kind, relationship);
-        if (!def || member.data === null) continue;
-        for (const ident of Array.isArray(member.data) ? member.data : [member.data]) {
-          const inverse = def.canonical ? undefined : kindOf(def.target).relationships[def.inverse];
-          if (!def.canonical && !inverse?.canonical) continue;
-          const link = def.canonical
-            ? { from: kind.type, fromId: resource.id, relationship: def.name, to: def.target, toId: ident.id }
-            : { from: def.target, fromId: ident.id, relationship: inverse?.name ?? '', to: kind.type, toId: resource.id };
-          links.set([link.from, link.fromId, link.relationship, link.to, link.toId].join('\u0000'), link);
-        }
-      }
-    }
-  }
+  // Each link on its canonical side when that object is exported, else on the other end.
+  const readable = (ref: ObjectRef): boolean => !naming.unnamed.has(refKey(ref)) && (objectOf(state, ref) !== undefined || state.builtIns?.get(ref.kind)?.has(ref.name) === true);
   let externalLinks = 0;
-  const addLink = (holderKey: string, relationship: string, targetKind: ResourceType, targetId: string): void => {
-    const holder = documents.get(holderKey);
-    if (!holder) return;
+  const addLink = (holder: Draft, relationship: string, target: ObjectRef): void => {
     const def = kindOf(holder.kind).relationships[relationship];
     if (!def) return;
-    const targetName = names.get(idKey(targetKind, targetId));
-    if (targetName === undefined) {
+    if (!readable(target)) {
       // Declaring the relationship without this link would unlink it: leave the relationship undeclared.
       holder.dropped.add(relationship);
-      warnings.push(`${holder.kind} '${holder.name}' links to ${targetKind} with id ${targetId}, which could not be read: its relationship '${relationship}' is not exported`);
+      warnings.push(`${holder.kind} '${holder.name}' links to ${target.kind} with id ${liveIdOf(state, target) ?? '?'}, which could not be read: its relationship '${relationship}' is not exported`);
       return;
     }
-    if (!documents.has(idKey(targetKind, targetId))) externalLinks++;
-    if (def.cardinality === 'one') holder.relationships[relationship] = targetName;
+    if (!documents.has(refKey(target))) externalLinks++;
+    if (def.cardinality === 'one') holder.relationships[relationship] = target.name;
     else {
       const set = holder.relationships[relationship];
-      if (set instanceof Set) set.add(targetName);
-      else holder.relationships[relationship] = new Set([targetName]);
+      if (set instanceof Set) set.add(target.name);
+      else holder.relationships[relationship] = new Set([target.name]);
     }
   };
-  for (const link of links.values()) {
-    const fromKey = idKey(link.from, link.fromId);
-    if (documents.has(fromKey)) addLink(fromKey, link.relationship, link.to, link.toId);
+  for (const link of state.links) {
+    const from = documents.get(refKey(link.from));
+    if (from) addLink(from, link.relationship, link.to);
     else {
-      const inverse = kindOf(link.from).relationships[link.relationship]?.inverse;
-      if (inverse !== undefined) addLink(idKey(link.to, link.toId), inverse, link.from, link.fromId);
+      const to = documents.get(refKey(link.to));
+      if (to) addLink(to, linkDefinition(link).inverse, link.from);
     }
   }
 
@@ -155,51 +135,54 @@ export function buildDocuments(input: BuildInput): BuildResult {
     secrets.push({ variable, kind, name, attribute: path.join('.'), writeOnly });
     return { fromEnv: variable };
   };
-  const fillSlots = (value: unknown, kind: ResourceType, name: string, path: string[]): unknown => {
-    if (value instanceof SecretSlot) return variableFor(kind, name, path, value.writeOnly);
-    if (Array.isArray(value)) return value.map((item: unknown, i) => fillSlots(item, kind, name, [...path, String(i)]));
-    if (isPlainObject(value)) {
-      const out: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(value)) out[key] = fillSlots(child, kind, name, [...path, key]);
-      return out;
-    }
-    return value;
-  };
 
   const out: ExportedDocument[] = [];
+  const byKind = new Map<ResourceType, Draft[]>();
+  for (const draft of documents.values()) {
+    const ofKind = byKind.get(draft.kind);
+    if (ofKind) ofKind.push(draft);
+    else byKind.set(draft.kind, [draft]);
+  }
   for (const kind of KINDS) {
-    const ofKind = [...documents.values()].filter((d) => d.kind === kind.type).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const ofKind = (byKind.get(kind.type) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const writeOnly = writeOnlyAttributes(kind.type).map((secret) => secret.segments);
     for (const doc of ofKind) {
-      // Write-only attributes: wherever their parent object is written (the top level always).
-      const attributes = copyTree(doc.attributes) as Record<string, unknown>;
-      for (const secret of writeOnlyAttributes(kind.type)) {
-        const parentPath = secret.segments.slice(0, -1);
-        const key = secret.segments[secret.segments.length - 1];
-        if (key === undefined) continue;
-        const place = (parent: Record<string, unknown>): void => {
-          parent[key] = new SecretSlot(true);
-        };
-        if (parentPath.length === 0) place(attributes);
-        else forEachPath(attributes, parentPath, (_path, grand, last) => {
-          const parent = grand[last];
-          if (isPlainObject(parent)) place(parent);
-        });
-      }
+      // A copy of the attributes with each secret slot filled: write-only attributes wherever
+      // their parent object is written (the top level always), the others where they were.
+      const at: string[] = [];
+      const slot = (key: string, writeOnly: boolean): { fromEnv: string } => variableFor(kind.type, doc.name, [...at, key], writeOnly);
+      const fill = (value: unknown): unknown => {
+        if (value instanceof SecretSlot) return variableFor(kind.type, doc.name, [...at], value.writeOnly);
+        if (Array.isArray(value)) {
+          return value.map((item: unknown, i) => {
+            at.push(String(i));
+            const filled = fill(item);
+            at.pop();
+            return filled;
+          });
+        }
+        if (!isPlainObject(value)) return value;
+        const placed = writeOnly.filter((segments) => segments.length === at.length + 1 && at.every((part, i) => segments[i] === '*' || segments[i] === part)).map((segments) => segments[at.length] ?? '');
+        const filled: Record<string, unknown> = {};
+        for (const [key, child] of Object.entries(value)) {
+          if (at.length === 0 && key === 'name') continue; // the document's name
+          if (placed.includes(key)) filled[key] = slot(key, true);
+          else {
+            at.push(key);
+            filled[key] = fill(child);
+            at.pop();
+          }
+        }
+        for (const key of placed) if (!Object.hasOwn(value, key)) filled[key] = slot(key, true);
+        return filled;
+      };
       const relationships: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(doc.relationships).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         if (doc.dropped.has(name)) continue;
         relationships[name] = value instanceof Set ? [...value].sort() : value;
       }
-      delete attributes.name; // the document's name
-      out.push({ kind: kind.type, name: doc.name, attributes: fillSlots(attributes, kind.type, doc.name, []) as Record<string, unknown>, relationships });
+      out.push({ kind: kind.type, name: doc.name, attributes: fill(doc.attributes) as Record<string, unknown>, relationships });
     }
   }
   return { documents: out, secrets, warnings, externalLinks };
-}
-
-/** A deep copy of a JSON tree that keeps {@link SecretSlot}s as they are. */
-function copyTree(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyTree);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyTree(v)]));
-  return value;
 }

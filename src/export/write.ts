@@ -1,19 +1,20 @@
 /**
- * Writes what `gwops export` built: the manifests (one file per object
+ * Writes what `gwops export` built, rendering each document as it writes it: the manifests (one file per object
  * `<kind>/<name>.yaml`, or one multi-document file per kind `<kind>.yaml`),
  * `secrets.env.example` (variable names only) and, unless one exists, `gwops.yaml`.
  */
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import type { ResourceType } from '../kinds/index.js';
 import { ConfigError } from '../errors.js';
 import { errnoWords } from '../files.js';
 import { PROJECT_FILE } from '../manifest/project.js';
 import { escapeVariables } from '../manifest/variables.js';
-import { writeProblem } from '../out-paths.js';
+import { lengthProblem, writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
+import { plainYaml } from './yaml.js';
 
 /** How the manifests are laid out. */
 export type ExportLayout = 'per-object' | 'per-kind';
@@ -43,23 +44,22 @@ export function renderDocument(document: ExportedDocument): string {
   const value: Record<string, unknown> = { apiVersion: 'gwops/v1', kind: document.kind, name: document.name };
   if (Object.keys(document.attributes).length > 0) value.attributes = document.attributes;
   if (Object.keys(document.relationships).length > 0) value.relationships = document.relationships;
-  return stringify(escapeStrings(value), YAML_OPTIONS);
+  return plainYaml(value, escapeVariables) ?? stringify(escapeStrings(value), YAML_OPTIONS);
 }
 
-/** The manifest files to write: path relative to the output directory → text. */
+/** The file of `document`, relative to the output directory: `<kind>/<name>.yaml`, or `<kind>.yaml` per kind. */
+export function manifestPath(document: Pick<ExportedDocument, 'kind' | 'name'>, layout: ExportLayout): string {
+  return layout === 'per-kind' ? `${document.kind}.yaml` : join(document.kind, `${escapeFileName(document.name)}.yaml`);
+}
+
+/** The manifest files to write, rendered: path relative to the output directory → text (documents of one file joined by `---`). */
 export function manifestFiles(documents: readonly ExportedDocument[], layout: ExportLayout): Map<string, string> {
   const files = new Map<string, string>();
-  if (layout === 'per-kind') {
-    const byKind = new Map<ResourceType, string[]>();
-    for (const document of documents) {
-      const texts = byKind.get(document.kind) ?? [];
-      texts.push(renderDocument(document));
-      byKind.set(document.kind, texts);
-    }
-    for (const [kind, texts] of byKind) files.set(`${kind}.yaml`, texts.join('---\n'));
-    return files;
+  for (const document of documents) {
+    const path = manifestPath(document, layout);
+    const before = files.get(path);
+    files.set(path, before === undefined ? renderDocument(document) : `${before}---\n${renderDocument(document)}`);
   }
-  for (const document of documents) files.set(join(document.kind, `${escapeFileName(document.name)}.yaml`), renderDocument(document));
   return files;
 }
 
@@ -139,38 +139,82 @@ export interface Written {
 }
 
 /**
- * Writes the files into `dir` (created when missing), the project file and the secrets
- * example into `projectDir` (default `dir`). In the per-object layout, the YAML files
- * already in the exported kinds' folders are removed first (they would be read as
- * manifests of objects that are gone); an existing project file is kept. Every path is
- * checked first ({@link writeProblem}): when one cannot be written, nothing is removed or
- * written.
+ * The first problem of writing the files `paths` (absolute), in their order, as
+ * {@link writeProblem} names it. Each folder is checked once, and only the files already
+ * there one by one: a file that does not exist has no problem but its folder's and the
+ * length of its path.
+ */
+async function firstWriteProblem(paths: readonly string[]): Promise<{ path: string; problem: string } | undefined> {
+  const folders = new Map<string, { problem?: string | undefined; entries: ReadonlySet<string> }>();
+  for (const full of paths) {
+    const tooLong = lengthProblem(full);
+    if (tooLong !== undefined) return { path: full, problem: tooLong };
+    const folder = dirname(full);
+    let checked = folders.get(folder);
+    if (!checked) {
+      const problem = await writeProblem(folder, 'directory');
+      checked = { problem, entries: new Set(problem === undefined ? await readdir(folder).catch(() => []) : []) };
+      folders.set(folder, checked);
+    }
+    const problem = checked.problem ?? (checked.entries.has(basename(full)) ? await writeProblem(full, 'file') : undefined);
+    if (problem !== undefined) return { path: full, problem };
+  }
+  return undefined;
+}
+
+/** How many files are written at once: enough to keep the file system's threads busy. */
+const WRITES_IN_FLIGHT = 16;
+
+/** Calls `work` for each item, at most `limit` at once; rejects with the first error. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Writes the manifests of `documents` (each rendered as it is written, never all held at
+ * once) into `dir` (created when missing), the project file and the secrets example into
+ * `projectDir` (default `dir`). In the per-object layout, the YAML files already in the
+ * exported kinds' folders are removed first (they would be read as manifests of objects
+ * that are gone); an existing project file is kept. Every path is checked first
+ * ({@link writeProblem}): when one cannot be written, nothing is removed or written.
  * @throws ConfigError naming the path and what is wrong (one line)
  */
 export async function writeExport(
   dir: string,
-  manifests: ReadonlyMap<string, string>,
+  documents: readonly ExportedDocument[],
+  layout: ExportLayout,
   secrets: readonly SecretVariable[],
   project: string,
   clearFolders: readonly string[],
   projectDir: string = dir,
 ): Promise<Written> {
-  const paths = [...[...manifests.keys()].map((path) => join(dir, path)), join(projectDir, PROJECT_FILE), ...(secrets.length > 0 ? [join(projectDir, SECRETS_EXAMPLE_FILE)] : [])];
-  for (const full of paths) {
-    const problem = await writeProblem(full, 'file');
-    if (problem !== undefined) throw new ConfigError(`cannot write ${relative(dir, full)}: ${problem}; nothing was written or removed`);
-  }
+  const manifests = [...new Set(documents.map((d) => manifestPath(d, layout)))];
+  const paths = [...manifests.map((path) => join(dir, path)), join(projectDir, PROJECT_FILE), ...(secrets.length > 0 ? [join(projectDir, SECRETS_EXAMPLE_FILE)] : [])];
+  const found = await firstWriteProblem(paths);
+  if (found !== undefined) throw new ConfigError(`cannot write ${relative(dir, found.path)}: ${found.problem}; nothing was written or removed`);
   try {
-    return await writeChecked(dir, manifests, secrets, project, clearFolders, projectDir);
+    return await writeChecked(dir, documents, layout, manifests, secrets, project, clearFolders, projectDir);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`cannot write the export into ${dir}: ${errnoWords(error)}`, { cause: error });
   }
 }
 
+/** Text gathered for a per-kind file before it is appended (characters). */
+const CHUNK_CHARS = 1 << 20;
+
 async function writeChecked(
   dir: string,
-  manifests: ReadonlyMap<string, string>,
+  documents: readonly ExportedDocument[],
+  layout: ExportLayout,
+  manifests: readonly string[],
   secrets: readonly SecretVariable[],
   project: string,
   clearFolders: readonly string[],
@@ -180,15 +224,40 @@ async function writeChecked(
   for (const folder of clearFolders) {
     const full = join(dir, folder);
     const entries = await readdir(full).catch(() => [] as string[]);
-    for (const entry of entries) if (/\.ya?ml$/.test(entry)) await rm(join(full, entry), { force: true });
+    await eachLimited(
+      entries.filter((entry) => /\.ya?ml$/.test(entry)),
+      WRITES_IN_FLIGHT,
+      (entry) => rm(join(full, entry), { force: true }),
+    );
   }
-  const files: string[] = [];
-  for (const [path, text] of manifests) {
-    const full = join(dir, path);
-    await mkdir(join(full, '..'), { recursive: true });
-    await writeFile(full, text);
-    files.push(relative(dir, full));
+  for (const folder of new Set(manifests.map((path) => dirname(join(dir, path))))) await mkdir(folder, { recursive: true });
+  if (layout === 'per-kind') {
+    // One file per kind, its documents appended in order.
+    const byFile = new Map<string, ExportedDocument[]>();
+    for (const document of documents) {
+      const path = manifestPath(document, layout);
+      const list = byFile.get(path);
+      if (list) list.push(document);
+      else byFile.set(path, [document]);
+    }
+    for (const [path, list] of byFile) {
+      // Appended in chunks of about CHUNK_CHARS: the whole file is never held.
+      const full = join(dir, path);
+      await writeFile(full, '');
+      let chunk = '';
+      for (const [i, document] of list.entries()) {
+        chunk += (i === 0 ? '' : '---\n') + renderDocument(document);
+        if (chunk.length >= CHUNK_CHARS) {
+          await appendFile(full, chunk);
+          chunk = '';
+        }
+      }
+      await appendFile(full, chunk);
+    }
+  } else {
+    await eachLimited(documents, WRITES_IN_FLIGHT, (document) => writeFile(join(dir, manifestPath(document, layout)), renderDocument(document)));
   }
+  const files = manifests.map((path) => relative(dir, join(dir, path)));
   if (secrets.length > 0) {
     await writeFile(join(projectDir, SECRETS_EXAMPLE_FILE), renderSecretsExample(secrets));
     files.push(relative(dir, join(projectDir, SECRETS_EXAMPLE_FILE)));

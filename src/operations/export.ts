@@ -21,7 +21,7 @@ import { exportAttributes } from '../export/attributes.js';
 import type { ExportedDocument, SecretVariable } from '../export/build.js';
 import { buildDocuments } from '../export/build.js';
 import type { ExportLayout } from '../export/write.js';
-import { isNonEmptyDirectory, manifestFiles, renderProjectFile, writeExport } from '../export/write.js';
+import { isNonEmptyDirectory, manifestPath, renderProjectFile, writeExport } from '../export/write.js';
 
 /** Options of {@link runExport} (command-line flags). */
 export interface ExportInput extends GatewayInput {
@@ -165,10 +165,9 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
   const warnings = [...built.warnings, ...[...unknown].map(([what, count]) => `${what} is not known to gwops: left out (${count} object${count === 1 ? '' : 's'})`)];
   for (const warning of warnings) input.warn(warning);
 
-  const files = manifestFiles(built.documents, input.layout);
   const projectDir = input.projectDir === undefined ? dir : resolve(input.cwd, input.projectDir);
   const inProject = (path: string): string => portable(relative(projectDir, resolve(dir, path))) || '.';
-  const manifestPaths = input.layout === 'per-kind' ? [...files.keys()] : [...new Set(built.documents.map((d) => d.kind))];
+  const manifestPaths = [...new Set(built.documents.map((d) => (input.layout === 'per-kind' ? manifestPath(d, input.layout) : d.kind)))];
   const caFile = input.caFile ?? target?.caFile;
   const projectText = renderProjectFile({
     manifests: (manifestPaths.length > 0 ? manifestPaths : ['.']).map(inProject),
@@ -179,7 +178,7 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     ownership: filters,
     allowExternalLinks: built.externalLinks > 0,
   });
-  const written = await writeExport(dir, files, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
+  const written = await writeExport(dir, built.documents, input.layout, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
   const counts: Partial<Record<ResourceType, number>> = {};
   for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
   return { dir, files: written.files, secrets: built.secrets, warnings, counts, projectWritten: written.projectWritten };

@@ -1,0 +1,157 @@
+/**
+ * Export benchmark: `gwops export` of 1,000 and 10,000 mappings (100,000 with `--large`)
+ * against the emulator, side by side in the same run with a bare client fetching the same
+ * lists. Target: export at most 1.5x the fetch time at 10,000 and 100,000 mappings, and a
+ * peak RSS under 1 GB at 100,000.
+ *
+ * Both run in fresh processes (src/bench/export-probe.ts), timed from outside, as a user
+ * would time them: the export is the real CLI (start-up, session, lists, building and
+ * writing one file per object); the bare client opens a session, loads the active
+ * configuration and GETs every collection export reads, parsing each body and keeping
+ * nothing of it. The emulator runs in a child process of its own (src/bench/apply-emulator.ts)
+ * with the data of the apply bench (src/bench/apply-data.ts): the mappings linked to 10
+ * back-end groups and 10 virtual hosts.
+ */
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { KINDS, kindExistsIn } from '../kinds/index.js';
+import { populate } from './apply-data.js';
+import type { BenchEmulator } from './apply-emulator.js';
+import { childEmulator } from './apply-emulator.js';
+
+/** The ratio target (export time / bare fetch time) and the memory target at the largest size. */
+export const EXPORT_RATIO_TARGET = 1.5;
+export const EXPORT_RSS_TARGET_MB = 1024;
+/** Sizes the ratio target applies to. */
+export const EXPORT_TARGET_SIZES: readonly number[] = [10000, 100000];
+
+/** One measured size. */
+export interface ExportBenchRow {
+  readonly mappings: number;
+  /** Objects exported (mappings, groups and hosts). */
+  readonly objects: number;
+  /** Median wall time of the bare fetch and of the export, from outside (ms). */
+  readonly fetchMs: number;
+  readonly exportMs: number;
+  /** Median CPU time of the processes (ms; the emulator's not included). */
+  readonly fetchCpuMs: number;
+  readonly exportCpuMs: number;
+  /** Peak RSS of the processes (MB, node itself included). */
+  readonly fetchRssMb: number;
+  readonly exportRssMb: number;
+}
+
+interface ProbeRun {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly rssMb: number;
+}
+
+const COLLECTIONS = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((k) => k.collection);
+
+/** Runs one probe process and times it from outside. @throws Error when it fails */
+async function probe(emulator: BenchEmulator, mode: 'export' | 'fetch', base: string): Promise<ProbeRun> {
+  // Each export writes into a new directory, as a first export does; removed after it is timed.
+  const out = path.join(base, `run-${++runs}`);
+  try {
+    return await probeInto(emulator, mode, out);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+let runs = 0;
+
+async function probeInto(emulator: BenchEmulator, mode: 'export' | 'fetch', out: string): Promise<ProbeRun> {
+  const t0 = performance.now();
+  const child = fork(fileURLToPath(new URL('./export-probe.js', import.meta.url)), [], {
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    env: { ...process.env, GWOPS_BENCH_URL: emulator.url, GWOPS_BENCH_KEY: emulator.apiKey, GWOPS_BENCH_MODE: mode, GWOPS_BENCH_OUT: out, GWOPS_BENCH_COLLECTIONS: COLLECTIONS.join(',') },
+  });
+  const result = await new Promise<{ exitCode: number; maxRssKb: number; cpuMs: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { exitCode: number; maxRssKb: number; cpuMs: number }));
+    child.once('exit', (code) => reject(new Error(`${mode} probe exited with ${String(code)}`)));
+  });
+  await new Promise((resolve) => child.once('exit', resolve));
+  const wallMs = performance.now() - t0;
+  if (result.exitCode !== 0) throw new Error(`${mode} probe ended with exit code ${result.exitCode}`);
+  return { wallMs, cpuMs: result.cpuMs, rssMb: result.maxRssKb / 1024 };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Runs the export benchmark for each size: after a warm-up of each, `runs` alternating runs, medians reported. */
+export async function benchExport(sizes: readonly number[], progress: (line: string) => void, runs = 3): Promise<ExportBenchRow[]> {
+  const rows: ExportBenchRow[] = [];
+  for (const size of sizes) {
+    const emulator = await childEmulator({ latencyMs: 0 });
+    const out = await mkdtemp(path.join(tmpdir(), 'gwops-export-bench-'));
+    try {
+      progress(`export bench: creating ${size} mappings...`);
+      const shape = { mappings: size, groups: 10, hosts: 10, changeEvery: 0 };
+      await populate(emulator, shape);
+      const fetches: ProbeRun[] = [];
+      const exports: ProbeRun[] = [];
+      const warm = size <= 10000;
+      if (warm) {
+        await probe(emulator, 'fetch', out);
+        await probe(emulator, 'export', out);
+      }
+      for (let run = 0; run < (warm ? runs : 1); run++) {
+        progress(`export bench: ${size} mappings, run ${run + 1}`);
+        fetches.push(await probe(emulator, 'fetch', out));
+        exports.push(await probe(emulator, 'export', out));
+      }
+      rows.push({
+        mappings: size,
+        objects: size + shape.groups + shape.hosts,
+        fetchMs: median(fetches.map((r) => r.wallMs)),
+        exportMs: median(exports.map((r) => r.wallMs)),
+        fetchCpuMs: median(fetches.map((r) => r.cpuMs)),
+        exportCpuMs: median(exports.map((r) => r.cpuMs)),
+        fetchRssMb: Math.max(...fetches.map((r) => r.rssMb)),
+        exportRssMb: Math.max(...exports.map((r) => r.rssMb)),
+      });
+    } finally {
+      await emulator.close();
+      await rm(out, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+/** Verdicts of the sizes measured among {@link EXPORT_TARGET_SIZES} (null when none was). */
+export function exportVerdicts(rows: readonly ExportBenchRow[]): { ratioMet: boolean | null; rssMet: boolean | null } {
+  const targeted = rows.filter((r) => EXPORT_TARGET_SIZES.includes(r.mappings));
+  const largest = rows.find((r) => r.mappings === Math.max(...EXPORT_TARGET_SIZES));
+  return {
+    ratioMet: targeted.length > 0 ? targeted.every((r) => r.exportMs / r.fetchMs <= EXPORT_RATIO_TARGET) : null,
+    rssMet: largest ? largest.exportRssMb < EXPORT_RSS_TARGET_MB : null,
+  };
+}
+
+/** The export benchmark as printable lines. */
+export function formatExportBench(rows: readonly ExportBenchRow[]): string[] {
+  const lines = [
+    'export against the emulator (one file per object), side by side with a bare client fetching the same lists; both fresh processes timed from outside (medians of 3 alternating runs after a warm-up; 1 run at 100,000)',
+    `${'mappings'.padStart(9)} ${'objects'.padStart(8)} ${'fetch ms'.padStart(9)} ${'export ms'.padStart(10)} ${'ratio'.padStart(6)} ${'ms/object'.padStart(10)} ${'fetch cpu'.padStart(10)} ${'export cpu'.padStart(11)} ${'fetch RSS'.padStart(10)} ${'export RSS'.padStart(11)}`,
+  ];
+  for (const r of rows) {
+    lines.push(
+      `${String(r.mappings).padStart(9)} ${String(r.objects).padStart(8)} ${r.fetchMs.toFixed(0).padStart(9)} ${r.exportMs.toFixed(0).padStart(10)} ${(r.exportMs / r.fetchMs).toFixed(2).padStart(6)} ${(r.exportMs / r.objects).toFixed(3).padStart(10)} ${r.fetchCpuMs.toFixed(0).padStart(10)} ${r.exportCpuMs.toFixed(0).padStart(11)} ${r.fetchRssMb.toFixed(0).padStart(10)} ${r.exportRssMb.toFixed(0).padStart(11)}`,
+    );
+  }
+  const v = exportVerdicts(rows);
+  const word = (met: boolean | null, what: string): string => (met === null ? `n/a (${what} not measured)` : met ? 'pass' : 'FAIL');
+  lines.push('ms/object: export wall time per exported object; cpu: CPU ms of the process (the emulator not included); RSS: peak resident memory of the process in MB, node itself included');
+  lines.push(`target: export/fetch <= ${EXPORT_RATIO_TARGET} at ${EXPORT_TARGET_SIZES.join(' and ')} mappings: ${word(v.ratioMet, EXPORT_TARGET_SIZES.join('/'))}`);
+  lines.push(`target: export peak RSS < ${EXPORT_RSS_TARGET_MB} MB at ${Math.max(...EXPORT_TARGET_SIZES)} mappings: ${word(v.rssMet, String(Math.max(...EXPORT_TARGET_SIZES)))} (run with --large)`);
+  return lines;
+}
