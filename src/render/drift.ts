@@ -11,7 +11,8 @@ import { DRIFT_DIRECTIONS, driftedObjects } from '../engine/drift-report.js';
 import { pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
 import type { Topology } from './topology.js';
-import { objectTitle } from './values.js';
+import type { ValueOptions } from './values.js';
+import { DescribedValue, objectTitle, shownValue } from './values.js';
 
 /** The hidden marker that starts every markdown drift report (CI finds its issue comment by it). */
 export const DRIFT_MARKDOWN_MARKER = '<!-- gwops-drift -->';
@@ -47,6 +48,7 @@ export function driftSummaryLine(report: DriftReport): string {
  */
 function oneLine(value: unknown, sensitive: boolean): string {
   if (sensitive && typeof value === 'string') return value;
+  if (value instanceof DescribedValue) return value.lines.map((line) => line.trim().replace(/^([^:]*:) +/, '$1 ')).join('; ');
   return value === undefined ? '(absent)' : JSON.stringify(value);
 }
 
@@ -78,10 +80,15 @@ function attributionLines(attribution: DriftAttribution): string[] {
   return lines;
 }
 
-function entryLines(entry: DriftEntry): string[] {
+/** A changed entry's value as shown: a certificate described unless `options.full` (values.ts `shownValue`). */
+function shownSide(entry: DriftEntry, side: 'declared' | 'live', options: ValueOptions): unknown {
+  return shownValue(entry.kind, entry.path ?? '', entry[side], options);
+}
+
+function entryLines(entry: DriftEntry, options: ValueOptions): string[] {
   switch (entry.direction) {
     case 'changed':
-      return [`      ${entry.path ?? ''}: manifests ${oneLine(entry.declared, entry.sensitive)}, gateway ${oneLine(entry.live, entry.sensitive)}`];
+      return [`      ${entry.path ?? ''}: manifests ${oneLine(shownSide(entry, 'declared', options), entry.sensitive)}, gateway ${oneLine(shownSide(entry, 'live', options), entry.sensitive)}`];
     case 'deleted':
       return ['      declared in the manifests, missing on the gateway'];
     case 'added':
@@ -98,8 +105,11 @@ function ignoredLine(entry: IgnoredDriftEntry): string {
   return `${objectTitle(entry)} ${what} (${entry.direction}): ${entry.ignoredBy.reason} [until ${entry.ignoredBy.until}]`;
 }
 
-/** The report for a terminal. @returns text ending in a newline */
-export function renderDriftText(report: DriftReport, options: { color: boolean }): string {
+/**
+ * The report for a terminal; certificates by subject, SANs, validity and fingerprint unless
+ * `options.fullCertificates` (`--verbose`). @returns text ending in a newline
+ */
+export function renderDriftText(report: DriftReport, options: { readonly color: boolean; readonly fullCertificates?: boolean }): string {
   const c = createColors(options.color);
   const out: string[] = [];
   if (!report.drifted) {
@@ -115,7 +125,7 @@ export function renderDriftText(report: DriftReport, options: { color: boolean }
         const mine = entries.filter((e) => e.kind === ref.kind && e.name === ref.name);
         const first = mine[0];
         out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed ? ' — cannot be attributed' : ''}`);
-        for (const entry of mine) out.push(...entryLines(entry));
+        for (const entry of mine) out.push(...entryLines(entry, { full: options.fullCertificates }));
       }
     }
     out.push('', ...attributionLines(report.attribution));
@@ -145,7 +155,8 @@ function cell(value: unknown, sensitive: boolean): string {
  * The report as markdown (an issue body, a job summary); when drifted and `options.topology`
  * is given (topology.ts `driftTopology`: what happened on the gateway), headed by its Mermaid picture.
  */
-export function renderDriftMarkdown(report: DriftReport, options: { readonly topology?: Topology } = {}): string {
+export function renderDriftMarkdown(report: DriftReport, options: { readonly topology?: Topology; readonly fullCertificates?: boolean } = {}): string {
+  const values: ValueOptions = { full: options.fullCertificates };
   const out: string[] = [DRIFT_MARKDOWN_MARKER, '### gwops drift', ''];
   if (!report.drifted) {
     out.push(NO_DRIFT, '');
@@ -159,7 +170,7 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
       switch (direction) {
         case 'changed':
           out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
-          for (const e of entries) out.push(`| ${escapeInline(objectTitle(e))} | \`${escapeInline(e.path ?? '')}\` | ${cell(e.declared, e.sensitive)} | ${cell(e.live, e.sensitive)} |`);
+          for (const e of entries) out.push(`| ${escapeInline(objectTitle(e))} | \`${escapeInline(e.path ?? '')}\` | ${cell(shownSide(e, 'declared', values), e.sensitive)} | ${cell(shownSide(e, 'live', values), e.sensitive)} |`);
           break;
         case 'deleted':
         case 'added':

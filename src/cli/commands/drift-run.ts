@@ -67,10 +67,10 @@ export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO,
       io.stdout.write(renderDriftJson(run.report));
       break;
     case 'markdown':
-      io.stdout.write(renderDriftMarkdown(run.report, { topology: driftTopology(run.report, run.prepared.desired, run.live) }));
+      io.stdout.write(renderDriftMarkdown(run.report, { topology: driftTopology(run.report, run.prepared.desired, run.live), fullCertificates: flags.verbose === true }));
       break;
     case 'text':
-      io.stdout.write(renderDriftText(run.report, { color: colorEnabled(io) }));
+      io.stdout.write(renderDriftText(run.report, { color: colorEnabled(io), fullCertificates: flags.verbose === true }));
       break;
   }
   if (flags.adopt && run.report.drifted) {

@@ -82,6 +82,7 @@ function renderPlan(
   warnings: readonly Diagnostic[],
   title?: string,
   states?: { readonly desired: State; readonly live: State },
+  fullCertificates = false,
 ): string {
   switch (format) {
     case 'json':
@@ -91,9 +92,10 @@ function renderPlan(
         ...(messages ? { validatorMessages: messages } : {}),
         ...(title !== undefined ? { title } : {}),
         ...(states ? { topology: planTopology(plan, states.desired, states.live) } : {}),
+        fullCertificates,
       });
     case 'text':
-      return renderText(plan, { color: colorEnabled(io) }) + (messages ? renderValidatorMessages(messages, { color: colorEnabled(io) }) : '');
+      return renderText(plan, { color: colorEnabled(io), fullCertificates }) + (messages ? renderValidatorMessages(messages, { color: colorEnabled(io) }) : '');
   }
 }
 
@@ -139,7 +141,7 @@ export function explain(error: unknown, io: CliIO, format: Format, warnings: rea
   if (format === 'json') io.stdout.write(failureJson(error, warnings, io));
   if (error instanceof OutsideScopeError) {
     if (format !== 'json') {
-      io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
+      io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings, undefined, undefined, verbose));
       io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color: colorEnabled(io) })}
 `);
     }
@@ -154,7 +156,7 @@ export function explain(error: unknown, io: CliIO, format: Format, warnings: rea
     }
   } else if (error instanceof ServerCheckForbiddenError) {
     // The plan from what was read, as a plan without a server check; the error's message follows on stderr.
-    if (format !== 'json') io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings));
+    if (format !== 'json') io.stdout.write(renderPlan(error.plan, format, io, undefined, warnings, undefined, undefined, verbose));
   } else if (error instanceof ApplyFailedError) {
     io.stderr.write(renderExecutionReport(error.plan, error.report, { verbose }));
   }
@@ -245,7 +247,7 @@ export async function planAction(
   const result = await runPlan({ ...input, serverCheck: flags.serverCheck }).catch((e: unknown) =>
     explain(e, io, flags.format, warnings, flags.verbose === true),
   );
-  io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings, undefined, { desired: result.prepared.desired, live: result.live }));
+  io.stdout.write(renderPlan(result.plan, flags.format, io, result.messages, warnings, undefined, { desired: result.prepared.desired, live: result.live }, flags.verbose === true));
   if (out !== undefined) {
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
@@ -302,9 +304,9 @@ export async function applyAction(
     commit,
     onPlan: (plan, states) => {
       planned = plan;
-      if (!json) io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings, undefined, states));
+      if (!json) io.stdout.write(renderPlan(plan, flags.format, io, undefined, warnings, undefined, states, flags.verbose === true));
       // The person asked on a terminal sees what they approve (human text: stderr).
-      else if (flags.yes !== true && io.canPrompt === true && plan.steps.length > 0) io.stderr.write(renderText(plan, { color }));
+      else if (flags.yes !== true && io.canPrompt === true && plan.steps.length > 0) io.stderr.write(renderText(plan, { color, fullCertificates: flags.verbose === true }));
     },
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
