@@ -67,6 +67,23 @@ function activationLine(a: DriftActivation): string {
   return `${a.createdAt ?? '(time unknown)'}  ${a.createdBy ?? '(author unknown)'}  ${a.comment === undefined ? '(no comment)' : JSON.stringify(a.comment)}  [configuration ${a.id}]`;
 }
 
+/**
+ * The first line of a drifted report: the gateway changed outside gwops, or, when every
+ * activation since gwops's last apply was a `gwops rollback`, that rollback (the newest).
+ */
+export function driftHeadline(report: DriftReport): string {
+  const since = report.attribution.since;
+  const rollback = since[0]?.rollbackTo;
+  if (rollback !== undefined && since.every((a) => a.rollbackTo !== undefined)) {
+    return `gwops rollback activated configuration ${rollback} again, which differs from the manifests.`;
+  }
+  return 'the gateway was changed outside gwops and differs from the manifests.';
+}
+
+/** What to say after the activations when one of them is a rollback. */
+const ROLLBACK_NOTE =
+  "A rollback is gwops's own activation, but the manifests in Git still describe what it rolled back: revert that in Git (gwops rollback printed how), or apply to undo the rollback.";
+
 /** Lines of the "who and when" part. */
 function attributionLines(attribution: DriftAttribution): string[] {
   const lines: string[] = [];
@@ -74,6 +91,7 @@ function attributionLines(attribution: DriftAttribution): string[] {
   if (attribution.since.length > 0 && last) {
     lines.push(`Activated since gwops's last activation (configuration ${last.id}, ${last.createdAt ?? 'time unknown'}), newest first:`);
     for (const a of attribution.since) lines.push(`  ${activationLine(a)}`);
+    if (attribution.since.some((a) => a.rollbackTo !== undefined)) lines.push(ROLLBACK_NOTE);
   } else {
     lines.push(`The drift cannot be attributed: ${attribution.unattributed ?? 'no activation is known'}.`);
   }
@@ -115,7 +133,7 @@ export function renderDriftText(report: DriftReport, options: { readonly color: 
   if (!report.drifted) {
     out.push(c.green(NO_DRIFT));
   } else {
-    out.push(c.bold('Drift detected: the gateway was changed outside gwops and differs from the manifests.'));
+    out.push(c.bold(`Drift detected: ${driftHeadline(report)}`));
     const unattributed = report.attribution.since.length === 0;
     for (const direction of DRIFT_DIRECTIONS) {
       const entries = report.entries.filter((e) => e.direction === direction);
@@ -161,7 +179,8 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
   if (!report.drifted) {
     out.push(NO_DRIFT, '');
   } else {
-    out.push('The gateway was changed outside gwops and differs from the manifests.', '');
+    const headline = driftHeadline(report);
+    out.push(headline.startsWith('the ') ? `The ${headline.slice(4)}` : headline, '');
     if (options.topology) out.push(...pictureMarkdown(options.topology, MERMAID_DRIFT_LEGEND));
     for (const direction of DRIFT_DIRECTIONS) {
       const entries = report.entries.filter((e) => e.direction === direction);
@@ -196,6 +215,7 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
       for (const a of report.attribution.since) {
         out.push(`| ${escapeInline(a.createdAt ?? '')} | ${escapeInline(a.createdBy ?? '')} | ${escapeInline(a.comment ?? '')} | ${escapeInline(a.id)} |`);
       }
+      if (report.attribution.since.some((a) => a.rollbackTo !== undefined)) out.push('', ROLLBACK_NOTE);
     } else {
       out.push(`The drift cannot be attributed: ${escapeInline(report.attribution.unattributed ?? 'no activation is known')}.`);
     }

@@ -16,6 +16,8 @@ export interface TextOptions {
   readonly color: boolean;
   /** Certificates as their PEM (`--verbose`); else by subject, SANs, validity and fingerprint. */
   readonly fullCertificates?: boolean;
+  /** The line above the objects; default `gwops will perform the following actions:` (a rollback preview names itself). */
+  readonly heading?: string;
 }
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -89,7 +91,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     if (used.has('create') || used.has('link')) out.push(`  ${paintSign(c, '+')} create / link`);
     if (used.has('update')) out.push(`  ${paintSign(c, '~')} update in place`);
     if (used.has('delete') || used.has('unlink')) out.push(`  ${paintSign(c, '-')} destroy / unlink`);
-    out.push('', 'gwops will perform the following actions:', '');
+    out.push('', options.heading ?? 'gwops will perform the following actions:', '');
     for (const group of groupSteps(plan)) out.push(...renderGroup(group, c, options), '');
     out.push(c.bold(summaryLine(plan.summary)));
   }

@@ -48,9 +48,12 @@ function renderPreview(preview: RollbackPreview, format: RollbackFlags['format']
         ) + '\n'
       );
     case 'markdown':
-      return renderMarkdown(preview.plan, { title: `gwops rollback to configuration ${preview.target.id}` });
+      return renderMarkdown(preview.plan, { title: `gwops rollback preview: configuration ${preview.target.id}` });
     case 'text':
-      return `${heading(preview)}\nActivating it would make these changes to the active configuration:\n\n${renderText(preview.plan, { color: colorEnabled(io) })}`;
+      return `${heading(preview)}\n${renderText(preview.plan, {
+        color: colorEnabled(io),
+        heading: `Rollback preview: what activating configuration ${preview.target.id} would change in the active configuration (attributes that differ; server defaults, the same on both sides, left out):`,
+      })}`;
   }
 }
 
