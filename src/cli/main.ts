@@ -25,6 +25,18 @@ function noColorFlag(argv: readonly string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).includes('--no-color');
 }
 
+/**
+ * After a usage error (unknown command or option, missing argument), commander prints the
+ * error and, when a name is close, `(Did you mean …?)`; then one line naming the help of
+ * the command at fault, never the help itself. Applied to every command, nested ones
+ * included; each throws instead of exiting.
+ */
+function pointToHelp(command: Command, words: readonly string[] = []): void {
+  const path = [...words, command.name()];
+  command.showSuggestionAfterError(true).showHelpAfterError(`Run '${path.join(' ')} --help' for usage.`).exitOverride();
+  for (const sub of command.commands) pointToHelp(sub, path);
+}
+
 const COMMANDS: readonly CommandModule[] = [
   registerInit,
   registerValidate,
@@ -53,7 +65,6 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .version(VERSION, '-V, --version', 'output the version number (also: gwops version)')
     .option('--debug', 'print stack traces of unexpected errors (also GWOPS_DEBUG=1)')
     .option('--no-color', 'no ANSI colours (also NO_COLOR=1; FORCE_COLOR=1 forces them when piped)')
-    .showHelpAfterError()
     .addHelpText('after', EXIT_CODES_HELP)
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
@@ -75,7 +86,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .command('version')
     .description('Print the version of gwops (as --version does)')
     .action(() => void io.stdout.write(`${VERSION}\n`));
-  for (const command of program.commands) command.exitOverride();
+  pointToHelp(program);
   try {
     await program.parseAsync([...argv]);
   } catch (error) {

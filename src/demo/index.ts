@@ -35,6 +35,37 @@ function loginAppProject(jwksUrl: string, caFile: string): string {
   ].join('\n');
 }
 
+/** Most lines of a step's output the demo shows; a longer output is folded ({@link foldOutput}). */
+export const STEP_LINES = 60;
+
+/**
+ * A long output folded to what a person reads in a demo: its paragraphs (blocks between
+ * blank lines, e.g. one object of a plan) from the start while they fit in about half of
+ * `limit` lines, one line saying how many blocks and lines are left out, and the short
+ * paragraphs of its end (the plan's summary, the outcome). Output within `limit` lines
+ * is returned as it is.
+ */
+export function foldOutput(text: string, limit: number): string {
+  const lines = text.split('\n');
+  if (lines.length <= limit) return text;
+  const paragraphs: string[][] = [[]];
+  for (const line of lines) {
+    if (line.trim() === '') paragraphs.push([]);
+    else paragraphs[paragraphs.length - 1]?.push(line);
+  }
+  const blocks = paragraphs.filter((p) => p.length > 0);
+  let end = blocks.length;
+  while (end > 0 && (blocks[end - 1]?.length ?? 0) <= 3 && blocks.length - end < 3) end -= 1;
+  let start = 0;
+  let used = 0;
+  while (start < end && used + (blocks[start]?.length ?? 0) + 1 <= limit / 2) used += (blocks[start++]?.length ?? 0) + 1;
+  const left = blocks.slice(start, end);
+  if (left.length === 0) return text;
+  const count = left.reduce((n, p) => n + p.length, 0);
+  const note = `  … ${count} more lines left out of the demo (the command itself prints them all)`;
+  return `${[...blocks.slice(0, start), [note], ...blocks.slice(end)].map((p) => p.join('\n')).join('\n\n')}\n`;
+}
+
 /** Runs one CLI invocation with the demo's IO and returns its exit code. */
 export type CliRunner = (args: readonly string[], io: CliIO) => Promise<number>;
 
@@ -68,7 +99,9 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     const hidden = new Set([...connection, ...loginConnection]);
     const step = async (title: string, explanation: string, args: readonly string[], expected: number): Promise<void> => {
       io.stdout.write(`\n${c.bold(c.cyan(`━━ ${title}`))}\n${c.dim(explanation)}\n${c.dim(`$ gwops ${args.filter((a) => !hidden.has(a)).join(' ')}`)}\n\n`);
-      const code = await run(['node', 'gwops', ...args], demoIO);
+      let output = '';
+      const code = await run(['node', 'gwops', ...args], { ...demoIO, stdout: { write: (text: string) => (output += text) } });
+      io.stdout.write(foldOutput(output, STEP_LINES));
       const ok = code === expected;
       if (!ok) failures += 1;
       io.stdout.write(`${ok ? c.green('✔') : c.red('✘')} exit code ${code}${ok ? '' : ` (expected ${expected})`}\n`);

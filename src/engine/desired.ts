@@ -41,6 +41,7 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
   const handles: IdentityHandles = new Map();
   const linksByKey = new Map<LinkKey, { link: Link; source: SourceLocation }>();
   const declared = new Map<DeclaredKey, DeclaredRelationship>();
+  const linkSources = new Map<LinkKey, SourceLocation>();
 
   for (const doc of documents) {
     const ref: ObjectRef = { kind: doc.kind, name: doc.name };
@@ -90,6 +91,8 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
         const link = canonicalLink(ref, def, target);
         const key = linkKey(link);
         if (!linksByKey.has(key)) linksByKey.set(key, { link, source: doc.source });
+        const written = doc.linkSources?.[relationship]?.[target];
+        if (written && !linkSources.has(key)) linkSources.set(key, written);
       }
     }
   }
@@ -100,6 +103,7 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
     objects,
     links: [...linksByKey.values()].map((l) => l.link),
     declaredRelationships: [...declared.values()],
+    ...(linkSources.size > 0 ? { linkSources } : {}),
   };
 }
 

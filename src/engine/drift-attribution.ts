@@ -3,7 +3,9 @@
  * (docs/gateway-api.md "Configurations and activation": newest first, with `configType`,
  * `createdAt`, `createdBy`, `comment`), the activations made since the last one gwops made,
  * recognised by the comment formats `gwops apply` and `gwops rollback` write
- * (commit-comment.ts). Pure.
+ * (commit-comment.ts). Pure. A rollback is gwops's own activation but not the manifests':
+ * it counts among the activations since the last `gwops apply`, marked with the
+ * configuration it activated again, so a report names it as the cause.
  *
  * The configurations list does not say which objects an activation changed, so every
  * difference is attributed to the activations since gwops's last one as a group. The drift
@@ -21,6 +23,8 @@ export interface DriftActivation {
   readonly createdAt?: string;
   readonly createdBy?: string;
   readonly comment?: string;
+  /** When `gwops rollback` made this activation: the id of the configuration it activated again. */
+  readonly rollbackTo?: string;
 }
 
 /** The attribution of a drift report. */
@@ -43,7 +47,9 @@ export interface DriftAttribution {
 const NEVER_ACTIVATED: ReadonlySet<string> = new Set(['INITIAL', 'SAVED']);
 
 function activation(entry: ConfigurationEntry): DriftActivation {
+  const rollback = parseRollbackComment(entry.comment);
   return {
+    ...(rollback ? { rollbackTo: rollback.configuration } : {}),
     id: entry.id,
     ...(entry.configType !== undefined ? { configType: entry.configType } : {}),
     ...(entry.createdAt !== undefined ? { createdAt: entry.createdAt } : {}),
@@ -63,7 +69,9 @@ export function madeByGwops(entry: ConfigurationEntry): boolean {
  */
 export function attributeDrift(list: readonly ConfigurationEntry[]): DriftAttribution {
   const activated = list.filter((e) => e.configType === undefined || !NEVER_ACTIVATED.has(e.configType));
-  const index = activated.findIndex(madeByGwops);
+  // The manifests were last applied by `gwops apply`; a rollback after it is one of the activations since.
+  const applied = activated.findIndex((e) => parseActivationComment(e.comment) !== undefined);
+  const index = applied >= 0 ? applied : activated.findIndex(madeByGwops);
   const last = activated[index];
   if (index < 0 || last === undefined) {
     return { since: [], unattributed: 'the configuration history holds no activation made by gwops to compare with' };

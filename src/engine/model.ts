@@ -79,6 +79,11 @@ export interface State {
    */
   readonly declaredRelationships?: readonly DeclaredRelationship[];
   /**
+   * Desired only: where a link to a name no manifest declares is written (ManifestDocument
+   * `linkSources`), so a link the gateway cannot resolve either is located at its line.
+   */
+  readonly linkSources?: ReadonlyMap<LinkKey, SourceLocation>;
+  /**
    * Live only: the built-in objects per kind (negative ids; docs/gateway-api.md "Documents
    * and ids"), identity name → id, which are not among `objects`. A manifest that declares
    * one of them is refused; a link may name one (it is resolved through this map).

@@ -106,8 +106,11 @@ export interface DeleteStep extends ObjectStepBase {
   readonly action: 'delete';
   readonly method: 'DELETE';
   readonly id: string;
-  /** Why: pruning an owned undeclared object, or a replaced certificate this plan orphans. */
-  readonly cause: 'prune' | 'orphaned-certificate';
+  /**
+   * Why: pruning an owned undeclared object, a replaced certificate this plan orphans, or
+   * (in a rollback preview) an object the configuration rolled back to does not hold.
+   */
+  readonly cause: 'prune' | 'orphaned-certificate' | 'rollback';
 }
 
 /**

@@ -388,7 +388,7 @@ function unresolvedOf(desired: State, declared: ReadonlySet<DeclaredKey>, link: 
   return objectDiagnostic({
     code: 'unresolved-link',
     object: from,
-    source: objectOf(desired, from)?.source ?? sourceOfLink(desired, declared, link),
+    source: desired.linkSources?.get(linkKey(link)) ?? objectOf(desired, from)?.source ?? sourceOfLink(desired, declared, link),
     message:
       `${from.kind} '${from.name}' ${relationship} names ${missing.kind} '${missing.name}', which no manifest declares ` +
       'and the gateway does not have: declare it, or remove the link',

@@ -7,6 +7,7 @@ import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { basename, dirname, join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import type { ResourceType } from '../kinds/index.js';
+import { escapeInvisible } from '../display.js';
 import { ConfigError } from '../errors.js';
 import { errnoWords } from '../files.js';
 import { PROJECT_FILE } from '../manifest/project.js';
@@ -63,15 +64,29 @@ export function manifestFiles(documents: readonly ExportedDocument[], layout: Ex
   return files;
 }
 
-/** `secrets.env.example`: one `NAME=` line per variable, never a value. */
+/**
+ * `secrets.env.example`: one `NAME=''` line per variable, never a value, under a header
+ * that says how to fill a copy so that `set -a; . ./secrets.env` in bash sets each
+ * variable to exactly its value: between the single quotes, over several lines when the
+ * value has them (a PEM as it is), each `'` inside written as `'\''`. The comment above
+ * each line names the object with its name quoted and escaped (JSON), so no name can end
+ * the comment and be run as a command.
+ */
 export function renderSecretsExample(secrets: readonly SecretVariable[]): string {
   const lines = [
     '# The environment variables the exported manifests read their secrets from ({ fromEnv: NAME }).',
     '# gwops export never writes a secret value: set each variable before validate, plan or apply.',
     '# Write-only values (private keys, passphrases, keys) cannot be read from the gateway; a',
     '# readable secret must hold the value the gateway has, or plan shows it as a change.',
+    '#',
+    "# Fill a copy outside Git and load it with `set -a; . ./secrets.env; set +a`. Write each value",
+    "# between its single quotes as it is, a PEM with its line breaks and its BEGIN and END lines;",
+    "# write a ' inside a value as '\\''. Or read a value from a file instead: in the manifest,",
+    '# { fromFile: path } (relative to the manifest) in place of { fromEnv: NAME }.',
   ];
-  for (const s of secrets) lines.push(`# ${s.kind} '${s.name}' ${s.attribute}${s.writeOnly ? ' (write-only)' : ''}`, `${s.variable}=`);
+  for (const s of secrets) {
+    lines.push(`# ${s.kind} ${escapeInvisible(JSON.stringify(s.name))} ${s.attribute}${s.writeOnly ? ' (write-only)' : ''}`, `${s.variable}=''`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -60,6 +60,12 @@ export function entryDiagnostic(entry: Entry, spec: DiagnosticSpec): Diagnostic 
   return { ...located, pointer: toPointer(spec.pointer) };
 }
 
+/** Where the value a pointer of an entry names was written (file, line, column), as {@link entryDiagnostic} locates it. */
+export function entryLocation(entry: Entry, pointer: readonly string[]): { readonly file: string; readonly line: number; readonly column: number } {
+  const { file, line, column } = entryDiagnostic(entry, { code: 'unresolved-link', pointer, message: '' });
+  return { file: file ?? entry.base.source.file, line: line ?? 1, column: column ?? 1 };
+}
+
 /** True when the value a pointer of an entry names was written as one whole `${...}` reference (src/manifest/variables.ts). */
 export function isWholeReference(entry: Entry, segments: readonly string[]): boolean {
   const { origin, segments: own } = originOf(entry, segments);

@@ -25,7 +25,7 @@ import { mergeTemplates, resolveSecrets } from './resolve.js';
 import { variableGuard } from './secret-variables.js';
 import type { LiteralSecret, SecretReference } from './resolve.js';
 import type { Resolved } from './rules.js';
-import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant } from './rules.js';
+import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant, undeclaredLinkSources } from './rules.js';
 import { schemaDiagnostics, suggestion } from './schema-check.js';
 import { expandPaths, readSources } from './sources.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
@@ -238,11 +238,12 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
       source: { file: entry.base.source.file, line: start.line, column: start.column },
       ...(secretVersions.has(entry) ? { secretVersions: secretVersions.get(entry) } : {}),
     };
-    resolved.push({ doc, entry });
+    const linkSources = project.allowExternalLinks ? undeclaredLinkSources(doc, entry, index) : undefined;
+    resolved.push({ doc: linkSources ? { ...doc, linkSources } : doc, entry });
   }
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
-  checkDocuments(resolved, index, project.allowExternalLinks || lostDocuments, out);
+  checkDocuments(resolved, index, lostDocuments ? 'skip' : project.allowExternalLinks ? 'warnings' : 'errors', out);
   const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out, secretValues);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.

@@ -11,9 +11,9 @@ import type { JsonSchema } from '../schema/index.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { EntryIndex } from './collect.js';
 import type { Entry } from './entries.js';
-import { entryDiagnostic, labelOf } from './entries.js';
+import { entryDiagnostic, entryLocation, labelOf } from './entries.js';
 import { attributePath, suggestion } from './schema-check.js';
-import type { ManifestDocument } from './types.js';
+import type { ManifestDocument, SourceLocation } from './types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -174,13 +174,14 @@ export interface Resolved {
 }
 
 /**
- * Rules across documents: links to names no manifest defines (unless
- * `allowExternalLinks`), then the rules of each kind (KindDefinition `rules`, in registry
+ * Rules across documents: links to names no manifest defines (`links`: errors; warnings
+ * when the project sets `allowExternalLinks`; skipped when a document was lost to a syntax
+ * error, since it may be what a link names), then the rules of each kind (KindDefinition `rules`, in registry
  * order; e.g. unique priorities of regex mappings, HTTP/2 only with HTTPS,
  * `tls.certificateMode` with its link, and a certificate's private key that belongs to it).
  */
-export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
-  if (!allowExternalLinks) for (const r of resolved) checkLinks(r, index, out);
+export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, links: 'errors' | 'warnings' | 'skip', out: Diagnostic[]): void {
+  if (links !== 'skip') for (const r of resolved) checkLinks(r, index, links === 'warnings', out);
   const entries = new Map<RuleDocument, Entry>(resolved.map((r) => [r.doc, r.entry]));
   const all = resolved.map((r) => r.doc);
   const byKind = new Map<ResourceType, ManifestDocument[]>();
@@ -208,7 +209,14 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
 }
 
 /** Links of one document to names no manifest defines; the hint names the kind the name has when it is another one. */
-function checkLinks({ doc, entry }: Resolved, index: EntryIndex, out: Diagnostic[]): void {
+/**
+ * Links to names no manifest defines: errors, each at the link's own line and column with
+ * a declared name when one is close. When the project allows external links
+ * (`allowExternalLinks`, which export sets) the plan looks for such names on the gateway,
+ * so only a name close to a declared one (or naming an object of another kind) is said,
+ * as a warning: it is likely a typo, which would otherwise show only in the plan.
+ */
+function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
   const kind = kindOf(doc.kind);
   for (const [rel, names] of Object.entries(doc.relationships)) {
     const def = kind.relationships[rel];
@@ -219,13 +227,43 @@ function checkLinks({ doc, entry }: Resolved, index: EntryIndex, out: Diagnostic
       // A name of another kind is the likelier mistake than a typo.
       const other = [...index.entries()].find(([k, m]) => k !== def.target && !isTemplateKind(k) && m.has(name))?.[0];
       const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);
+      // An external link the project allows is meant, unless a declared name is close: then it is likely a typo.
+      if (allowExternalLinks && hint === '') return;
+      const what = `${labelOf(doc.kind, doc.name)} links to ${def.target} '${name}' (relationship '${rel}'), which no manifest defines`;
       out.push(
         entryDiagnostic(entry, {
           code: 'unresolved-link',
-          pointer: def.cardinality === 'one' ? ['relationships', rel] : ['relationships', rel, String(i)],
-          message: `${labelOf(doc.kind, doc.name)} links to ${def.target} '${name}' (relationship '${rel}'), which no manifest defines${hint}`,
+          pointer: linkPointer(def.cardinality, rel, i),
+          ...(allowExternalLinks
+            ? { severity: 'warning' as const, message: `${what}; allowExternalLinks lets the plan look for it on the gateway${hint}` }
+            : { message: `${what}${hint}` }),
         }),
       );
     });
   }
+}
+
+/** The pointer of the `i`th target name of a relationship as a manifest writes it (a to-one relationship holds one name). */
+function linkPointer(cardinality: 'one' | 'many', relationship: string, i: number): string[] {
+  return cardinality === 'one' ? ['relationships', relationship] : ['relationships', relationship, String(i)];
+}
+
+/**
+ * Where each relationship target of a document that no manifest defines is written, by
+ * relationship and name (the plan locates a link it cannot resolve there, not at the
+ * document's start).
+ */
+export function undeclaredLinkSources(doc: ManifestDocument, entry: Entry, index: EntryIndex): Record<string, Record<string, SourceLocation>> | undefined {
+  let out: Record<string, Record<string, SourceLocation>> | undefined;
+  for (const [rel, names] of Object.entries(doc.relationships)) {
+    const def = kindOf(doc.kind).relationships[rel];
+    if (!def) continue;
+    names.forEach((name, i) => {
+      if (index.get(def.target)?.has(name) === true) return;
+      const at = entryLocation(entry, linkPointer(def.cardinality, rel, i));
+      out ??= {};
+      (out[rel] ??= {})[name] = at;
+    });
+  }
+  return out;
 }

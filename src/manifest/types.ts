@@ -30,6 +30,12 @@ export interface ManifestDocument {
   /** Where the document starts. */
   readonly source: SourceLocation;
   /**
+   * Where each relationship target that no manifest defines is written, by relationship
+   * and name (with `allowExternalLinks`, the plan looks for those on the gateway and
+   * locates a missing one here). Absent when every target is declared.
+   */
+  readonly linkSources?: Readonly<Record<string, Readonly<Record<string, SourceLocation>>>>;
+  /**
    * The `version` of each secret source that gives one, by dotted attribute path
    * (docs/manifest-reference.md "Secrets that rotate"); absent when none does.
    */

@@ -25,6 +25,7 @@ import { rollbackCommentWithVersions } from '../engine/secret-versions.js';
 import type { Plan } from '../engine/plan-types.js';
 import { locateMessages } from './plan.js';
 import { gatewayVariant } from '../engine/variant.js';
+import { defaultTree, stripDefaults } from '../export/attributes.js';
 
 /** What activating the target would change, known before consent. */
 export interface RollbackPreview {
@@ -81,6 +82,9 @@ async function readAll(session: GatewaySession, variant: Variant): Promise<Parti
  * The target configuration as a "desired" state (pure): its objects with their whole
  * attribute trees, its links, and every relationship of every object of either
  * configuration declared, so that links only the active configuration has are removed.
+ * An object only the target holds keeps only the attributes that differ from the gateway's
+ * defaults for its kind (the defaults are the same on both sides: a preview shows what
+ * differs).
  */
 export function targetAsDesired(target: State, active: State): State {
   const objects = emptyObjectMaps();
@@ -91,7 +95,7 @@ export function targetAsDesired(target: State, active: State): State {
       const desired: StateObject = {
         kind: object.kind,
         name: object.name,
-        attributes: object.attributes,
+        attributes: active.objects.get(kind)?.has(object.name) === true ? object.attributes : stripDefaults(object.attributes, defaultTree(kind)),
         ...(object.identityKey !== undefined ? { identityKey: object.identityKey } : {}),
       };
       out.set(object.name, desired);
@@ -109,15 +113,19 @@ export function targetAsDesired(target: State, active: State): State {
 
 /**
  * What activating `target` changes against `active` (pure): the plan that would turn the
- * active configuration into the target, with deletes of what only the active one has.
+ * active configuration into the target, with deletes of what only the active one has
+ * (cause `rollback`: not in configuration `targetId`; no ownership scope or pruning is
+ * involved).
  */
-export function rollbackPlan(target: State, active: State): Plan {
-  return buildPlan(targetAsDesired(target, active), active, {
+export function rollbackPlan(target: State, active: State, targetId: string): Plan {
+  const plan = buildPlan(targetAsDesired(target, active), active, {
     prune: true,
     isOwned: () => true,
     allowMassDelete: true,
     massDeleteShare: 1,
   });
+  const reason = `not in configuration ${targetId}, the one rolled back to`;
+  return { ...plan, steps: plan.steps.map((step) => (step.action === 'delete' && step.cause === 'prune' ? { ...step, cause: 'rollback', reason } : step)) };
 }
 
 /**
@@ -143,7 +151,7 @@ export async function runRollback(input: RollbackInput): Promise<RollbackResult>
     const activeState = liveState(await readAll(session, variant), new Map());
     await session.loadConfiguration(target.id);
     const targetState = liveState(await readAll(session, variant), new Map());
-    const preview: RollbackPreview = { target, active, plan: rollbackPlan(targetState, activeState), comment };
+    const preview: RollbackPreview = { target, active, plan: rollbackPlan(targetState, activeState, target.id), comment };
     if (active?.id === target.id) return { ...preview, outcome: 'already-active' };
     input.onPreview?.(preview);
     if (!(await input.confirm(preview, signal))) return { ...preview, outcome: 'cancelled' };

@@ -12,7 +12,8 @@ import { jsonDocument } from '../json-document.js';
 import { pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
 import type { Topology } from './topology.js';
-import { objectTitle } from './values.js';
+import type { ValueOptions } from './values.js';
+import { DescribedValue, objectTitle, shownValue } from './values.js';
 
 /** The hidden marker that starts every markdown drift report (CI finds its issue comment by it). */
 export const DRIFT_MARKDOWN_MARKER = '<!-- gwops-drift -->';
@@ -48,6 +49,7 @@ export function driftSummaryLine(report: DriftReport): string {
  */
 function oneLine(value: unknown, sensitive: boolean): string {
   if (sensitive && typeof value === 'string') return value;
+  if (value instanceof DescribedValue) return value.lines.map((line) => line.trim().replace(/^([^:]*:) +/, '$1 ')).join('; ');
   return value === undefined ? '(absent)' : JSON.stringify(value);
 }
 
@@ -66,6 +68,23 @@ function activationLine(a: DriftActivation): string {
   return `${a.createdAt ?? '(time unknown)'}  ${a.createdBy ?? '(author unknown)'}  ${a.comment === undefined ? '(no comment)' : JSON.stringify(a.comment)}  [configuration ${a.id}]`;
 }
 
+/**
+ * The first line of a drifted report: the gateway changed outside gwops, or, when every
+ * activation since gwops's last apply was a `gwops rollback`, that rollback (the newest).
+ */
+export function driftHeadline(report: DriftReport): string {
+  const since = report.attribution.since;
+  const rollback = since[0]?.rollbackTo;
+  if (rollback !== undefined && since.every((a) => a.rollbackTo !== undefined)) {
+    return `gwops rollback activated configuration ${rollback} again, which differs from the manifests.`;
+  }
+  return 'the gateway was changed outside gwops and differs from the manifests.';
+}
+
+/** What to say after the activations when one of them is a rollback. */
+const ROLLBACK_NOTE =
+  "A rollback is gwops's own activation, but the manifests in Git still describe what it rolled back: revert that in Git (gwops rollback printed how), or apply to undo the rollback.";
+
 /** Lines of the "who and when" part. */
 function attributionLines(attribution: DriftAttribution): string[] {
   const lines: string[] = [];
@@ -73,16 +92,22 @@ function attributionLines(attribution: DriftAttribution): string[] {
   if (attribution.since.length > 0 && last) {
     lines.push(`Activated since gwops's last activation (configuration ${last.id}, ${last.createdAt ?? 'time unknown'}), newest first:`);
     for (const a of attribution.since) lines.push(`  ${activationLine(a)}`);
+    if (attribution.since.some((a) => a.rollbackTo !== undefined)) lines.push(ROLLBACK_NOTE);
   } else {
     lines.push(`The drift cannot be attributed: ${attribution.unattributed ?? 'no activation is known'}.`);
   }
   return lines;
 }
 
-function entryLines(entry: DriftEntry): string[] {
+/** A changed entry's value as shown: a certificate described unless `options.full` (values.ts `shownValue`). */
+function shownSide(entry: DriftEntry, side: 'declared' | 'live', options: ValueOptions): unknown {
+  return shownValue(entry.kind, entry.path ?? '', entry[side], options);
+}
+
+function entryLines(entry: DriftEntry, options: ValueOptions): string[] {
   switch (entry.direction) {
     case 'changed':
-      return [`      ${entry.path ?? ''}: manifests ${oneLine(entry.declared, entry.sensitive)}, gateway ${oneLine(entry.live, entry.sensitive)}`];
+      return [`      ${entry.path ?? ''}: manifests ${oneLine(shownSide(entry, 'declared', options), entry.sensitive)}, gateway ${oneLine(shownSide(entry, 'live', options), entry.sensitive)}`];
     case 'deleted':
       return ['      declared in the manifests, missing on the gateway'];
     case 'added':
@@ -99,14 +124,17 @@ function ignoredLine(entry: IgnoredDriftEntry): string {
   return `${objectTitle(entry)} ${what} (${entry.direction}): ${entry.ignoredBy.reason} [until ${entry.ignoredBy.until}]`;
 }
 
-/** The report for a terminal. @returns text ending in a newline */
-export function renderDriftText(report: DriftReport, options: { color: boolean }): string {
+/**
+ * The report for a terminal; certificates by subject, SANs, validity and fingerprint unless
+ * `options.fullCertificates` (`--verbose`). @returns text ending in a newline
+ */
+export function renderDriftText(report: DriftReport, options: { readonly color: boolean; readonly fullCertificates?: boolean }): string {
   const c = createColors(options.color);
   const out: string[] = [];
   if (!report.drifted) {
     out.push(c.green(NO_DRIFT));
   } else {
-    out.push(c.bold('Drift detected: the gateway was changed outside gwops and differs from the manifests.'));
+    out.push(c.bold(`Drift detected: ${driftHeadline(report)}`));
     const unattributed = report.attribution.since.length === 0;
     for (const direction of DRIFT_DIRECTIONS) {
       const entries = report.entries.filter((e) => e.direction === direction);
@@ -116,7 +144,7 @@ export function renderDriftText(report: DriftReport, options: { color: boolean }
         const mine = entries.filter((e) => e.kind === ref.kind && e.name === ref.name);
         const first = mine[0];
         out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed ? ' — cannot be attributed' : ''}`);
-        for (const entry of mine) out.push(...entryLines(entry));
+        for (const entry of mine) out.push(...entryLines(entry, { full: options.fullCertificates }));
       }
     }
     out.push('', ...attributionLines(report.attribution));
@@ -146,12 +174,14 @@ function cell(value: unknown, sensitive: boolean): string {
  * The report as markdown (an issue body, a job summary); when drifted and `options.topology`
  * is given (topology.ts `driftTopology`: what happened on the gateway), headed by its Mermaid picture.
  */
-export function renderDriftMarkdown(report: DriftReport, options: { readonly topology?: Topology } = {}): string {
+export function renderDriftMarkdown(report: DriftReport, options: { readonly topology?: Topology; readonly fullCertificates?: boolean } = {}): string {
+  const values: ValueOptions = { full: options.fullCertificates };
   const out: string[] = [DRIFT_MARKDOWN_MARKER, '### gwops drift', ''];
   if (!report.drifted) {
     out.push(NO_DRIFT, '');
   } else {
-    out.push('The gateway was changed outside gwops and differs from the manifests.', '');
+    const headline = driftHeadline(report);
+    out.push(headline.startsWith('the ') ? `The ${headline.slice(4)}` : headline, '');
     if (options.topology) out.push(...pictureMarkdown(options.topology, MERMAID_DRIFT_LEGEND));
     for (const direction of DRIFT_DIRECTIONS) {
       const entries = report.entries.filter((e) => e.direction === direction);
@@ -160,7 +190,7 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
       switch (direction) {
         case 'changed':
           out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
-          for (const e of entries) out.push(`| ${escapeInline(objectTitle(e))} | \`${escapeInline(e.path ?? '')}\` | ${cell(e.declared, e.sensitive)} | ${cell(e.live, e.sensitive)} |`);
+          for (const e of entries) out.push(`| ${escapeInline(objectTitle(e))} | \`${escapeInline(e.path ?? '')}\` | ${cell(shownSide(e, 'declared', values), e.sensitive)} | ${cell(shownSide(e, 'live', values), e.sensitive)} |`);
           break;
         case 'deleted':
         case 'added':
@@ -186,6 +216,7 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
       for (const a of report.attribution.since) {
         out.push(`| ${escapeInline(a.createdAt ?? '')} | ${escapeInline(a.createdBy ?? '')} | ${escapeInline(a.comment ?? '')} | ${escapeInline(a.id)} |`);
       }
+      if (report.attribution.since.some((a) => a.rollbackTo !== undefined)) out.push('', ROLLBACK_NOTE);
     } else {
       out.push(`The drift cannot be attributed: ${escapeInline(report.attribution.unattributed ?? 'no activation is known')}.`);
     }

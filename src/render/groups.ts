@@ -61,6 +61,8 @@ export function deleteCause(step: DeleteStep): string {
   switch (step.cause) {
     case 'prune':
       return 'inside the ownership scope, declared by no manifest, and pruning is on';
+    case 'rollback':
+      return step.reason;
     case 'orphaned-certificate':
       return 'a replaced certificate: no manifest declares it and this plan unlinks its last virtual host';
   }

@@ -11,7 +11,7 @@ import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import { MERMAID_LEGEND, renderMermaid } from './mermaid.js';
 import type { Topology } from './topology.js';
 import type { ObjectGroup } from './groups.js';
-import { NO_CHANGES, changeRows, objectTitle, pathWidth, summaryLine, unchangedNote } from './values.js';
+import { NO_CHANGES, changeRows, objectTitle, pathWidth, shownChange, summaryLine, unchangedNote } from './values.js';
 
 /** The hidden marker that starts every plan comment. */
 export const MARKDOWN_MARKER = '<!-- gwops-plan -->';
@@ -34,6 +34,8 @@ export interface MarkdownOptions {
    * Mermaid flowchart under the heading, with its legend, when the plan has steps.
    */
   readonly topology?: Topology;
+  /** Certificates as their PEM (`--verbose`); else by subject, SANs, validity and fingerprint. */
+  readonly fullCertificates?: boolean;
 }
 
 /** Default {@link MarkdownOptions.maxBytes}. */
@@ -56,12 +58,12 @@ function fenced(language: string, lines: readonly string[]): string[] {
   return [`${fence}${language}`, ...lines, fence];
 }
 
-function groupLines(group: ObjectGroup): string[] {
+function groupLines(group: ObjectGroup, full: boolean): string[] {
   const lines: string[] = [];
   const change = group.change;
   if (change?.action === 'create' || change?.action === 'update') {
     const width = pathWidth(change.changes);
-    for (const ch of change.changes) for (const row of changeRows(ch, width, 'diff')) lines.push(`${row.sign} ${row.text}`);
+    for (const ch of change.changes) for (const row of changeRows(shownChange(group.ref.kind, ch, { full }), width, 'diff')) lines.push(`${row.sign} ${row.text}`);
     if (change.action === 'update' && change.unchangedCount > 0) lines.push(`  # ${unchangedNote(change.unchangedCount)}`);
   }
   if (change?.action === 'delete') lines.push(`- ${objectTitle(group.ref)}`);
@@ -69,7 +71,7 @@ function groupLines(group: ObjectGroup): string[] {
   return lines;
 }
 
-function groupSection(group: ObjectGroup): string[] {
+function groupSection(group: ObjectGroup, full: boolean): string[] {
   const change = group.change;
   const sign = change?.action === 'create' ? '+' : change?.action === 'delete' ? '-' : '~';
   const counts: string[] = [];
@@ -80,7 +82,7 @@ function groupSection(group: ObjectGroup): string[] {
   const source = change?.source ?? group.links.find((l) => l.source)?.source;
   if (source) notes.push(`Declared in \`${escapeInline(source.file)}:${source.line}\`.`);
   if (change?.action === 'delete') notes.push(`Reason: ${escapeInline(deleteCause(change))}.`);
-  return ['<details>', `<summary>${summary}</summary>`, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []), ...fenced('diff', groupLines(group)), '', '</details>'];
+  return ['<details>', `<summary>${summary}</summary>`, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []), ...fenced('diff', groupLines(group, full)), '', '</details>'];
 }
 
 /** How the table shows a severity: an icon and the gateway's word. */
@@ -146,7 +148,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   let used = 0;
   let shown = 0;
   for (const group of groups) {
-    const section = [...groupSection(group), ''];
+    const section = [...groupSection(group, options.fullCertificates === true), ''];
     const size = Buffer.byteLength(section.join('\n')) + 1;
     if (used + size > budget) break;
     body.push(...section);

@@ -8,12 +8,16 @@ import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import type { ObjectGroup } from './groups.js';
 import type { Row, Sign } from './values.js';
-import { NO_CHANGES, changeRows, objectTitle, pathWidth, summaryLine, unchangedNote } from './values.js';
+import { NO_CHANGES, changeRows, objectTitle, pathWidth, shownChange, summaryLine, unchangedNote } from './values.js';
 
 /** Options of {@link renderText}. */
 export interface TextOptions {
   /** ANSI colours on (the caller decides: TTY and no `NO_COLOR`). */
   readonly color: boolean;
+  /** Certificates as their PEM (`--verbose`); else by subject, SANs, validity and fingerprint. */
+  readonly fullCertificates?: boolean;
+  /** The line above the objects; default `gwops will perform the following actions:` (a rollback preview names itself). */
+  readonly heading?: string;
 }
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -43,7 +47,7 @@ function blockSign(group: ObjectGroup): Sign {
   }
 }
 
-function renderGroup(group: ObjectGroup, c: Colors): string[] {
+function renderGroup(group: ObjectGroup, c: Colors, options: TextOptions): string[] {
   const out: string[] = [];
   const title = objectTitle(group.ref);
   const sign = blockSign(group);
@@ -58,7 +62,7 @@ function renderGroup(group: ObjectGroup, c: Colors): string[] {
   const rows: Row[] = [];
   if (change) {
     const width = pathWidth(change.changes);
-    for (const ch of change.changes) rows.push(...changeRows(ch, width, 'text'));
+    for (const ch of change.changes) rows.push(...changeRows(shownChange(group.ref.kind, ch, { full: options.fullCertificates }), width, 'text'));
   }
   for (const row of rows) out.push(`      ${paintSign(c, row.sign)} ${row.text}`);
   if (change?.action === 'update' && change.unchangedCount > 0) out.push(c.dim(`        # ${unchangedNote(change.unchangedCount)}`));
@@ -87,8 +91,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
     if (used.has('create') || used.has('link')) out.push(`  ${paintSign(c, '+')} create / link`);
     if (used.has('update')) out.push(`  ${paintSign(c, '~')} update in place`);
     if (used.has('delete') || used.has('unlink')) out.push(`  ${paintSign(c, '-')} destroy / unlink`);
-    out.push('', 'gwops will perform the following actions:', '');
-    for (const group of groupSteps(plan)) out.push(...renderGroup(group, c), '');
+    out.push('', options.heading ?? 'gwops will perform the following actions:', '');
+    for (const group of groupSteps(plan)) out.push(...renderGroup(group, c, options), '');
     out.push(c.bold(summaryLine(plan.summary)));
   }
   if (plan.unmanaged.length > 0) {

@@ -11,6 +11,9 @@ import { escapeInvisible } from '../display.js';
 import type { ObjectRef } from '../engine/model.js';
 import type { AttributeChange, PlanSummary } from '../engine/plan-types.js';
 import { SENSITIVE_MASK } from '../engine/plan-types.js';
+import type { ResourceType } from '../kinds/index.js';
+import { certificateAttributes } from '../schema/index.js';
+import { describeCertificates } from './certificate.js';
 
 /** What one rendered row means: added, removed, changed in place, or context. */
 export type Sign = '+' | '-' | '~' | ' ';
@@ -38,6 +41,40 @@ export function summaryLine(summary: PlanSummary): string {
   return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${links} link${links === 1 ? '' : 's'} to change.`;
 }
 
+/**
+ * A value shown by its description instead of itself (a certificate by subject, SANs,
+ * validity and fingerprint): the lines are printed unquoted, the first after `=`.
+ */
+export class DescribedValue {
+  constructor(readonly lines: readonly string[]) {}
+}
+
+/** How values are shown: `full` shows certificates as their PEM (`--verbose`). */
+export interface ValueOptions {
+  readonly full?: boolean;
+}
+
+/**
+ * A value as it is shown: the value of an attribute that the kind's schema marks as
+ * holding certificates (`x-gwops-certificate`) as a {@link DescribedValue}, unless
+ * `options.full` or it is no parsable PEM certificate; any other value as it is.
+ * @param path dotted attribute path, as a plan names it
+ */
+export function shownValue(kind: ResourceType, path: string, value: unknown, options: ValueOptions = {}): unknown {
+  if (options.full === true || value === undefined || !certificateAttributes(kind).has(path)) return value;
+  const lines = describeCertificates(value);
+  return lines ? new DescribedValue(lines) : value;
+}
+
+/** The change with its values as shown ({@link shownValue}); a side that is absent stays absent. */
+export function shownChange(kind: ResourceType, change: AttributeChange, options: ValueOptions = {}): AttributeChange {
+  return {
+    ...change,
+    ...('before' in change ? { before: shownValue(kind, change.path, change.before, options) } : {}),
+    ...('after' in change ? { after: shownValue(kind, change.path, change.after, options) } : {}),
+  };
+}
+
 function isMultiline(value: unknown): value is string {
   return typeof value === 'string' && value.includes('\n') && value !== SENSITIVE_MASK;
 }
@@ -50,6 +87,7 @@ function isMultiline(value: unknown): value is string {
 export function formatValue(value: unknown, sensitive: boolean): string[] {
   // A sensitive string is a mask or a description that stands for the value (a public key's kid and thumbprint).
   if (sensitive && typeof value === 'string') return [value];
+  if (value instanceof DescribedValue) return [...value.lines];
   if (value === undefined) return ['(absent)'];
   const inline = JSON.stringify(value);
   if (typeof value !== 'object' || value === null || inline.length <= INLINE_LIMIT) return [inline];
@@ -106,7 +144,7 @@ export function changeRows(change: AttributeChange, width: number, style: 'text'
   }
   // multi-line strings as a heredoc, long objects and arrays as indented JSON: a line diff inside
   const asText = (value: unknown): string =>
-    typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`;
+    typeof value === 'string' ? value : value instanceof DescribedValue ? `${value.lines.join('\n')}\n` : `${JSON.stringify(value, null, 2)}\n`;
   const heredoc = isMultiline(change.before) || isMultiline(change.after);
   rows.push({ sign: style === 'diff' ? ' ' : '~', text: `${path} = ${heredoc ? '<<-EOT' : ''}`.trimEnd() });
   for (const part of diffLines(asText(change.before), asText(change.after))) {

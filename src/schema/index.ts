@@ -22,6 +22,9 @@
  *   reference (`anyOf` with `$defs.jwksReference`), and plans name its value by key id
  *   and RFC 7638 thumbprint, never by its bytes (docs/manifest-reference.md "Token keys
  *   from a JWKS").
+ * - `"x-gwops-certificate": true` on a string (or on the `items` of a list of strings): an
+ *   X.509 certificate in PEM, possibly several concatenated. Plans and drift reports show it
+ *   by subject, SANs, validity and SHA-256 fingerprint; the PEM only with `--verbose`.
  */
 import { fileURLToPath } from 'node:url';
 import { FILE_LIMITS, readTextBounded } from '../files.js';
@@ -44,6 +47,7 @@ export interface JsonSchema {
   'x-gwops-variants'?: Variant[];
   'x-gwops-secret'?: boolean;
   'x-gwops-public-key'?: PublicKeyMark;
+  'x-gwops-certificate'?: boolean;
   writeOnly?: boolean;
 }
 
@@ -176,6 +180,23 @@ export function writeOnlyAttributes(type: ResourceType): readonly AttributePath[
 /** Attribute paths marked `x-gwops-public-key` (a PEM public key, or a `{fromJwks}` reference in manifests) for a resource type (cached). */
 export function publicKeyAttributes(type: ResourceType): readonly AttributePath[] {
   return markedAttributes(type, 'x-gwops-public-key');
+}
+
+const certificatePathCache = new Map<ResourceType, ReadonlySet<string>>();
+
+/**
+ * Dotted paths (as plans name attributes, e.g. `certificateChain`) of the attributes that
+ * hold X.509 certificates in PEM (schema `x-gwops-certificate`, on the attribute or on the
+ * items of a list attribute) for a resource type. Cached.
+ */
+export function certificateAttributes(type: ResourceType): ReadonlySet<string> {
+  let found = certificatePathCache.get(type);
+  if (!found) {
+    const marked = (node: JsonSchema | undefined): boolean => node?.['x-gwops-certificate'] === true;
+    found = new Set(walkAttributes(type).filter((p) => marked(p.schema) || marked(p.schema.items)).map((p) => p.path));
+    certificatePathCache.set(type, found);
+  }
+  return found;
 }
 
 /** The defaults of one list's items: schema `default` on the list's `items`. */

@@ -31,5 +31,16 @@ describe('gwops demo (what npm run demo runs)', () => {
     // The emulator's key is a JWT and the example keys are PEM: neither may appear.
     expect(stdout).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\./);
     expect(stdout).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----/);
+    // What a person reads: a few hundred lines, certificates by subject, SANs, validity and fingerprint, long plans folded.
+    expect(stdout.split('\n').length).toBeLessThanOrEqual(300);
+    expect(stdout).not.toContain('-----BEGIN');
+    const plan = stdout.slice(stdout.indexOf('2. Plan'), stdout.indexOf('3. Apply'));
+    expect(plan).toContain('+ certificate = (certificate)');
+    expect(plan).toMatch(/subject: +CN=shop\.example\.com, O=Example Retail AG, C=CH/);
+    expect(plan).toMatch(/SANs: +DNS:shop\.example\.com, DNS:www\.shop\.example\.com/);
+    expect(plan).toMatch(/notBefore: +2026-11-01T00:00:00Z\n +notAfter: +2027-11-01T00:00:00Z/);
+    expect(plan).toMatch(/SHA-256: +([0-9A-F]{2}:){31}[0-9A-F]{2}/);
+    expect(plan).toMatch(/… \d+ more lines left out of the demo/);
+    expect(plan).toContain('Plan: 35 to create');
   });
 });

@@ -101,7 +101,7 @@ describe('gwops export round trips with links outside the export', () => {
     });
     const plan = await t.h.cli(['plan', '--config', join(project, 'gwops.yaml'), ...t.h.connection]);
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toMatch(/m\.yaml:1:1: error: mapping 'dangling' virtual-hosts names virtual-host 'no-such-host', which no manifest declares and the gateway does not have/);
+    expect(plan.stderr).toMatch(/m\.yaml:5:19: error: mapping 'dangling' virtual-hosts names virtual-host 'no-such-host', which no manifest declares and the gateway does not have/);
   });
 
   it('a selective export (kinds and filters per kind) plans no change, with --prune too, and owns only the kinds exported', async () => {

@@ -62,11 +62,16 @@ describe('attribution', () => {
     createdBy: `user${id}`,
   });
 
-  it('names the activations after gwops\'s last one (apply or rollback), newest first', () => {
+  it("names the activations after gwops's last apply, newest first, a rollback among them marked with the configuration it activated again", () => {
     const a = attributeDrift([entry('5', 'CURRENTLY_ACTIVE', 'manual'), entry('4', 'SAVED', 'draft'), entry('3', 'PREVIOUSLY_ACTIVE', 'gwops rollback: to configuration 1'), entry('2', 'PREVIOUSLY_ACTIVE', 'gwops apply')]);
-    expect(a.lastGwops?.id).toBe('3');
-    expect(a.since).toEqual([{ id: '5', configType: 'CURRENTLY_ACTIVE', comment: 'manual', createdAt: '2026-11-25T00:00:00Z', createdBy: 'user5' }]);
+    expect(a.lastGwops?.id).toBe('2');
+    expect(a.since).toEqual([
+      { id: '5', configType: 'CURRENTLY_ACTIVE', comment: 'manual', createdAt: '2026-11-25T00:00:00Z', createdBy: 'user5' },
+      { id: '3', configType: 'PREVIOUSLY_ACTIVE', comment: 'gwops rollback: to configuration 1', createdAt: '2026-11-23T00:00:00Z', createdBy: 'user3', rollbackTo: '1' },
+    ]);
     expect(a.unattributed).toBeUndefined();
+    // Without an apply in the history, the last rollback is gwops's last activation.
+    expect(attributeDrift([entry('5', 'CURRENTLY_ACTIVE', 'manual'), entry('3', 'PREVIOUSLY_ACTIVE', 'gwops rollback: to configuration 1')]).lastGwops?.id).toBe('3');
   });
 
   it('says why it cannot attribute: no activation since gwops\'s, or none by gwops at all', () => {

@@ -59,7 +59,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('--max-bytes <n>', 'markdown: the largest output, in bytes of UTF-8 (default 60000, to fit a pull-request comment); object sections beyond it are left out with a note')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
-    .option('--verbose', 'when the server check fails, list every step with its status (else the counts)'))
+    .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when the server check fails, list every step with its status (else the counts)'))
     .action(async (paths: string[], flags: CommonFlags & { out?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean }) => {
       const { planAction } = await import('./reconcile-run.js');
       done(await withProgress(io, 'plan', flags.quiet, (through, progress) => planAction(paths, flags, through, progress)));
@@ -76,7 +76,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('--comment <text>', 'activation comment (default: derived from the commit)')
     .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
     .option('--backup-dir <dir>', "before activating, save the active configuration's export (private keys included; mode 0600) as <dir>/<configuration-id>-<UTC time>-<gateway>.zip")
-    .option('--verbose', 'when a step fails, list every step with its status (else the counts)')
+    .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when a step fails, list every step with its status (else the counts)')
     .option('--retry-on-conflict <n>', 'when another session activated first (409 OUTDATED_CONFIGURATION), plan again in a new session and retry, at most n times (default 0)'))
     .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string; retryOnConflict?: string }) => {
       const { applyAction } = await import('./reconcile-run.js');
@@ -92,6 +92,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--adopt', 'write what was changed on the gateway into the manifest files (never a secret); objects added on the gateway become new files')
     .option('--adopt-deletions', 'with --adopt: also remove the documents of objects deleted on the gateway')
+    .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint)')
     .action(async (paths: string[], flags: DriftFlags) => {
       const { driftAction } = await import('./drift-run.js');
       done(await withProgress(io, 'drift', flags.quiet, (through, progress) => driftAction(paths, flags, through, progress)));

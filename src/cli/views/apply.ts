@@ -58,7 +58,7 @@ function jsonApplyView(io: CliIO, options: ApplyViewOptions): ApplyView {
   return {
     planned(planned) {
       known = planned;
-      if (options.yes !== true && io.canPrompt === true && planned.steps.length > 0) io.stderr.write(renderText(planned, { color: colorEnabled(io) }));
+      if (options.yes !== true && io.canPrompt === true && planned.steps.length > 0) io.stderr.write(renderText(planned, { color: colorEnabled(io), fullCertificates: options.verbose === true }));
     },
     applied(result, warnings) {
       io.stdout.write(

@@ -38,12 +38,12 @@ function adoptionLines(result: AdoptResult): string {
 }
 
 /** The report in one format. */
-function reportText(format: Format, io: CliIO): (run: DriftRun) => string {
+function reportText(format: Format, io: CliIO, fullCertificates: boolean): (run: DriftRun) => string {
   switch (format) {
     case 'text':
-      return (run) => renderDriftText(run.report, { color: colorEnabled(io) });
+      return (run) => renderDriftText(run.report, { color: colorEnabled(io), fullCertificates });
     case 'markdown':
-      return (run) => renderDriftMarkdown(run.report, { topology: driftTopology(run.report, run.prepared.desired, run.live) });
+      return (run) => renderDriftMarkdown(run.report, { topology: driftTopology(run.report, run.prepared.desired, run.live), fullCertificates });
     case 'json':
       return (run) => renderDriftJson(run.report);
   }
@@ -52,7 +52,7 @@ function reportText(format: Format, io: CliIO): (run: DriftRun) => string {
 /** The view of `gwops drift` in `format`. */
 export function driftView(format: Format, io: CliIO, options: { verbose?: boolean | undefined } = {}): DriftView {
   const failure = planView(format, io, options);
-  const render = reportText(format, io);
+  const render = reportText(format, io, options.verbose === true);
   return {
     failure: (error, warnings) => failure.failure(error, warnings),
     report(run) {

@@ -92,15 +92,16 @@ function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content
 }
 
 /** The text of a plan for a terminal, then the validator's messages. */
-export function textPlan(io: CliIO): (plan: Plan, content: PlanContent) => string {
+export function textPlan(io: CliIO, fullCertificates = false): (plan: Plan, content: PlanContent) => string {
   const color = colorEnabled(io);
-  return (plan, { messages }) => renderText(plan, { color }) + (messages ? renderValidatorMessages(messages, { color }) : '');
+  return (plan, { messages }) => renderText(plan, { color, fullCertificates }) + (messages ? renderValidatorMessages(messages, { color }) : '');
 }
 
 /** The markdown of a plan (under `title` when given): its picture and the validator's messages. */
-export function markdownPlan(title?: string): (plan: Plan, content: PlanContent) => string {
+export function markdownPlan(title?: string, fullCertificates = false): (plan: Plan, content: PlanContent) => string {
   return (plan, { messages, states, maxBytes }) =>
     renderMarkdown(plan, {
+      fullCertificates,
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(messages ? { validatorMessages: messages } : {}),
       ...(title !== undefined ? { title } : {}),
@@ -145,15 +146,15 @@ function jsonPlanView(io: CliIO, verbose: boolean): PlanView {
 
 /**
  * The view of `gwops plan` in `format`; markdown under `title` when given.
- * @param verbose a failed step lists every step with its status (else the counts)
+ * @param verbose certificates shown as their PEM (else summarised); a failed step lists every step with its status (else the counts)
  */
 export function planView(format: Format, io: CliIO, options: { verbose?: boolean | undefined; title?: string } = {}): PlanView {
   const verbose = options.verbose === true;
   switch (format) {
     case 'text':
-      return humanPlanView(io, verbose, textPlan(io));
+      return humanPlanView(io, verbose, textPlan(io, verbose));
     case 'markdown':
-      return humanPlanView(io, verbose, markdownPlan(options.title));
+      return humanPlanView(io, verbose, markdownPlan(options.title, verbose));
     case 'json':
       return jsonPlanView(io, verbose);
   }

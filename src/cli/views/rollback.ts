@@ -64,9 +64,13 @@ function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview:
           changes: planJson(preview.plan),
         });
     case 'markdown':
-      return (preview) => renderMarkdown(preview.plan, { title: `gwops rollback to configuration ${preview.target.id}` });
+      return (preview) => renderMarkdown(preview.plan, { title: `gwops rollback preview: configuration ${preview.target.id}` });
     case 'text':
-      return (preview) => `${heading(preview)}\nActivating it would make these changes to the active configuration:\n\n${renderText(preview.plan, { color: colorEnabled(io) })}`;
+      return (preview) =>
+        `${heading(preview)}\n${renderText(preview.plan, {
+          color: colorEnabled(io),
+          heading: `Rollback preview: what activating configuration ${preview.target.id} would change in the active configuration (attributes that differ; server defaults, the same on both sides, left out):`,
+        })}`;
   }
 }
 
