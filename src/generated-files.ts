@@ -6,7 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes.js';
-import { FILE_LIMITS, FileReadError, readTextBounded } from './files.js';
+import { FILE_LIMITS, readTextBounded } from './files.js';
+import { FileReadError } from './errors.js';
 
 /** One generated file: its name inside its folder and its full text. */
 export interface GeneratedFile {

@@ -3,9 +3,10 @@
  * with its exit code from `EXIT` (src/exit-codes.ts). Errors about located problems carry
  * them as {@link Diagnostic}s (`diagnostics`), which the CLI prints with the one
  * diagnostics formatter (src/diagnostics.ts) before the error's one-line message.
- * The modules that raise them re-export them (run.ts, apply.ts, plan-types.ts, plan.ts).
+ * Callers import them from here (src/errors.ts "Where the error classes live").
  */
-import { EXIT, GwopsError, InputError } from '../errors.js';
+import { GwopsError, InputError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import type { ConfigurationEntry } from '../api/documents.js';
 import type { Diagnostic, DiagnosticLocation } from '../diagnostics.js';
 import { objectDiagnostic } from '../diagnostics.js';

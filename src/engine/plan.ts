@@ -27,7 +27,7 @@ import type { ResourceType } from '../kinds/index.js';
 import type { KeyNames } from './diff.js';
 import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
-import type { AttributeChange } from './plan-types.js';
+import type { AttributeChange, MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
 import { creationChanges, diffAttributes, diffLinks, getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue, redactAttributes } from './diff.js';
 import { declaredWithItemDefaults } from './item-defaults.js';
 import { collectionPathOf } from './live.js';
@@ -38,17 +38,13 @@ import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from '
 import { declaredKey, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
-import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
 import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
 import { BuiltInObjectError, MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from './errors.js';
 import type { OutsideScope } from './ownership.js';
 import { outsideScopeMessage } from './ownership.js';
 import { checkCalls, planCalls } from './batch.js';
 
-export { MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from './errors.js';
 export type { Plan, PlanStep } from './plan-types.js';
-/** Re-exported for callers that build live state: the desired names by identity key (certificates by fingerprint). */
-export { identityHandles } from './desired.js';
 
 /** Default of {@link PlanOptions.massDeleteShare}. */
 export const DEFAULT_MASS_DELETE_SHARE = 0.5;

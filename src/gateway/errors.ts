@@ -7,7 +7,8 @@
  * name the call (method and path), the status, the gateway's error code and detail, and
  * the object the call was about.
  */
-import { GwopsError, SIGNAL_EXIT } from '../errors.js';
+import { GwopsError } from '../errors.js';
+import { SIGNAL_EXIT } from '../exit-codes.js';
 import type { InterruptSignal } from '../interrupts.js';
 
 /** The object a call is about, for error messages: e.g. `{ kind: 'mapping', name: 'shop-api' }`. */
@@ -427,9 +428,3 @@ export class InterruptedError extends GwopsError {
     }
   }
 }
-
-/**
- * Removes secrets from text that came from the gateway (error details). Moved to
- * src/secrets.ts (the one redaction mechanism); re-exported for existing callers.
- */
-export { redact } from '../secrets.js';

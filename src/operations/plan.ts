@@ -5,9 +5,10 @@
  * load-active → one GET per kind → live state; diff → plan; execute in the session →
  * validator messages → activate (apply) or throw the edits away (plan).
  */
-import { ConfigError, EXIT, GwopsError } from '../errors.js';
+import { ConfigError, GwopsError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
-import { ApiError, withSession } from '../gateway/index.js';
+import { withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
@@ -23,7 +24,7 @@ import { projectConnection } from './steps/connect.js';
 import { desiredState, identityHandles } from '../engine/desired.js';
 import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from '../engine/errors.js';
 import type { ProgressListener } from './steps/execute.js';
-import type { ExecutionReport } from '../engine/plan-types.js';
+import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
 import { fetchLiveLists } from './steps/fetch.js';
 import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
@@ -33,10 +34,10 @@ import type { State } from '../engine/model.js';
 import { buildPlan } from '../engine/plan.js';
 import type { SecretVersions } from '../engine/secret-versions.js';
 import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from '../engine/secret-versions.js';
-import type { Plan } from '../engine/plan-types.js';
 import type { ProgressReporter } from '../engine/progress.js';
 import type { DeclaredVariant } from '../engine/variant.js';
 import { gatewayVariant } from '../engine/variant.js';
+import { ApiError } from '../gateway/errors.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -67,9 +68,6 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   /** Fetches JWK Sets for `{ fromJwks }` values; default undici over HTTPS (src/operations/steps/jwks-fetch.ts). */
   readonly fetchJwks?: JwksFetcher | undefined;
 }
-
-/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
-export { ApplyFailedError, ManifestError, ValidatorRejectedError } from '../engine/errors.js';
 
 /** Loaded manifests and the desired state built from them. */
 export interface Prepared {

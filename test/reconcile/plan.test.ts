@@ -4,11 +4,12 @@ import { liveState } from '../../src/engine/live.js';
 import type { ApiResource } from '../../src/engine/live.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { MassDeleteError, UnresolvedReferenceError, buildPlan, liveStateDigest } from '../../src/engine/plan.js';
+import { buildPlan, liveStateDigest } from '../../src/engine/plan.js';
 import type { PlanOptions } from '../../src/engine/plan.js';
 import { SENSITIVE_MASK } from '../../src/engine/plan-types.js';
 import type { CreateStep, Plan, PlanCall, PlanStep, UpdateStep } from '../../src/engine/plan-types.js';
 import { doc, many, one, options, pem, resource } from './helpers.js';
+import { MassDeleteError, UnresolvedReferenceError } from '../../src/engine/errors.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
   const desired = desiredState(docs);

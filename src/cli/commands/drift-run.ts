@@ -12,7 +12,7 @@ import { runDriftReport } from '../../operations/drift.js';
 import { expiredWarning } from '../../manifest/drift-ignore.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
 import { driftTopology } from '../../render/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 import { colorEnabled } from '../color.js';

@@ -9,7 +9,7 @@ import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/inde
 import { desiredState } from '../../engine/desired.js';
 import { ManifestError, isDiagnosticsError } from '../../engine/errors.js';
 import { renderDot, renderMermaid, stateTopology } from '../../render/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import { offlineLoadOptions } from './validate-run.js';
 import type { CliIO } from '../io.js';
 

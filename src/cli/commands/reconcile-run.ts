@@ -25,7 +25,7 @@ import { renderExecutionReport, renderValidatorMessages } from '../../render/run
 import type { State } from '../../engine/model.js';
 import { planTopology, renderJson, renderMarkdown, renderPlanFile, renderText } from '../../render/index.js';
 import { consent } from '../consent.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import { colorEnabled } from '../color.js';

@@ -12,7 +12,7 @@ import { runRollback } from '../../operations/rollback.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { renderValidatorMessages } from '../../render/run-report.js';
 import { consent } from '../consent.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 import type { ConnectionFlags } from '../connection-flags.js';
