@@ -9,6 +9,7 @@
  * configuration, file reads), the gateway client's in src/gateway/errors.ts, the
  * reconciler's (plan, apply, drift, rollback) in src/engine/errors.ts.
  */
+import type { Diagnostic, Diagnostics } from './diagnostics.js';
 import { EXIT } from './exit-codes.js';
 
 export class GwopsError extends Error {
@@ -18,6 +19,25 @@ export class GwopsError extends Error {
     super(message, options);
     this.name = new.target.name;
   }
+}
+
+/**
+ * The base of every error that carries located problems as diagnostics
+ * (src/diagnostics.ts): the CLI prints `diagnostics` with the one diagnostics formatter
+ * before the error's one-line message. `diagnostics` holds every diagnostic of the stage
+ * that failed (warnings included), sorted as given.
+ */
+export class DiagnosticsError extends GwopsError {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(message: string, diagnostics: readonly Diagnostic[] | Diagnostics, options?: ErrorOptions) {
+    super(message, options);
+    this.diagnostics = Array.isArray(diagnostics) ? diagnostics : (diagnostics as Diagnostics).all();
+  }
+}
+
+/** True for an error that carries {@link Diagnostic}s to print before its message. */
+export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
+  return error instanceof DiagnosticsError;
 }
 
 /** Invalid command-line usage (unknown option values, missing arguments). */

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GwopsError, InputError } from '../../src/errors.js';
+import { DiagnosticsError, GwopsError, isDiagnosticsError } from '../../src/errors.js';
 import { EXIT, SIGNAL_EXIT } from '../../src/exit-codes.js';
 import type { ValidatorMessage } from '../../src/gateway/index.js';
 import { SIGNAL_EXIT_CODES } from '../../src/interrupts.js';
@@ -79,7 +79,7 @@ describe('the reconciler errors', () => {
   it('carry their diagnostics and exit codes', () => {
     const diagnostics = [error('a'), warning, error('b')];
     const manifest = new errors.ManifestError(diagnostics);
-    expect(manifest).toBeInstanceOf(InputError);
+    expect(manifest).toBeInstanceOf(DiagnosticsError);
     expect(manifest.exitCode).toBe(EXIT.error);
     expect(manifest.message).toBe('the manifests have 2 errors; nothing was sent to the gateway');
     const rejected = new errors.ValidatorRejectedError([error('MAPPING_WITHOUT_BACKEND_GROUP'), warning]);
@@ -88,10 +88,10 @@ describe('the reconciler errors', () => {
     expect(new errors.DesiredStateError([error('duplicate-object')]).exitCode).toBe(EXIT.error);
     expect(new errors.UnresolvedReferenceError([error('unresolved-link'), error('unresolved-link')]).message).toMatch(/^the manifests have 2 links to objects/);
     for (const e of [manifest, rejected, new errors.DesiredStateError([]), new errors.UnresolvedReferenceError([])]) {
-      expect(errors.isDiagnosticsError(e)).toBe(true);
+      expect(isDiagnosticsError(e)).toBe(true);
     }
-    expect(errors.isDiagnosticsError(new errors.StalePlanError('x'))).toBe(false);
-    expect(errors.isDiagnosticsError(new Error('x'))).toBe(false);
+    expect(isDiagnosticsError(new errors.StalePlanError('x'))).toBe(false);
+    expect(isDiagnosticsError(new Error('x'))).toBe(false);
   });
 });
 

@@ -7,11 +7,12 @@
 import type { Variant } from '../../kinds/index.js';
 import { formatDiagnostics, hasErrors, loadManifests } from '../../manifest/index.js';
 import { desiredState } from '../../engine/desired.js';
-import { ManifestError, isDiagnosticsError } from '../../engine/errors.js';
+import { ManifestError } from '../../engine/errors.js';
 import { renderDot, renderMermaid, stateTopology } from '../../render/index.js';
 import { EXIT } from '../../exit-codes.js';
 import { offlineLoadOptions } from './validate-run.js';
 import type { CliIO } from '../io.js';
+import { isDiagnosticsError } from '../../errors.js';
 
 /** Options as commander parses them. */
 export interface GraphCommandOptions {
