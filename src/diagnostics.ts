@@ -102,6 +102,8 @@ export type ReconcileDiagnosticCode =
   | 'missing-identity'
   /** A manifest declares an object that is built into the gateway (negative id), which no client may change. */
   | 'built-in-object'
+  /** Pruning would delete all owned objects of a kind, or more than the allowed share, without `--allow-mass-delete`. */
+  | 'mass-delete'
   /** A manifest declares a name that exists live outside the project's ownership scope for its kind (someone else's object). */
   | 'outside-ownership-scope'
   /** A step of the plan failed inside the session (server check or apply): the gateway refused its call. */

@@ -83,15 +83,15 @@ export class OutsideScopeError extends DiagnosticsError {
 export class MassDeleteError extends GwopsError {
   readonly counts: readonly MassDeleteCount[];
   constructor(counts: readonly MassDeleteCount[], share: number) {
-    const what = counts
-      .map((c) => `${c.deletes} of ${c.owned} owned ${c.kind} object${c.owned === 1 ? '' : 's'}`)
-      .join(', ');
-    super(
-      `refusing to delete ${what} (all of a kind, or more than ${Math.round(share * 100)} %); ` +
-        'pass --allow-mass-delete to allow it',
-    );
+    super(massDeleteMessage(counts, share));
     this.counts = counts;
   }
+}
+
+/** What the mass-delete guard says about `counts` (the error's message, and the `mass-delete` diagnostic's per kind). */
+export function massDeleteMessage(counts: readonly MassDeleteCount[], share: number): string {
+  const what = counts.map((c) => `${c.deletes} of ${c.owned} owned ${c.kind} object${c.owned === 1 ? '' : 's'}`).join(', ');
+  return `refusing to delete ${what} (all of a kind, or more than ${Math.round(share * 100)} %); pass --allow-mass-delete to allow it`;
 }
 
 /** The gateway's validator found errors: nothing was activated. Exit code 3. */

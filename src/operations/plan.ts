@@ -31,7 +31,7 @@ import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
 import { liveState } from '../engine/live.js';
 import { outsideScopeTest } from '../engine/ownership.js';
 import type { State } from '../engine/model.js';
-import { buildPlan } from '../engine/plan.js';
+import { erroredPlanError, planOutcome } from '../engine/plan.js';
 import type { SecretVersions } from '../engine/secret-versions.js';
 import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from '../engine/secret-versions.js';
 import type { ProgressReporter } from '../engine/progress.js';
@@ -182,6 +182,8 @@ export function declaredVersions(desired: State): SecretVersions {
 
 /**
  * Reads live state in the open session and builds the plan (pure after the GETs).
+ * @throws MassDeleteError, OutsideScopeError (carrying the plan) for an errored plan
+ *   (src/engine/plan.ts `planOutcome`)
  * @param digestKey the run's API key, which keys the live digest (plan.ts `liveStateDigest`)
  */
 export async function readAndPlan(session: GatewaySession, prepared: Prepared, input: RunInput, digestKey?: string): Promise<Planned> {
@@ -196,16 +198,21 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const desired = prepared.completeDesired?.(live) ?? prepared.desired;
   // The configurations list is read only when some secret declares a version.
   const appliedVersions = isEmptyVersions(declaredVersions(desired)) ? undefined : readAppliedVersions(await session.configurations());
-  const plan = buildPlan(desired, live, {
+  const massDeleteShare = prepared.loaded.project.massDeleteShare;
+  const outcome = planOutcome(desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
     outsideScope: outsideScopeTest(scope),
     allowMassDelete: input.allowMassDelete === true,
-    massDeleteShare: prepared.loaded.project.massDeleteShare,
+    massDeleteShare,
     keyNames: prepared.keyNames,
     appliedVersions,
     digestKey,
   });
+  // An errored plan (mass-delete guard, ownership scope) stops the run; the error carries what the CLI shows of it.
+  const refused = erroredPlanError(outcome, massDeleteShare);
+  if (refused) throw refused;
+  const plan = outcome.plan;
   return { live, plan, appliedVersions, ...(desired !== prepared.desired ? { desired } : {}) };
 }
 
