@@ -404,10 +404,16 @@ export class InterruptedError extends GwopsError {
   override readonly exitCode: number;
   readonly signal: InterruptSignal;
   readonly outcome: InterruptOutcome;
-  constructor(signal: InterruptSignal, outcome: InterruptOutcome = 'discarded') {
+  /**
+   * The work did not settle within the grace period after the session was terminated (or
+   * a third signal came) and was given up on: the process must end now (src/cli/process.ts).
+   */
+  readonly abandoned: boolean;
+  constructor(signal: InterruptSignal, outcome: InterruptOutcome = 'discarded', options: { readonly abandoned?: boolean } = {}) {
     super(InterruptedError.explain(signal, outcome));
     this.signal = signal;
     this.outcome = outcome;
+    this.abandoned = options.abandoned === true;
     this.exitCode = SIGNAL_EXIT[signal];
   }
 
