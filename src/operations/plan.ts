@@ -12,9 +12,9 @@ import { withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
-import { VALIDATOR_MESSAGE_CODE, formatDiagnosticLine, objectDiagnostic } from '../diagnostics.js';
+import { Diagnostics, VALIDATOR_MESSAGE_CODE, formatDiagnosticLine, objectDiagnostic } from '../diagnostics.js';
 import type { LoadResult } from '../manifest/index.js';
-import { hasErrors, loadManifests } from '../manifest/index.js';
+import { loadManifests } from '../manifest/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
@@ -102,10 +102,10 @@ export async function prepare(input: RunInput): Promise<Prepared> {
     requireDocuments: input.allowEmpty !== true,
   });
   input.secrets?.addAll(loaded.secretValues);
-  if (hasErrors(loaded.diagnostics)) throw new ManifestError(loaded.diagnostics);
-  if (loaded.diagnostics.length > 0) {
-    if (input.onDiagnostics) input.onDiagnostics(loaded.diagnostics);
-    else for (const d of loaded.diagnostics) input.warn(formatDiagnosticLine(d));
+  const diagnostics = Diagnostics.of(loaded.diagnostics).throwIfErrors((d) => new ManifestError(d.all()));
+  if (diagnostics.length > 0) {
+    if (input.onDiagnostics) input.onDiagnostics(diagnostics.all());
+    else for (const d of diagnostics) input.warn(formatDiagnosticLine(d));
   }
   if (loaded.jwksReferences.length === 0) return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant, keyNames: new Map() };
   // The keys are fetched before any gateway is contacted: a problem stops the run first.
