@@ -354,9 +354,7 @@ export function formatDiagnostics(
 
 /**
  * The diagnostics of one stage or run, as one value (Terraform's `tfdiags.Diagnostics`):
- * immutable, `append` returns a new value. Every stage returns it beside its result
- * (`{ result, diagnostics }`) and the CLI prints it once; errors among them become one
- * typed error through {@link Diagnostics.toError} / {@link Diagnostics.throwIfErrors}
+ * immutable, `append` returns a new value. Errors among them become one typed error through {@link Diagnostics.toError} / {@link Diagnostics.throwIfErrors}
  * (the error classes that carry diagnostics extend `DiagnosticsError`, src/errors.ts).
  */
 export class Diagnostics implements Iterable<Diagnostic> {
