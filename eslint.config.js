@@ -35,6 +35,24 @@ const FILE_READS = [
   },
 ];
 
+/**
+ * Selectors of a process's exit: exit codes are decided in src/cli/exit.ts and only the
+ * entry points end the process (src/cli/process.ts; the scripts in {@link EXIT_ENTRIES}).
+ */
+const PROCESS_EXIT = [
+  {
+    selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']",
+    message: 'Only the entry point ends the process (src/cli/process.ts): return an exit code or throw a typed error (src/cli/exit.ts maps it).',
+  },
+  {
+    selector: "MemberExpression[object.name='process'][property.name='exitCode']",
+    message: 'Only the entry point sets the exit code (src/cli/process.ts): return an exit code or throw a typed error (src/cli/exit.ts maps it).',
+  },
+];
+
+/** The entry points that end their process: gwops itself, and the scripts of npm run (benchmarks, generators, drills). */
+const EXIT_ENTRIES = ['src/cli/process.ts', 'src/bench/**/*.ts', 'src/docs/generate.ts', 'src/docs/drills.ts', 'src/schema/generate.ts'];
+
 const NO_NODE = { regex: '^node:', message: 'src/engine is pure: no node:* module (digests come from src/digest.ts).' };
 
 /**
@@ -123,6 +141,7 @@ export default tseslint.config(
   // Every file gwops is given is read through the bounded reader of src/files.ts (regular
   // files only, opened without blocking, size-limited), never with node:fs directly. The
   // emulator's own state file is the emulator's business.
+  // Only the entry points end the process or set its exit code (PROCESS_EXIT).
   {
     files: ['src/**/*.ts'],
     ignores: ['src/files.ts', 'src/emulator/**'],
@@ -130,8 +149,17 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         ...FILE_READS,
+        ...PROCESS_EXIT,
       ],
     },
+  },
+  {
+    files: ['src/files.ts', 'src/emulator/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...PROCESS_EXIT] },
+  },
+  {
+    files: EXIT_ENTRIES,
+    rules: { 'no-restricted-syntax': ['error', ...FILE_READS] },
   },
   {
     files: ['test/**/*.ts'],
@@ -155,6 +183,7 @@ export default tseslint.config(
         { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'src/engine is pure: no clock; take the time as a parameter.' },
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'src/engine is pure: no clock; take the time as a parameter.' },
         { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'src/engine is pure: no randomness.' },
+        ...PROCESS_EXIT,
       ],
     },
   },

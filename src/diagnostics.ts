@@ -103,6 +103,8 @@ export type ReconcileDiagnosticCode =
   | 'missing-identity'
   /** A manifest declares an object that is built into the gateway (negative id), which no client may change. */
   | 'built-in-object'
+  /** Pruning would delete all owned objects of a kind, or more than the allowed share, without `--allow-mass-delete`. */
+  | 'mass-delete'
   /** A manifest declares a name that exists live outside the project's ownership scope for its kind (someone else's object). */
   | 'outside-ownership-scope'
   /** A step of the plan failed inside the session (server check or apply): the gateway refused its call. */
@@ -341,5 +343,71 @@ export function formatDiagnostics(
       if (diagnostics.length > 0) lines.push(`${diagnosticsSummary(diagnostics)}\n`);
       return lines.join('');
     }
+  }
+}
+
+/**
+ * The diagnostics of one stage or run, as one value (Terraform's `tfdiags.Diagnostics`):
+ * immutable, `append` returns a new value. Errors among them become one typed error through {@link Diagnostics.toError} / {@link Diagnostics.throwIfErrors}
+ * (the error classes that carry diagnostics extend `DiagnosticsError`, src/errors.ts).
+ */
+export class Diagnostics implements Iterable<Diagnostic> {
+  /** No diagnostics. */
+  static readonly none = new Diagnostics([]);
+
+  private constructor(private readonly items: readonly Diagnostic[]) {}
+
+  /** The diagnostics given, in their order. */
+  static of(...items: readonly (Diagnostic | readonly Diagnostic[] | Diagnostics)[]): Diagnostics {
+    return Diagnostics.none.append(...items);
+  }
+
+  /** A new value with `items` after these (each a diagnostic, a list or another value). */
+  append(...items: readonly (Diagnostic | readonly Diagnostic[] | Diagnostics)[]): Diagnostics {
+    const added = items.flatMap((item) => (item instanceof Diagnostics ? item.items : Array.isArray(item) ? (item as readonly Diagnostic[]) : [item as Diagnostic]));
+    return added.length === 0 ? this : new Diagnostics([...this.items, ...added]);
+  }
+
+  /** Every diagnostic, in order. */
+  all(): readonly Diagnostic[] {
+    return this.items;
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  [Symbol.iterator](): Iterator<Diagnostic> {
+    return this.items[Symbol.iterator]();
+  }
+
+  /** True when any diagnostic is an error. */
+  hasErrors(): boolean {
+    return hasErrors(this.items);
+  }
+
+  /** The diagnostics of severity error. */
+  errors(): readonly Diagnostic[] {
+    return this.items.filter((d) => d.severity === 'error');
+  }
+
+  /** The diagnostics of severity warning. */
+  warnings(): readonly Diagnostic[] {
+    return this.items.filter((d) => d.severity === 'warning');
+  }
+
+  /**
+   * The one error these diagnostics amount to: `make(this)` (e.g. `(d) => new
+   * ManifestError(d.all())`) when any is an error, else undefined.
+   */
+  toError<E extends Error>(make: (diagnostics: Diagnostics) => E): E | undefined {
+    return this.hasErrors() ? make(this) : undefined;
+  }
+
+  /** Throws {@link toError}'s error when any diagnostic is an error; else returns these diagnostics. */
+  throwIfErrors(make: (diagnostics: Diagnostics) => Error): this {
+    const error = this.toError(make);
+    if (error) throw error;
+    return this;
   }
 }

@@ -1,16 +1,16 @@
 /**
  * Typed errors and exit codes. Each class carries the exit code it maps to, taken from
- * {@link EXIT} (src/exit-codes.ts, the one table of exit codes, re-exported here); the
+ * {@link EXIT} (src/exit-codes.ts, the one table of exit codes); the
  * mapping to process exit codes happens in one place (`src/cli/exit.ts`). Never branch on
  * message text.
  *
- * Where the error classes live: the general ones here, the gateway client's in
- * src/gateway/errors.ts, the reconciler's (plan, apply, drift) in src/engine/errors.ts.
+ * Where the error classes live, one module per layer (every import names the defining
+ * module; nothing re-exports them): the general ones here (the base class, usage, input,
+ * configuration, file reads), the gateway client's in src/gateway/errors.ts, the
+ * reconciler's (plan, apply, drift, rollback) in src/engine/errors.ts.
  */
+import type { Diagnostic, Diagnostics } from './diagnostics.js';
 import { EXIT } from './exit-codes.js';
-
-export { EXIT, SIGNAL_EXIT } from './exit-codes.js';
-export type { ExitCode } from './exit-codes.js';
 
 export class GwopsError extends Error {
   /** Process exit code this error maps to (one of {@link EXIT}). */
@@ -21,6 +21,25 @@ export class GwopsError extends Error {
   }
 }
 
+/**
+ * The base of every error that carries located problems as diagnostics
+ * (src/diagnostics.ts): the CLI prints `diagnostics` with the one diagnostics formatter
+ * before the error's one-line message. `diagnostics` holds every diagnostic of the stage
+ * that failed (warnings included), sorted as given.
+ */
+export class DiagnosticsError extends GwopsError {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(message: string, diagnostics: readonly Diagnostic[] | Diagnostics, options?: ErrorOptions) {
+    super(message, options);
+    this.diagnostics = Array.isArray(diagnostics) ? diagnostics : (diagnostics as Diagnostics).all();
+  }
+}
+
+/** True for an error that carries {@link Diagnostic}s to print before its message. */
+export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
+  return error instanceof DiagnosticsError;
+}
+
 /** Invalid command-line usage (unknown option values, missing arguments). */
 export class UsageError extends GwopsError {}
 
@@ -29,3 +48,23 @@ export class InputError extends GwopsError {}
 
 /** A configuration problem of the tool itself (missing API key, refused plain HTTP, bad CA file). */
 export class ConfigError extends GwopsError {}
+
+/** Why a file was not read, for code that words its own message. */
+export type FileProblemKind = 'missing' | 'not-regular' | 'too-large' | 'unreadable';
+
+/**
+ * A file that could not be read. `problem` is a short phrase ("it is a FIFO, not a regular
+ * file", "it holds more than 1 MiB", "no such file or directory (ENOENT)") for the caller's one-line
+ * message, which names the option or attribute the path came from; `message` is
+ * "cannot read '<file>': <problem>".
+ */
+export class FileReadError extends GwopsError {
+  constructor(
+    readonly file: string,
+    readonly kind: FileProblemKind,
+    readonly problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`cannot read '${file}': ${problem}`, options);
+  }
+}

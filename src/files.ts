@@ -19,7 +19,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { GwopsError } from './errors.js';
+import { FileReadError } from './errors.js';
+import type { FileProblemKind } from './errors.js';
 
 const MIB = 1024 * 1024;
 
@@ -43,26 +44,6 @@ export const FILE_LIMITS = {
   /** A file of gwops itself (schemas, server defaults, generated documents): 64 MiB. */
   bundled: 64 * MIB,
 } as const;
-
-/** Why a file was not read, for code that words its own message. */
-export type FileProblemKind = 'missing' | 'not-regular' | 'too-large' | 'unreadable';
-
-/**
- * A file that could not be read. `problem` is a short phrase ("it is a FIFO, not a regular
- * file", "it holds more than 1 MiB", "no such file or directory (ENOENT)") for the caller's one-line
- * message, which names the option or attribute the path came from; `message` is
- * "cannot read '<file>': <problem>".
- */
-export class FileReadError extends GwopsError {
-  constructor(
-    readonly file: string,
-    readonly kind: FileProblemKind,
-    readonly problem: string,
-    options?: ErrorOptions,
-  ) {
-    super(`cannot read '${file}': ${problem}`, options);
-  }
-}
 
 /** Reasons an `open` fails, in words (the errno code follows in parentheses). */
 const ERRNO_WORDS: Readonly<Record<string, string>> = {

@@ -6,7 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes.js';
-import { FILE_LIMITS, FileReadError, readTextBounded } from './files.js';
+import type { ExitCode } from './exit-codes.js';
+import { FILE_LIMITS, readTextBounded } from './files.js';
+import { FileReadError } from './errors.js';
 
 /** One generated file: its name inside its folder and its full text. */
 export interface GeneratedFile {
@@ -59,16 +61,17 @@ export function stalenessProblem(folder: GeneratedFolder, file: GeneratedFile, e
 
 /**
  * The command line of a generator: `node <script> [--write]`. With `--write` writes every
- * generated file that differs from its committed text; without it lists them and sets
- * exit code 1. Progress goes to stderr.
+ * generated file that differs from its committed text; without it lists them. Progress
+ * goes to stderr.
+ * @returns the exit code for the script's entry to end with: 1 for an unknown argument or
+ *   (without `--write`) stale files, else 0
  */
-export async function runGenerator(folder: GeneratedFolder, script: string, files: () => GeneratedFile[] | Promise<GeneratedFile[]>, args: readonly string[]): Promise<void> {
+export async function runGenerator(folder: GeneratedFolder, script: string, files: () => GeneratedFile[] | Promise<GeneratedFile[]>, args: readonly string[]): Promise<ExitCode> {
   const write = args.includes('--write');
   const unknown = args.filter((a) => a !== '--write');
   if (unknown.length > 0) {
     process.stderr.write(`unknown argument ${unknown.join(' ')}: usage: node ${script} [--write]\n`);
-    process.exitCode = EXIT.error;
-    return;
+    return EXIT.error;
   }
   const stale = (await files()).filter((f) => committedText(folder, f.fileName) !== f.text);
   for (const file of stale) {
@@ -78,6 +81,7 @@ export async function runGenerator(folder: GeneratedFolder, script: string, file
   if (stale.length === 0) process.stderr.write(`generated ${folder.label} are up to date\n`);
   else if (!write) {
     process.stderr.write(`run \`${folder.command}\` to regenerate them\n`);
-    process.exitCode = EXIT.error;
+    return EXIT.error;
   }
+  return EXIT.ok;
 }

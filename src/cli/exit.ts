@@ -1,11 +1,8 @@
 import { CommanderError } from 'commander';
 import { messageText } from '../display.js';
-import { EXIT, GwopsError } from '../errors.js';
+import { GwopsError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import type { CliIO } from './io.js';
-
-/** The exit codes (src/exit-codes.ts), documented in `gwops --help` ({@link EXIT_CODES_HELP}) and README.md. */
-export { EXIT } from '../errors.js';
-export type { ExitCode } from '../errors.js';
 
 const code = (value: number): string => String(value).padEnd(5);
 const signals = `${EXIT.sighup}/${EXIT.sigint}/${EXIT.sigterm}`;

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { EXIT, EXIT_CODES_HELP, debugEnabled, exitCodeFor } from './exit.js';
+import { EXIT_CODES_HELP, debugEnabled, exitCodeFor } from './exit.js';
+import { EXIT } from '../exit-codes.js';
 import type { CliIO, CommandModule } from './io.js';
 import { processIO, redactingIO } from './io.js';
 import { registerKnownSecrets } from './known-secrets.js';

@@ -14,9 +14,13 @@ function tolerateClosedStream(stream: NodeJS.WriteStream): void {
 }
 
 /**
- * Runs the CLI with the process's argv and IO and sets `process.exitCode`.
- * A signal that arrives while no REST session is open ends the process at once with its
- * exit code; while one is open, the session's own handlers terminate it first.
+ * Runs the CLI with the process's argv and IO and ends the process with the exit code
+ * the CLI decided (src/cli/exit.ts): the one place of gwops that sets an exit code or
+ * calls `process.exit` (ESLint). A signal that arrives while no REST session is open ends
+ * the process at once with its exit code; while one is open, the session's own handlers
+ * terminate it first. An interrupted run (exit 129, 130, 143) ends the process at once:
+ * work the session gave up on past its grace period (src/gateway/lifecycle.ts) may still
+ * hold timers or sockets. Else the process ends when its work is done.
  */
 export async function runProcess(argv: readonly string[]): Promise<void> {
   tolerateClosedStream(process.stdout);
@@ -28,5 +32,7 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
   hub.install();
   useSignalHub(hub);
   const { main } = await import('./main.js');
-  process.exitCode = await main(argv);
+  const code = await main(argv);
+  if (Object.values<number>(SIGNAL_EXIT_CODES).includes(code)) process.exit(code);
+  process.exitCode = code;
 }

@@ -48,4 +48,4 @@ export async function currentGeneratedDocs(): Promise<GeneratedDoc[]> {
   return [currentManifestReference(), await currentCliReference()];
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await runGenerator(DOCS_FOLDER, 'dist/docs/generate.js', currentGeneratedDocs, process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await runGenerator(DOCS_FOLDER, 'dist/docs/generate.js', currentGeneratedDocs, process.argv.slice(2));

@@ -3,9 +3,10 @@
  * with its exit code from `EXIT` (src/exit-codes.ts). Errors about located problems carry
  * them as {@link Diagnostic}s (`diagnostics`), which the CLI prints with the one
  * diagnostics formatter (src/diagnostics.ts) before the error's one-line message.
- * The modules that raise them re-export them (run.ts, apply.ts, plan-types.ts, plan.ts).
+ * Callers import them from here (src/errors.ts "Where the error classes live").
  */
-import { EXIT, GwopsError, InputError } from '../errors.js';
+import { DiagnosticsError, GwopsError, InputError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import type { ConfigurationEntry } from '../api/documents.js';
 import type { Diagnostic, DiagnosticLocation } from '../diagnostics.js';
 import { objectDiagnostic } from '../diagnostics.js';
@@ -18,12 +19,9 @@ function errorCount(diagnostics: readonly Diagnostic[]): string {
 }
 
 /** Manifests have errors: nothing was sent to any gateway. Exit code 1. */
-export class ManifestError extends InputError {
-  /** Every diagnostic of the manifests (warnings included), sorted. */
-  readonly diagnostics: readonly Diagnostic[];
+export class ManifestError extends DiagnosticsError {
   constructor(diagnostics: readonly Diagnostic[]) {
-    super(`the manifests have ${errorCount(diagnostics)}; nothing was sent to the gateway`);
-    this.diagnostics = diagnostics;
+    super(`the manifests have ${errorCount(diagnostics)}; nothing was sent to the gateway`, diagnostics);
   }
 }
 
@@ -32,11 +30,9 @@ export class ManifestError extends InputError {
  * `duplicate-identity`, `missing-identity`, `unknown-relationship`, `to-one-list`,
  * `conflicting-link`). Raised before any gateway is contacted. Exit code 1.
  */
-export class DesiredStateError extends InputError {
-  readonly diagnostics: readonly Diagnostic[];
+export class DesiredStateError extends DiagnosticsError {
   constructor(diagnostics: readonly Diagnostic[]) {
-    super(`the manifests' objects cannot be built into one desired state (${errorCount(diagnostics)}); nothing was sent to the gateway`);
-    this.diagnostics = diagnostics;
+    super(`the manifests' objects cannot be built into one desired state (${errorCount(diagnostics)}); nothing was sent to the gateway`, diagnostics);
   }
 }
 
@@ -45,12 +41,10 @@ export class DesiredStateError extends InputError {
  * has them (code `unresolved-link`, one diagnostic per link, at the declaring document).
  * Raised while planning, before any change. Exit code 1.
  */
-export class UnresolvedReferenceError extends InputError {
-  readonly diagnostics: readonly Diagnostic[];
+export class UnresolvedReferenceError extends DiagnosticsError {
   constructor(diagnostics: readonly Diagnostic[]) {
     const n = diagnostics.length;
-    super(`the manifests have ${n} link${n === 1 ? '' : 's'} to objects that no manifest declares and the gateway does not have; nothing was changed`);
-    this.diagnostics = diagnostics;
+    super(`the manifests have ${n} link${n === 1 ? '' : 's'} to objects that no manifest declares and the gateway does not have; nothing was changed`, diagnostics);
   }
 }
 
@@ -60,12 +54,10 @@ export class UnresolvedReferenceError extends InputError {
  * every change to it, and creating another object of that name would not manage it. Exit
  * code 1; the diagnostics locate each declaration.
  */
-export class BuiltInObjectError extends InputError {
-  readonly diagnostics: readonly Diagnostic[];
+export class BuiltInObjectError extends DiagnosticsError {
   constructor(diagnostics: readonly Diagnostic[]) {
     const n = diagnostics.length;
-    super(`the manifests declare ${n} object${n === 1 ? '' : 's'} built into the gateway, which gwops cannot manage; nothing was changed`);
-    this.diagnostics = diagnostics;
+    super(`the manifests declare ${n} object${n === 1 ? '' : 's'} built into the gateway, which gwops cannot manage; nothing was changed`, diagnostics);
   }
 }
 
@@ -75,13 +67,11 @@ export class BuiltInObjectError extends InputError {
  * objects belong to someone else, and the plan would change them in place. Raised while
  * planning, before any change; `plan` is the plan that was refused, for display. Exit code 1.
  */
-export class OutsideScopeError extends InputError {
-  readonly diagnostics: readonly Diagnostic[];
+export class OutsideScopeError extends DiagnosticsError {
   readonly plan: Plan;
   constructor(diagnostics: readonly Diagnostic[], plan: Plan) {
     const n = diagnostics.length;
-    super(`the manifests declare ${n} object${n === 1 ? ' that exists' : 's that exist'} on the gateway outside the ownership scope; nothing was changed`);
-    this.diagnostics = diagnostics;
+    super(`the manifests declare ${n} object${n === 1 ? ' that exists' : 's that exist'} on the gateway outside the ownership scope; nothing was changed`, diagnostics);
     this.plan = plan;
   }
 }
@@ -93,25 +83,22 @@ export class OutsideScopeError extends InputError {
 export class MassDeleteError extends GwopsError {
   readonly counts: readonly MassDeleteCount[];
   constructor(counts: readonly MassDeleteCount[], share: number) {
-    const what = counts
-      .map((c) => `${c.deletes} of ${c.owned} owned ${c.kind} object${c.owned === 1 ? '' : 's'}`)
-      .join(', ');
-    super(
-      `refusing to delete ${what} (all of a kind, or more than ${Math.round(share * 100)} %); ` +
-        'pass --allow-mass-delete to allow it',
-    );
+    super(massDeleteMessage(counts, share));
     this.counts = counts;
   }
 }
 
+/** What the mass-delete guard says about `counts` (the error's message, and the `mass-delete` diagnostic's per kind). */
+export function massDeleteMessage(counts: readonly MassDeleteCount[], share: number): string {
+  const what = counts.map((c) => `${c.deletes} of ${c.owned} owned ${c.kind} object${c.owned === 1 ? '' : 's'}`).join(', ');
+  return `refusing to delete ${what} (all of a kind, or more than ${Math.round(share * 100)} %); pass --allow-mass-delete to allow it`;
+}
+
 /** The gateway's validator found errors: nothing was activated. Exit code 3. */
-export class ValidatorRejectedError extends GwopsError {
+export class ValidatorRejectedError extends DiagnosticsError {
   override readonly exitCode = EXIT.validatorErrors;
-  /** Every message of the validator (not only the errors), located in the manifests where possible. */
-  readonly diagnostics: readonly Diagnostic[];
   constructor(diagnostics: readonly Diagnostic[]) {
-    super(`the gateway's validator reported ${errorCount(diagnostics)}; nothing was activated`);
-    this.diagnostics = diagnostics;
+    super(`the gateway's validator reported ${errorCount(diagnostics)}; nothing was activated`, diagnostics);
   }
 }
 
@@ -198,21 +185,6 @@ export class PlanGatewayMismatchError extends GwopsError {}
  * state makes against the live state (edited by hand): nothing was changed. Exit code 1.
  */
 export class PlanFileMismatchError extends GwopsError {}
-
-/** The errors that carry diagnostics. */
-export type DiagnosticsError = ManifestError | DesiredStateError | UnresolvedReferenceError | BuiltInObjectError | OutsideScopeError | ValidatorRejectedError;
-
-/** True for an error that carries {@link Diagnostic}s to print before its message. */
-export function isDiagnosticsError(error: unknown): error is DiagnosticsError {
-  return (
-    error instanceof ManifestError ||
-    error instanceof DesiredStateError ||
-    error instanceof UnresolvedReferenceError ||
-    error instanceof BuiltInObjectError ||
-    error instanceof OutsideScopeError ||
-    error instanceof ValidatorRejectedError
-  );
-}
 
 /** A rollback target that cannot be found, or names more than one configuration: lists the candidates. */
 export class RollbackTargetError extends InputError {

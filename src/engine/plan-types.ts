@@ -257,9 +257,6 @@ export interface MassDeleteCount {
   readonly owned: number;
 }
 
-/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
-export { DesiredStateError, MassDeleteError, UnresolvedReferenceError } from './errors.js';
-
 /** Outcome of one step. */
 export type StepOutcome =
   | { readonly step: number; readonly status: 'applied' }

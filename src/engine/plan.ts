@@ -27,28 +27,24 @@ import type { ResourceType } from '../kinds/index.js';
 import type { KeyNames } from './diff.js';
 import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
-import type { AttributeChange } from './plan-types.js';
+import type { AttributeChange, MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
 import { creationChanges, diffAttributes, diffLinks, getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue, redactAttributes } from './diff.js';
 import { declaredWithItemDefaults } from './item-defaults.js';
 import { collectionPathOf } from './live.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { objectDiagnostic } from '../diagnostics.js';
+import { Diagnostics, objectDiagnostic } from '../diagnostics.js';
 import type { ObjectKey } from '../object-key.js';
 import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { declaredKey, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
-import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
 import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
-import { BuiltInObjectError, MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from './errors.js';
+import { BuiltInObjectError, MassDeleteError, OutsideScopeError, UnresolvedReferenceError, massDeleteMessage } from './errors.js';
 import type { OutsideScope } from './ownership.js';
 import { outsideScopeMessage } from './ownership.js';
 import { checkCalls, planCalls } from './batch.js';
 
-export { MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from './errors.js';
 export type { Plan, PlanStep } from './plan-types.js';
-/** Re-exported for callers that build live state: the desired names by identity key (certificates by fingerprint). */
-export { identityHandles } from './desired.js';
 
 /** Default of {@link PlanOptions.massDeleteShare}. */
 export const DEFAULT_MASS_DELETE_SHARE = 0.5;
@@ -89,19 +85,58 @@ export interface PlanOptions {
 }
 
 /**
- * Builds the plan that turns `live` into `desired`.
- * @param desired from `desiredState` (desired.ts)
- * @param live from `liveState` (live.ts), built with the desired identity handles (`identityHandles`)
+ * A plan and what refuses it (Terraform's errored plan): `errored` when the mass-delete
+ * guard or the ownership scope refuses it, with its error `diagnostics` (codes
+ * `mass-delete`, `outside-ownership-scope`) and the kinds the guard refused
+ * (`massDeletes`). An errored plan is still the whole plan, for display; it is never
+ * executed.
+ */
+export interface PlanOutcome {
+  readonly plan: Plan;
+  readonly errored: boolean;
+  readonly diagnostics: Diagnostics;
+  /** The kinds whose deletes the mass-delete guard refused; empty unless it did. */
+  readonly massDeletes: readonly MassDeleteCount[];
+}
+
+/**
+ * The error an errored plan stops a run with: {@link MassDeleteError} when the guard
+ * refused it, else {@link OutsideScopeError} carrying the plan; undefined for a plan that
+ * is not errored.
+ */
+export function erroredPlanError(outcome: PlanOutcome, massDeleteShare: number): MassDeleteError | OutsideScopeError | undefined {
+  if (!outcome.errored) return undefined;
+  if (outcome.massDeletes.length > 0) return new MassDeleteError(outcome.massDeletes, massDeleteShare);
+  return new OutsideScopeError(outcome.diagnostics.errors(), outcome.plan);
+}
+
+/**
+ * Builds the plan that turns `live` into `desired`, throwing the error of an errored
+ * plan ({@link planOutcome}, {@link erroredPlanError}).
  * @throws MassDeleteError when pruning would delete all owned objects of a kind or more
  *   than `massDeleteShare` of them, without `allowMassDelete`
+ * @throws OutsideScopeError (carrying the plan it refuses) when a desired object matches a
+ *   live object outside the ownership scope of its kind
+ * @throws what {@link planOutcome} throws
+ */
+export function buildPlan(desired: State, live: State, options: PlanOptions): Plan {
+  const outcome = planOutcome(desired, live, options);
+  const error = erroredPlanError(outcome, options.massDeleteShare);
+  if (error) throw error;
+  return outcome.plan;
+}
+
+/**
+ * Builds the plan that turns `live` into `desired`; a plan that the mass-delete guard or
+ * the ownership scope refuses comes back errored, with its diagnostics ({@link PlanOutcome}).
+ * @param desired from `desiredState` (desired.ts)
+ * @param live from `liveState` (live.ts), built with the desired identity handles (`identityHandles`)
  * @throws UnresolvedReferenceError when a desired link names an object that neither the
  *   manifests nor the live state have (live objects and built-ins are found by name, see
  *   {@link liveIdOf}; naming one never makes it managed)
  * @throws BuiltInObjectError when a desired object has the name of a built-in live object
- * @throws OutsideScopeError (carrying the plan it refuses) when a desired object matches a
- *   live object outside the ownership scope of its kind
  */
-export function buildPlan(desired: State, live: State, options: PlanOptions): Plan {
+export function planOutcome(desired: State, live: State, options: PlanOptions): PlanOutcome {
   refuseBuiltIns(desired, live);
   const nodes: StepNode[] = [];
   const created = new Set<ObjectKey>();
@@ -201,7 +236,7 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
     const tooMany = pruned > 0 && (pruned === owned || pruned > owned * options.massDeleteShare);
     if (tooMany) pruneCounts.push({ kind: kind.type, deletes: pruned, owned });
   }
-  if (pruneCounts.length > 0 && !options.allowMassDelete) throw new MassDeleteError(pruneCounts, options.massDeleteShare);
+  const massDeletes = options.allowMassDelete ? [] : pruneCounts;
 
   const steps = orderSteps(nodes);
   const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref));
@@ -214,8 +249,13 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
     calls,
     unmanaged,
   };
-  if (foreign.length > 0) throw new OutsideScopeError(foreign, plan);
-  return plan;
+  const diagnostics = Diagnostics.of(
+    massDeletes.map((c) =>
+      objectDiagnostic({ code: 'mass-delete', message: massDeleteMessage([c], options.massDeleteShare) }),
+    ),
+    foreign,
+  );
+  return { plan, errored: diagnostics.hasErrors(), diagnostics, massDeletes };
 }
 
 function codePoint(a: string, b: string): number {

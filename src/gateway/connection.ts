@@ -5,9 +5,9 @@
  * the timeout from `--timeout`, `GWOPS_TIMEOUT` or the target's `timeout`.
  */
 import { resolve } from 'node:path';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, UsageError, FileReadError } from '../errors.js';
 import { apiKeyExpiry, utcInstant } from './api-key.js';
-import { FILE_LIMITS, FileReadError, readTextBounded } from '../files.js';
+import { FILE_LIMITS, readTextBounded } from '../files.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS, checkBaseUrl } from './http.js';
 
 /**

@@ -7,7 +7,8 @@
  * name the call (method and path), the status, the gateway's error code and detail, and
  * the object the call was about.
  */
-import { GwopsError, SIGNAL_EXIT } from '../errors.js';
+import { GwopsError } from '../errors.js';
+import { SIGNAL_EXIT } from '../exit-codes.js';
 import type { InterruptSignal } from '../interrupts.js';
 
 /** The object a call is about, for error messages: e.g. `{ kind: 'mapping', name: 'shop-api' }`. */
@@ -403,10 +404,16 @@ export class InterruptedError extends GwopsError {
   override readonly exitCode: number;
   readonly signal: InterruptSignal;
   readonly outcome: InterruptOutcome;
-  constructor(signal: InterruptSignal, outcome: InterruptOutcome = 'discarded') {
+  /**
+   * The work did not settle within the grace period after the session was terminated (or
+   * a third signal came) and was given up on: the process must end now (src/cli/process.ts).
+   */
+  readonly abandoned: boolean;
+  constructor(signal: InterruptSignal, outcome: InterruptOutcome = 'discarded', options: { readonly abandoned?: boolean } = {}) {
     super(InterruptedError.explain(signal, outcome));
     this.signal = signal;
     this.outcome = outcome;
+    this.abandoned = options.abandoned === true;
     this.exitCode = SIGNAL_EXIT[signal];
   }
 
@@ -427,9 +434,3 @@ export class InterruptedError extends GwopsError {
     }
   }
 }
-
-/**
- * Removes secrets from text that came from the gateway (error details). Moved to
- * src/secrets.ts (the one redaction mechanism); re-exported for existing callers.
- */
-export { redact } from '../secrets.js';

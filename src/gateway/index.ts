@@ -11,17 +11,5 @@ export { DEFAULT_RETRY_POLICY, parseRetryAfter, backoffDelay, isRetryableStatus,
 export type { RetryPolicy, RetryClock } from './retry.js';
 export { isBuiltInId } from '../api/documents.js';
 export type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, RelationshipData, ValidatorMessage, ValidatorSeverity } from '../api/documents.js';
-export {
-  ApiError,
-  OutdatedConfigurationError,
-  SessionError,
-  ConnectionError,
-  TlsVerificationError,
-  UnexpectedResponseError,
-  InterruptedError,
-  ConnectionTimeoutError,
-  ResponseTooLargeError,
-} from './errors.js';
-export type { ObjectLabel, SessionFailure, ConnectionPhase, InterruptOutcome } from './errors.js';
 export { FilterSyntaxError, matchesFilter, parseFilters } from '../api/filter.js';
 export type { Filter, FilterCondition, FilterOperator, FilterProperties } from '../api/filter.js';

@@ -3,7 +3,7 @@
  * client must end its session when it is finished: docs/gateway-api.md "Sessions"): on
  * success, on error, and on SIGHUP, SIGINT and SIGTERM.
  */
-import { INTERRUPT_SIGNALS, SIGNAL_EXIT_CODES, signalSource } from '../interrupts.js';
+import { INTERRUPT_SIGNALS, signalSource } from '../interrupts.js';
 import type { InterruptSignal, SignalSource } from '../interrupts.js';
 import { InterruptedError } from './errors.js';
 import { GatewaySession } from './session.js';
@@ -17,13 +17,12 @@ export interface WithSessionOptions extends Omit<SessionOptions, 'signal'> {
   readonly signals?: SignalSource | undefined;
   /**
    * After a signal, once the session is terminated, how long `fn` may take to settle
-   * before the process is ended with the signal's exit code anyway (e.g. `fn` ignores
-   * the signal). Milliseconds; default 5 000. A second signal shortens it to
+   * before it is abandoned: {@link withSession} rejects with the signal's
+   * InterruptedError (`abandoned`) without waiting for it (e.g. `fn` ignores the signal).
+   * Milliseconds; default 5 000. A second signal shortens it to
    * {@link SECOND_SIGNAL_WAIT_MS} when it is longer.
    */
   readonly graceMs?: number | undefined;
-  /** Ends the process when `fn` overruns the grace period. Default: `process.exit`. */
-  readonly exit?: ((code: number) => void) | undefined;
 }
 
 /** How long a signal waits for the answer to `POST /session/create` before it is delivered. Milliseconds. */
@@ -55,10 +54,12 @@ export interface SessionScope {
  * once, and when `fn` has settled this function rejects with that error (exit code 129,
  * 130 or 143; the CLI maps it like any GwopsError), or with the InterruptedError that
  * `fn` threw itself (one that says more, e.g. about an activation). Should `fn` not
- * settle within `graceMs` after the session was terminated, the process is ended with
- * that code through `exit`. A second signal does not end the process at once: it waits
- * (at most {@link SECOND_SIGNAL_WAIT_MS}) for the termination under way; a third ends
- * it at once. During `scope.shield(...)` the first signal is held (see SessionScope).
+ * settle within `graceMs` after the session was terminated, it is abandoned: this
+ * function rejects at once with the InterruptedError marked `abandoned`, and the caller
+ * must end the process (`fn` may still hold timers or sockets; the CLI's entry,
+ * src/cli/process.ts, ends it with the exit code). A second signal does not abandon `fn`
+ * at once: it waits (at most {@link SECOND_SIGNAL_WAIT_MS}) for the termination under
+ * way; a third abandons it at once. During `scope.shield(...)` the first signal is held (see SessionScope).
  * The handlers are removed in every case before this function settles.
  *
  * A signal during `open()` is held until the gateway answers the create (at most
@@ -81,10 +82,15 @@ export async function withSession<T>(
   const removeHandlers = (): void => {
     for (const [signal, handler] of handlers) signals.off(signal, handler);
   };
-  const processExit = options.exit ?? ((code: number): void => process.exit(code));
-  const exit = (code: number): void => {
+  let abandon: (error: InterruptedError) => void = () => undefined;
+  const abandoned = new Promise<never>((_resolve, reject) => (abandon = reject));
+  abandoned.catch(() => undefined); // handled where it is raced; never unhandled
+  let gaveUp = false;
+  // `fn` is given up on: the caller gets the interruption now and ends the process.
+  const exit = (signal: InterruptSignal): void => {
     removeHandlers();
-    processExit(code);
+    gaveUp = true;
+    abandon(new InterruptedError(interrupted?.signal ?? signal, interrupted?.outcome, { abandoned: true }));
   };
   let interrupted: InterruptedError | undefined;
   let forceTimer: NodeJS.Timeout | undefined;
@@ -95,10 +101,10 @@ export async function withSession<T>(
   let shieldMs = 0;
   let shieldLabel = '';
 
-  const forceExitAfter = (ms: number, code: number): void => {
+  const forceExitAfter = (ms: number, signal: InterruptSignal): void => {
     if (settled) return;
     clearTimeout(forceTimer);
-    forceTimer = setTimeout(() => exit(code), ms);
+    forceTimer = setTimeout(() => exit(signal), ms);
   };
   const deliver = (signal: InterruptSignal): void => {
     if (held) clearTimeout(held.timer);
@@ -106,20 +112,18 @@ export async function withSession<T>(
     if (interrupted) return;
     interrupted = new InterruptedError(signal);
     controller.abort(interrupted);
-    const code = interrupted.exitCode;
-    void session.terminate().then(() => forceExitAfter(options.graceMs ?? 5_000, code));
+    void session.terminate().then(() => forceExitAfter(options.graceMs ?? 5_000, signal));
   };
   function onSignal(signal: InterruptSignal): void {
     signalsSeen += 1;
     if (signalsSeen >= 3) {
-      exit(interrupted?.exitCode ?? SIGNAL_EXIT_CODES[signal]);
+      exit(signal);
       return;
     }
     if (held || interrupted) {
       if (held) deliver(held.signal);
-      const code = interrupted?.exitCode ?? SIGNAL_EXIT_CODES[signal];
       options.onWarning?.(`${signal} again: waiting at most ${SECOND_SIGNAL_WAIT_MS / 1000} s for the REST session to be terminated (a third signal ends at once)`);
-      forceExitAfter(Math.min(SECOND_SIGNAL_WAIT_MS, options.graceMs ?? 5_000), code);
+      forceExitAfter(Math.min(SECOND_SIGNAL_WAIT_MS, options.graceMs ?? 5_000), interrupted?.signal ?? signal);
       return;
     }
     if (shielding > 0) {
@@ -151,10 +155,10 @@ export async function withSession<T>(
     let result: T;
     try {
       // A signal during the create waits for its answer, so that the session it opens is terminated, not left behind.
-      await scope.shield(() => session.open(), OPEN_WAIT_MS, 'the session create request');
-      result = await fn(session, controller.signal, scope);
+      await Promise.race([scope.shield(() => session.open(), OPEN_WAIT_MS, 'the session create request'), abandoned]);
+      result = await Promise.race([fn(session, controller.signal, scope), abandoned]);
     } catch (error) {
-      if (error instanceof InterruptedError) throw error;
+      if (gaveUp || error instanceof InterruptedError) throw error;
       if (interrupted) throw interrupted;
       throw error;
     }
@@ -164,7 +168,8 @@ export async function withSession<T>(
     settled = true;
     clearTimeout(forceTimer);
     if (held) clearTimeout(held.timer);
-    await session.terminate();
+    // An abandoned run does not wait for a termination still under way (a third signal ends at once).
+    if (!gaveUp) await session.terminate();
     removeHandlers();
   }
 }

@@ -4,7 +4,7 @@
  * attributes win).
  */
 import path from 'node:path';
-import { FILE_LIMITS, FileReadError, readFileBounded } from '../files.js';
+import { FILE_LIMITS, readFileBounded } from '../files.js';
 import { KINDS, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { secretAttributes } from '../schema/index.js';
@@ -15,6 +15,7 @@ import { entryDiagnostic, labelOf, originOf } from './entries.js';
 import { decodeUtf8 } from './parse.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { AttributeObject } from './types.js';
+import { FileReadError } from '../errors.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -4,8 +4,8 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError } from '../errors.js';
-import { FILE_LIMITS, FileReadError, readFileBoundedAsync } from '../files.js';
+import { InputError, FileReadError } from '../errors.js';
+import { FILE_LIMITS, readFileBoundedAsync } from '../files.js';
 import { decodeUtf8 } from './parse.js';
 import type { SourceFile } from './parse.js';
 import { PROJECT_FILE, loadProject } from './project.js';

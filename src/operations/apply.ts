@@ -4,7 +4,7 @@
  * outcome is reported as the gateway shows it.
  */
 import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
-import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError, withSession } from '../gateway/index.js';
+import { withSession } from '../gateway/index.js';
 import { hasErrors } from '../diagnostics.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { CommitInfo } from '../engine/commit-comment.js';
@@ -15,14 +15,11 @@ import type { State } from '../engine/model.js';
 import type { Plan } from '../engine/plan-types.js';
 import { prepareSavedPlan } from './steps/saved-plan.js';
 import { planDifference } from '../engine/saved-plan-check.js';
-import type { Planned, Prepared, RunInput } from './plan.js';
-import type { VariantMemo } from './plan.js';
+import type { Planned, Prepared, RunInput, VariantMemo } from './plan.js';
 import { connectionFor, declaredVersions, executeAndValidate, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
 import { redoTransaction, samePlan } from './steps/retry-transaction.js';
 import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from '../engine/secret-versions.js';
-
-/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
-export { ActivationMismatchError, ActivationUnknownError, ConsentRequiredError, StalePlanError } from '../engine/errors.js';
+import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError } from '../gateway/errors.js';
 
 /**
  * How an apply ended without an error: `no-changes` (nothing to do), `cancelled` (the

@@ -13,7 +13,6 @@ import type { GatewayInput } from './steps/connect.js';
 
 export type { GatewayInput } from './steps/connect.js';
 import { RollbackTargetError } from '../engine/errors.js';
-export { RollbackTargetError } from '../engine/errors.js';
 export { gatewayConnection } from './steps/connect.js';
 
 /** One configuration of the history, with what gwops wrote into its comment. */

@@ -5,15 +5,16 @@
  * load-active → one GET per kind → live state; diff → plan; execute in the session →
  * validator messages → activate (apply) or throw the edits away (plan).
  */
-import { ConfigError, EXIT, GwopsError } from '../errors.js';
+import { ConfigError, GwopsError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
-import { ApiError, withSession } from '../gateway/index.js';
+import { withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
 import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
-import { VALIDATOR_MESSAGE_CODE, formatDiagnosticLine, objectDiagnostic } from '../diagnostics.js';
+import { Diagnostics, VALIDATOR_MESSAGE_CODE, formatDiagnosticLine, objectDiagnostic } from '../diagnostics.js';
 import type { LoadResult } from '../manifest/index.js';
-import { hasErrors, loadManifests } from '../manifest/index.js';
+import { loadManifests } from '../manifest/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
@@ -23,20 +24,20 @@ import { projectConnection } from './steps/connect.js';
 import { desiredState, identityHandles } from '../engine/desired.js';
 import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from '../engine/errors.js';
 import type { ProgressListener } from './steps/execute.js';
-import type { ExecutionReport } from '../engine/plan-types.js';
+import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
 import { fetchLiveLists } from './steps/fetch.js';
 import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
 import { liveState } from '../engine/live.js';
 import { outsideScopeTest } from '../engine/ownership.js';
 import type { State } from '../engine/model.js';
-import { buildPlan } from '../engine/plan.js';
+import { erroredPlanError, planOutcome } from '../engine/plan.js';
 import type { SecretVersions } from '../engine/secret-versions.js';
 import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from '../engine/secret-versions.js';
-import type { Plan } from '../engine/plan-types.js';
 import type { ProgressReporter } from '../engine/progress.js';
 import type { DeclaredVariant } from '../engine/variant.js';
 import { gatewayVariant } from '../engine/variant.js';
+import { ApiError } from '../gateway/errors.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -67,9 +68,6 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   /** Fetches JWK Sets for `{ fromJwks }` values; default undici over HTTPS (src/operations/steps/jwks-fetch.ts). */
   readonly fetchJwks?: JwksFetcher | undefined;
 }
-
-/** The reconciler's errors live in errors.ts; re-exported for existing callers. */
-export { ApplyFailedError, ManifestError, ValidatorRejectedError } from '../engine/errors.js';
 
 /** Loaded manifests and the desired state built from them. */
 export interface Prepared {
@@ -104,10 +102,10 @@ export async function prepare(input: RunInput): Promise<Prepared> {
     requireDocuments: input.allowEmpty !== true,
   });
   input.secrets?.addAll(loaded.secretValues);
-  if (hasErrors(loaded.diagnostics)) throw new ManifestError(loaded.diagnostics);
-  if (loaded.diagnostics.length > 0) {
-    if (input.onDiagnostics) input.onDiagnostics(loaded.diagnostics);
-    else for (const d of loaded.diagnostics) input.warn(formatDiagnosticLine(d));
+  const diagnostics = Diagnostics.of(loaded.diagnostics).throwIfErrors((d) => new ManifestError(d.all()));
+  if (diagnostics.length > 0) {
+    if (input.onDiagnostics) input.onDiagnostics(diagnostics.all());
+    else for (const d of diagnostics) input.warn(formatDiagnosticLine(d));
   }
   if (loaded.jwksReferences.length === 0) return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant, keyNames: new Map() };
   // The keys are fetched before any gateway is contacted: a problem stops the run first.
@@ -184,6 +182,8 @@ export function declaredVersions(desired: State): SecretVersions {
 
 /**
  * Reads live state in the open session and builds the plan (pure after the GETs).
+ * @throws MassDeleteError, OutsideScopeError (carrying the plan) for an errored plan
+ *   (src/engine/plan.ts `planOutcome`)
  * @param digestKey the run's API key, which keys the live digest (plan.ts `liveStateDigest`)
  */
 export async function readAndPlan(session: GatewaySession, prepared: Prepared, input: RunInput, digestKey?: string): Promise<Planned> {
@@ -198,16 +198,21 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const desired = prepared.completeDesired?.(live) ?? prepared.desired;
   // The configurations list is read only when some secret declares a version.
   const appliedVersions = isEmptyVersions(declaredVersions(desired)) ? undefined : readAppliedVersions(await session.configurations());
-  const plan = buildPlan(desired, live, {
+  const massDeleteShare = prepared.loaded.project.massDeleteShare;
+  const outcome = planOutcome(desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
     outsideScope: outsideScopeTest(scope),
     allowMassDelete: input.allowMassDelete === true,
-    massDeleteShare: prepared.loaded.project.massDeleteShare,
+    massDeleteShare,
     keyNames: prepared.keyNames,
     appliedVersions,
     digestKey,
   });
+  // An errored plan (mass-delete guard, ownership scope) stops the run; the error carries what the CLI shows of it.
+  const refused = erroredPlanError(outcome, massDeleteShare);
+  if (refused) throw refused;
+  const plan = outcome.plan;
   return { live, plan, appliedVersions, ...(desired !== prepared.desired ? { desired } : {}) };
 }
 

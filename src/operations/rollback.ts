@@ -8,7 +8,7 @@
  * the configurations list as apply does. The manifests are not touched.
  */
 import type { ApiResource, ConfigurationEntry, GatewaySession } from '../gateway/index.js';
-import { InterruptedError, withSession } from '../gateway/index.js';
+import { withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, kindExistsIn, kindOf } from '../kinds/index.js';
 import { hasErrors } from '../diagnostics.js';
@@ -26,6 +26,7 @@ import type { Plan } from '../engine/plan-types.js';
 import { locateMessages } from './plan.js';
 import { gatewayVariant } from '../engine/variant.js';
 import { defaultTree, stripDefaults } from '../export/attributes.js';
+import { InterruptedError } from '../gateway/errors.js';
 
 /** What activating the target would change, known before consent. */
 export interface RollbackPreview {

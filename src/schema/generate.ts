@@ -178,4 +178,4 @@ export function currentGeneratedFiles(): GeneratedFile[] {
   return generatedSchemaFiles(KINDS, projectText, attributesSource);
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await runGenerator(SCHEMAS_FOLDER, 'dist/schema/generate.js', currentGeneratedFiles, process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await runGenerator(SCHEMAS_FOLDER, 'dist/schema/generate.js', currentGeneratedFiles, process.argv.slice(2));

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { ConfigurationEntry } from '../../src/gateway/index.js';
-import { RollbackTargetError, findRollbackTarget, historyEntries } from '../../src/operations/history.js';
+import { findRollbackTarget, historyEntries } from '../../src/operations/history.js';
 import { useHarness, writeManifests } from './harness.js';
+import { RollbackTargetError } from '../../src/engine/errors.js';
 
 const SHA1 = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const SHA2 = 'a1b2f9e8d7c6b5a4938271605f4e3d2c1b0a9988';

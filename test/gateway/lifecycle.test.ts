@@ -86,31 +86,16 @@ describe('withSession', () => {
     expect(emulator.openSessionCount()).toBe(0);
   });
 
-  it('ends the process with 130 when the work ignores the signal past the grace period', async () => {
+  it('gives up on work that ignores the signal past the grace period: rejects at once with 130, abandoned, for the caller to end the process', async () => {
     const signals = signalSource();
-    const exits: number[] = [];
-    let exited: () => void = () => undefined;
-    const exitCalled = new Promise<void>((resolve) => (exited = resolve));
-    void withSession(
-      {
-        url: emulator.url,
-        apiKey: emulator.apiKey,
-        retry: TEST_POLICY,
-        signals,
-        graceMs: 1,
-        exit: (code) => {
-          exits.push(code);
-          exited();
-        },
-      },
-      async (s) => {
-        await s.loadActive();
-        signals.emit('SIGINT');
-        return new Promise<never>(() => undefined);
-      },
-    );
-    await exitCalled;
-    expect(exits).toEqual([130]);
+    const run = withSession({ url: emulator.url, apiKey: emulator.apiKey, retry: TEST_POLICY, signals, graceMs: 1 }, async (s) => {
+      await s.loadActive();
+      signals.emit('SIGINT');
+      return new Promise<never>(() => undefined);
+    });
+    const error = await run.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(error).toMatchObject({ exitCode: 130, signal: 'SIGINT', abandoned: true });
     expect(emulator.openSessionCount()).toBe(0);
     expect(handlerCount(signals)).toBe(0);
   });

@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { resolveConnection } from '../../src/gateway/connection.js';
 import { toValidatorMessage } from '../../src/api/documents.js';
-import { ApiError, ConnectionError, InterruptedError, OutdatedConfigurationError, redact } from '../../src/gateway/errors.js';
+import { ApiError, ConnectionError, InterruptedError, OutdatedConfigurationError } from '../../src/gateway/errors.js';
 import { checkBaseUrl, isLoopbackHost } from '../../src/gateway/http.js';
 import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retrying } from '../../src/gateway/retry.js';
 import type { RetryClock, RetryPolicy } from '../../src/gateway/retry.js';
+import { redact } from '../../src/secrets.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2026-11-22T03:00:00Z');

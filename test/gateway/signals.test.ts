@@ -29,7 +29,9 @@ try {
     });
   });
 } catch (error) {
+  // As gwops's entry (src/cli/process.ts) does: an abandoned run ends the process.
   process.stderr.write(error.message + '\\n');
+  if (error.abandoned) process.exit(error.exitCode);
   process.exitCode = error.exitCode ?? 1;
 }
 `;
@@ -38,10 +40,11 @@ beforeAll(async () => {
   const cache = join(root, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   outDir = mkdtempSync(join(cache, 'gwops-signals-'));
-  // Transpile (no type check: tsc does that) the client and what it imports.
+  // Transpile (no type check: tsc does that) the client and what it imports (the API grammar, the one-file modules).
   const ts_ = (dir: string): string[] => readdirSync(join(root, 'src', dir)).filter((f) => f.endsWith('.ts'));
-  const files = [...ts_('gateway').map((f) => `gateway/${f}`), ...ts_('.')];
+  const files = [...ts_('gateway').map((f) => `gateway/${f}`), ...ts_('api').map((f) => `api/${f}`), ...ts_('.')];
   mkdirSync(join(outDir, 'gateway'));
+  mkdirSync(join(outDir, 'api'));
   for (const file of files) {
     const source = readFileSync(join(root, 'src', file), 'utf8');
     const { outputText } = ts.transpileModule(source, {

@@ -8,18 +8,16 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { constants } from 'node:os';
-import { EXIT as CLI_EXIT, EXIT_CODES_HELP } from '../../src/cli/exit.js';
-import { EXIT, GwopsError, InputError } from '../../src/errors.js';
-import { InterruptedError } from '../../src/gateway/index.js';
+import { EXIT_CODES_HELP } from '../../src/cli/exit.js';
+import { DiagnosticsError, GwopsError, InputError, isDiagnosticsError } from '../../src/errors.js';
+import { EXIT } from '../../src/exit-codes.js';
 import type { ValidatorMessage } from '../../src/gateway/index.js';
 import { INTERRUPT_SIGNALS, SIGNAL_EXIT_CODES } from '../../src/interrupts.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { objectKey } from '../../src/object-key.js';
-import * as apply from '../../src/operations/apply.js';
 import * as errors from '../../src/engine/errors.js';
-import * as planTypes from '../../src/engine/plan-types.js';
-import * as run from '../../src/operations/plan.js';
 import { locateMessages } from '../../src/operations/plan.js';
+import { InterruptedError } from '../../src/gateway/errors.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const error = (code: string, message = 'm'): Diagnostic => ({ severity: 'error', code, message });
@@ -39,10 +37,10 @@ describe('exit codes', () => {
     // The README's table: one row per code, "129 / 130 / 143" for the signals.
     const table = readFileSync(join(REPO, 'README.md'), 'utf8').split('### Exit codes')[1]?.split('\n\n')[1] ?? '';
     const documented = [...table.matchAll(/^\| ([\d /]+) \|/gm)].flatMap((m) => (m[1] ?? '').split('/').map(Number));
-    expect(documented.sort((a, b) => a - b)).toEqual(Object.values(CLI_EXIT).sort((a, b) => a - b));
+    expect(documented.sort((a, b) => a - b)).toEqual(Object.values(EXIT).sort((a, b) => a - b));
     const help = [...EXIT_CODES_HELP.matchAll(/^ {2}(\d+) +\S/gm)].map((m) => Number(m[1]));
     expect(help).toEqual([0, 1, 2, 3, 129, 130, 143]);
-    expect(Object.values(CLI_EXIT)).toEqual(help);
+    expect(Object.values(EXIT)).toEqual(help);
   });
 
   it('are never number literals in src/ outside the table', () => {
@@ -64,23 +62,39 @@ describe('exit codes', () => {
 });
 
 describe('the reconciler errors', () => {
-  it('are one module, re-exported where they are raised', () => {
-    expect(run.ManifestError).toBe(errors.ManifestError);
-    expect(run.ValidatorRejectedError).toBe(errors.ValidatorRejectedError);
-    expect(run.ApplyFailedError).toBe(errors.ApplyFailedError);
-    expect(apply.ActivationUnknownError).toBe(errors.ActivationUnknownError);
-    expect(apply.ActivationMismatchError).toBe(errors.ActivationMismatchError);
-    expect(apply.ConsentRequiredError).toBe(errors.ConsentRequiredError);
-    expect(apply.StalePlanError).toBe(errors.StalePlanError);
-    expect(planTypes.DesiredStateError).toBe(errors.DesiredStateError);
-    expect(planTypes.UnresolvedReferenceError).toBe(errors.UnresolvedReferenceError);
-    expect(planTypes.MassDeleteError).toBe(errors.MassDeleteError);
+  it('are imported from the module that defines them: no module of src/ re-exports an error class or the exit codes', () => {
+    const src = fileURLToPath(new URL('../../src/', import.meta.url));
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    // FilterSyntaxError is the filter grammar's own signal (a plain Error, src/api/filter.ts), not a GwopsError.
+    const reexport = /^export (?:type )?\{([^}]*)\} from /gm;
+    const offenders = files.flatMap((f) =>
+      [...readFileSync(join(src, f), 'utf8').matchAll(reexport)]
+        .filter((m) => /\b(?:\w+Error|EXIT|SIGNAL_EXIT|ExitCode|redact)\b/.test((m[1] ?? '').replace(/\bFilterSyntaxError\b/g, '')))
+        .map((m) => `${f}: ${m[0]}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('live in one module per layer: every class extending GwopsError is defined in src/errors.ts, src/engine/errors.ts or src/gateway/errors.ts', () => {
+    const src = fileURLToPath(new URL('../../src/', import.meta.url));
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const classes = files.flatMap((f) =>
+      [...readFileSync(join(src, f), 'utf8').matchAll(/\bclass (\w+) extends (\w+)/g)].map((m) => ({ file: f, name: m[1] ?? '', base: m[2] ?? '' })),
+    );
+    const gwops = new Set(['GwopsError']);
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const c of classes) if (gwops.has(c.base) && !gwops.has(c.name)) grown = gwops.add(c.name).size > 0;
+    }
+    const homes = new Set(['errors.ts', join('engine', 'errors.ts'), join('gateway', 'errors.ts')]);
+    expect(classes.filter((c) => gwops.has(c.name) && !homes.has(c.file)).map((c) => `${c.file}: ${c.name}`)).toEqual([]);
+    expect(classes.filter((c) => gwops.has(c.name)).length).toBeGreaterThan(20);
   });
 
   it('carry their diagnostics and exit codes', () => {
     const diagnostics = [error('a'), warning, error('b')];
     const manifest = new errors.ManifestError(diagnostics);
-    expect(manifest).toBeInstanceOf(InputError);
+    expect(manifest).toBeInstanceOf(DiagnosticsError);
     expect(manifest.exitCode).toBe(EXIT.error);
     expect(manifest.message).toBe('the manifests have 2 errors; nothing was sent to the gateway');
     const rejected = new errors.ValidatorRejectedError([error('MAPPING_WITHOUT_BACKEND_GROUP'), warning]);
@@ -89,10 +103,10 @@ describe('the reconciler errors', () => {
     expect(new errors.DesiredStateError([error('duplicate-object')]).exitCode).toBe(EXIT.error);
     expect(new errors.UnresolvedReferenceError([error('unresolved-link'), error('unresolved-link')]).message).toMatch(/^the manifests have 2 links to objects/);
     for (const e of [manifest, rejected, new errors.DesiredStateError([]), new errors.UnresolvedReferenceError([])]) {
-      expect(errors.isDiagnosticsError(e)).toBe(true);
+      expect(isDiagnosticsError(e)).toBe(true);
     }
-    expect(errors.isDiagnosticsError(new errors.StalePlanError('x'))).toBe(false);
-    expect(errors.isDiagnosticsError(new Error('x'))).toBe(false);
+    expect(isDiagnosticsError(new errors.StalePlanError('x'))).toBe(false);
+    expect(isDiagnosticsError(new Error('x'))).toBe(false);
   });
 });
 

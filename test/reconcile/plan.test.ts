@@ -4,13 +4,16 @@ import { liveState } from '../../src/engine/live.js';
 import type { ApiResource } from '../../src/engine/live.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { MassDeleteError, UnresolvedReferenceError, buildPlan, liveStateDigest } from '../../src/engine/plan.js';
+import { buildPlan, liveStateDigest, planOutcome } from '../../src/engine/plan.js';
 import type { PlanOptions } from '../../src/engine/plan.js';
 import { SENSITIVE_MASK } from '../../src/engine/plan-types.js';
 import type { CreateStep, Plan, PlanCall, PlanStep, UpdateStep } from '../../src/engine/plan-types.js';
 import { EXIT } from '../../src/exit-codes.js';
 import { thrownBy } from '../support/thrown.js';
 import { doc, many, one, options, pem, resource } from './helpers.js';
+import { MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from '../../src/engine/errors.js';
+import { ownershipPredicate } from '../../src/engine/fetch-scope.js';
+import { outsideScopeTest } from '../../src/engine/ownership.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
   const desired = desiredState(docs);
@@ -257,5 +260,43 @@ describe('buildPlan: edges', () => {
       '2 delete back-end-group:x DELETE /configuration/back-end-groups/9',
       '3 delete back-end-group:y DELETE /configuration/back-end-groups/10',
     ]);
+  });
+
+  describe('a refused plan is still a plan (Terraform\'s errored plan)', () => {
+    const lists = { mapping: [resource('mapping', '1', { name: 'a' }), resource('mapping', '2', { name: 'b' }), resource('mapping', '3', { name: 'c' })] };
+    const outcome = (docs: ManifestDocument[], opts: Partial<PlanOptions>) => {
+      const desired = desiredState(docs);
+      return planOutcome(desired, liveState(lists, identityHandles(desired)), options(opts));
+    };
+
+    it('the mass-delete guard returns the whole plan, errored, with a mass-delete error diagnostic per kind', () => {
+      const refused = outcome([], { prune: true });
+      expect(refused.errored).toBe(true);
+      expect(refused.plan.summary.delete).toBe(3);
+      expect(refused.plan).toEqual(outcome([], { prune: true, allowMassDelete: true }).plan);
+      expect(refused.massDeletes).toEqual([{ kind: 'mapping', deletes: 3, owned: 3 }]);
+      expect(refused.diagnostics.errors().map((d) => [d.code, d.message])).toEqual([
+        ['mass-delete', 'refusing to delete 3 of 3 owned mapping objects (all of a kind, or more than 50 %); pass --allow-mass-delete to allow it'],
+      ]);
+      expect(() => plan([], lists, { prune: true })).toThrow(MassDeleteError);
+    });
+
+    it('an object outside the ownership scope returns the whole plan, errored, with an outside-ownership-scope diagnostic at the declaring document', () => {
+      const scope = { mapping: ['name==b'] };
+      const declared = doc('mapping', 'a', { description: 'new' });
+      const refused = outcome([declared], { isOwned: ownershipPredicate(scope), outsideScope: outsideScopeTest(scope) });
+      expect(refused.errored).toBe(true);
+      expect(refused.massDeletes).toEqual([]);
+      expect(refused.plan.steps.map((s) => `${s.action} ${s.name}`)).toEqual(['update a']);
+      expect(refused.diagnostics.all().map((d) => [d.severity, d.code, d.object?.name])).toEqual([['error', 'outside-ownership-scope', 'a']]);
+      expect(() => buildPlan(desiredState([declared]), liveState(lists, identityHandles(desiredState([declared]))), options({ isOwned: ownershipPredicate(scope), outsideScope: outsideScopeTest(scope) }))).toThrow(OutsideScopeError);
+    });
+
+    it('a plan nothing refuses is not errored and has no diagnostics', () => {
+      const fine = outcome([doc('mapping', 'a'), doc('mapping', 'b')], { prune: true });
+      expect(fine.errored).toBe(false);
+      expect(fine.diagnostics.length).toBe(0);
+      expect(fine.plan.summary.delete).toBe(1);
+    });
   });
 });

@@ -13,11 +13,12 @@ import { identityHandles, desiredState } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import type { ApiResource } from '../../src/engine/live.js';
 import type { State } from '../../src/engine/model.js';
-import { MassDeleteError, buildPlan } from '../../src/engine/plan.js';
+import { buildPlan } from '../../src/engine/plan.js';
 import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
 import { writeOnlyAttributes } from '../../src/schema/index.js';
 import { doc, pem } from './helpers.js';
 import { FakeGateway, merge } from './simulator.js';
+import { MassDeleteError } from '../../src/engine/errors.js';
 
 const NAMES = ['a', 'b', 'oa', 'ob'] as const;
 const CERT_SEEDS = ['p1', 'p2', 'p3'] as const;

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
-import { ApiError, OutdatedConfigurationError, SessionError } from '../../src/gateway/index.js';
 import type { TransactionAttempt } from '../../src/operations/steps/retry-transaction.js';
 import { redoReason, redoTransaction, samePlan } from '../../src/operations/steps/retry-transaction.js';
 import type { Plan } from '../../src/engine/plan-types.js';
 import { PLAN_FORMAT_VERSION } from '../../src/engine/plan-types.js';
+import { ApiError, OutdatedConfigurationError, SessionError } from '../../src/gateway/errors.js';
 
 const expired = (): SessionError => new SessionError('expired', 'GET', '/configuration/mappings', 401);
 const conflict = (): OutdatedConfigurationError =>

@@ -3,10 +3,10 @@ import { certificateFingerprint } from '../../src/kinds/ssl-certificate/identity
 import { objectKey } from '../../src/object-key.js';
 import { desiredState, identityHandles } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
-import { DesiredStateError } from '../../src/engine/plan-types.js';
 import { createHash } from 'node:crypto';
 import { thrownBy } from '../support/thrown.js';
 import { doc, many, one, pem, resource } from './helpers.js';
+import { DesiredStateError } from '../../src/engine/errors.js';
 
 describe('desiredState', () => {
   it('stores links once, in the canonical direction, as the union of both sides', () => {

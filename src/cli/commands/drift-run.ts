@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js';
 import { adoptDrift } from '../../adopt/index.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import { runDriftReport } from '../../operations/drift.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 import type { CommonFlags } from './reconcile-run.js';

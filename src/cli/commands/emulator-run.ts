@@ -5,8 +5,8 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../../errors.js';
-import { FILE_LIMITS, FileReadError, readTextBoundedAsync } from '../../files.js';
+import { ConfigError, UsageError, FileReadError } from '../../errors.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '../../files.js';
 import { VARIANTS } from '../../kinds/index.js';
 import type { Variant } from '../../kinds/index.js';
 import { readOrCreateKeyFile } from '../../emulator/api-keys.js';
@@ -16,7 +16,7 @@ import type { FaultRule, RunningEmulator, ServeOptions } from '../../emulator/in
 import { isLoopbackHost } from '../../gateway/http.js';
 import { INTERRUPT_SIGNALS, signalSource } from '../../interrupts.js';
 import type { InterruptSignal } from '../../interrupts.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
 
 /** Options as commander parses them. */

@@ -7,12 +7,13 @@
 import type { Variant } from '../../kinds/index.js';
 import { hasErrors, loadManifests } from '../../manifest/index.js';
 import { desiredState } from '../../engine/desired.js';
-import { ManifestError, isDiagnosticsError } from '../../engine/errors.js';
+import { ManifestError } from '../../engine/errors.js';
 import { stateTopology } from '../../render/index.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import { offlineLoadOptions } from './validate-run.js';
 import type { CliIO } from '../io.js';
 import { graphView } from '../views/graph.js';
+import { isDiagnosticsError } from '../../errors.js';
 
 /** Options as commander parses them. */
 export interface GraphCommandOptions {

@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { runHistory } from '../../operations/history.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';

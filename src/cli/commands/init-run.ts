@@ -20,7 +20,7 @@ import { runExport } from '../../operations/export.js';
 import { PROJECT_FILE } from '../../manifest/index.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
 
 /** Flags of `gwops init`, as commander parses them. */

@@ -6,7 +6,7 @@
 import { UsageError } from '../../errors.js';
 import { SCHEMA_KINDS, loadSchemaFile } from '../../schema/index.js';
 import { suggestion } from '../../manifest/schema-check.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
 
 /** Names `gwops schema` accepts: the document kinds plus `project` and `manifest`. */

@@ -9,7 +9,7 @@ import { InputError } from '../../errors.js';
 import type { Variant } from '../../kinds/index.js';
 import { PROJECT_FILE, loadProject } from '../../manifest/project.js';
 import { withoutCredentials } from '../../secrets.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { targetsView } from '../views/targets.js';
 

@@ -7,7 +7,7 @@ import type { Variant } from '../../kinds/index.js';
 import { hasErrors, loadManifests } from '../../manifest/index.js';
 import type { DiagnosticFormat, LoadOptions } from '../../manifest/index.js';
 import { entriesInForce, expiredWarning } from '../../manifest/drift-ignore.js';
-import { EXIT } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { validateView } from '../views/validate.js';
 

@@ -4,7 +4,8 @@
  * every diagnostic and the `outcome`), also when the run fails after planning.
  */
 import type { Diagnostic } from '../../diagnostics.js';
-import { ApplyFailedError, isDiagnosticsError } from '../../engine/errors.js';
+import { ApplyFailedError } from '../../engine/errors.js';
+import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
 import type { ApplyResult } from '../../operations/apply.js';

@@ -6,7 +6,8 @@
  */
 import type { Diagnostic } from '../../diagnostics.js';
 import { formatDiagnostics, objectDiagnostic } from '../../diagnostics.js';
-import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError, isDiagnosticsError } from '../../engine/errors.js';
+import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError } from '../../engine/errors.js';
+import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
 import { planTopology, renderJson, renderMarkdown, renderText } from '../../render/index.js';

@@ -8,8 +8,8 @@
  * any gateway is contacted.
  */
 import { withoutCredentials } from '../../secrets.js';
-import { InputError } from '../../errors.js';
-import { FILE_LIMITS, FileReadError, readTextBounded } from '../../files.js';
+import { InputError, FileReadError } from '../../errors.js';
+import { FILE_LIMITS, readTextBounded } from '../../files.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { JwksSourceConfig } from '../../manifest/project.js';
 import type { AttributeObject, ManifestDocument } from '../../manifest/types.js';

@@ -13,9 +13,9 @@
  * A half-done session is never continued: every attempt opens a new session, loads the
  * active configuration again and plans afresh.
  */
-import { OutdatedConfigurationError, SessionError } from '../../gateway/index.js';
 import { ApplyFailedError } from '../../engine/errors.js';
 import type { Plan } from '../../engine/plan-types.js';
+import { OutdatedConfigurationError, SessionError } from '../../gateway/errors.js';
 
 /** Why a transaction is being redone. */
 export type RedoReason = 'session-expired' | 'conflict';

@@ -9,8 +9,8 @@
  * write-only one is compared by its version, never by value, and holds a mask.
  */
 import path from 'node:path';
-import { InputError } from '../../errors.js';
-import { FILE_LIMITS, FileReadError, readTextBounded } from '../../files.js';
+import { InputError, FileReadError } from '../../errors.js';
+import { FILE_LIMITS, readTextBounded } from '../../files.js';
 import type { AttributeObject } from '../../manifest/types.js';
 import type { SecretRedactor } from '../../secrets.js';
 import { decodePointer, getAt, isPlainObject as isRecord, isWriteOnlyPath, mapSecrets } from '../../engine/diff.js';

@@ -13,8 +13,8 @@
  * well-formed; anything else is refused with one line naming the file and what is wrong.
  */
 import path from 'node:path';
-import { InputError } from '../../errors.js';
-import { FILE_LIMITS, FileReadError, readTextBoundedAsync } from '../../files.js';
+import { InputError, FileReadError } from '../../errors.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '../../files.js';
 import { isResourceType, kindOf } from '../../kinds/index.js';
 import type { LoadResult } from '../../manifest/index.js';
 import { loadProject } from '../../manifest/project.js';
