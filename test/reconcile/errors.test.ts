@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { constants } from 'node:os';
 import { EXIT_CODES_HELP } from '../../src/cli/exit.js';
-import { DiagnosticsError, GwopsError, InputError, isDiagnosticsError } from '../../src/errors.js';
+import { DiagnosticsError, GwopsError, isDiagnosticsError } from '../../src/errors.js';
 import { EXIT } from '../../src/exit-codes.js';
 import type { ValidatorMessage } from '../../src/gateway/index.js';
 import { INTERRUPT_SIGNALS, SIGNAL_EXIT_CODES } from '../../src/interrupts.js';

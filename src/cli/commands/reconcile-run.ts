@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, UsageError, isDiagnosticsError } from '../../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import { errnoCode, errnoWords } from '../../files.js';
 import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic } from '../../diagnostics.js';
