@@ -21,14 +21,13 @@
  *   relationship gwops does not manage (`unmanagedLinks`) is never deleted as orphaned. Deleting an object removes its remaining links
  *   on the gateway, so no unlink is planned for links nobody manages.
  */
-import { hmacSha256, sha256 } from '../digest.js';
 import { KINDS, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { KeyNames } from './diff.js';
 import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
 import type { AttributeChange, MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
-import { creationChanges, diffAttributes, diffLinks, getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue, redactAttributes } from './diff.js';
+import { creationChanges, diffAttributes, diffLinks, isWriteOnlyPath, redactAttributes } from './diff.js';
 import { declaredWithItemDefaults } from './item-defaults.js';
 import { collectionPathOf } from './live.js';
 import type { Diagnostic } from '../diagnostics.js';
@@ -45,6 +44,7 @@ import { outsideScopeMessage } from './ownership.js';
 import { checkCalls, planCalls } from './batch.js';
 
 export type { Plan, PlanStep } from './plan-types.js';
+import { liveStateDigest } from './live-digest.js';
 
 /** Default of {@link PlanOptions.massDeleteShare}. */
 export const DEFAULT_MASS_DELETE_SHARE = 0.5;
@@ -439,55 +439,4 @@ function summarise(steps: readonly PlanStep[]): PlanSummary {
   const summary = { create: 0, update: 0, delete: 0, link: 0, unlink: 0 };
   for (const step of steps) summary[step.action] += 1;
   return summary;
-}
-
-/**
- * A stable hash of the part of a live state a plan was computed from: every live object's
- * kind, name and id; for objects the manifests declare, the live values at the declared
- * attribute paths (write-only paths skipped, arrays whole); and every link. Independent of
- * the order of objects, links and keys. What no manifest declares cannot change the plan,
- * so it is left out (this also keeps the digest cheap: hashing 20,000 full mapping trees
- * costs seconds).
- *
- * Without `key` (`sha256:<hex>`), secret values are masked before hashing. With `key` (the
- * run's API key; `hmac-sha256:<hex>`), it is an HMAC-SHA256 keyed by it that also covers
- * each readable secret value and whether it equals the desired value: a secret changed on
- * the gateway changes the digest, and a reader of the digest who lacks the key learns
- * nothing about any value (docs/architecture.md "Saved plans").
- *
- * `apply --plan` recomputes it with the same `desired` and compares it with
- * {@link Plan.liveDigest}; a different value means the plan may be wrong.
- */
-export function liveStateDigest(live: State, desired: State, key?: string): string {
-  const hash = key === undefined ? sha256() : hmacSha256(key);
-  for (const kind of KINDS) {
-    const objects = live.objects.get(kind.type);
-    if (!objects) continue;
-    for (const name of [...objects.keys()].sort(codePoint)) {
-      const object = objects.get(name);
-      if (!object) continue;
-      const declared = desired.objects.get(kind.type)?.get(name);
-      const projected = declared ? project(kind.type, declared.attributes, object.attributes, []) : null;
-      const covered =
-        key === undefined
-          ? maskValue(kind.type, [], projected).value
-          : mapSecrets(kind.type, projected, [], (value, at) => ({ value, desired: value === getAt(declared?.attributes, at) }));
-      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, covered]));
-      hash.update('\n');
-    }
-  }
-  for (const key of live.links.map(linkKey).sort(codePoint)) hash.update(`${key}\n`);
-  return `${key === undefined ? 'sha256' : 'hmac-sha256'}:${hash.hex()}`;
-}
-
-/** The live value restricted to the declared shape: declared keys in sorted order; arrays and scalars whole. */
-function project(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[]): unknown {
-  if (!isPlainObject(declared) || !isPlainObject(live)) return live ?? null;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(declared).sort(codePoint)) {
-    const childSegments = [...segments, key];
-    if (isWriteOnlyPath(type, childSegments)) continue;
-    out[key] = project(type, declared[key], live[key], childSegments);
-  }
-  return out;
 }

@@ -1,0 +1,66 @@
+/**
+ * The digest of the live state a plan was computed from (`Plan.liveDigest`), which
+ * `apply --plan` recomputes to find out whether the gateway changed since the plan was made
+ * (docs/architecture.md "Saved plans"). Pure.
+ */
+import { hmacSha256, sha256 } from '../digest.js';
+import { KINDS } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import { getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue } from './diff.js';
+import type { State } from './model.js';
+import { linkKey } from './model.js';
+
+function codePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A stable hash of the part of a live state a plan was computed from: every live object's
+ * kind, name and id; for objects the manifests declare, the live values at the declared
+ * attribute paths (write-only paths skipped, arrays whole); and every link. Independent of
+ * the order of objects, links and keys. What no manifest declares cannot change the plan,
+ * so it is left out (this also keeps the digest cheap: hashing 20,000 full mapping trees
+ * costs seconds).
+ *
+ * Without `key` (`sha256:<hex>`), secret values are masked before hashing. With `key` (the
+ * run's API key; `hmac-sha256:<hex>`), it is an HMAC-SHA256 keyed by it that also covers
+ * each readable secret value and whether it equals the desired value: a secret changed on
+ * the gateway changes the digest, and a reader of the digest who lacks the key learns
+ * nothing about any value (docs/architecture.md "Saved plans").
+ *
+ * `apply --plan` recomputes it with the same `desired` and compares it with
+ * {@link Plan.liveDigest}; a different value means the plan may be wrong.
+ */
+export function liveStateDigest(live: State, desired: State, key?: string): string {
+  const hash = key === undefined ? sha256() : hmacSha256(key);
+  for (const kind of KINDS) {
+    const objects = live.objects.get(kind.type);
+    if (!objects) continue;
+    for (const name of [...objects.keys()].sort(codePoint)) {
+      const object = objects.get(name);
+      if (!object) continue;
+      const declared = desired.objects.get(kind.type)?.get(name);
+      const projected = declared ? project(kind.type, declared.attributes, object.attributes, []) : null;
+      const covered =
+        key === undefined
+          ? maskValue(kind.type, [], projected).value
+          : mapSecrets(kind.type, projected, [], (value, at) => ({ value, desired: value === getAt(declared?.attributes, at) }));
+      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, covered]));
+      hash.update('\n');
+    }
+  }
+  for (const key of live.links.map(linkKey).sort(codePoint)) hash.update(`${key}\n`);
+  return `${key === undefined ? 'sha256' : 'hmac-sha256'}:${hash.hex()}`;
+}
+
+/** The live value restricted to the declared shape: declared keys in sorted order; arrays and scalars whole. */
+function project(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[]): unknown {
+  if (!isPlainObject(declared) || !isPlainObject(live)) return live ?? null;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(declared).sort(codePoint)) {
+    const childSegments = [...segments, key];
+    if (isWriteOnlyPath(type, childSegments)) continue;
+    out[key] = project(type, declared[key], live[key], childSegments);
+  }
+  return out;
+}
