@@ -121,7 +121,7 @@ describe('failures leave the active configuration untouched and no session open'
     expect(t.h.emulator.openSessionCount()).toBe(0);
   });
 
-  it('a link to an object that exists nowhere is a diagnostic too (unresolved-link), in text and JSON', async () => {
+  it('a link to an object that exists nowhere is a diagnostic too (unresolved-link) at the line of the link, in text and JSON', async () => {
     const dir = await writeManifests(t.h, 'external', {
       'gwops.yaml': 'manifests: [m.yaml]\nallowExternalLinks: true\n',
       'm.yaml': 'apiVersion: gwops/v1\nkind: mapping\nname: external-api\nattributes:\n  entryPath: { value: /external/ }\nrelationships:\n  back-end-groups: [ghost-backend]\n',
@@ -130,14 +130,14 @@ describe('failures leave the active configuration untouched and no session open'
     const text = await t.h.cli(['plan', ...config, ...t.h.connection]);
     expect(text.code).toBe(1);
     expect(text.stderr).toMatch(
-      /^\S*m\.yaml:1:1: error: mapping 'external-api' back-end-groups names back-end-group 'ghost-backend', which no manifest declares and the gateway does not have: .* \[unresolved-link\]$/m,
+      /^\S*m\.yaml:7:21: error: mapping 'external-api' back-end-groups names back-end-group 'ghost-backend', which no manifest declares and the gateway does not have: .* \[unresolved-link\]$/m,
     );
     expect(text.stderr).toContain('Error: the manifests have 1 link to objects that no manifest declares and the gateway does not have; nothing was changed');
     const json = await t.h.cli(['plan', '--format', 'json', ...config, ...t.h.connection]);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({
       valid: false,
-      diagnostics: [{ severity: 'error', code: 'unresolved-link', line: 1, column: 1, pointer: '', object: { kind: 'mapping', name: 'external-api' } }],
+      diagnostics: [{ severity: 'error', code: 'unresolved-link', line: 7, column: 21, object: { kind: 'mapping', name: 'external-api' } }],
     });
     expect(t.h.emulator.openSessionCount()).toBe(0);
   });

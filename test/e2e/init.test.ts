@@ -79,7 +79,7 @@ describe('gwops init', () => {
     expect(project).toMatch(/^manifests:/m);
     expect(project).toContain('- manifests/mapping');
     const example = await readFile(join(dir, 'secrets.env.example'), 'utf8');
-    const placeholders = Object.fromEntries([...example.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => [m[1] ?? '', 'placeholder-not-a-secret']));
+    const placeholders = Object.fromEntries([...example.matchAll(/^([A-Z0-9_]+)=(?:'')?$/gm)].map((m) => [m[1] ?? '', 'placeholder-not-a-secret']));
     // A certificate's private key must be its own: the examples' keys, for the certificates the gateway got from them.
     const manifests = await Promise.all((await readdir(join(dir, 'manifests'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => readFile(join(e.parentPath, e.name), 'utf8')));
     const env = { ...placeholders, ...certificateKeyEnv(manifests, [EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY]) };
