@@ -1,20 +1,10 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../support/in-process-cli.js';
 import { REPO } from './harness.js';
 
 describe('gwops demo (what npm run demo runs)', () => {
   it('tells the whole story with the expected exit code at every step and prints no secret', async () => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['node', 'gwops', 'demo'], {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      env: { PATH: process.env.PATH, NO_COLOR: '1' },
-      cwd: REPO,
-      isTTY: false,
-      stdin: Readable.from([]),
-    });
+    const { code, stdout, stderr } = await runCli(['demo'], { PATH: process.env.PATH, NO_COLOR: '1' }, REPO);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     for (const step of ['1. Validate', '2. Plan', '3. Apply', '4. Drift check', "5. A change behind gwops's back", '6. Drift check', '7. Apply heals', '8. Drift check', '9. Token keys', '10. The login application rotates', '11. Drift check', '12. Apply heals']) {

@@ -2,24 +2,12 @@
  * A mistyped command or option: the error, a did-you-mean when a name is close, and one
  * line pointing to --help; never the whole help text after it.
  */
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../support/in-process-cli.js';
+import type { CliResult } from '../support/in-process-cli.js';
 import { REPO } from './harness.js';
 
-async function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'gwops', ...args], {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { PATH: process.env.PATH, NO_COLOR: '1' },
-    cwd: REPO,
-    isTTY: false,
-    stdin: Readable.from([]),
-  });
-  return { code, stdout, stderr };
-}
+const cli = (args: readonly string[]): Promise<CliResult> => runCli(args, { PATH: process.env.PATH, NO_COLOR: '1' }, REPO);
 
 const lines = (text: string): string[] => text.trim().split('\n');
 
