@@ -9,6 +9,7 @@ import { diagnosticJson } from '../diagnostics.js';
 import type { Plan } from '../engine/plan-types.js';
 import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
 import { jsonDocument } from '../json-document.js';
+import { jsonDocumentChunks, MappedArray } from './json-chunks.js';
 
 /** Keys that come first, in this order, wherever they appear; other keys follow sorted. */
 const KEY_ORDER = [
@@ -95,6 +96,30 @@ export function planJson(plan: Plan, options: JsonOptions = {}): Record<string, 
 }
 
 /**
+ * The plan's members as {@link planJson} orders them, its lists ({@link Plan.steps},
+ * `calls`, `unmanaged`) as {@link MappedArray}s whose elements are ordered only as they are
+ * written: the body of the streamed documents, which never hold a second copy of the plan.
+ */
+export function planMembers(plan: Plan, options: JsonOptions = {}): Record<string, unknown> {
+  const record = plan as unknown as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort(compareKeys)) {
+    const value = record[key];
+    body[key] = Array.isArray(value) ? new MappedArray(value as readonly unknown[], ordered) : ordered(value);
+  }
+  if (options.diagnostics) body.diagnostics = options.diagnostics.map(diagnosticJson);
+  return body;
+}
+
+/**
+ * {@link renderJson} in chunks of at most `CHUNK_SIZE` characters (src/render/json-chunks.ts),
+ * one step or call never split: joined, exactly the text of `renderJson(plan, options)`.
+ */
+export function renderJsonChunks(plan: Plan, options: JsonOptions = {}): Generator<string> {
+  return jsonDocumentChunks(PLAN_FORMAT_VERSION, planMembers(plan, options));
+}
+
+/**
  * Renders a plan as JSON (src/json-document.ts): 2-space indentation, stable key order,
  * trailing newline. Without `diagnostics`, `JSON.parse(renderJson(plan))` deep-equals `plan`.
  */
@@ -110,4 +135,9 @@ export function renderJson(plan: Plan, options: JsonOptions = {}): string {
  */
 export function renderApplyJson(plan: Plan, diagnostics: readonly Diagnostic[], outcome: Readonly<Record<string, string>>): string {
   return jsonDocument(PLAN_FORMAT_VERSION, { ...planJson(plan, { diagnostics }), outcome });
+}
+
+/** {@link renderApplyJson} in chunks (as {@link renderJsonChunks}): joined, exactly its text. */
+export function renderApplyJsonChunks(plan: Plan, diagnostics: readonly Diagnostic[], outcome: Readonly<Record<string, string>>): Generator<string> {
+  return jsonDocumentChunks(PLAN_FORMAT_VERSION, { ...planMembers(plan, { diagnostics }), outcome });
 }

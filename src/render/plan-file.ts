@@ -4,7 +4,8 @@
 import type { PlanFile } from '../engine/plan-file.js';
 import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
 import { jsonDocument } from '../json-document.js';
-import { planJson } from './json.js';
+import { jsonDocumentChunks } from './json-chunks.js';
+import { planJson, planMembers } from './json.js';
 
 /**
  * A plan file as text (src/json-document.ts): the plan as `renderJson` writes it (stable key order), then
@@ -13,4 +14,14 @@ import { planJson } from './json.js';
 export function renderPlanFile(file: PlanFile): string {
   const { gateway, ownership, options, commit, desired, ...plan } = file;
   return jsonDocument(PLAN_FORMAT_VERSION, { ...planJson(plan), gateway, ownership, options, commit, desired });
+}
+
+/**
+ * {@link renderPlanFile} in chunks of at most `CHUNK_SIZE` characters
+ * (src/render/json-chunks.ts), one step, call or desired object never split: joined, exactly
+ * its text. `plan --out` writes these, so the file never exists whole in memory.
+ */
+export function renderPlanFileChunks(file: PlanFile): Generator<string> {
+  const { gateway, ownership, options, commit, desired, ...plan } = file;
+  return jsonDocumentChunks(PLAN_FORMAT_VERSION, { ...planMembers(plan), gateway, ownership, options, commit, desired });
 }

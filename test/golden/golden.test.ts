@@ -29,7 +29,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { planTopology, renderDot, renderJson, renderMarkdown, renderMermaid, renderText, stateTopology } from '../../src/render/index.js';
+import { planTopology, renderDot, renderJson, renderJsonChunks, renderMarkdown, renderMermaid, renderText, stateTopology } from '../../src/render/index.js';
 import { secretAttributes } from '../../src/schema/index.js';
 import { mermaidBlock, parseFlowchart } from '../render/mermaid-syntax.js';
 import type { GoldenCase } from './cases.js';
@@ -67,6 +67,7 @@ describe.each(names)('golden case %s', (name) => {
   it('markdown', () => golden(new URL('plan.md', c.dir), markdown()));
   it('json', () => golden(new URL('plan.json', c.dir), renderJson(c.plan)));
   it('json round-trips to the plan', () => expect(JSON.parse(renderJson(c.plan))).toEqual(c.plan));
+  it('json streamed in chunks is the same text', () => expect([...renderJsonChunks(c.plan)].join('')).toBe(renderJson(c.plan)));
   it('graph as mermaid', () => golden(new URL('graph.mmd', c.dir), renderMermaid(stateTopology(c.desired), { maxNodes: Infinity })));
   it('graph as dot', () => golden(new URL('graph.dot', c.dir), renderDot(stateTopology(c.desired))));
   it('pictures parse as flowcharts and name every object', () => {

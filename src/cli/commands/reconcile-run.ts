@@ -20,7 +20,7 @@ import { runApply } from '../../operations/apply.js';
 import { planFileOfRun } from '../../operations/steps/saved-plan.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { ProgressReporter } from '../../engine/progress.js';
-import { renderPlanFile } from '../../render/index.js';
+import { renderPlanFileChunks } from '../../render/index.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../../exit-codes.js';
 import type { ConnectionFlags } from '../connection-flags.js';
@@ -169,7 +169,8 @@ export async function planAction(
   if (out !== undefined) {
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
-    const planFile = renderPlanFile(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
+    // In chunks, each written before the next is made: the file never exists whole in memory.
+    const planFile = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
     await writeFile(out, planFile).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
     });

@@ -9,7 +9,7 @@ import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
 import type { ApplyResult } from '../../operations/apply.js';
-import { renderApplyJson, renderText } from '../../render/index.js';
+import { renderApplyJsonChunks, renderText } from '../../render/index.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
@@ -62,13 +62,12 @@ function jsonApplyView(io: CliIO, options: ApplyViewOptions): ApplyView {
       if (options.yes !== true && io.canPrompt === true && planned.steps.length > 0) io.stderr.write(renderText(planned, { color: colorEnabled(io), fullCertificates: options.verbose === true }));
     },
     applied(result, warnings) {
-      io.stdout.write(
-        renderApplyJson(result.plan, [...warnings, ...result.messages], {
-          result: result.outcome,
-          ...(result.activation ? { configuration: result.activation.id } : {}),
-          ...(result.comment !== undefined ? { comment: result.comment } : {}),
-        }),
-      );
+      const outcome = {
+        result: result.outcome,
+        ...(result.activation ? { configuration: result.activation.id } : {}),
+        ...(result.comment !== undefined ? { comment: result.comment } : {}),
+      };
+      for (const chunk of renderApplyJsonChunks(result.plan, [...warnings, ...result.messages], outcome)) io.stdout.write(chunk);
       if (result.outcome === 'activated') io.stderr.write(completeLine(result));
       cancelled(result, io);
     },
@@ -77,7 +76,8 @@ function jsonApplyView(io: CliIO, options: ApplyViewOptions): ApplyView {
       if (known === undefined) return plan.failure(error, warnings);
       if (error instanceof ApplyFailedError) io.stderr.write(renderExecutionReport(error.plan, error.report, { verbose: options.verbose === true }));
       const carried = isDiagnosticsError(error) ? error.diagnostics : error instanceof ApplyFailedError ? (error.failure ? [error.failure] : []) : [runFailure(error)];
-      io.stdout.write(renderApplyJson(known, [...warnings, ...carried], { result: 'failed', error: error instanceof Error ? error.message : String(error) }));
+      const outcome = { result: 'failed', error: error instanceof Error ? error.message : String(error) };
+      for (const chunk of renderApplyJsonChunks(known, [...warnings, ...carried], outcome)) io.stdout.write(chunk);
       throw error;
     },
   };

@@ -10,7 +10,7 @@ import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, Validat
 import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
-import { planTopology, renderJson, renderMarkdown, renderText } from '../../render/index.js';
+import { planTopology, renderJson, renderJsonChunks, renderMarkdown, renderText } from '../../render/index.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
@@ -136,7 +136,9 @@ function failureJson(error: unknown, warnings: readonly Diagnostic[]): string {
  */
 function jsonPlanView(io: CliIO, verbose: boolean): PlanView {
   return {
-    plan: (plan, { messages, warnings }) => void io.stdout.write(renderJson(plan, { diagnostics: [...warnings, ...(messages ?? [])] })),
+    plan(plan, { messages, warnings }) {
+      for (const chunk of renderJsonChunks(plan, { diagnostics: [...warnings, ...(messages ?? [])] })) io.stdout.write(chunk);
+    },
     failure(error, warnings) {
       io.stdout.write(failureJson(error, warnings));
       executionReport(error, io, verbose);

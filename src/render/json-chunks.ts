@@ -1,0 +1,111 @@
+/**
+ * A JSON document written as a sequence of chunks instead of one string: the same bytes as
+ * `jsonDocument` (src/json-document.ts), so a document of 100,000 plan steps never exists
+ * whole in memory. A value holding up to {@link PIECE_NODES} values (a plan step, a call, a
+ * desired object) is serialised whole with `JSON.stringify`; a larger one (the document, a
+ * call batching thousands of links) is walked member by member and element by element. The
+ * pieces are gathered into chunks of at most {@link CHUNK_SIZE} characters (a piece longer
+ * than that, such as a long string, is a chunk of its own). A chunk always ends between two JSON
+ * tokens, never inside a string, so a writer that redacts each write as a whole
+ * (src/cli/io.ts `redactingIO`) still sees every value whole.
+ */
+
+/** Characters (UTF-16 code units) a chunk gathers at most, unless one element alone is longer. */
+export const CHUNK_SIZE = 64 * 1024;
+
+/**
+ * An array whose elements are made only as they are written: `map` of each item. It
+ * serialises as the mapped array with `JSON.stringify` too (`toJSON`), so a value holding
+ * one gives the same text either way.
+ */
+export class MappedArray<T> {
+  constructor(
+    readonly items: readonly T[],
+    readonly map: (item: T) => unknown,
+  ) {}
+
+  toJSON(): unknown[] {
+    return this.items.map((item) => this.map(item));
+  }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof MappedArray) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+
+/** What `JSON.stringify` leaves out as an object member (and writes as `null` in an array). */
+const omitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+/** `JSON.stringify(value, null, 2)` as it reads nested at `indent` (JSON strings hold no raw newline, so every newline is indentation). */
+function leaf(value: unknown, indent: string): string {
+  const text = JSON.stringify(value, null, 2) ?? 'null';
+  return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
+}
+
+/** Values (containers and scalars) a value may hold and still be serialised in one piece. */
+const PIECE_NODES = 1000;
+
+/** True when `value` holds at most {@link PIECE_NODES} values: it is serialised whole, else walked. */
+function small(value: unknown): boolean {
+  let left = PIECE_NODES;
+  const visit = (node: unknown): boolean => {
+    if (--left < 0 || node instanceof MappedArray) return false;
+    if (Array.isArray(node)) return node.every(visit);
+    if (isPlainObject(node)) {
+      for (const key in node) if (!visit(node[key])) return false;
+    }
+    return true;
+  };
+  return visit(value);
+}
+
+/** The pieces of `value` at `indent`, in the layout of `JSON.stringify(…, null, 2)`. */
+function* pieces(value: unknown, indent: string): Generator<string> {
+  const inner = `${indent}  `;
+  if (value instanceof MappedArray || (Array.isArray(value) && !small(value))) {
+    const items: readonly unknown[] = value instanceof MappedArray ? value.items : value;
+    if (items.length === 0) {
+      yield '[]';
+      return;
+    }
+    for (let i = 0; i < items.length; i++) {
+      const item: unknown = value instanceof MappedArray ? value.map(items[i]) : items[i];
+      yield `${i === 0 ? '[' : ','}\n${inner}`;
+      yield* omitted(item) ? ['null'] : pieces(item, inner);
+    }
+    yield `\n${indent}]`;
+  } else if (isPlainObject(value) && !small(value)) {
+    const keys = Object.keys(value).filter((key) => !omitted(value[key]));
+    for (const [i, key] of keys.entries()) {
+      yield `${i === 0 ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+      yield* pieces(value[key], inner);
+    }
+    yield keys.length === 0 ? '{}' : `\n${indent}}`;
+  } else {
+    yield leaf(value, indent);
+  }
+}
+
+/**
+ * `body` as one JSON document in chunks: `formatVersion` first (a `formatVersion` member of
+ * `body` gives way to it), then `body`'s members in their order; two-space indentation, a
+ * trailing newline. The chunks joined are exactly `jsonDocument(formatVersion, body)`.
+ * Arrays and {@link MappedArray}s are written element by element.
+ * @param formatVersion the version of the document's shape, e.g. `'1.0'`
+ * @returns chunks of at most {@link CHUNK_SIZE} characters, except a piece longer than that alone
+ */
+export function* jsonDocumentChunks(formatVersion: string, body: Readonly<Record<string, unknown>>): Generator<string> {
+  const { formatVersion: _own, ...members } = body;
+  let chunk = '';
+  const all = function* (): Generator<string> {
+    yield* pieces({ formatVersion, ...members }, '');
+    yield '\n';
+  };
+  for (const piece of all()) {
+    if (chunk.length > 0 && chunk.length + piece.length > CHUNK_SIZE) {
+      yield chunk;
+      chunk = '';
+    }
+    chunk += piece;
+  }
+  yield chunk;
+}
