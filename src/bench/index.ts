@@ -8,10 +8,12 @@
  * check at 20 ms latency per call: requests and wall time against the minimum and its
  * floor, a hand-written script as baseline; src/bench/apply.ts) and `export` (1,000 and
  * 10,000 mappings, 100,000 with `--large`: export time vs a bare client fetching the same
- * lists, ms per object, peak RSS; src/bench/export.ts). The emulator's own list latency is
+ * lists, ms per object, peak RSS; src/bench/export.ts) and `planjson` (peak RSS of writing
+ * `plan --format json --out` for 10,000 mappings, 100,000 with `--large`, the documents as
+ * one string vs in chunks; src/bench/plan-json.ts). The emulator's own list latency is
  * `npm run bench:emulator`.
  *
- * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [--quick] [--large] [--write-docs]`
+ * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [planjson] [--quick] [--large] [--write-docs]`
  * (`--quick`: small sizes; `--large`: also the largest export size; `--write-docs`: also
  * writes docs/performance.md and its plots, src/bench/report-doc.ts).
  */
@@ -21,6 +23,7 @@ import { formatApplyBench } from './apply-format.js';
 import type { ApplyBenchReport } from './apply.js';
 import { benchExport, formatExportBench } from './export.js';
 import { benchPlan, formatPlanBench } from './plan.js';
+import { benchPlanJson, formatPlanJsonBench } from './plan-json.js';
 import type { PlanBenchRow } from './plan.js';
 import { machineInfo, writePerformanceDocs } from './report-doc.js';
 import { benchValidate, formatValidateBench } from './validate.js';
@@ -53,6 +56,10 @@ if (want('apply')) {
 if (want('export')) {
   const sizes = quick ? [200, 1000] : [1000, 10000, ...(large ? [100000] : [])];
   process.stdout.write(`${formatExportBench(await benchExport(sizes, progress)).join('\n')}\n\n`);
+}
+if (want('planjson')) {
+  const sizes = quick ? [1000] : [10000, ...(large ? [100000] : [])];
+  process.stdout.write(`${formatPlanJsonBench(await benchPlanJson(sizes, progress)).join('\n')}\n\n`);
 }
 if (writeDocs) {
   const command = ['npm run bench --', ...args].join(' ');

@@ -1,0 +1,44 @@
+/**
+ * One rendering of the plan-JSON memory benchmark (src/bench/plan-json.ts) in a process of
+ * its own, so its peak RSS is its own. Reads its work from the environment (never argv):
+ * GWOPS_BENCH_SIZE (mappings), GWOPS_BENCH_MODE and GWOPS_BENCH_OUT (the plan file).
+ *
+ * Both modes build the plan of GWOPS_BENCH_SIZE new mappings (the plan benchmark's desired
+ * state against an empty gateway, every object a create), then write what `gwops plan
+ * --format json --out FILE` writes: the plan document to stdout through the redacting IO of
+ * the CLI (src/cli/io.ts) and the plan file to FILE.
+ *
+ * - `string`: as gwops wrote them before they were streamed: each document as one string
+ *   (`renderJson`, `renderPlanFile`);
+ * - `chunks`: as gwops writes them now: `renderJsonChunks` and `renderPlanFileChunks`.
+ *
+ * Sends `{ maxRssKb, bytes }` (its peak RSS and the plan file's size) to the parent over IPC.
+ */
+import { statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { redactingIO } from '../cli/io.js';
+import type { CliIO } from '../cli/io.js';
+import { desiredState } from '../engine/desired.js';
+import { liveState } from '../engine/live.js';
+import { buildPlan } from '../engine/plan.js';
+import { planFileOf } from '../operations/steps/saved-plan.js';
+import { renderJson, renderJsonChunks, renderPlanFile, renderPlanFileChunks } from '../render/index.js';
+import { desiredDocuments } from './plan.js';
+
+const size = Number(process.env.GWOPS_BENCH_SIZE ?? '0');
+const out = process.env.GWOPS_BENCH_OUT ?? '';
+const streamed = process.env.GWOPS_BENCH_MODE === 'chunks';
+
+const desired = desiredState(desiredDocuments(size));
+const plan = buildPlan(desired, liveState({}, new Map()), { prune: false, isOwned: () => true, allowMassDelete: false, massDeleteShare: 0.5 });
+const file = planFileOf(plan, desired, { mapping: ['labels==bench'] }, { url: 'http://127.0.0.1:1/airlock/rest', variant: 'latest' }, new Map(), process.cwd());
+// stdout as the CLI's: every write redacted and made safe to show, then written to the process's stdout (the parent's /dev/null, written synchronously).
+const io = redactingIO({ stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd(), isTTY: false, stdin: process.stdin } satisfies CliIO);
+if (streamed) {
+  for (const chunk of renderJsonChunks(plan, { diagnostics: [] })) io.stdout.write(chunk);
+  await writeFile(out, renderPlanFileChunks(file));
+} else {
+  io.stdout.write(renderJson(plan, { diagnostics: [] }));
+  await writeFile(out, renderPlanFile(file));
+}
+process.send?.({ maxRssKb: process.resourceUsage().maxRSS, bytes: statSync(out).size }, () => process.exit(0));
