@@ -4,6 +4,7 @@
  * failure documents of every command (the diagnostics document), `history`, `targets`,
  * `export` and the `rollback` preview. Each document starts with its `formatVersion`, the
  * version of its shape, raised on any incompatible change (README "Output contract").
+ * Large documents are written in chunks of the same text (src/render/json-chunks.ts).
  */
 
 /**
