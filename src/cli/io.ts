@@ -53,7 +53,8 @@ export interface CliIO {
  * stream; then through `safeOutput` (src/display.ts), so no control, zero-width or bidi
  * character from a name or a message reaches it raw (colours and the progress line pass
  * where the stream is a terminal or colours are on). A secret split across two writes is
- * not recognised; gwops writes whole rendered texts.
+ * not recognised; gwops writes whole rendered texts, or chunks that never split a JSON value
+ * (src/render/json-chunks.ts).
  */
 export function redactingIO(io: CliIO, secrets: SecretRedactor = io.secrets ?? new SecretRedactor()): CliIO {
   const colors = colorEnabled(io);
