@@ -8,9 +8,10 @@
  * --format json --out FILE` writes: the plan document to stdout through the redacting IO of
  * the CLI (src/cli/io.ts) and the plan file to FILE.
  *
- * - `string`: as gwops wrote them before they were streamed: each document as one string
- *   (`renderJson`, `renderPlanFile`);
- * - `chunks`: as gwops writes them now: `renderJsonChunks` and `renderPlanFileChunks`.
+ * - `string`: as gwops wrote them before they were streamed: each document as one string,
+ *   the plan file indented as the plan (`renderJson`, `jsonDocument`);
+ * - `chunks`: as gwops writes them now: `renderJsonChunks` and `renderPlanFileChunks` (the
+ *   plan file laid out in lines).
  *
  * Sends `{ maxRssKb, bytes }` (its peak RSS and the plan file's size) to the parent over IPC.
  */
@@ -22,7 +23,9 @@ import { desiredState } from '../engine/desired.js';
 import { liveState } from '../engine/live.js';
 import { buildPlan } from '../engine/plan.js';
 import { planFileOf } from '../operations/steps/saved-plan.js';
-import { renderJson, renderJsonChunks, renderPlanFile, renderPlanFileChunks } from '../render/index.js';
+import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
+import { jsonDocument } from '../json-document.js';
+import { planJson, renderJson, renderJsonChunks, renderPlanFileChunks } from '../render/index.js';
 import { desiredDocuments } from './plan.js';
 
 const size = Number(process.env.GWOPS_BENCH_SIZE ?? '0');
@@ -39,6 +42,7 @@ if (streamed) {
   await writeFile(out, renderPlanFileChunks(file));
 } else {
   io.stdout.write(renderJson(plan, { diagnostics: [] }));
-  await writeFile(out, renderPlanFile(file));
+  const { gateway, ownership, options, commit, desired: saved } = file;
+  await writeFile(out, jsonDocument(PLAN_FORMAT_VERSION, { ...planJson(plan), gateway, ownership, options, commit, desired: saved }));
 }
 process.send?.({ maxRssKb: process.resourceUsage().maxRSS, bytes: statSync(out).size }, () => process.exit(0));

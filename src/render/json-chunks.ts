@@ -35,8 +35,16 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /** What `JSON.stringify` leaves out as an object member (and writes as `null` in an array). */
 const omitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
-/** `JSON.stringify(value, null, 2)` as it reads nested at `indent` (JSON strings hold no raw newline, so every newline is indentation). */
-function leaf(value: unknown, indent: string): string {
+/**
+ * How a document is laid out: `indented` as `JSON.stringify(…, null, 2)`; `lines` indented
+ * down to the elements of its lists of objects, each such element (a step, a call, a desired
+ * object) and each other value serialised whole written on one line without spaces.
+ */
+export type JsonLayout = 'indented' | 'lines';
+
+/** `value` serialised whole, as it reads nested at `indent` (JSON strings hold no raw newline, so every newline is indentation). */
+function leaf(value: unknown, indent: string, layout: JsonLayout): string {
+  if (layout === 'lines') return JSON.stringify(value) ?? 'null';
   const text = JSON.stringify(value, null, 2) ?? 'null';
   return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
 }
@@ -58,10 +66,22 @@ function small(value: unknown): boolean {
   return visit(value);
 }
 
-/** The pieces of `value` at `indent`, in the layout of `JSON.stringify(…, null, 2)`. */
-function* pieces(value: unknown, indent: string): Generator<string> {
+const isContainer = (value: unknown): boolean => Array.isArray(value) || value instanceof MappedArray || isPlainObject(value);
+
+/** True when `value` (an element of an array when `element`) is written member by member or element by element. */
+function walked(value: unknown, element: boolean, layout: JsonLayout): boolean {
+  if (value instanceof MappedArray) return true;
+  if (!Array.isArray(value) && !isPlainObject(value)) return false;
+  if (!small(value)) return true;
+  return layout === 'lines' && !element && (isPlainObject(value) || value.some(isContainer));
+}
+
+/** The pieces of `value` at `indent` in `layout` (an element of an array when `element`). */
+function* pieces(value: unknown, indent: string, layout: JsonLayout, element: boolean): Generator<string> {
   const inner = `${indent}  `;
-  if (value instanceof MappedArray || (Array.isArray(value) && !small(value))) {
+  if (!walked(value, element, layout)) {
+    yield leaf(value, indent, layout);
+  } else if (value instanceof MappedArray || Array.isArray(value)) {
     const items: readonly unknown[] = value instanceof MappedArray ? value.items : value;
     if (items.length === 0) {
       yield '[]';
@@ -70,34 +90,34 @@ function* pieces(value: unknown, indent: string): Generator<string> {
     for (let i = 0; i < items.length; i++) {
       const item: unknown = value instanceof MappedArray ? value.map(items[i]) : items[i];
       yield `${i === 0 ? '[' : ','}\n${inner}`;
-      yield* omitted(item) ? ['null'] : pieces(item, inner);
+      yield* omitted(item) ? ['null'] : pieces(item, inner, layout, true);
     }
     yield `\n${indent}]`;
-  } else if (isPlainObject(value) && !small(value)) {
+  } else if (isPlainObject(value)) {
     const keys = Object.keys(value).filter((key) => !omitted(value[key]));
     for (const [i, key] of keys.entries()) {
       yield `${i === 0 ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
-      yield* pieces(value[key], inner);
+      yield* pieces(value[key], inner, layout, false);
     }
     yield keys.length === 0 ? '{}' : `\n${indent}}`;
-  } else {
-    yield leaf(value, indent);
   }
 }
 
 /**
  * `body` as one JSON document in chunks: `formatVersion` first (a `formatVersion` member of
  * `body` gives way to it), then `body`'s members in their order; two-space indentation, a
- * trailing newline. The chunks joined are exactly `jsonDocument(formatVersion, body)`.
+ * trailing newline. In the `indented` layout the chunks joined are exactly
+ * `jsonDocument(formatVersion, body)`; in either they parse to the same value.
  * Arrays and {@link MappedArray}s are written element by element.
  * @param formatVersion the version of the document's shape, e.g. `'1.0'`
+ * @param layout see {@link JsonLayout}
  * @returns chunks of at most {@link CHUNK_SIZE} characters, except a piece longer than that alone
  */
-export function* jsonDocumentChunks(formatVersion: string, body: Readonly<Record<string, unknown>>): Generator<string> {
+export function* jsonDocumentChunks(formatVersion: string, body: Readonly<Record<string, unknown>>, layout: JsonLayout = 'indented'): Generator<string> {
   const { formatVersion: _own, ...members } = body;
   let chunk = '';
   const all = function* (): Generator<string> {
-    yield* pieces({ formatVersion, ...members }, '');
+    yield* pieces({ formatVersion, ...members }, '', layout, false);
     yield '\n';
   };
   for (const piece of all()) {

@@ -17,8 +17,8 @@ describe('saved plans and output formats', () => {
     expect(saved.gateway).toEqual({ url: t.h.emulator.url, variant: 'latest' });
     for (const secret of t.h.secrets) expect(text.includes(secret)).toBe(false);
     expect(text).not.toMatch(/PRIVATE KEY/);
-    // The secrets are saved as their sources, read again at apply time.
-    expect(text).toContain('"fromEnv": "GWOPS_EXAMPLE_SHOP_TLS_KEY"');
+    // The secrets are saved as their sources, read again at apply time (a desired object is one line of compact JSON).
+    expect(text).toContain('"privateKey":{"fromEnv":"GWOPS_EXAMPLE_SHOP_TLS_KEY"}');
     // Another directory: no manifests, no gwops.yaml, only the plan file and the connection.
     const elsewhere = join(t.h.dir, 'elsewhere');
     await mkdir(elsewhere, { recursive: true });

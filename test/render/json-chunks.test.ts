@@ -12,9 +12,11 @@ import { desiredState } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import type { Plan } from '../../src/engine/plan-types.js';
+import { PLAN_FORMAT_VERSION } from '../../src/engine/plan-types.js';
 import { planFileOf } from '../../src/operations/steps/saved-plan.js';
 import {
   CHUNK_SIZE,
+  planJson,
   renderApplyJson,
   renderApplyJsonChunks,
   renderJson,
@@ -34,6 +36,21 @@ describe('jsonDocumentChunks', () => {
     fc.assert(
       fc.property(fc.string(), fc.dictionary(member, fc.oneof(anyValue, fc.dictionary(member, anyValue, { maxKeys: 4 }))), (version, body) => {
         expect([...jsonDocumentChunks(version, body)].join('')).toBe(jsonDocument(version, body));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('in the lines layout, parses to the same value as jsonDocument, every element of a list of objects on a line of its own', () => {
+    const record = fc.dictionary(member, fc.jsonValue(), { maxKeys: 3 });
+    fc.assert(
+      fc.property(fc.dictionary(member, fc.oneof(anyValue, fc.array(record, { maxLength: 4 }), fc.dictionary(member, fc.array(record), { maxKeys: 2 }))), (body) => {
+        const text = [...jsonDocumentChunks('1.0', body, 'lines')].join('');
+        expect(JSON.parse(text)).toEqual(JSON.parse(jsonDocument('1.0', body)));
+        const lines = text.split('\n');
+        for (const list of Object.values(body).filter((v): v is unknown[] => Array.isArray(v) && v.length > 0 && v.every((e) => typeof e === 'object' && e !== null))) {
+          for (const element of list) expect(lines).toContain(`    ${JSON.stringify(element)}${element === list.at(-1) ? '' : ','}`);
+        }
       }),
       { numRuns: 150 },
     );
@@ -103,10 +120,20 @@ describe('streamed plan documents', () => {
     expect(chunks.join('')).toBe(renderApplyJson(plan, diagnostics, outcome));
   });
 
-  it('plan --out: the plan file in bounded chunks, joined exactly renderPlanFile', () => {
+  it('plan --out: the plan file in bounded chunks, one step, call or desired object a line, the same JSON as the indented document', () => {
     const file = planFileOf(plan, desired, { mapping: ['labels==bench'] }, { url: 'http://gw.example', variant: 'latest' }, new Map(), '/');
     const chunks = [...renderPlanFileChunks(file)];
     expectBounded(chunks, count);
-    expect(chunks.join('')).toBe(renderPlanFile(file));
+    const text = chunks.join('');
+    expect(text).toBe(renderPlanFile(file));
+    const { gateway, ownership, options, commit, desired: saved } = file;
+    const indented = jsonDocument(PLAN_FORMAT_VERSION, { ...planJson(plan), gateway, ownership, options, commit, desired: saved });
+    expect(JSON.parse(text)).toEqual(JSON.parse(indented));
+    expect(text.length).toBeLessThan(indented.length * 0.7);
+    const lines = new Set(text.split('\n'));
+    const line = (value: unknown, last: boolean): string => `    ${JSON.stringify(value)}${last ? '' : ','}`;
+    const steps = planJson(plan).steps as unknown[];
+    expect(steps.filter((step, i) => !lines.has(line(step, i === steps.length - 1)))).toEqual([]);
+    expect(saved.objects.filter((object, i) => !lines.has(`  ${line(object, i === saved.objects.length - 1)}`))).toEqual([]);
   });
 });
