@@ -411,3 +411,14 @@ export class Diagnostics implements Iterable<Diagnostic> {
     return this;
   }
 }
+
+/**
+ * What an operation returns (Terraform's `(result, tfdiags.Diagnostics)` pair): its
+ * result and the diagnostics it found on the way that did not stop it (warnings, the
+ * gateway validator's messages). Diagnostics that stop an operation are thrown once, as
+ * the error {@link Diagnostics.toError} makes of them.
+ */
+export interface Diagnosed<T> {
+  readonly result: T;
+  readonly diagnostics: Diagnostics;
+}
