@@ -30,8 +30,10 @@ import { schemaDiagnostics, suggestion } from './schema-check.js';
 import { expandPaths, readSources } from './sources.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
 
-export type { Diagnostic, DiagnosticCode, DiagnosticFormat } from '../diagnostics.js';
-export { DIAGNOSTICS_FORMAT_VERSION, formatDiagnostics, hasErrors, sortDiagnostics } from '../diagnostics.js';
+export type { Diagnostic, DiagnosticCode } from '../diagnostics.js';
+export type { DiagnosticFormat } from '../diagnostics-format.js';
+export { hasErrors, sortDiagnostics } from '../diagnostics.js';
+export { DIAGNOSTICS_FORMAT_VERSION, formatDiagnostics } from '../diagnostics-format.js';
 export type { ProjectConfig, TargetConfig } from './project.js';
 export { PROJECT_FILE, defaultProject, loadProject } from './project.js';
 export type { AttributeObject, ManifestDocument, SourceLocation } from './types.js';

@@ -12,7 +12,7 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { errnoCode, errnoWords } from '../../files.js';
 import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
-import { formatDiagnostics } from '../../diagnostics.js';
+import { formatDiagnostics } from '../../diagnostics-format.js';
 import { readCommitInfo } from '../../operations/steps/commit-info.js';
 import type { RunInput } from '../../operations/plan.js';
 import { prepare, runPlan } from '../../operations/plan.js';
