@@ -26,7 +26,7 @@ describe('a typo in a link name while external links are allowed', () => {
     expect(validate.code, validate.stdout + validate.stderr).toBe(0);
     const output = validate.stdout + validate.stderr;
     expect(output).toMatch(where);
-    expect(output).toMatch(/warning: mapping 'typo-mapping' links to back-end-group 'exmaple-group' \(relationship 'back-end-groups'\), which no manifest defines; allowExternalLinks lets the plan look for it on the gateway: did you mean 'example-group'\?/);
+    expect(output).toMatch(/warning: mapping 'typo-mapping' links to back-end-group 'exmaple-group' \(relationship 'back-end-groups'\), which is declared in no manifest and will have to exist on the gateway \(allowExternalLinks\): did you mean 'example-group'\?/);
 
     const plan = await t.h.cli(['plan', '--config', project, ...t.h.connection]);
     expect(plan.code).toBe(1);
