@@ -32,6 +32,8 @@ describe('a typo in a link name while external links are allowed', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toMatch(/mapping\.yaml:9:7: error: mapping 'typo-mapping' back-end-groups names back-end-group 'exmaple-group', which no manifest declares and the gateway does not have/);
     expect(plan.stderr).not.toMatch(/mapping\.yaml:1:1/);
+    // The plan runs the same validation first: its warning, at the same place.
+    expect(plan.stderr).toMatch(/mapping\.yaml:9:7: warning: .*'exmaple-group'.*will have to exist on the gateway/);
 
     // Without allowExternalLinks it stays an error of validate, at the same place.
     await writeFile(project, 'manifests: [.]\n');
