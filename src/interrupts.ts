@@ -6,19 +6,15 @@
  * The CLI installs the hub before it loads anything else, so a signal at any moment gets
  * a message and the conventional exit code (128 + the signal's number): 129 for SIGHUP
  * (a closed terminal), 130 for SIGINT (Ctrl+C), 143 for SIGTERM (`SIGNAL_EXIT` of
- * src/exit-codes.ts). This module imports nothing but that table, which imports nothing,
+ * src/exit-codes.ts, which the CLI's entry reads). This module imports nothing,
  * so installing it costs nothing at start-up.
  */
-import { SIGNAL_EXIT } from './exit-codes.js';
 
 /** The signals gwops handles. */
 export type InterruptSignal = 'SIGHUP' | 'SIGINT' | 'SIGTERM';
 
 /** Every signal gwops handles, in the order they are installed. */
 export const INTERRUPT_SIGNALS: readonly InterruptSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
-
-/** Process exit code after each signal (128 + the signal number), from the one table of exit codes. */
-export const SIGNAL_EXIT_CODES: Readonly<Record<InterruptSignal, number>> = SIGNAL_EXIT;
 
 /** Where signal listeners are registered: `process`, a {@link SignalHub}, or an EventEmitter in tests. */
 export interface SignalSource {

@@ -34,10 +34,10 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { KINDS, kindExistsIn, kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
-import { runApply } from '../operations/apply.js';
+import { prepareApply, runApply } from '../operations/apply.js';
 import { kindsToFetch } from '../engine/fetch-scope.js';
 import type { Plan, PlanSummary } from '../engine/plan-types.js';
-import { runPlan } from '../operations/plan.js';
+import { prepare, runPlan } from '../operations/plan.js';
 import type { PlanResult } from '../operations/plan.js';
 import type { BenchEmulator, EmulatorFactory } from './apply-emulator.js';
 import { childEmulator, measureNetwork } from './apply-emulator.js';
@@ -140,10 +140,11 @@ export interface GwopsRunFigures {
 export async function runGwops(mode: 'apply' | 'plan', dir: string, emulator: Pick<BenchEmulator, 'url' | 'apiKey'>): Promise<GwopsRunFigures> {
   const input = { paths: [], cwd: dir, env: { GWOPS_API_KEY: emulator.apiKey }, url: emulator.url, warn: (): void => undefined };
   const t0 = performance.now();
-  const result: PlanResult =
+  const applyInput = { ...input, comment: 'gwops bench apply', confirm: () => Promise.resolve(true) };
+  const { result }: { result: Pick<PlanResult, 'prepared' | 'plan'> } =
     mode === 'apply'
-      ? await runApply({ ...input, comment: 'gwops bench apply', confirm: () => Promise.resolve(true) })
-      : await runPlan({ ...input, serverCheck: true });
+      ? await runApply(applyInput, (await prepareApply(applyInput)).result)
+      : await runPlan({ ...input, serverCheck: true }, (await prepare(input)).result);
   const wallMs = performance.now() - t0;
   const available = KINDS.filter((k) => kindExistsIn(k, result.prepared.variant)).map((k) => k.type);
   const kinds = kindsToFetch(result.prepared.desired, result.prepared.loaded.project.ownership, available);

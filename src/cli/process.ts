@@ -5,7 +5,8 @@
  * head -1`) end quietly instead of crashing. Only `../interrupts.js` is imported
  * statically, so this costs nothing at start-up.
  */
-import { SIGNAL_EXIT_CODES, SignalHub, useSignalHub } from '../interrupts.js';
+import { SignalHub, useSignalHub } from '../interrupts.js';
+import { SIGNAL_EXIT } from '../exit-codes.js';
 import type { InterruptSignal } from '../interrupts.js';
 
 /** Ignores write errors of a standard stream: a reader that went away (EPIPE) or a closed terminal (EIO). */
@@ -27,12 +28,12 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
   tolerateClosedStream(process.stderr);
   const hub = new SignalHub(process, (signal: InterruptSignal) => {
     process.stderr.write(`interrupted by ${signal}: no REST session was open\n`);
-    process.exit(SIGNAL_EXIT_CODES[signal]);
+    process.exit(SIGNAL_EXIT[signal]);
   });
   hub.install();
   useSignalHub(hub);
   const { main } = await import('./main.js');
   const code = await main(argv);
-  if (Object.values<number>(SIGNAL_EXIT_CODES).includes(code)) process.exit(code);
+  if (Object.values<number>(SIGNAL_EXIT).includes(code)) process.exit(code);
   process.exitCode = code;
 }

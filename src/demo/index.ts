@@ -88,7 +88,8 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
       GWOPS_EXAMPLE_WILDCARD_TLS_KEY: EXAMPLE_WILDCARD_TLS_KEY,
       CI: 'true',
     };
-    const demoIO: CliIO = { ...io, env };
+    // No progress lines: they would land between the steps' folded outputs.
+    const demoIO: CliIO = { ...io, env, progress: false };
     const connection = ['--config', DEMO_PROJECT, '--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile];
     let failures = 0;
     // The login-app example's project, pointed at this emulator's login application (its own

@@ -5,7 +5,7 @@
  */
 import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { stringify } from 'yaml';
+import { dump } from 'js-yaml';
 import type { ResourceType } from '../kinds/index.js';
 import { escapeInvisible } from '../display.js';
 import { ConfigError } from '../errors.js';
@@ -15,7 +15,6 @@ import { escapeVariables } from '../manifest/variables.js';
 import { lengthProblem, writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
-import { plainYaml } from './yaml.js';
 
 /** How the manifests are laid out. */
 export type ExportLayout = 'per-object' | 'per-kind';
@@ -26,7 +25,12 @@ export const SECRETS_EXAMPLE_FILE = 'secrets.env.example';
 /** The environment variable the written project's target reads its API key from. */
 export const PROJECT_API_KEY_ENV = 'GWOPS_API_KEY';
 
-const YAML_OPTIONS = { lineWidth: 0, minContentWidth: 0 } as const;
+/**
+ * How `js-yaml` writes export's YAML: no line folding, no anchors, double quotes where a
+ * string needs quotes. It quotes the words YAML 1.1 reads as booleans (`"yes"`, `"on"`)
+ * too, so that the files read the same with older YAML readers.
+ */
+const YAML_OPTIONS = { lineWidth: -1, noRefs: true, quotingType: '"' } as const;
 
 /** Every string of a JSON value (keys excepted, as the reader never substitutes them) through {@link escapeVariables}. */
 function escapeStrings(value: unknown): unknown {
@@ -45,7 +49,7 @@ export function renderDocument(document: ExportedDocument): string {
   const value: Record<string, unknown> = { apiVersion: 'gwops/v1', kind: document.kind, name: document.name };
   if (Object.keys(document.attributes).length > 0) value.attributes = document.attributes;
   if (Object.keys(document.relationships).length > 0) value.relationships = document.relationships;
-  return plainYaml(value, escapeVariables) ?? stringify(escapeStrings(value), YAML_OPTIONS);
+  return dump(escapeStrings(value), YAML_OPTIONS);
 }
 
 /** The file of `document`, relative to the output directory: `<kind>/<name>.yaml`, or `<kind>.yaml` per kind. */
@@ -105,7 +109,7 @@ export interface ProjectFileInput {
 }
 
 function yamlBlock(value: unknown, indent = ''): string {
-  return stringify(value, YAML_OPTIONS)
+  return dump(value, YAML_OPTIONS)
     .trimEnd()
     .split('\n')
     .map((line) => indent + line)

@@ -5,11 +5,12 @@
  *
  * Messages never contain the API key, the `JSESSIONID` cookie or request bodies: they
  * name the call (method and path), the status, the gateway's error code and detail, and
- * the object the call was about.
+ * the object the call was about. The words they share are src/gateway/error-text.ts.
  */
 import { GwopsError } from '../errors.js';
 import { SIGNAL_EXIT } from '../exit-codes.js';
 import type { InterruptSignal } from '../interrupts.js';
+import { attemptsNote, bytesText, callLabel, hostOf, interruptionText, secondsText, sessionFailureText, timeoutCause } from './error-text.js';
 
 /** The object a call is about, for error messages: e.g. `{ kind: 'mapping', name: 'shop-api' }`. */
 export interface ObjectLabel {
@@ -33,14 +34,6 @@ export interface ApiErrorInit {
   readonly retryAfterMs?: number | undefined;
   /** How many times the call was sent in total (1 when it was not retried). */
   readonly attempts?: number | undefined;
-}
-
-function callLabel(method: string, path: string, object: ObjectLabel | undefined): string {
-  return object ? `${method} ${path} (${object.kind} '${object.name}')` : `${method} ${path}`;
-}
-
-function attemptsNote(attempts: number | undefined): string {
-  return attempts !== undefined && attempts > 1 ? ` (after ${attempts} attempts)` : '';
 }
 
 /**
@@ -160,41 +153,13 @@ export class SessionError extends GwopsError {
     baseUrl?: string,
     options?: ErrorOptions,
   ) {
-    super(`${method} ${path} failed: ${SessionError.explain(reason, status, keySource, gatewayMessage, baseUrl)}`, options);
+    super(`${method} ${path} failed: ${sessionFailureText(reason, status, keySource, gatewayMessage, baseUrl)}`, options);
     this.gatewayMessage = gatewayMessage;
     this.reason = reason;
     this.method = method;
     this.path = path;
     this.status = status;
     this.keySource = keySource;
-  }
-
-  private static explain(reason: SessionFailure, status: number | undefined, keySource: string | undefined, said?: string, baseUrl?: string): string {
-    switch (reason) {
-      case 'key-rejected':
-        if (said !== undefined) {
-          const key = keySource !== undefined ? `the API key from ${keySource}` : 'the API key';
-          const url =
-            baseUrl !== undefined && !/\/airlock\/rest$/.test(baseUrl)
-              ? `, or the URL ${baseUrl} does not end in the API's base path (e.g. https://HOST/airlock/rest)`
-              : '';
-          return `${status ?? 401} ${said} (the gateway's message): ${key} was rejected (invalid, expired, revoked, lacking rights, or meant for another gateway)${url}`;
-        }
-        return keySource !== undefined
-          ? `${status ?? 401} the API key from ${keySource} was rejected (invalid, expired, revoked, lacking rights, or meant for another gateway)`
-          : `${status ?? 401} the gateway rejected the API key (invalid, expired, revoked, or lacking rights)`;
-      case 'expired':
-        return `${status ?? 401} the REST session is no longer valid (idle timeout or terminated); nothing was activated`;
-      case 'no-cookie':
-        return 'the gateway created a session but set no JSESSIONID cookie';
-      case 'not-open':
-        return 'no open REST session (call open() first; the session may already be terminated)';
-      case 'create-unanswered':
-        return (
-          'the connection broke before the gateway answered, so the gateway may have opened a REST session that gwops cannot ' +
-          'terminate (it idles out); gwops did not retry, so as not to open a second one; nothing was changed'
-        );
-    }
   }
 }
 
@@ -242,25 +207,6 @@ export class ConnectionError extends GwopsError {
     const { method, path, phase, causeCode, origin, object } = this;
     return new ConnectionError({ method, path, phase, causeCode, origin, object, attempts }, { cause: this.cause });
   }
-}
-
-/** `ms` as seconds for messages: `120`, `0.5`. */
-export function secondsText(ms: number): string {
-  return String(Number((ms / 1000).toFixed(3)));
-}
-
-/** A byte count for messages: `64 MiB`, `1 GiB`, `512 bytes`. */
-export function bytesText(bytes: number): string {
-  const units: readonly (readonly [string, number])[] = [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]];
-  for (const [unit, size] of units) if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
-  return `${bytes} bytes`;
-}
-
-function timeoutCause(code: string): string {
-  if (code === 'UND_ERR_BODY_TIMEOUT') return 'the response body stopped arriving';
-  // http.ts BODY_TOO_SLOW: the whole exchange took more than twice the timeout.
-  if (code === 'GWOPS_BODY_TOO_SLOW') return 'the response body arrived too slowly; the whole call may take twice the timeout';
-  return 'no response';
 }
 
 /**
@@ -324,15 +270,6 @@ export class ResponseTooLargeError extends GwopsError {
     this.limitBytes = init.limitBytes;
     this.streamed = init.streamed;
     this.declaredBytes = init.declaredBytes;
-  }
-}
-
-/** The host of `protocol://host:port`. */
-function hostOf(origin: string): string {
-  try {
-    return new URL(origin).hostname;
-  } catch {
-    return origin;
   }
 }
 
@@ -410,27 +347,10 @@ export class InterruptedError extends GwopsError {
    */
   readonly abandoned: boolean;
   constructor(signal: InterruptSignal, outcome: InterruptOutcome = 'discarded', options: { readonly abandoned?: boolean } = {}) {
-    super(InterruptedError.explain(signal, outcome));
+    super(interruptionText(signal, outcome));
     this.signal = signal;
     this.outcome = outcome;
     this.abandoned = options.abandoned === true;
     this.exitCode = SIGNAL_EXIT[signal];
-  }
-
-  private static explain(signal: InterruptSignal, outcome: InterruptOutcome): string {
-    switch (outcome) {
-      case 'discarded':
-        return `interrupted by ${signal}: the REST session was terminated (edits not yet activated are discarded)`;
-      case 'activated':
-        return (
-          `interrupted by ${signal} after the activation request was sent: the gateway activated the configuration ` +
-          "(confirmed in its configurations list); the REST session was terminated"
-        );
-      case 'unknown':
-        return (
-          `interrupted by ${signal} while waiting for the answer to the activation request: whether the gateway ` +
-          'activated the configuration is unknown; run gwops drift to see the live state before applying again'
-        );
-    }
   }
 }

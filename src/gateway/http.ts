@@ -23,7 +23,8 @@ import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ConfigError } from '../errors.js';
 import { CLOSED_CODES, NOT_TLS_CODES, UNTRUSTED_CODES, pemSubjects, probeTls } from './diagnose.js';
-import { ConnectionError, ConnectionTimeoutError, InterruptedError, ResponseTooLargeError, SchemeMismatchError, TlsVerificationError, secondsText } from './errors.js';
+import { ConnectionError, ConnectionTimeoutError, InterruptedError, ResponseTooLargeError, SchemeMismatchError, TlsVerificationError } from './errors.js';
+import { secondsText } from './error-text.js';
 import type { ObjectLabel } from './errors.js';
 
 /** Cause code of a call whose whole exchange outlasted twice the response timeout (a trickling body). */

@@ -1,6 +1,7 @@
 /** The gateway REST client: session lifecycle, retries, filters, typed API errors. */
 export { GatewaySession, nameFilter } from './session.js';
-export type { SessionOptions, CreateCheck, TerminateResult, ListOptions } from './session.js';
+export type { CreateCheck, ListOptions } from './session.js';
+export type { SessionOptions, TerminateResult } from './channel.js';
 export { withSession } from './lifecycle.js';
 export type { WithSessionOptions, SignalSource, SessionScope } from './lifecycle.js';
 export { resolveConnection, API_KEY_ENV } from './connection.js';

@@ -7,7 +7,7 @@ import { INTERRUPT_SIGNALS, signalSource } from '../interrupts.js';
 import type { InterruptSignal, SignalSource } from '../interrupts.js';
 import { InterruptedError } from './errors.js';
 import { GatewaySession } from './session.js';
-import type { SessionOptions } from './session.js';
+import type { SessionOptions } from './channel.js';
 
 export type { SignalSource } from '../interrupts.js';
 

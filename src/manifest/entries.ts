@@ -5,8 +5,8 @@
  */
 import type { SchemaKind } from '../schema/index.js';
 import type { Diagnostic } from '../diagnostics.js';
-import type { DiagnosticSpec, ParsedDocument } from './parse.js';
-import { hasNode, makeDiagnostic, toPointer } from './parse.js';
+import type { DiagnosticSpec, ParsedDocument } from './positions.js';
+import { hasNode, makeDiagnostic, toPointer } from './positions.js';
 
 /** A document that contributed to an entry: the base, or an overlay. */
 export interface Origin {

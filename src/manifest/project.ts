@@ -14,8 +14,10 @@ import { loadSchemaFile } from '../schema/index.js';
 import type { DriftSettings } from './drift-ignore.js';
 import { parseDriftSettings } from './drift-ignore.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { decodeUtf8, makeDiagnostic, parseFile } from './parse.js';
-import type { DiagnosticSpec } from './parse.js';
+import { parseFile } from './parse.js';
+import type { DiagnosticSpec } from './positions.js';
+import { makeDiagnostic } from './positions.js';
+import { decodeUtf8 } from './source-file.js';
 import { schemaDiagnosticsWith } from './schema-check.js';
 
 /** One gateway a project is applied to. Paths are absolute (resolved against the project file's directory). */

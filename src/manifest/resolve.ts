@@ -12,7 +12,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { EntryIndex } from './collect.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf, originOf } from './entries.js';
-import { decodeUtf8 } from './parse.js';
+import { decodeUtf8 } from './source-file.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { AttributeObject } from './types.js';
 import { FileReadError } from '../errors.js';

@@ -208,13 +208,13 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
   for (const kind of KINDS) kind.rules?.(byKind.get(kind.type) ?? [], context);
 }
 
-/** Links of one document to names no manifest defines; the hint names the kind the name has when it is another one. */
 /**
- * Links to names no manifest defines: errors, each at the link's own line and column with
- * a declared name when one is close. When the project allows external links
- * (`allowExternalLinks`, which export sets) the plan looks for such names on the gateway,
- * so only a name close to a declared one (or naming an object of another kind) is said,
- * as a warning: it is likely a typo, which would otherwise show only in the plan.
+ * Links to names no manifest defines, each said at the link's own line and column (the
+ * name as written), with a declared name when one is close or the kind the name has when
+ * it is another one. Errors; when the project allows external links (`allowExternalLinks`,
+ * which export sets) the plan looks for such names on the gateway, so each is a warning
+ * instead: it is declared nowhere and will have to exist on the gateway, and a typo shows
+ * here, offline, rather than only in the plan (README.md "Manifests").
  */
 function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
   const kind = kindOf(doc.kind);
@@ -227,16 +227,14 @@ function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLi
       // A name of another kind is the likelier mistake than a typo.
       const other = [...index.entries()].find(([k, m]) => k !== def.target && !isTemplateKind(k) && m.has(name))?.[0];
       const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);
-      // An external link the project allows is meant, unless a declared name is close: then it is likely a typo.
-      if (allowExternalLinks && hint === '') return;
-      const what = `${labelOf(doc.kind, doc.name)} links to ${def.target} '${name}' (relationship '${rel}'), which no manifest defines`;
+      const what = `${labelOf(doc.kind, doc.name)} links to ${def.target} '${name}' (relationship '${rel}')`;
       out.push(
         entryDiagnostic(entry, {
           code: 'unresolved-link',
           pointer: linkPointer(def.cardinality, rel, i),
           ...(allowExternalLinks
-            ? { severity: 'warning' as const, message: `${what}; allowExternalLinks lets the plan look for it on the gateway${hint}` }
-            : { message: `${what}${hint}` }),
+            ? { severity: 'warning' as const, message: `${what}, which is declared in no manifest and will have to exist on the gateway (allowExternalLinks)${hint}` }
+            : { message: `${what}, which no manifest defines${hint}` }),
         }),
       );
     });

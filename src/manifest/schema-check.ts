@@ -9,8 +9,8 @@ import { closest, distance } from 'fastest-levenshtein';
 import { isResourceType, kindOf } from '../kinds/index.js';
 import { SCHEMA_KINDS, documentSchema } from '../schema/index.js';
 import type { JsonSchema, SchemaKind } from '../schema/index.js';
-import type { DiagnosticSpec } from './parse.js';
-import { pointerSegments } from './parse.js';
+import type { DiagnosticSpec } from './positions.js';
+import { pointerSegments } from './positions.js';
 import type { ScalarType } from './variables.js';
 import { typedReference } from './variables.js';
 

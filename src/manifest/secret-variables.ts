@@ -6,8 +6,8 @@
  * request (another target's key sent to this one, a key shown in an error).
  */
 import type { Diagnostic } from '../diagnostics.js';
-import type { ParsedDocument } from './parse.js';
-import { makeDiagnostic } from './parse.js';
+import type { ParsedDocument } from './positions.js';
+import { makeDiagnostic } from './positions.js';
 import type { ProjectConfig } from './project.js';
 import { attributePath } from './schema-check.js';
 import { referencesTo } from './variables.js';

@@ -6,8 +6,8 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, FileReadError } from '../errors.js';
 import { FILE_LIMITS, readFileBoundedAsync } from '../files.js';
-import { decodeUtf8 } from './parse.js';
-import type { SourceFile } from './parse.js';
+import { decodeUtf8 } from './source-file.js';
+import type { SourceFile } from './source-file.js';
 import { PROJECT_FILE, loadProject } from './project.js';
 
 /** One path to read, with the name it is shown under. */

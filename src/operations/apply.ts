@@ -5,8 +5,8 @@
  */
 import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
 import { withSession } from '../gateway/index.js';
-import { hasErrors } from '../diagnostics.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { Diagnostics, hasErrors } from '../diagnostics.js';
+import type { Diagnosed } from '../diagnostics.js';
 import type { CommitInfo } from '../engine/commit-comment.js';
 import { activationComment } from '../engine/commit-comment.js';
 import { ActivationMismatchError, ActivationUnknownError, PlanFileMismatchError, StalePlanError, ValidatorRejectedError } from '../engine/errors.js';
@@ -14,6 +14,7 @@ import type { ProgressListener } from './steps/execute.js';
 import type { State } from '../engine/model.js';
 import type { Plan } from '../engine/plan-types.js';
 import { prepareSavedPlan } from './steps/saved-plan.js';
+import type { PlanFile } from '../engine/plan-file.js';
 import { planDifference } from '../engine/saved-plan-check.js';
 import type { Planned, Prepared, RunInput, VariantMemo } from './plan.js';
 import { connectionFor, declaredVersions, executeAndValidate, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
@@ -27,15 +28,42 @@ import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedRe
  */
 export type ApplyOutcome = 'no-changes' | 'cancelled' | 'activated';
 
-/** Result of {@link runApply}. */
+/**
+ * Result of {@link runApply}; the diagnostics returned beside it are the validator's
+ * messages (none when nothing was executed).
+ */
 export interface ApplyResult extends Planned {
   readonly prepared: Prepared;
   readonly outcome: ApplyOutcome;
   readonly comment?: string;
-  /** The validator's messages, as diagnostics (empty when nothing was executed). */
-  readonly messages: readonly Diagnostic[];
   /** The configuration entry that this run activated, as the configurations list shows it. */
   readonly activation?: ConfigurationEntry;
+}
+
+/**
+ * What an apply runs on ({@link prepareApply}): the manifests prepared, or a saved plan's
+ * desired state (`saved`) with the run input of the target it names (`run`).
+ */
+export interface PreparedApply {
+  readonly prepared: Prepared;
+  readonly saved?: PlanFile | undefined;
+  readonly run: RunInput;
+}
+
+/**
+ * The first stage of `gwops apply`, before any gateway is contacted: the manifests
+ * prepared ({@link prepare}; their warnings returned for the caller to show), or the plan
+ * file read (`input.planFile`, saved-plan.ts `prepareSavedPlan`).
+ * @throws ManifestError; for a plan file InputError, PlanGatewayMismatchError and what
+ *   resolving its connection throws
+ */
+export async function prepareApply(input: ApplyInput): Promise<Diagnosed<PreparedApply>> {
+  if (input.planFile === undefined) {
+    const { result, diagnostics } = await prepare(input);
+    return { result: { prepared: result, run: input }, diagnostics };
+  }
+  const fromFile = await prepareSavedPlan(input, input.planFile);
+  return { result: { prepared: fromFile.prepared, saved: fromFile.saved, run: fromFile.input }, diagnostics: Diagnostics.none };
 }
 
 /** Options of {@link runApply} beyond the shared ones. */
@@ -89,19 +117,15 @@ export interface ApplyInput extends RunInput {
  *   ActivationMismatchError, whatever `confirm` throws, connection and API errors (exit
  *   1), InterruptedError (exit 129/130/143, saying whether the activation happened)
  */
-export async function runApply(input: ApplyInput): Promise<ApplyResult> {
+export async function runApply(input: ApplyInput, { prepared: loaded, saved, run }: PreparedApply): Promise<Diagnosed<ApplyResult>> {
   // A saved plan brings its own desired state and scope; only the connection comes from the options.
-  const fromFile = input.planFile !== undefined ? await prepareSavedPlan(input, input.planFile) : undefined;
-  const loaded = fromFile?.prepared ?? (await prepare(input));
-  const saved = fromFile?.saved;
-  const run = fromFile?.input ?? input;
   const connection = connectionFor(run, loaded);
   const variantMemo: VariantMemo = {};
   // The plan the user last saw and consented to (a redone transaction asks again only when its plan differs).
   let shown: Plan | undefined;
   const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
   return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
-    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, variantMemo, fromFile ? undefined : reloadFor(input));
+    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, variantMemo, saved ? undefined : reloadFor(input));
     const planned = await readAndPlan(session, prepared, run, connection.apiKey);
     if (saved) {
       const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';
@@ -121,10 +145,10 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
     }
     const consented = shown !== undefined && samePlan(shown, planned.plan);
     if (!consented) input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
-    if (planned.plan.steps.length === 0) return { ...planned, prepared, outcome: 'no-changes', messages: [] };
+    if (planned.plan.steps.length === 0) return { result: { ...planned, prepared, outcome: 'no-changes' }, diagnostics: Diagnostics.none };
     if (!consented) {
       shown = planned.plan;
-      if (!(await input.confirm(planned.plan, signal))) return { ...planned, prepared, outcome: 'cancelled', messages: [] };
+      if (!(await input.confirm(planned.plan, signal))) return { result: { ...planned, prepared, outcome: 'cancelled' }, diagnostics: Diagnostics.none };
     }
     if (input.backup) {
       // The session holds an unedited copy of the active configuration: its export is the backup.
@@ -140,7 +164,7 @@ export async function runApply(input: ApplyInput): Promise<ApplyResult> {
     if (signal.aborted && signal.reason instanceof InterruptedError) {
       throw new InterruptedError(signal.reason.signal, 'activated');
     }
-    return { ...planned, prepared, outcome: 'activated', comment, messages, activation };
+    return { result: { ...planned, prepared, outcome: 'activated', comment, activation }, diagnostics: Diagnostics.of(messages) };
   }));
 }
 

@@ -10,6 +10,7 @@ import { attributeDrift } from '../engine/drift-attribution.js';
 import { entriesInForce } from '../manifest/drift-ignore.js';
 import type { DriftReport } from '../engine/drift-report.js';
 import { buildDriftReport } from '../engine/drift-report.js';
+import type { Diagnosed } from '../diagnostics.js';
 import type { Planned, Prepared, RunInput } from './plan.js';
 import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
 
@@ -22,15 +23,23 @@ export interface DriftRun extends Planned {
 }
 
 /**
+ * The first stage of `gwops drift`, before any gateway is contacted: the manifests
+ * {@link prepare}d, where no manifest at all is allowed (drift reads and never changes:
+ * an empty desired state is reported as drift, not refused).
+ * @throws ManifestError
+ */
+export function prepareDrift(input: RunInput): Promise<Diagnosed<Prepared>> {
+  return prepare({ ...input, allowEmpty: true });
+}
+
+/**
  * Reads the gateway in one session (load-active, the GET lists, the configurations list),
  * builds the plan without `--prune` and the report; nothing is changed or activated.
  * @param now the clock that decides which ignore entries have expired
  * @param options `adoptAdded`: also read the objects added on the gateway whole and build their manifest documents (drift --adopt)
  * @throws ManifestError for invalid manifests; the gateway's errors (src/gateway/errors.ts)
  */
-export async function runDriftReport(input: RunInput, now: Date, options: { readonly adoptAdded?: boolean } = {}): Promise<DriftRun> {
-  // Drift reads and never changes: no manifests at all is reported as drift, not refused.
-  const loaded = await prepare({ ...input, allowEmpty: true });
+export async function runDriftReport(input: RunInput, loaded: Prepared, now: Date, options: { readonly adoptAdded?: boolean } = {}): Promise<DriftRun> {
   const connection = connectionFor(input, loaded);
   const { active, expired } = entriesInForce(loaded.loaded.project.drift, now);
   return withSession({ ...connection, onWarning: input.warn }, async (session) => {

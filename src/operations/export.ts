@@ -40,7 +40,7 @@ export interface ExportInput extends GatewayInput {
   readonly layout: ExportLayout;
   readonly keepDefaults: boolean;
   readonly force: boolean;
-  /** Progress lines. Warnings (`warn`) also name attributes gwops does not know and objects without a name. */
+  /** Progress lines. (What the export left out or could not name is in the result's `warnings`.) */
   readonly progress?: ((message: string) => void) | undefined;
 }
 
@@ -51,6 +51,7 @@ export interface ExportResult {
   /** Written files, relative to `dir`. */
   readonly files: readonly string[];
   readonly secrets: readonly SecretVariable[];
+  /** What was left out or could not be named (attributes and kinds gwops does not know, objects without a name); the view shows them. */
   readonly warnings: readonly string[];
   /** Exported objects per kind. */
   readonly counts: Partial<Record<ResourceType, number>>;
@@ -163,7 +164,6 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
 
   const built = buildDocuments({ exported, lists, nameOnly: new Set(nameOnly) });
   const warnings = [...built.warnings, ...[...unknown].map(([what, count]) => `${what} is not known to gwops: left out (${count} object${count === 1 ? '' : 's'})`)];
-  for (const warning of warnings) input.warn(warning);
 
   const projectDir = input.projectDir === undefined ? dir : resolve(input.cwd, input.projectDir);
   const inProject = (path: string): string => portable(relative(projectDir, resolve(dir, path))) || '.';

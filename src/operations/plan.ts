@@ -11,8 +11,8 @@ import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMess
 import { withSession } from '../gateway/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
-import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
-import { Diagnostics, VALIDATOR_MESSAGE_CODE, formatDiagnosticLine, objectDiagnostic } from '../diagnostics.js';
+import type { Diagnosed, Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
+import { Diagnostics, VALIDATOR_MESSAGE_CODE, objectDiagnostic } from '../diagnostics.js';
 import type { LoadResult } from '../manifest/index.js';
 import { loadManifests } from '../manifest/index.js';
 import type { ObjectKey } from '../object-key.js';
@@ -53,13 +53,13 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly progress?: ProgressReporter | undefined;
   /** Accept paths that hold no manifest document (`--allow-empty`); else `prepare` throws an InputError naming them. */
   readonly allowEmpty?: boolean | undefined;
-  /** Receives warnings (`--insecure`, failed session terminate; manifest warnings unless `onDiagnostics`). */
-  readonly warn: (message: string) => void;
   /**
-   * Receives the diagnostics of manifests that have no error (their warnings), before any
-   * gateway is contacted. Without it, each goes to `warn` as one line of the text format.
+   * Live notices of the connection and the session, told as they happen: TLS verification
+   * off (`--insecure`), a call still running, a signal being handled, a session that could
+   * not be terminated, a transaction redone. Problems of the configuration never come this
+   * way: they are diagnostics, returned ({@link Diagnosed}) or thrown.
    */
-  readonly onDiagnostics?: ((diagnostics: readonly Diagnostic[]) => void) | undefined;
+  readonly warn: (message: string) => void;
   /**
    * The run's secret registry (the CLI redacts all its output with it): the manifests'
    * secret values, the API key and the session cookie are registered into it.
@@ -85,11 +85,12 @@ export interface Prepared {
 
 /**
  * Loads and validates the manifests and fetches the JWK Sets their `{ fromJwks }` values
- * name (once per source); no gateway is contacted.
- * @throws ManifestError when any diagnostic is an error (warnings go to `input.warn`), or
- *   when a `{ fromJwks }` value cannot be resolved (located, naming the URL)
+ * name (once per source); no gateway is contacted. The caller shows the diagnostics
+ * returned (the manifests' warnings) before it runs plan, apply or drift with the result.
+ * @throws ManifestError carrying every diagnostic when any is an error, or when a
+ *   `{ fromJwks }` value cannot be resolved (located, naming the URL)
  */
-export async function prepare(input: RunInput): Promise<Prepared> {
+export async function prepare(input: RunInput): Promise<Diagnosed<Prepared>> {
   input.progress?.phase('reading manifests');
   const loaded = await loadManifests({
     paths: input.paths,
@@ -103,15 +104,14 @@ export async function prepare(input: RunInput): Promise<Prepared> {
   });
   input.secrets?.addAll(loaded.secretValues);
   const diagnostics = Diagnostics.of(loaded.diagnostics).throwIfErrors((d) => new ManifestError(d.all()));
-  if (diagnostics.length > 0) {
-    if (input.onDiagnostics) input.onDiagnostics(diagnostics.all());
-    else for (const d of diagnostics) input.warn(formatDiagnosticLine(d));
+  if (loaded.jwksReferences.length === 0) {
+    return { result: { loaded, desired: desiredState(loaded.documents), variant: loaded.variant, keyNames: new Map() }, diagnostics };
   }
-  if (loaded.jwksReferences.length === 0) return { loaded, desired: desiredState(loaded.documents), variant: loaded.variant, keyNames: new Map() };
   // The keys are fetched before any gateway is contacted: a problem stops the run first.
   const jwks = await resolveJwksReferences(loaded.documents, loaded.jwksReferences, loaded.project.jwks, input.fetchJwks);
-  if (jwks.problems.length > 0) throw new ManifestError(jwks.problems);
-  return { loaded: { ...loaded, documents: jwks.documents }, desired: desiredState(jwks.documents), variant: loaded.variant, keyNames: jwks.kids };
+  diagnostics.append(jwks.problems).throwIfErrors((d) => new ManifestError(d.all()));
+  const prepared = { loaded: { ...loaded, documents: jwks.documents }, desired: desiredState(jwks.documents), variant: loaded.variant, keyNames: jwks.kids };
+  return { result: prepared, diagnostics };
 }
 
 /**
@@ -154,9 +154,12 @@ export async function preparedForGateway(
   throw new ConfigError(`the desired state was made for the ${prepared.variant} variant, but the gateway is the ${memo.variant} variant; nothing was changed: make the plan again against this gateway`);
 }
 
-/** Loads the manifests again for `variant` (see {@link preparedForGateway}); their diagnostics were already reported. */
+/**
+ * Loads the manifests again for `variant` (see {@link preparedForGateway}). Their
+ * warnings were shown when they were first prepared; errors in this variant are thrown.
+ */
 export function reloadFor(input: RunInput): (variant: Variant) => Promise<Prepared> {
-  return (variant) => prepare({ ...input, variant, onDiagnostics: () => undefined });
+  return async (variant) => (await prepare({ ...input, variant })).result;
 }
 
 /** Live state and the plan against it. */
@@ -275,23 +278,27 @@ export async function executeAndValidate(
 /** Result of {@link runPlan}. */
 export interface PlanResult extends Planned {
   readonly prepared: Prepared;
-  /** The validator's messages about the edited working copy, as diagnostics; undefined with `--no-server-check` or an empty plan. */
-  readonly messages?: readonly Diagnostic[];
+  /**
+   * True when the plan was executed in the session and the validator asked (the server
+   * check): the diagnostics returned are its messages. False with `--no-server-check` or
+   * an empty plan.
+   */
+  readonly serverChecked: boolean;
 }
 
 /**
- * `gwops plan`: builds the plan; unless `serverCheck` is false, executes it in the session
- * and reads the validator messages, then terminates without saving (nothing persisted).
+ * `gwops plan` on manifests {@link prepare}d: builds the plan; unless `serverCheck` is
+ * false, executes it in the session and reads the validator messages (the diagnostics
+ * returned), then terminates without saving (nothing persisted).
  * @throws ServerCheckForbiddenError (carrying the plan) when the gateway answers a call of
  *   the server check with 403, as to a read-only key
  */
-export async function runPlan(input: RunInput & { readonly serverCheck: boolean }): Promise<PlanResult> {
-  const loaded = await prepare(input);
+export async function runPlan(input: RunInput & { readonly serverCheck: boolean }, loaded: Prepared): Promise<Diagnosed<PlanResult>> {
   const connection = connectionFor(input, loaded);
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor(input));
     const planned = await readAndPlan(session, prepared, input, connection.apiKey);
-    if (!input.serverCheck || planned.plan.steps.length === 0) return { ...planned, prepared };
+    if (!input.serverCheck || planned.plan.steps.length === 0) return { result: { ...planned, prepared, serverChecked: false }, diagnostics: Diagnostics.none };
     const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress).catch((error: unknown) => {
       const cause = error instanceof ApplyFailedError ? error.report.error : undefined;
       if (cause instanceof ApiError && cause.status === 403) {
@@ -299,6 +306,6 @@ export async function runPlan(input: RunInput & { readonly serverCheck: boolean 
       }
       throw error;
     });
-    return { ...planned, prepared, messages };
+    return { result: { ...planned, prepared, serverChecked: true }, diagnostics: Diagnostics.of(messages) };
   });
 }

@@ -5,7 +5,7 @@
  * json` adds the run's diagnostics (`diagnostics`) after the plan's own members.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { diagnosticJson } from '../diagnostics.js';
+import { diagnosticJson } from '../diagnostics-format.js';
 import type { Plan } from '../engine/plan-types.js';
 import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
 import { jsonDocument } from '../json-document.js';

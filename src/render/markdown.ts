@@ -157,7 +157,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   if (shown < groups.length) {
     const left = groups.length - shown;
-    body.push(`_${left} more object${left === 1 ? '' : 's'} not shown to keep this comment short: see the job log or the JSON plan._`, '');
+    body.push(`_${left} more object${left === 1 ? '' : 's'} not shown, to keep this text within its size limit: the whole plan is in \`gwops plan --format json\` (the GitHub Action uploads it with the run's artifacts)._`, '');
   }
   return `${[...head, ...body, ...tail].join('\n').trimEnd()}\n`;
 }

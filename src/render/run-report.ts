@@ -4,7 +4,7 @@
  */
 import { createColors } from 'picocolors';
 import type { Diagnostic } from '../diagnostics.js';
-import { formatDiagnostics } from '../diagnostics.js';
+import { formatDiagnostics } from '../diagnostics-format.js';
 import type { ExecutionReport } from '../engine/plan-types.js';
 import type { Plan } from '../engine/plan-types.js';
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/in-process-cli.js';
-import { REPO } from './harness.js';
+import { runBounded } from '../support/bounded-process.js';
 
 describe('gwops demo (what npm run demo runs)', () => {
   it('tells the whole story with the expected exit code at every step and prints no secret', async () => {
-    const { code, stdout, stderr } = await runCli(['demo'], { PATH: process.env.PATH, NO_COLOR: '1' }, REPO);
+    // As a process of its own, as npm run demo runs it: stderr is empty (no progress lines between the steps).
+    const { code, stdout, stderr, killed } = await runBounded(['demo'], { env: { PATH: process.env.PATH, NO_COLOR: '1' }, cpuMs: 120_000 });
+    expect(killed).toBeUndefined();
     expect(stderr).toBe('');
     expect(code).toBe(0);
     for (const step of ['1. Validate', '2. Plan', '3. Apply', '4. Drift check', "5. A change behind gwops's back", '6. Drift check', '7. Apply heals', '8. Drift check', '9. Token keys', '10. The login application rotates', '11. Drift check', '12. Apply heals']) {
@@ -33,4 +34,5 @@ describe('gwops demo (what npm run demo runs)', () => {
     expect(plan).toMatch(/… \d+ more lines left out of the demo/);
     expect(plan).toContain('Plan: 35 to create');
   });
+
 });

@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { hasErrors, loadManifests, loadProject } from '../../src/manifest/index.js';
 import type { Diagnostic } from '../../src/manifest/index.js';
-import { MAX_ALIAS_EXPANSION, decodeUtf8 } from '../../src/manifest/parse.js';
+import { decodeUtf8 } from '../../src/manifest/source-file.js';
+import { MAX_ALIAS_EXPANSION } from '../../src/manifest/yaml-guards.js';
 import { project } from './fixture.js';
 
 /** Generous for a slow shared machine: the checks take milliseconds, the bugs took forever. */

@@ -228,7 +228,8 @@ relationships: { virtual-hosts: [shop] }
 `,
     });
     const result = await loadManifests({ paths: [], cwd: dir, env: {} });
-    expect(result.diagnostics).toEqual([]);
+    // The external link is allowed, and said where it is written.
+    expect(result.diagnostics.map((d) => [d.severity, d.code, d.line, d.column])).toEqual([['warning', 'unresolved-link', 5, 34]]);
   });
 
   it('warns about a literal secret without failing', async () => {

@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { constants } from 'node:os';
 import { EXIT_CODES_HELP } from '../../src/cli/exit.js';
 import { DiagnosticsError, GwopsError, isDiagnosticsError } from '../../src/errors.js';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT, SIGNAL_EXIT } from '../../src/exit-codes.js';
 import type { ValidatorMessage } from '../../src/gateway/index.js';
-import { INTERRUPT_SIGNALS, SIGNAL_EXIT_CODES } from '../../src/interrupts.js';
+import { INTERRUPT_SIGNALS } from '../../src/interrupts.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { objectKey } from '../../src/object-key.js';
 import * as errors from '../../src/engine/errors.js';
@@ -27,7 +27,7 @@ describe('exit codes', () => {
   it('after a signal are 128 + its number, as the shells report it', () => {
     for (const signal of INTERRUPT_SIGNALS) {
       const conventional = 128 + constants.signals[signal];
-      expect(SIGNAL_EXIT_CODES[signal], signal).toBe(conventional);
+      expect(SIGNAL_EXIT[signal], signal).toBe(conventional);
       expect(new InterruptedError(signal).exitCode, signal).toBe(conventional);
     }
     expect(new GwopsError('x').exitCode).toBe(EXIT.error);

@@ -83,6 +83,6 @@ describe('renderMarkdown size', () => {
     expect(short.length).toBeLessThanOrEqual(5_000);
     expect(short).toContain('Plan: 200 to create');
     expect(short).toContain('| kept |');
-    expect(short).toMatch(/_\d+ more objects not shown/);
+    expect(short).toMatch(/_\d+ more objects not shown, to keep this text within its size limit: the whole plan is in `gwops plan --format json`/);
   });
 });

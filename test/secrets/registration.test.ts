@@ -76,7 +76,7 @@ describe('prepare and connectionFor', () => {
       warn: () => undefined,
       secrets,
     };
-    const prepared = await prepare(input);
+    const { result: prepared } = await prepare(input);
     expect(secrets.redact('p=prepared-passphrase')).toBe(`p=${REDACTED}`);
     const connection = connectionFor(input, prepared);
     expect(connection.secrets).toBe(secrets);

@@ -6,13 +6,12 @@
  */
 import { UsageError } from '../../errors.js';
 import { adoptDrift } from '../../adopt/index.js';
-import type { Diagnostic } from '../../diagnostics.js';
-import { runDriftReport } from '../../operations/drift.js';
+import { prepareDrift, runDriftReport } from '../../operations/drift.js';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 import type { CommonFlags } from './reconcile-run.js';
-import { runInput } from './reconcile-run.js';
+import { runInput, shownWarnings } from './reconcile-run.js';
 import { driftView } from '../views/drift.js';
 
 /** Flags of `gwops drift`. */
@@ -38,11 +37,12 @@ function currentTarget(targets: Readonly<Record<string, { readonly url: string }
 export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO, progress?: ProgressReporter): Promise<number> {
   if (flags.prune) throw new UsageError('drift never changes the gateway; --prune belongs to plan and apply');
   if (flags.adoptDeletions && !flags.adopt) throw new UsageError('--adopt-deletions works with --adopt; add --adopt');
-  const warnings: Diagnostic[] = [];
   const now = io.now?.() ?? new Date();
-  const input = runInput(paths, flags, io, warnings, progress);
+  const input = runInput(paths, flags, io, progress);
   const view = driftView(flags.format, io, { verbose: flags.verbose });
-  const run = await runDriftReport(input, now, { adoptAdded: flags.adopt === true }).catch((e: unknown) => view.failure(e, warnings));
+  const prepared = await prepareDrift(input).catch((e: unknown) => view.failure(e, []));
+  const warnings = shownWarnings(prepared.diagnostics, io);
+  const run = await runDriftReport(input, prepared.result, now, { adoptAdded: flags.adopt === true }).catch((e: unknown) => view.failure(e, warnings));
   view.report(run);
   if (flags.adopt && run.report.drifted) {
     const manifestPaths = paths.length > 0 ? paths : run.prepared.loaded.project.manifests;

@@ -11,12 +11,13 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
 import { errnoCode, errnoWords } from '../../files.js';
 import { writeProblem } from '../../out-paths.js';
-import type { Diagnostic } from '../../diagnostics.js';
-import { formatDiagnostics, hasErrors } from '../../diagnostics.js';
+import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
+import { formatDiagnostics } from '../../diagnostics-format.js';
 import { readCommitInfo } from '../../operations/steps/commit-info.js';
 import type { RunInput } from '../../operations/plan.js';
-import { runPlan } from '../../operations/plan.js';
-import { runApply } from '../../operations/apply.js';
+import { prepare, runPlan } from '../../operations/plan.js';
+import type { ApplyInput } from '../../operations/apply.js';
+import { prepareApply, runApply } from '../../operations/apply.js';
 import { planFileOfRun } from '../../operations/steps/saved-plan.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { ProgressReporter } from '../../engine/progress.js';
@@ -46,11 +47,8 @@ export interface CommonFlags extends ConnectionFlags {
 }
 
 
-/**
- * The input of a run. The manifests' warnings are printed on stderr when they arrive (in
- * the text format of every diagnostic) and collected into `warnings`, for the JSON output.
- */
-export function runInput(paths: string[], flags: CommonFlags, io: CliIO, warnings: Diagnostic[], progress?: ProgressReporter): RunInput {
+/** The input of a run. */
+export function runInput(paths: string[], flags: CommonFlags, io: CliIO, progress?: ProgressReporter): RunInput {
   return {
     progress,
     ...gatewayInput(flags, io),
@@ -59,11 +57,17 @@ export function runInput(paths: string[], flags: CommonFlags, io: CliIO, warning
     prune: flags.prune,
     allowMassDelete: flags.allowMassDelete,
     allowEmpty: flags.allowEmpty,
-    onDiagnostics: (diagnostics) => {
-      warnings.push(...diagnostics);
-      io.stderr.write(formatDiagnostics(diagnostics, 'text', { color: colorEnabled(io) }));
-    },
   };
+}
+
+/**
+ * The diagnostics of a run's first stage (the manifests' warnings), shown on stderr in the
+ * text format of every diagnostic before any gateway is contacted; returned for the JSON
+ * documents, which carry them.
+ */
+export function shownWarnings(diagnostics: Diagnostics, io: CliIO): readonly Diagnostic[] {
+  if (diagnostics.length > 0) io.stderr.write(formatDiagnostics(diagnostics.all(), 'text', { color: colorEnabled(io) }));
+  return diagnostics.all();
 }
 
 /**
@@ -161,11 +165,13 @@ export async function planAction(
 ): Promise<number> {
   const maxBytes = markdownBytes(flags.maxBytes);
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
-  const warnings: Diagnostic[] = [];
-  const input = runInput(paths, flags, io, warnings, progress);
+  const input = { ...runInput(paths, flags, io, progress), serverCheck: flags.serverCheck };
   const view = planView(flags.format, io, { verbose: flags.verbose });
-  const result = await runPlan({ ...input, serverCheck: flags.serverCheck }).catch((e: unknown) => view.failure(e, warnings));
-  view.plan(result.plan, { messages: result.messages, warnings, states: { desired: result.prepared.desired, live: result.live }, maxBytes });
+  const prepared = await prepare(input).catch((e: unknown) => view.failure(e, []));
+  const warnings = shownWarnings(prepared.diagnostics, io);
+  const { result, diagnostics } = await runPlan(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
+  const messages = result.serverChecked ? diagnostics.all() : undefined;
+  view.plan(result.plan, { messages, warnings, states: { desired: result.prepared.desired, live: result.live }, maxBytes });
   if (out !== undefined) {
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
@@ -175,7 +181,7 @@ export async function planAction(
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
     });
   }
-  if (result.messages && hasErrors(result.messages)) return EXIT.validatorErrors;
+  if (diagnostics.hasErrors()) return EXIT.validatorErrors;
   return flags.detailedExitcode && result.plan.steps.length > 0 ? EXIT.changes : EXIT.ok;
 }
 
@@ -211,10 +217,11 @@ export async function applyAction(
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   // With --plan and no --comment, the comment is derived from the commit the plan file was made from.
   const commit = flags.comment === undefined && flags.plan === undefined ? readCommitInfo(io.env, io.cwd) : undefined;
-  const warnings: Diagnostic[] = [];
   const view = applyView(flags.format, io, { verbose: flags.verbose, yes: flags.yes });
-  const result = await runApply({
-    ...runInput(paths, flags, io, warnings, progress),
+  // Assigned once the first stage has shown its warnings; the plan is told only after that.
+  let warnings: readonly Diagnostic[] = [];
+  const input: ApplyInput = {
+    ...runInput(paths, flags, io, progress),
     planFile: flags.plan,
     comment: flags.comment,
     commit,
@@ -222,8 +229,11 @@ export async function applyAction(
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
     retryOnConflict,
-  }).catch((e: unknown) => view.failure(e, warnings));
-  view.applied(result, warnings);
+  };
+  const prepared = await prepareApply(input).catch((e: unknown) => view.failure(e, []));
+  warnings = shownWarnings(prepared.diagnostics, io);
+  const { result, diagnostics } = await runApply(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
+  view.applied(result, diagnostics.all(), warnings);
   switch (result.outcome) {
     case 'activated':
     case 'no-changes':

@@ -20,8 +20,11 @@ import { planView, runFailure } from './plan.js';
 export interface ApplyView extends RunView {
   /** The plan, once made and before consent is asked. */
   planned(plan: Plan, states: { readonly desired: State; readonly live: State }, warnings: readonly Diagnostic[]): void;
-  /** What the apply did: the validator's messages (text, markdown) or the document (json), and the outcome. */
-  applied(result: ApplyResult, warnings: readonly Diagnostic[]): void;
+  /**
+   * What the apply did: the validator's `messages` (the diagnostics the apply returned;
+   * text, markdown) or the document (json, with the manifests' `warnings` first), and the outcome.
+   */
+  applied(result: ApplyResult, messages: readonly Diagnostic[], warnings: readonly Diagnostic[]): void;
 }
 
 /** The line that reports an activation. */
@@ -40,9 +43,9 @@ function humanApplyView(format: 'text' | 'markdown', io: CliIO, verbose: boolean
   return {
     failure: (error, warnings) => plan.failure(error, warnings),
     planned: (planned, states, warnings) => plan.plan(planned, { warnings, states }),
-    applied(result) {
+    applied(result, messages) {
       // After the plan: the validator's messages.
-      if (result.messages.length > 0) io.stdout.write(renderValidatorMessages(result.messages, { color: colorEnabled(io) }));
+      if (messages.length > 0) io.stdout.write(renderValidatorMessages(messages, { color: colorEnabled(io) }));
       if (result.outcome === 'activated') io.stdout.write(completeLine(result));
       cancelled(result, io);
     },
@@ -61,13 +64,13 @@ function jsonApplyView(io: CliIO, options: ApplyViewOptions): ApplyView {
       known = planned;
       if (options.yes !== true && io.canPrompt === true && planned.steps.length > 0) io.stderr.write(renderText(planned, { color: colorEnabled(io), fullCertificates: options.verbose === true }));
     },
-    applied(result, warnings) {
+    applied(result, messages, warnings) {
       const outcome = {
         result: result.outcome,
         ...(result.activation ? { configuration: result.activation.id } : {}),
         ...(result.comment !== undefined ? { comment: result.comment } : {}),
       };
-      for (const chunk of renderApplyJsonChunks(result.plan, [...warnings, ...result.messages], outcome)) io.stdout.write(chunk);
+      for (const chunk of renderApplyJsonChunks(result.plan, [...warnings, ...messages], outcome)) io.stdout.write(chunk);
       if (result.outcome === 'activated') io.stderr.write(completeLine(result));
       cancelled(result, io);
     },

@@ -27,8 +27,9 @@ export function renderSecretsTable(result: Pick<ExportResult, 'secrets'>): strin
   return `\nThe manifests read these secrets from environment variables (no value was written; see secrets.env.example):\n${renderTable([header, ...rows], { rule: true })}`;
 }
 
-/** On stderr in every format: how many objects of which kinds went where, then the secrets table. */
+/** On stderr in every format: the warnings, how many objects of which kinds went where, then the secrets table. */
 function summary(result: ExportResult, io: CliIO): void {
+  for (const warning of result.warnings) io.stderr.write(`Warning: ${warning}\n`);
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   const perKind = Object.entries(result.counts).map(([kind, count]) => `${count} ${kind}`).join(', ');
   io.stderr.write(`Exported ${total} object${total === 1 ? '' : 's'}${perKind ? ` (${perKind})` : ''} to ${result.dir}${result.projectWritten ? '' : ' (the existing gwops.yaml was kept)'}\n`);

@@ -4,7 +4,7 @@
  * to stderr in the text format.
  */
 import type { Diagnostic } from '../../diagnostics.js';
-import { formatDiagnostics } from '../../diagnostics.js';
+import { formatDiagnostics } from '../../diagnostics-format.js';
 import type { Topology } from '../../render/index.js';
 import { renderDot, renderMermaid } from '../../render/index.js';
 import type { CliIO } from '../io.js';

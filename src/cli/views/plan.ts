@@ -5,7 +5,8 @@
  * of a failure (diagnostics, the execution report) goes to stderr.
  */
 import type { Diagnostic } from '../../diagnostics.js';
-import { formatDiagnostics, objectDiagnostic } from '../../diagnostics.js';
+import { objectDiagnostic } from '../../diagnostics.js';
+import { formatDiagnostics } from '../../diagnostics-format.js';
 import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError } from '../../engine/errors.js';
 import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
