@@ -144,6 +144,12 @@ function formatScale(lines: string[], report: BenchReport): void {
   lines.push(fmt(header));
   for (const row of rows) lines.push(fmt(row));
   lines.push('(create: per call over the last creates before the size, sent one at a time; peak RSS: the emulator process since its start)');
+  if (scale.transfer) {
+    const t = scale.transfer;
+    lines.push(
+      `export and import of ${count(t.mappings)} mappings: export ${ms(t.exportMs)} (${mb(t.archiveBytes)} archive), import ${ms(t.importMs)}, filtered list after ${ms(t.filteredListMs)}, peak RSS ${mb(t.peakRssBytes)}`,
+    );
+  }
   if (scale.restart) {
     const r = scale.restart;
     lines.push(`restart on the state file of ${count(r.mappings)} mappings: listening after ${ms(r.startMs)}, filtered list ${ms(r.filteredListMs)}, peak RSS ${mb(r.peakRssBytes)}`);

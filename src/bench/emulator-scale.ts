@@ -14,6 +14,10 @@
  * - the wall time of an activation (validator run plus the state file written);
  * - the emulator's peak RSS so far (`process.resourceUsage().maxRSS` in the child).
  *
+ * At the largest size, the configuration is exported (`GET .../configurations/export`) and
+ * the archive imported again into the session (`PUT .../configurations/import`): their
+ * times, the archive's size, and a filtered list after the import.
+ *
  * Then the emulator is restarted on the state file: the time until it listens, a filtered
  * list, and its peak RSS.
  */
@@ -64,8 +68,24 @@ export interface ScaleRestart {
   readonly peakRssBytes: number;
 }
 
+/** The export and re-import of the configuration at the largest size. */
+export interface ScaleTransfer {
+  readonly mappings: number;
+  /** Wall time of `GET /configuration/configurations/export`, the archive received, ms. */
+  readonly exportMs: number;
+  /** Bytes of the archive. */
+  readonly archiveBytes: number;
+  /** Wall time of `PUT /configuration/configurations/import` of that archive, ms. */
+  readonly importMs: number;
+  /** Wall time of a filtered list after the import, ms. */
+  readonly filteredListMs: number;
+  /** The emulator's peak RSS after both, bytes. */
+  readonly peakRssBytes: number;
+}
+
 export interface ScaleReport {
   readonly rows: readonly ScaleRow[];
+  readonly transfer: ScaleTransfer | null;
   readonly restart: ScaleRestart | null;
 }
 
@@ -138,6 +158,7 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
   const rows: ScaleRow[] = [];
   let emulator: BenchEmulator | undefined = await childEmulator({ latencyMs: 0, stateFile });
   let restart: ScaleRestart | null = null;
+  let transfer: ScaleTransfer | null = null;
   try {
     const session = await openBareSession(emulator, CONNECTIONS);
     const groupId = await session.call('POST', '/configuration/back-end-groups', {
@@ -174,6 +195,14 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
         peakRssBytes: await emulator.peakRssBytes(),
       });
     }
+    if (created > 0) {
+      progress(`scale: export and import of the configuration of ${created} mappings`);
+      let archive: Buffer = Buffer.alloc(0);
+      const exportMs = await timed(async () => (archive = await session.bytes('GET', '/configuration/configurations/export')));
+      const importMs = await timed(() => session.bytes('PUT', '/configuration/configurations/import', archive));
+      const filteredListMs = await filteredList(session, created - 1);
+      transfer = { mappings: created, exportMs, archiveBytes: archive.length, importMs, filteredListMs, peakRssBytes: await emulator.peakRssBytes() };
+    }
     await session.close();
     await emulator.close();
     emulator = undefined;
@@ -191,5 +220,5 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
     await emulator?.close();
     await rm(dir, { recursive: true, force: true });
   }
-  return { rows, restart };
+  return { rows, transfer, restart };
 }

@@ -5,7 +5,8 @@
  * one string may hold, writes and reads them piece by piece ({@link ZipWriter},
  * {@link readZipStreamed}).
  */
-import { Unzip, UnzipInflate, Zip, ZipDeflate, unzipSync, zipSync } from 'fflate';
+import { constants, deflateRawSync } from 'node:zlib';
+import { Unzip, UnzipInflate, Zip, ZipPassThrough, unzipSync, zipSync } from 'fflate';
 
 /** A file inside a ZIP archive. */
 export interface ZipEntry {
@@ -49,12 +50,33 @@ export function readZip(zip: Buffer): ZipEntry[] {
 /** Characters of text gathered before they are encoded and deflated. */
 const TEXT_CHUNK = 1024 * 1024;
 
+/** Bytes of a compressed archive inflated at a time when read piece by piece. */
+const READ_SLICE = 256 * 1024;
+
 /** One entry of a {@link ZipWriter}, written piece by piece. */
 export interface ZipEntryWriter {
   /** Appends text (written as UTF-8). */
   write(piece: string): void;
   /** Ends the entry; nothing may be written to it afterwards. */
   end(): void;
+}
+
+/**
+ * An entry deflated by Node's zlib (native: several times fflate's own deflate, which takes
+ * minutes over the gigabytes of a 100,000-mapping configuration), fflate doing the rest
+ * (checksum, sizes, headers). Each pushed slice is deflated on its own and ends on a sync
+ * flush (byte-aligned, not final), so the slices' raw deflate output joins into one valid
+ * stream; the last slice finishes it.
+ */
+class NativeDeflate extends ZipPassThrough {
+  constructor(name: string) {
+    super(name);
+    this.compression = 8;
+  }
+
+  protected override process(chunk: Uint8Array<ArrayBuffer>, final: boolean): void {
+    this.ondata(null, new Uint8Array(deflateRawSync(chunk, { level: LEVEL, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH })), final);
+  }
 }
 
 /**
@@ -80,7 +102,7 @@ export class ZipWriter {
 
   /** Adds the entry `name` to the archive. */
   open(name: string): ZipEntryWriter {
-    const file = new ZipDeflate(name, { level: LEVEL });
+    const file = new NativeDeflate(name);
     file.mtime = this.date;
     this.#zip.add(file);
     let text = '';
@@ -135,7 +157,11 @@ export function readZipStreamed(zip: Buffer, open: (name: string) => ((chunk: Ui
   });
   unzip.register(UnzipInflate);
   try {
-    unzip.push(new Uint8Array(zip.buffer, zip.byteOffset, zip.length), true);
+    // Pushed a slice at a time, so that each file's bytes come out a slice at a time too.
+    for (let at = 0; at < zip.length || at === 0; at += READ_SLICE) {
+      const end = Math.min(at + READ_SLICE, zip.length);
+      unzip.push(new Uint8Array(zip.buffer, zip.byteOffset + at, end - at), end === zip.length);
+    }
   } catch (error) {
     if (received) throw received.error;
     if (error instanceof ZipFormatError) throw error;
