@@ -131,7 +131,7 @@ export interface BareSession {
    * archive, an import).
    * @throws Error naming the call when the status is 300 or more
    */
-  readonly bytes: (method: 'GET' | 'PUT', path: string, body?: Buffer, contentType?: string) => Promise<Buffer>;
+  readonly bytes: (method: 'GET' | 'PUT' | 'DELETE', path: string, body?: Buffer, contentType?: string) => Promise<Buffer>;
   /** Terminates the session and closes the pool. */
   readonly close: () => Promise<void>;
 }

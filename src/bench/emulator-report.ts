@@ -128,7 +128,7 @@ function formatScale(lines: string[], report: BenchReport): void {
   if (!scale) return;
   lines.push('');
   lines.push('scale: emulator in a child process on a state file, mappings linked in their create calls:');
-  const header = ['mappings', 'create (emulator CPU)', 'create (handling)', 'create (wall)', 'list (no filter)', 'filter name==…', 'activate', 'peak RSS'];
+  const header = ['mappings', 'create (emulator CPU)', 'create (handling)', 'create (wall)', 'list (no filter)', 'filter name==…', 'activate', 'delete (emulator CPU)', 'peak RSS'];
   const rows = scale.rows.map((r) => [
     count(r.mappings),
     `${r.createMs.toFixed(3)} ms`,
@@ -137,6 +137,7 @@ function formatScale(lines: string[], report: BenchReport): void {
     `${ms(r.listMs)} (${mb(r.listBytes)})`,
     ms(r.filteredListMs),
     ms(r.activateMs),
+    `${r.deleteMs.toFixed(3)} ms`,
     mb(r.peakRssBytes),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));

@@ -12,6 +12,9 @@
  * - the wall time of the unfiltered list (body read, not parsed) and of a list filtered by
  *   name;
  * - the wall time of an activation (validator run plus the state file written);
+ * - the emulator's CPU time per delete of a linked mapping (its virtual host's and back-end
+ *   group's lists of all the others edited), over a few deletes after a first untimed one
+ *   (which copies those lists from the activated configuration: copy-on-write);
  * - the emulator's peak RSS so far (`process.resourceUsage().maxRSS` in the child).
  *
  * At the largest size, the configuration is exported (`GET .../configurations/export`) and
@@ -54,6 +57,8 @@ export interface ScaleRow {
   readonly filteredListMs: number;
   /** Wall time of `POST /configuration/configurations/activate` (state file written), ms. */
   readonly activateMs: number;
+  /** The emulator's CPU time per `DELETE` of a linked mapping, ms. */
+  readonly deleteMs: number;
   /** The emulator's peak resident set size so far, bytes. */
   readonly peakRssBytes: number;
 }
@@ -147,6 +152,29 @@ async function filteredList(session: BareSession, i: number): Promise<number> {
   return ms;
 }
 
+/** Deletes timed after the first, untimed one. */
+const DELETES = 10;
+
+/** The id of the mapping of the scale run named for `i`. */
+async function mappingId(session: BareSession, i: number): Promise<string> {
+  const text = await session.text('GET', `/configuration/mappings?filter=${encodeURIComponent(`name==${scaleMappingName(i)}`)}`);
+  const id = (JSON.parse(text) as { data?: { id?: string }[] }).data?.[0]?.id;
+  if (id === undefined) throw new Error(`no mapping ${scaleMappingName(i)}`);
+  return id;
+}
+
+/** Deletes the mappings `from` .. `from + DELETES`; the emulator's CPU time per delete after the first, ms. */
+async function deleteCpuMs(session: BareSession, emulator: BenchEmulator, from: number): Promise<number> {
+  const ids: string[] = [];
+  for (let i = from; i <= from + DELETES; i++) ids.push(await mappingId(session, i));
+  const [first, ...rest] = ids;
+  await session.bytes('DELETE', `/configuration/mappings/${first ?? ''}`);
+  const before = await emulator.counters();
+  for (const id of rest) await session.bytes('DELETE', `/configuration/mappings/${id}`);
+  const after = await emulator.counters();
+  return (after.cpuMs - before.cpuMs) / rest.length;
+}
+
 /**
  * Runs the scale measurement at `sizes` (ascending), one emulator child growing through
  * them, then its restart on the state file.
@@ -183,6 +211,7 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
       const listMs = await timed(async () => (listBytes = await session.drain('/configuration/mappings')));
       const filteredListMs = await filteredList(session, size - 1);
       const activateMs = await timed(() => session.call('POST', '/configuration/configurations/activate', { comment: `scale ${size}` }));
+      const deleteMs = await deleteCpuMs(session, emulator, tailFrom);
       rows.push({
         mappings: size,
         createMs: creates > 0 ? (after.cpuMs - before.cpuMs) / creates : 0,
@@ -192,6 +221,7 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
         listBytes,
         filteredListMs,
         activateMs,
+        deleteMs,
         peakRssBytes: await emulator.peakRssBytes(),
       });
     }

@@ -53,11 +53,18 @@ function appendId(content: ConfigContent, type: ResourceType, id: string, rel: s
   map.set(id, withIds(obj, rel, list));
 }
 
-/** `ids` when the content owns it, else a copy that it then owns. */
+/**
+ * Lists shorter than this are copied on every edit rather than owned: a mapping's own one
+ * or two links are copied for less than keeping 200,000 of them in the content's weak map
+ * costs (every full garbage collection walks its entries).
+ */
+const OWNED_FROM = 16;
+
+/** `ids` when the content owns it, else a copy (that it then owns when long enough: {@link OWNED_FROM}). */
 function ownedList(content: ConfigContent, ids: readonly string[]): string[] {
   if (content.owned.has(ids)) return ids as string[];
   const copy = [...ids];
-  content.owned.set(copy, null);
+  if (copy.length + 1 >= OWNED_FROM) content.owned.set(copy, null);
   return copy;
 }
 
@@ -78,7 +85,7 @@ function removeIds(content: ConfigContent, type: ResourceType, id: string, rel: 
     const removed = ids.filter((x) => values.has(x));
     if (removed.length === 0) return removed;
     const next = ids.filter((x) => !values.has(x));
-    content.owned.set(next, null);
+    if (next.length >= OWNED_FROM) content.owned.set(next, null);
     map.set(id, withIds(obj, rel, next));
     return removed;
   }
