@@ -185,12 +185,16 @@ function checkArchiveNode(call: Call, root: XmlElement): void {
   }
 }
 
-/** `alec_full.xml` up to this size is read whole (and so checked); beyond it, only up to its `Nodes`. */
-const WHOLE_XML_BYTES = 32 * 1024 * 1024;
+/**
+ * `alec_full.xml` up to this size is read whole (and so checked); beyond it, only up to its
+ * `Nodes`, all that an import takes from it (parsing the XML of 100,000 mappings would take
+ * minutes).
+ */
+const WHOLE_XML_BYTES = 1024 * 1024;
 
 /**
  * Gathers the bytes of an archive's XML file as they are inflated, all of them up to
- * {@link WHOLE_XML_BYTES}, and of a larger one what comes before its `Nodes` ends (a
+ * {@link WHOLE_XML_BYTES}, and of a larger one what comes first (where its `Nodes` are; a
  * configuration of 100,000 mappings has far more XML than one string may hold).
  */
 class XmlHead {

@@ -65,6 +65,21 @@ describe('export and import', () => {
     expect(childrenNamed(childNamed(root, 'Mappings') ?? root, 'Mapping').map((m) => childNamed(m, 'Name')?.text)).toEqual(['m1', 'm2', 'm3']);
   });
 
+  it('reads a large alec_full.xml only up to its Nodes: the node check still applies, what follows is not parsed', async () => {
+    const c = await started();
+    await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'kept' } } } });
+    const entries = readZip((await c.call('GET', '/configuration/configurations/export')).bytes);
+    const xml = entries[0]?.data.toString('utf8') ?? '';
+    // Another node's name, and 2 MB after the Nodes that no XML parser would accept.
+    const large = xml.replace(/<HostName>[^<]*<\/HostName>/, '<HostName>elsewhere</HostName>').replace('</Nodes>', `</Nodes>${'<Broken attr=>'.repeat(150_000)}`);
+    const archive = writeZip([{ name: 'alec_full.xml', data: Buffer.from(large, 'utf8') }, entries[1] ?? { name: 'missing', data: Buffer.alloc(0) }]);
+    const headers = { 'content-type': 'application/zip' };
+    const refused = await c.call('PUT', '/configuration/configurations/import', { raw: archive, headers });
+    expect([refused.status, errorCode(refused)]).toEqual([422, 'RESOLUTION_REQUIRED']);
+    expect((await c.call('PUT', '/configuration/configurations/import?resolution=takeOver', { raw: archive, headers })).status).toBe(200);
+    expect(list(await c.call('GET', '/configuration/mappings')).map((m) => (m.attributes as { name: string }).name)).toEqual(['kept']);
+  });
+
   it('imports mappings by name (PUT replaces) or as copies (POST)', async () => {
     const c = await started();
     const id = data(await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'm1', backendPath: '/one/' } } } })).id as string;
