@@ -126,6 +126,12 @@ export interface BareSession {
    * @throws Error naming the call when the status is 300 or more
    */
   readonly text: (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<string>;
+  /**
+   * One call with a binary body (or none), whose answer is returned as bytes (an export
+   * archive, an import).
+   * @throws Error naming the call when the status is 300 or more
+   */
+  readonly bytes: (method: 'GET' | 'PUT' | 'DELETE', path: string, body?: Buffer, contentType?: string) => Promise<Buffer>;
   /** Terminates the session and closes the pool. */
   readonly close: () => Promise<void>;
 }
@@ -181,6 +187,17 @@ export async function openBareSession(emulator: Pick<BenchEmulator, 'url' | 'api
   return {
     call,
     drain: async (path) => (await send('GET', path, undefined, 'discard')).bytes,
+    bytes: async (method, path, body, contentType = 'application/zip') => {
+      const res = await pool.request({
+        method,
+        path: `${base}${path}`,
+        headers: { cookie, ...(body === undefined ? {} : { 'content-type': contentType }) },
+        ...(body === undefined ? {} : { body }),
+      });
+      const bytes = Buffer.from(await res.body.arrayBuffer());
+      if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${bytes.subarray(0, 200).toString('utf8')}`);
+      return bytes;
+    },
     text: async (method, path, body) => (await send(method, path, body, 'text')).text,
     close: async () => {
       try {

@@ -128,7 +128,7 @@ function formatScale(lines: string[], report: BenchReport): void {
   if (!scale) return;
   lines.push('');
   lines.push('scale: emulator in a child process on a state file, mappings linked in their create calls:');
-  const header = ['mappings', 'create (emulator CPU)', 'create (handling)', 'create (wall)', 'list (no filter)', 'filter name==…', 'activate', 'peak RSS'];
+  const header = ['mappings', 'create (emulator CPU)', 'create (handling)', 'create (wall)', 'list (no filter)', 'filter name==…', 'activate', 'delete (emulator CPU)', 'peak RSS'];
   const rows = scale.rows.map((r) => [
     count(r.mappings),
     `${r.createMs.toFixed(3)} ms`,
@@ -137,6 +137,7 @@ function formatScale(lines: string[], report: BenchReport): void {
     `${ms(r.listMs)} (${mb(r.listBytes)})`,
     ms(r.filteredListMs),
     ms(r.activateMs),
+    `${r.deleteMs.toFixed(3)} ms`,
     mb(r.peakRssBytes),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
@@ -144,6 +145,12 @@ function formatScale(lines: string[], report: BenchReport): void {
   lines.push(fmt(header));
   for (const row of rows) lines.push(fmt(row));
   lines.push('(create: per call over the last creates before the size, sent one at a time; peak RSS: the emulator process since its start)');
+  if (scale.transfer) {
+    const t = scale.transfer;
+    lines.push(
+      `export and import of ${count(t.mappings)} mappings: export ${ms(t.exportMs)} (${mb(t.archiveBytes)} archive), import ${ms(t.importMs)}, filtered list after ${ms(t.filteredListMs)}, peak RSS ${mb(t.peakRssBytes)}`,
+    );
+  }
   if (scale.restart) {
     const r = scale.restart;
     lines.push(`restart on the state file of ${count(r.mappings)} mappings: listening after ${ms(r.startMs)}, filtered list ${ms(r.filteredListMs)}, peak RSS ${mb(r.peakRssBytes)}`);

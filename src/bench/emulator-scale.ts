@@ -12,7 +12,14 @@
  * - the wall time of the unfiltered list (body read, not parsed) and of a list filtered by
  *   name;
  * - the wall time of an activation (validator run plus the state file written);
+ * - the emulator's CPU time per delete of a linked mapping (its virtual host's and back-end
+ *   group's lists of all the others edited), over a few deletes after a first untimed one
+ *   (which copies those lists from the activated configuration: copy-on-write);
  * - the emulator's peak RSS so far (`process.resourceUsage().maxRSS` in the child).
+ *
+ * At the largest size, the configuration is exported (`GET .../configurations/export`) and
+ * the archive imported again into the session (`PUT .../configurations/import`): their
+ * times, the archive's size, and a filtered list after the import.
  *
  * Then the emulator is restarted on the state file: the time until it listens, a filtered
  * list, and its peak RSS.
@@ -50,6 +57,8 @@ export interface ScaleRow {
   readonly filteredListMs: number;
   /** Wall time of `POST /configuration/configurations/activate` (state file written), ms. */
   readonly activateMs: number;
+  /** The emulator's CPU time per `DELETE` of a linked mapping, ms. */
+  readonly deleteMs: number;
   /** The emulator's peak resident set size so far, bytes. */
   readonly peakRssBytes: number;
 }
@@ -64,8 +73,24 @@ export interface ScaleRestart {
   readonly peakRssBytes: number;
 }
 
+/** The export and re-import of the configuration at the largest size. */
+export interface ScaleTransfer {
+  readonly mappings: number;
+  /** Wall time of `GET /configuration/configurations/export`, the archive received, ms. */
+  readonly exportMs: number;
+  /** Bytes of the archive. */
+  readonly archiveBytes: number;
+  /** Wall time of `PUT /configuration/configurations/import` of that archive, ms. */
+  readonly importMs: number;
+  /** Wall time of a filtered list after the import, ms. */
+  readonly filteredListMs: number;
+  /** The emulator's peak RSS after both, bytes. */
+  readonly peakRssBytes: number;
+}
+
 export interface ScaleReport {
   readonly rows: readonly ScaleRow[];
+  readonly transfer: ScaleTransfer | null;
   readonly restart: ScaleRestart | null;
 }
 
@@ -127,6 +152,29 @@ async function filteredList(session: BareSession, i: number): Promise<number> {
   return ms;
 }
 
+/** Deletes timed after the first, untimed one. */
+const DELETES = 10;
+
+/** The id of the mapping of the scale run named for `i`. */
+async function mappingId(session: BareSession, i: number): Promise<string> {
+  const text = await session.text('GET', `/configuration/mappings?filter=${encodeURIComponent(`name==${scaleMappingName(i)}`)}`);
+  const id = (JSON.parse(text) as { data?: { id?: string }[] }).data?.[0]?.id;
+  if (id === undefined) throw new Error(`no mapping ${scaleMappingName(i)}`);
+  return id;
+}
+
+/** Deletes the mappings `from` .. `from + DELETES`; the emulator's CPU time per delete after the first, ms. */
+async function deleteCpuMs(session: BareSession, emulator: BenchEmulator, from: number): Promise<number> {
+  const ids: string[] = [];
+  for (let i = from; i <= from + DELETES; i++) ids.push(await mappingId(session, i));
+  const [first, ...rest] = ids;
+  await session.bytes('DELETE', `/configuration/mappings/${first ?? ''}`);
+  const before = await emulator.counters();
+  for (const id of rest) await session.bytes('DELETE', `/configuration/mappings/${id}`);
+  const after = await emulator.counters();
+  return (after.cpuMs - before.cpuMs) / rest.length;
+}
+
 /**
  * Runs the scale measurement at `sizes` (ascending), one emulator child growing through
  * them, then its restart on the state file.
@@ -138,6 +186,7 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
   const rows: ScaleRow[] = [];
   let emulator: BenchEmulator | undefined = await childEmulator({ latencyMs: 0, stateFile });
   let restart: ScaleRestart | null = null;
+  let transfer: ScaleTransfer | null = null;
   try {
     const session = await openBareSession(emulator, CONNECTIONS);
     const groupId = await session.call('POST', '/configuration/back-end-groups', {
@@ -162,6 +211,7 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
       const listMs = await timed(async () => (listBytes = await session.drain('/configuration/mappings')));
       const filteredListMs = await filteredList(session, size - 1);
       const activateMs = await timed(() => session.call('POST', '/configuration/configurations/activate', { comment: `scale ${size}` }));
+      const deleteMs = await deleteCpuMs(session, emulator, tailFrom);
       rows.push({
         mappings: size,
         createMs: creates > 0 ? (after.cpuMs - before.cpuMs) / creates : 0,
@@ -171,8 +221,17 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
         listBytes,
         filteredListMs,
         activateMs,
+        deleteMs,
         peakRssBytes: await emulator.peakRssBytes(),
       });
+    }
+    if (created > 0) {
+      progress(`scale: export and import of the configuration of ${created} mappings`);
+      let archive: Buffer = Buffer.alloc(0);
+      const exportMs = await timed(async () => (archive = await session.bytes('GET', '/configuration/configurations/export')));
+      const importMs = await timed(() => session.bytes('PUT', '/configuration/configurations/import', archive));
+      const filteredListMs = await filteredList(session, created - 1);
+      transfer = { mappings: created, exportMs, archiveBytes: archive.length, importMs, filteredListMs, peakRssBytes: await emulator.peakRssBytes() };
     }
     await session.close();
     await emulator.close();
@@ -191,5 +250,5 @@ export async function runScaleBench(sizes: readonly number[], progress: (line: s
     await emulator?.close();
     await rm(dir, { recursive: true, force: true });
   }
-  return { rows, restart };
+  return { rows, transfer, restart };
 }

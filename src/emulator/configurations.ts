@@ -12,7 +12,6 @@ import type { ConfigContent, StoredObject } from './model.js';
 import { emptyContent } from './model.js';
 import type { ConfigurationEntry, ConfigurationOrigin, StoredState } from './state-file.js';
 import { readState, writeState } from './state-file.js';
-import { toStoredObject } from './stored-object.js';
 
 export type { ConfigurationEntry, ConfigurationOrigin } from './state-file.js';
 
@@ -182,34 +181,8 @@ export class ConfigurationStore {
   }
 }
 
-/** One configuration's content as plain JSON (the form inside export archives). */
+/** One configuration's content as plain JSON (the form inside export archives, written and read by content-json.ts). */
 export interface EncodedContent {
   nextId: number;
   objects: StoredObject[];
-}
-
-/** Encodes a content as plain JSON. */
-export function encodeContent(content: ConfigContent): EncodedContent {
-  const objects: StoredObject[] = [];
-  for (const map of Object.values(content.objects)) for (const obj of map.values()) objects.push(obj);
-  return { nextId: content.nextId, objects };
-}
-
-/**
- * Decodes {@link encodeContent}'s output.
- * @throws the error `bad` builds when the value is not an encoded content.
- */
-export function decodeContent(raw: unknown, bad: (why: string) => Error): ConfigContent {
-  if (typeof raw !== 'object' || raw === null) throw bad('not an object');
-  const { nextId, objects } = raw as { nextId?: unknown; objects?: unknown };
-  if (!Array.isArray(objects)) throw bad('no objects');
-  const content = emptyContent();
-  let maxId = 0;
-  for (const o of objects) {
-    const obj = toStoredObject(o, bad);
-    content.objects[obj.type].set(obj.id, obj);
-    maxId = Math.max(maxId, Number(obj.id) || 0);
-  }
-  content.nextId = Math.max(typeof nextId === 'number' && Number.isSafeInteger(nextId) ? nextId : 1, maxId + 1);
-  return content;
 }

@@ -37,16 +37,6 @@ function withIds(obj: StoredObject, rel: string, ids: readonly string[]): Stored
   return { ...obj, relationships: { ...obj.relationships, [rel]: ids } };
 }
 
-/** Replaces the ids of `rel` of an object by `change(ids)`, a new list, which the content then owns. */
-function setIds(content: ConfigContent, type: ResourceType, id: string, rel: string, change: (ids: readonly string[]) => string[]): void {
-  const map = content.objects[type];
-  const obj = map.get(id);
-  if (!obj) return;
-  const next = change(obj.relationships[rel] ?? []);
-  content.owned.add(next);
-  map.set(id, withIds(obj, rel, next));
-}
-
 /**
  * Appends `value` to the ids of `rel` of an object: in place when the content owns the list
  * (model.ts `ConfigContent.owned`), else on a copy that it then owns. Linking 100,000
@@ -57,22 +47,74 @@ function appendId(content: ConfigContent, type: ResourceType, id: string, rel: s
   const map = content.objects[type];
   const obj = map.get(id);
   if (!obj) return;
-  const ids = obj.relationships[rel] ?? [];
-  let next: string[];
-  if (content.owned.has(ids)) {
-    next = ids as string[];
-    next.push(value);
-  } else {
-    next = [...ids, value];
-    content.owned.add(next);
+  const list = ownedList(content, obj.relationships[rel] ?? []);
+  content.owned.get(list)?.set(value, list.length);
+  list.push(value);
+  map.set(id, withIds(obj, rel, list));
+}
+
+/**
+ * Lists shorter than this are copied on every edit rather than owned: a mapping's own one
+ * or two links are copied for less than keeping 200,000 of them in the content's weak map
+ * costs (every full garbage collection walks its entries).
+ */
+const OWNED_FROM = 16;
+
+/** `ids` when the content owns it, else a copy (that it then owns when long enough: {@link OWNED_FROM}). */
+function ownedList(content: ConfigContent, ids: readonly string[]): string[] {
+  if (content.owned.has(ids)) return ids as string[];
+  const copy = [...ids];
+  if (copy.length + 1 >= OWNED_FROM) content.owned.set(copy, null);
+  return copy;
+}
+
+/**
+ * Removes `values` from the ids of `rel` of an object; returns those it held. When only a
+ * few of many go, one at a time in the list the content owns (a copy of it first when it
+ * does not), each found through the list's position index and its slot given to the list's
+ * last id: O(1) each, so unlinking or deleting one of a virtual host's 100,000 mappings
+ * costs what it costs with ten (the remaining ids change order). Otherwise by one pass into
+ * a new list, in order.
+ */
+function removeIds(content: ConfigContent, type: ResourceType, id: string, rel: string, values: ReadonlySet<string>): string[] {
+  const map = content.objects[type];
+  const obj = map.get(id);
+  const ids = obj?.relationships[rel] ?? [];
+  if (!obj || ids.length === 0 || values.size === 0) return [];
+  if (values.size * 4 >= ids.length) {
+    const removed = ids.filter((x) => values.has(x));
+    if (removed.length === 0) return removed;
+    const next = ids.filter((x) => !values.has(x));
+    if (next.length >= OWNED_FROM) content.owned.set(next, null);
+    map.set(id, withIds(obj, rel, next));
+    return removed;
   }
-  map.set(id, withIds(obj, rel, next));
+  const list = ownedList(content, ids);
+  let positions = content.owned.get(list);
+  if (!positions) {
+    positions = new Map(list.map((x, i) => [x, i]));
+    content.owned.set(list, positions);
+  }
+  const removed: string[] = [];
+  for (const value of values) {
+    const at = positions.get(value);
+    if (at === undefined) continue;
+    positions.delete(value);
+    const last = list.pop() as string;
+    if (at < list.length) {
+      list[at] = last;
+      positions.set(last, at);
+    }
+    removed.push(value);
+  }
+  if (removed.length > 0 || list !== ids) map.set(id, withIds(obj, rel, list));
+  return removed;
 }
 
 /** Removes one link (both sides). */
 function removeLink(content: ConfigContent, type: ResourceType, id: string, def: RelationshipDefinition, targetId: string): void {
-  setIds(content, type, id, def.name, (ids) => ids.filter((x) => x !== targetId));
-  setIds(content, def.target, targetId, def.inverse, (ids) => ids.filter((x) => x !== id));
+  removeIds(content, type, id, def.name, new Set([targetId]));
+  removeIds(content, def.target, targetId, def.inverse, new Set([id]));
 }
 
 /**
@@ -103,7 +145,10 @@ export function addLinks(content: ConfigContent, type: ResourceType, id: string,
   }
 }
 
-/** Removes the links of `type`/`id` through `def` to `targetIds`, or all of them when undefined. */
+/**
+ * Removes the links of `type`/`id` through `def` to `targetIds`, or all of them when
+ * undefined; both sides, each in O(1) per link where few of a long list go ({@link removeIds}).
+ */
 export function removeLinks(
   content: ConfigContent,
   type: ResourceType,
@@ -111,12 +156,9 @@ export function removeLinks(
   def: RelationshipDefinition,
   targetIds: readonly string[] | undefined,
 ): void {
-  const current = content.objects[type].get(id)?.relationships[def.name] ?? [];
-  const linked = new Set(current);
-  const removing = new Set((targetIds ?? current).filter((targetId) => linked.has(targetId)));
-  if (removing.size === 0) return;
-  setIds(content, type, id, def.name, (ids) => ids.filter((x) => !removing.has(x)));
-  for (const targetId of removing) setIds(content, def.target, targetId, def.inverse, (ids) => ids.filter((x) => x !== id));
+  const removing = new Set(targetIds ?? content.objects[type].get(id)?.relationships[def.name] ?? []);
+  const self = new Set([id]);
+  for (const targetId of removeIds(content, type, id, def.name, removing)) removeIds(content, def.target, targetId, def.inverse, self);
 }
 
 /** Removes every link of an object (before it is deleted). */

@@ -6,7 +6,8 @@
  * session's working copy is a cheap clone of the per-type maps (copy-on-write), and
  * unchanged subtrees (such as server defaults) are shared between objects. The one
  * exception is a relationship id list that a content owns (`ConfigContent.owned`): no
- * other content or stored object can see it, so appending to it in place is safe.
+ * other content or stored object can see it, so appending to it and removing from it in
+ * place is safe.
  */
 import { KINDS } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
@@ -104,10 +105,12 @@ export interface ConfigContent {
   nextId: number;
   /**
    * Relationship id lists that only this content holds: made by its own link edits since it
-   * was last cloned ({@link cloneContent} empties it), so links.ts may append to them in
-   * place instead of copying a virtual host's 100,000 mapping ids on every link.
+   * was last cloned ({@link cloneContent} empties it), so links.ts may append to them and
+   * remove from them in place instead of copying a virtual host's 100,000 mapping ids on
+   * every link. Each maps to the positions of its ids (built on the first removal, kept up
+   * to date from then on; null before), so a removal finds its id without a pass.
    */
-  owned: WeakSet<readonly string[]>;
+  owned: WeakMap<readonly string[], Map<string, number> | null>;
 }
 
 /** A validator message as served by `GET /configuration/validator-messages` (docs/gateway-api.md "Validator messages"). */
@@ -137,7 +140,7 @@ function mapsPerKind(map: (type: ResourceType) => ObjectMap): ConfigContent['obj
 
 /** A fresh empty content: an empty map for every kind of the registry. */
 export function emptyContent(): ConfigContent {
-  return { objects: mapsPerKind(() => new ObjectMap()), nextId: 1, owned: new WeakSet() };
+  return { objects: mapsPerKind(() => new ObjectMap()), nextId: 1, owned: new WeakMap() };
 }
 
 /**
@@ -146,7 +149,7 @@ export function emptyContent(): ConfigContent {
  * answer being written) keeps seeing them as they are.
  */
 export function disown(content: ConfigContent): void {
-  content.owned = new WeakSet();
+  content.owned = new WeakMap();
 }
 
 /**
@@ -155,5 +158,5 @@ export function disown(content: ConfigContent): void {
  */
 export function cloneContent(content: ConfigContent): ConfigContent {
   disown(content);
-  return { objects: mapsPerKind((type) => new ObjectMap(content.objects[type])), nextId: content.nextId, owned: new WeakSet() };
+  return { objects: mapsPerKind((type) => new ObjectMap(content.objects[type])), nextId: content.nextId, owned: new WeakMap() };
 }

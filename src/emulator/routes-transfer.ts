@@ -17,7 +17,7 @@ import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, Variant } from '../kinds/index.js';
 import type { ObjectArchive } from '../kinds/emulator-hooks.js';
 import { denyRuleSections, objectElement, ownAttributesIn, usageIn } from './archive-xml.js';
-import { decodeContent, encodeContent } from './configurations.js';
+import { ContentJsonReader, contentJsonPieces } from './content-json.js';
 import { storedUsage } from './deny-rules.js';
 import type { ConfigContent, DenyRuleUsage, JsonObject, StoredObject } from './model.js';
 import { cloneContent } from './model.js';
@@ -28,9 +28,9 @@ import { resourceObject } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
 import { isJsonMediaType } from './server.js';
 import { isJsonObject, loadWorkingCopy, param, refuseBuiltIn, workingCopy } from './routing.js';
-import type { XmlElement } from './xml.js';
-import { XmlFormatError, childNamed, childrenNamed, element, parseXml, writeXml } from './xml.js';
-import { ZipFormatError, readZip, writeZip } from './zip.js';
+import type { StreamedElement, XmlElement } from './xml.js';
+import { XmlFormatError, childNamed, childrenNamed, element, parseXml, writeXml, writeXmlPieces } from './xml.js';
+import { ZipFormatError, ZipWriter, readZip, readZipStreamed, writeZip } from './zip.js';
 
 /** The file of a configuration archive (docs/gateway-api.md "Export and import"). */
 const CONFIGURATION_FILE = 'alec_full.xml';
@@ -40,10 +40,10 @@ const CONTENT_FILE = 'gwops-emulator.json';
 const ROOT = 'ConfigRoot';
 const VERSION = '116';
 
-function zipReply(name: string, entries: { name: string; data: Buffer }[]): Reply {
+function zipReply(name: string, zip: Buffer): Reply {
   return {
     status: 200,
-    binary: { contentType: 'application/zip', data: writeZip(entries) },
+    binary: { contentType: 'application/zip', data: zip },
     headers: { 'Content-Disposition': `attachment; filename="${name}"` },
   };
 }
@@ -71,19 +71,30 @@ export function formPart(body: Buffer): Buffer | undefined {
   return end < 0 ? undefined : body.subarray(start, end);
 }
 
-/** The uploaded ZIP's entries. @throws EmulatorApiError 415 for another media type, 400 for an unreadable archive. */
-function uploadedZip(call: Call): Map<string, Buffer> {
+/** The uploaded archive's bytes. @throws EmulatorApiError 415 for another media type. */
+function uploadedArchive(call: Call): Buffer {
   const type = call.contentType;
   const media = (type?.split(';')[0] ?? '').trim().toLowerCase();
   if (type !== undefined && media !== 'application/zip' && media !== 'application/octet-stream' && media !== 'multipart/form-data' && !isJsonMediaType(type)) {
     throw new EmulatorApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'upload the archive as application/zip');
   }
+  return formPart(call.raw()) ?? call.raw();
+}
+
+/** Runs `read` over the upload, an unreadable archive answered 400. @throws EmulatorApiError 415, 400 */
+function readingArchive<T>(read: () => T): T {
   try {
-    return new Map(readZip(formPart(call.raw()) ?? call.raw()).map((e) => [e.name, e.data]));
+    return read();
   } catch (error) {
     if (error instanceof ZipFormatError) throw errors.invalidFormat(`the upload is not a readable archive: ${error.message}`);
     throw error;
   }
+}
+
+/** The uploaded ZIP's entries. @throws EmulatorApiError 415 for another media type, 400 for an unreadable archive. */
+function uploadedZip(call: Call): Map<string, Buffer> {
+  const archive = uploadedArchive(call);
+  return readingArchive(() => new Map(readZip(archive).map((e) => [e.name, e.data])));
 }
 
 /** The root element of the archive's XML file `name`. @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT. */
@@ -98,20 +109,44 @@ function xmlRoot(entries: Map<string, Buffer>, name: string): XmlElement {
   }
 }
 
+/** The objects of `content` of a kind, in id order. */
+function* inIdOrder(content: ConfigContent, kind: KindDefinition): Generator<StoredObject> {
+  yield* [...content.objects[kind.type].values()].sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
+ * The configuration archive of `content`, written piece by piece (zip.ts `ZipWriter`): its
+ * JSON entry first, so that its digest can be named in the XML's `ConfigHash`, though the
+ * XML is stored first; each archived object's element is made as it is written.
+ */
 function configurationZip(call: Call, content: ConfigContent, name: string): Reply {
-  const json = Buffer.from(JSON.stringify(encodeContent(content)), 'utf8');
-  const archived = KINDS.flatMap((kind) => {
+  const zip = new ZipWriter();
+  const xml = zip.open(CONFIGURATION_FILE);
+  const json = zip.open(CONTENT_FILE);
+  const hash = createHash('sha256');
+  for (const piece of contentJsonPieces(content)) {
+    hash.update(piece, 'utf8');
+    json.write(piece);
+  }
+  json.end();
+  const archived = KINDS.flatMap((kind): StreamedElement[] => {
     const archive = kind.emulator.objectArchive;
     if (archive === undefined) return [];
-    const objects = [...content.objects[kind.type].values()].sort((a, b) => Number(a.id) - Number(b.id));
-    return [element(archive.listElement, objects.map((obj) => objectElement(obj, archive, false)))];
+    return [{ name: archive.listElement, attributes: {}, stream: map(inIdOrder(content, kind), (obj) => objectElement(obj, archive, false)) }];
   });
-  const root = element(
-    ROOT,
-    [element('Nodes', [element('Node', [element('HostName', call.core.system.node.hostName)], { Id: '1' })]), ...archived, ...denyRuleSections()],
-    { Version: VERSION, ConfigHash: createHash('sha256').update(json).digest('hex') },
-  );
-  return zipReply(name, [xmlEntry(CONFIGURATION_FILE, root), { name: CONTENT_FILE, data: json }]);
+  const root: StreamedElement = {
+    name: ROOT,
+    attributes: { Version: VERSION, ConfigHash: hash.digest('hex') },
+    stream: [element('Nodes', [element('Node', [element('HostName', call.core.system.node.hostName)], { Id: '1' })]), ...archived, ...denyRuleSections()],
+  };
+  for (const piece of writeXmlPieces(root)) xml.write(piece);
+  xml.end();
+  return zipReply(name, zip.finish());
+}
+
+/** `f` of each item, made when asked for. */
+function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
 }
 
 function exportLoaded(call: Call): Reply {
@@ -150,19 +185,70 @@ function checkArchiveNode(call: Call, root: XmlElement): void {
   }
 }
 
-/** Import loads the archive's configuration into the session, like a load. */
-function importConfiguration(call: Call): Reply {
-  const entries = uploadedZip(call);
-  checkArchiveNode(call, xmlRoot(entries, CONFIGURATION_FILE));
-  const json = entries.get(CONTENT_FILE);
-  if (!json) throw errors.invalidFormat(`the archive has no ${CONTENT_FILE}: the emulator imports the configuration archives it exported`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json.toString('utf8'));
-  } catch {
-    throw errors.invalidFormat(`${CONTENT_FILE} in the archive does not hold JSON`);
+/**
+ * `alec_full.xml` up to this size is read whole (and so checked); beyond it, only up to its
+ * `Nodes`, all that an import takes from it (parsing the XML of 100,000 mappings would take
+ * minutes).
+ */
+const WHOLE_XML_BYTES = 1024 * 1024;
+
+/**
+ * Gathers the bytes of an archive's XML file as they are inflated, all of them up to
+ * {@link WHOLE_XML_BYTES}, and of a larger one what comes first (where its `Nodes` are; a
+ * configuration of 100,000 mappings has far more XML than one string may hold).
+ */
+class XmlHead {
+  readonly #chunks: Buffer[] = [];
+  #bytes = 0;
+  #whole = true;
+
+  receive(chunk: Uint8Array): void {
+    if (this.#bytes + chunk.length > WHOLE_XML_BYTES) {
+      this.#whole = false;
+      if (this.#bytes > WHOLE_XML_BYTES) return;
+    }
+    this.#chunks.push(Buffer.from(chunk));
+    this.#bytes += chunk.length;
   }
-  const content = decodeContent(raw, (why) => errors.invalidFormat(`${CONTENT_FILE}: ${why}`));
+
+  /** The root element, of a large file with the `Nodes` element as its only child. @throws EmulatorApiError 400 INVALID_REQUEST_FORMAT */
+  root(name: string): XmlElement {
+    let text = Buffer.concat(this.#chunks).toString('utf8');
+    if (!this.#whole) {
+      const rootName = /<([A-Za-z_][\w.:-]*)/.exec(text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, ''))?.[1];
+      const end = /<\/Nodes\s*>|<Nodes\s*\/>/.exec(text);
+      if (rootName === undefined || !end) throw errors.invalidFormat(`${name} in the archive has no <Nodes> near its start`);
+      text = `${text.slice(0, end.index + end[0].length)}</${rootName}>`;
+    }
+    try {
+      return parseXml(text);
+    } catch (error) {
+      if (error instanceof XmlFormatError) throw errors.invalidFormat(`${name} in the archive is not readable XML: ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+/**
+ * Import loads the archive's configuration into the session, like a load. Its entries are
+ * read as they are inflated (zip.ts `readZipStreamed`): the JSON entry object by object.
+ */
+function importConfiguration(call: Call): Reply {
+  const archive = uploadedArchive(call);
+  const xml = new XmlHead();
+  const reader = new ContentJsonReader(call.core.variant, (why) => errors.invalidFormat(`${CONTENT_FILE}: ${why}`));
+  const seen = new Set<string>();
+  readingArchive(() =>
+    readZipStreamed(archive, (name) => {
+      seen.add(name);
+      if (name === CONFIGURATION_FILE) return (chunk) => xml.receive(chunk);
+      return name === CONTENT_FILE ? (chunk) => reader.write(chunk) : undefined;
+    }),
+  );
+  if (!seen.has(CONFIGURATION_FILE)) throw errors.invalidFormat(`the archive has no ${CONFIGURATION_FILE}`);
+  checkArchiveNode(call, xml.root(CONFIGURATION_FILE));
+  if (!seen.has(CONTENT_FILE)) throw errors.invalidFormat(`the archive has no ${CONTENT_FILE}: the emulator imports the configuration archives it exported`);
+  const content = reader.result();
   for (const map of Object.values(content.objects)) {
     for (const obj of map.values()) {
       const check = checkAttributes(obj.type, call.core.variant, readableAttributes(obj.type, obj.attributes));
@@ -180,7 +266,7 @@ function exportObject(kind: KindDefinition, archive: ObjectArchive): (call: Call
     const obj = content.objects[kind.type].get(id);
     if (!obj) throw errors.notFound(`${kind.type} ${id}`);
     const root = element(ROOT, [element(archive.listElement, [objectElement(obj, archive, true)])], { Version: VERSION });
-    return zipReply(`${kind.type}-${id}.zip`, [xmlEntry(archive.file, root)]);
+    return zipReply(`${kind.type}-${id}.zip`, writeZip([xmlEntry(archive.file, root)]));
   };
 }
 

@@ -72,10 +72,88 @@ function toOrdered(el: XmlElement): OrderedNode {
   return node;
 }
 
+const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
 /** The document of `root`, UTF-8, with an XML declaration, indented by two spaces. */
 export function writeXml(root: XmlElement): string {
   const xml = String(builder.build([toOrdered(root)])).trim();
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${xml}\n`;
+  return `${DECLARATION}${xml}\n`;
+}
+
+/**
+ * An element whose children are made one at a time while the document is written
+ * ({@link writeXmlPieces}): a list of 100,000 mappings never exists as elements, nor its
+ * document as one string.
+ */
+export interface StreamedElement {
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly stream: Iterable<XmlElement | StreamedElement>;
+}
+
+function isStreamed(el: XmlElement | StreamedElement): el is StreamedElement {
+  return 'stream' in el;
+}
+
+/** The name of the placeholder child that marks where a streamed element's children go. */
+const MARK = 'gwops-streamed-children';
+
+/** `el` wrapped in `depth` elements (so the builder indents it as at that depth). */
+function wrapped(el: XmlElement, depth: number): XmlElement {
+  let out = el;
+  for (let i = 0; i < depth; i++) out = element('w', [out]);
+  return out;
+}
+
+/** The text of the `depth` wrappers before and after what they wrap ({@link wrapped}), built once per depth. */
+const wrapperText = new Map<number, { before: number; after: number }>();
+
+/** The text the builder writes for `el` at `depth` inside a document (leading line break and indentation included). */
+function builtAt(el: XmlElement, depth: number): string {
+  let cut = wrapperText.get(depth);
+  if (!cut) {
+    const text = String(builder.build([toOrdered(wrapped(element(MARK, ''), depth))]));
+    const at = text.indexOf(`<${MARK}/>`);
+    cut = { before: text.lastIndexOf('\n', at), after: text.length - at - MARK.length - 3 };
+    wrapperText.set(depth, cut);
+  }
+  const text = String(builder.build([toOrdered(wrapped(el, depth))]));
+  return text.slice(cut.before, text.length - cut.after);
+}
+
+/** The pieces of `el` at `depth`: a streamed element's opening tag, each child's text, its closing tag. */
+function* piecesAt(el: XmlElement | StreamedElement, depth: number): Generator<string> {
+  if (!isStreamed(el)) {
+    yield builtAt(el, depth);
+    return;
+  }
+  const children = el.stream[Symbol.iterator]();
+  let next = children.next();
+  if (next.done === true) {
+    yield builtAt(element(el.name, [], { ...el.attributes }), depth);
+    return;
+  }
+  const shell = builtAt(element(el.name, [element(MARK, '')], { ...el.attributes }), depth);
+  const at = shell.indexOf(`<${MARK}/>`);
+  yield shell.slice(0, shell.lastIndexOf('\n', at));
+  for (; next.done !== true; next = children.next()) yield* piecesAt(next.value, depth + 1);
+  yield shell.slice(at + MARK.length + 3);
+}
+
+/**
+ * The document of `root` in pieces: {@link writeXml}'s text, character for character, for
+ * the same elements, with the children of streamed elements made and written one at a time.
+ */
+export function* writeXmlPieces(root: XmlElement | StreamedElement): Generator<string> {
+  yield DECLARATION;
+  let first = true;
+  let held: string | undefined;
+  for (const piece of piecesAt(root, 0)) {
+    if (held !== undefined) yield held;
+    held = first ? piece.trimStart() : piece;
+    first = false;
+  }
+  yield `${(held ?? '').trimEnd()}\n`;
 }
 
 function nameOf(node: OrderedNode): string | undefined {

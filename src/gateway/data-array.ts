@@ -21,7 +21,8 @@ const CLOSE_BRACKET = 0x5d;
 
 /**
  * Incremental splitter: feed it the body's chunks with {@link write}, then call
- * {@link end}. `onElement` receives each element of the top-level `data` array, parsed.
+ * {@link end}. `onElement` receives each element of the top-level `data` array (or of
+ * another member's), parsed.
  */
 export class DataArraySplitter {
   private depth = 0;
@@ -39,7 +40,15 @@ export class DataArraySplitter {
   private elementStart = -1;
   private count = 0;
 
-  constructor(private readonly onElement: (element: unknown) => void) {}
+  /**
+   * @param onElement receives each element, parsed
+   * @param member the top-level member holding the array (`objects` for the emulator's own
+   *   configuration JSON)
+   */
+  constructor(
+    private readonly onElement: (element: unknown) => void,
+    private readonly member = 'data',
+  ) {}
 
   /** Number of elements delivered so far. */
   get elements(): number {
@@ -78,7 +87,7 @@ export class DataArraySplitter {
         this.inString = true;
         if (this.depth === 1) this.keyStart = i + 1;
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-        if (this.depth === 1 && c === OPEN_BRACKET && this.lastKey === 'data') {
+        if (this.depth === 1 && c === OPEN_BRACKET && this.lastKey === this.member) {
           this.inData = true;
           this.sawData = true;
         } else if (this.inData && this.depth === 2) {
@@ -129,7 +138,7 @@ export class DataArraySplitter {
    * @throws DocumentShapeError otherwise
    */
   end(): void {
-    if (!this.sawData) throw new DocumentShapeError('document without a data array');
+    if (!this.sawData) throw new DocumentShapeError(`document without a ${this.member} array`);
     if (this.depth !== 0 || this.inString || this.inData) throw new DocumentShapeError('truncated document');
   }
 

@@ -43,9 +43,10 @@ const report: BenchReport = {
   },
   scale: {
     rows: [
-      { mappings: 1_000, createMs: 0.2, createHandlingMs: 0.3, createWallMs: 0.9, listMs: 80, listBytes: 9 * 1024 ** 2, filteredListMs: 2, activateMs: 40, peakRssBytes: 150 * 1024 ** 2 },
-      { mappings: 100_000, createMs: 0.45, createHandlingMs: 0.6, createWallMs: 1.1, listMs: 9_000, listBytes: 900 * 1024 ** 2, filteredListMs: 3, activateMs: 1_500, peakRssBytes: 800 * 1024 ** 2 },
+      { mappings: 1_000, createMs: 0.2, createHandlingMs: 0.3, createWallMs: 0.9, listMs: 80, listBytes: 9 * 1024 ** 2, filteredListMs: 2, activateMs: 40, deleteMs: 0.2, peakRssBytes: 150 * 1024 ** 2 },
+      { mappings: 100_000, createMs: 0.45, createHandlingMs: 0.6, createWallMs: 1.1, listMs: 9_000, listBytes: 900 * 1024 ** 2, filteredListMs: 3, activateMs: 1_500, deleteMs: 0.3, peakRssBytes: 800 * 1024 ** 2 },
     ],
+    transfer: { mappings: 100_000, exportMs: 20_000, archiveBytes: 30 * 1024 ** 2, importMs: 30_000, filteredListMs: 3, peakRssBytes: 900 * 1024 ** 2 },
     restart: { mappings: 100_000, startMs: 4_000, filteredListMs: 3.5, peakRssBytes: 700 * 1024 ** 2 },
   },
   targets: {
@@ -78,8 +79,9 @@ describe('emulator bench report', () => {
   it('prints the scale part: per-create handling time, list, activation and peak RSS per size, with the targets', () => {
     const lines = formatReport(report).split('\n');
     const header = lines.find((l) => l.includes('create (emulator CPU)')) ?? '';
-    expect(header).toMatch(/mappings.*create \(emulator CPU\).*create \(handling\).*create \(wall\).*list \(no filter\).*activate.*peak RSS/);
-    expect(lines.find((l) => l.trimStart().startsWith('100,000'))).toMatch(/0\.450 ms.*0\.600 ms.*1\.100 ms.*9000\.0 ms \(900 MB\).*3\.0 ms.*1500\.0 ms.*800 MB/);
+    expect(header).toMatch(/mappings.*create \(emulator CPU\).*create \(handling\).*create \(wall\).*list \(no filter\).*activate.*delete \(emulator CPU\).*peak RSS/);
+    expect(lines.find((l) => l.trimStart().startsWith('100,000'))).toMatch(/0\.450 ms.*0\.600 ms.*1\.100 ms.*9000\.0 ms \(900 MB\).*3\.0 ms.*1500\.0 ms.*0\.300 ms.*800 MB/);
+    expect(lines).toContain('export and import of 100,000 mappings: export 20000.0 ms (30 MB archive), import 30000.0 ms, filtered list after 3.0 ms, peak RSS 900 MB');
     expect(lines).toContain('restart on the state file of 100,000 mappings: listening after 4000.0 ms, filtered list 3.5 ms, peak RSS 700 MB');
     expect(lines).toContain('target: a create handled in at most 0.5 ms of emulator CPU at 100,000: 0.450 ms: met');
     expect(lines).toContain('target: emulator peak RSS under 1.0 GB through the scale part: met');

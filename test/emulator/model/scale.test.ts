@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newObjectAttributes } from '../../../src/emulator/defaults.js';
 import { jsonText, shareTree } from '../../../src/emulator/json-text.js';
-import { addLinks, relationshipOf, removeLinks } from '../../../src/emulator/links.js';
+import { addLinks, relationshipOf, removeAllLinks, removeLinks } from '../../../src/emulator/links.js';
 import { ObjectMap, cloneContent, disown, emptyContent } from '../../../src/emulator/model.js';
 import type { ConfigContent, Json, JsonObject, StoredObject } from '../../../src/emulator/model.js';
 import type { RelationshipDefinition } from '../../../src/kinds/index.js';
@@ -96,6 +96,31 @@ describe('links appended in place', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('unlinking or deleting one of 20,000 linked objects edits the long side in place: no copy, no pass (the freed slot takes the last id)', () => {
+    const content = contentWith(20_000);
+    const ids = [...content.objects.mapping.keys()];
+    for (const m of ids) addLinks(content, 'mapping', m, toGroup, ['1']);
+    const before = groupIds(content);
+    expect(before).toEqual(ids);
+    removeLinks(content, 'mapping', '5', toGroup, ['1']);
+    removeAllLinks(content, 'mapping', '9');
+    content.objects.mapping.delete('9');
+    removeLinks(content, 'back-end-group', '1', toMappings, ['12']);
+    const after = groupIds(content);
+    expect(after).toBe(before);
+    expect(after.length).toBe(20_000 - 3);
+    // '5' took the last id (20001), '9' the one before it, '12' the next.
+    expect([after[3], after[7], after[10]]).toEqual(['20001', '20000', '19999']);
+    expect(new Set(after)).toEqual(new Set(ids.filter((m) => !['5', '9', '12'].includes(m))));
+    for (const m of ['5', '12']) expect(content.objects.mapping.get(m)?.relationships['back-end-groups']).toEqual([]);
+    // A clone holds the list as it was; the next removal works on a copy.
+    const clone = cloneContent(content);
+    removeLinks(content, 'mapping', '2', toGroup, ['1']);
+    expect(groupIds(clone)).toBe(after);
+    expect(groupIds(clone).length).toBe(20_000 - 3);
+    expect(groupIds(content).length).toBe(20_000 - 4);
   });
 
   it('link one object to 20,000 others in one call, each once, both sides', () => {

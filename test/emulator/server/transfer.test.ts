@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { childNamed, childrenNamed, element, parseXml, writeXml } from '../../../src/emulator/xml.js';
@@ -42,6 +43,41 @@ describe('export and import', () => {
 
     const garbage = await b.call('PUT', '/configuration/configurations/import', { raw: Buffer.from('not a zip'), headers: { 'content-type': 'application/zip' } });
     expect([garbage.status, errorCode(garbage)]).toEqual([400, 'INVALID_REQUEST_FORMAT']);
+  });
+
+  it('writes the configuration archive piece by piece: both entries streamed (data descriptors), ConfigHash the digest of the JSON entry as written', async () => {
+    const c = await started();
+    for (const name of ['m1', 'm2', 'm3']) await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name } } } });
+    const exported = await c.call('GET', '/configuration/configurations/export');
+    const entries = readZip(exported.bytes);
+    expect(entries.map((e) => e.name)).toEqual(['alec_full.xml', 'gwops-emulator.json']);
+    // Each local file header (PK\x03\x04) of a streamed entry has general purpose flag bit 3:
+    // sizes and checksum follow the data, as only a writer that never held the entry whole needs.
+    const flags: number[] = [];
+    for (let at = exported.bytes.indexOf('PK\x03\x04'); at >= 0; at = exported.bytes.indexOf('PK\x03\x04', at + 4)) flags.push(exported.bytes.readUInt16LE(at + 6) & 0x08);
+    expect(flags).toEqual([8, 8]);
+    const json = entries[1]?.data ?? Buffer.alloc(0);
+    const content = JSON.parse(json.toString('utf8')) as { nextId: number; objects: { type: string; attributes: { name?: string } }[] };
+    expect(json.toString('utf8')).toBe(JSON.stringify(content));
+    expect(content.objects.filter((o) => o.type === 'mapping').map((o) => o.attributes.name)).toEqual(['m1', 'm2', 'm3']);
+    const root = parseXml(entries[0]?.data.toString('utf8') ?? '');
+    expect(root.attributes.ConfigHash).toBe(createHash('sha256').update(json).digest('hex'));
+    expect(childrenNamed(childNamed(root, 'Mappings') ?? root, 'Mapping').map((m) => childNamed(m, 'Name')?.text)).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('reads a large alec_full.xml only up to its Nodes: the node check still applies, what follows is not parsed', async () => {
+    const c = await started();
+    await c.call('POST', '/configuration/mappings', { body: { data: { type: 'mapping', attributes: { name: 'kept' } } } });
+    const entries = readZip((await c.call('GET', '/configuration/configurations/export')).bytes);
+    const xml = entries[0]?.data.toString('utf8') ?? '';
+    // Another node's name, and 2 MB after the Nodes that no XML parser would accept.
+    const large = xml.replace(/<HostName>[^<]*<\/HostName>/, '<HostName>elsewhere</HostName>').replace('</Nodes>', `</Nodes>${'<Broken attr=>'.repeat(150_000)}`);
+    const archive = writeZip([{ name: 'alec_full.xml', data: Buffer.from(large, 'utf8') }, entries[1] ?? { name: 'missing', data: Buffer.alloc(0) }]);
+    const headers = { 'content-type': 'application/zip' };
+    const refused = await c.call('PUT', '/configuration/configurations/import', { raw: archive, headers });
+    expect([refused.status, errorCode(refused)]).toEqual([422, 'RESOLUTION_REQUIRED']);
+    expect((await c.call('PUT', '/configuration/configurations/import?resolution=takeOver', { raw: archive, headers })).status).toBe(200);
+    expect(list(await c.call('GET', '/configuration/mappings')).map((m) => (m.attributes as { name: string }).name)).toEqual(['kept']);
   });
 
   it('imports mappings by name (PUT replaces) or as copies (POST)', async () => {
