@@ -6,9 +6,9 @@
  * virtual host, which exist.
  *
  * The calls, one at a time as gwops sends them: session create, the node status (gwops
- * reads the variant from it), load-active, one GET per collection of the project (each
- * body parsed, the type, id and name of each resource kept: the groups' and hosts' ids
- * are needed), one POST per new mapping, one link call per back-end group and per virtual
+ * reads the variant from it), load-active, one GET per collection of the project with
+ * gwops's filters (each body parsed, the type, id and name of each resource kept: the
+ * groups' and hosts' ids are needed), one POST per new mapping, one link call per back-end group and per virtual
  * host carrying all its new mappings, the validator messages; for `apply` the
  * configurations list, the activation and the configurations list again; session
  * terminate.
@@ -17,6 +17,12 @@ import { GatewaySession } from '../gateway/index.js';
 import type { ApiResource } from '../gateway/index.js';
 import type { Shape } from './scenario.js';
 import { SCENARIO_COLLECTIONS, groupName, hostName, mappingAttributes, mappingName } from './scenario.js';
+
+/**
+ * The filters gwops sends with each list: the project's ownership of the kinds owned by
+ * name (src/bench/apply-data.ts); a filter on anything else would not be safe to send.
+ */
+const LIST_FILTERS: Readonly<Record<string, readonly string[]>> = { 'back-end-groups': ['name=@bench-'], 'virtual-hosts': ['name=@bench-'] };
 
 /**
  * Makes the calls of `gwops apply` (or of `gwops plan` with the server check) for the new
@@ -33,7 +39,7 @@ export async function runMinimumCalls(command: 'apply' | 'plan', shape: Shape, e
     await session.loadActive();
     const ids = new Map<string, string>();
     for (const collection of SCENARIO_COLLECTIONS) {
-      for (const r of await session.list(collection, [], { project: keep })) ids.set(`${r.type}:${String(r.attributes.name)}`, r.id);
+      for (const r of await session.list(collection, LIST_FILTERS[collection] ?? [], { project: keep })) ids.set(`${r.type}:${String(r.attributes.name)}`, r.id);
     }
     const idOf = (type: string, name: string): string => {
       const id = ids.get(`${type}:${name}`);
