@@ -1,7 +1,7 @@
 /**
- * The data of the apply-at-latency bench (src/bench/apply.ts): the shape of a scenario, its
- * project on disk, the gateway state it starts from, and the hand-written script it is
- * compared with.
+ * The data of the apply-at-latency bench (src/bench/apply.ts): a scenario's project on disk,
+ * the gateway state it starts from, and the hand-written script it is compared with (the
+ * objects themselves: src/bench/scenario.ts).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,36 +10,11 @@ import { GatewaySession } from '../gateway/index.js';
 import type { ApiResource } from '../gateway/index.js';
 import type { BenchEmulator } from './apply-emulator.js';
 import { openBareSession } from './apply-emulator.js';
+import type { Shape } from './scenario.js';
+import { groupAttributes, groupName, hostAttributes, hostName, isChanged, mappingAttributes, mappingName } from './scenario.js';
 
-// ---------------------------------------------------------------------------------------
-// The data
-
-/** Shape of a scenario's gateway objects. */
-export interface Shape {
-  readonly mappings: number;
-  readonly groups: number;
-  readonly hosts: number;
-  /** Every `changeEvery`-th mapping gets another back-end path (0: none). */
-  readonly changeEvery: number;
-}
-
-const mappingName = (i: number): string => `bench-m${String(i).padStart(5, '0')}`;
-const groupName = (g: number): string => `bench-bg${g}`;
-const hostName = (h: number): string => `bench-vh${h}`;
-const isChanged = (shape: Shape, i: number): boolean => shape.changeEvery > 0 && i % shape.changeEvery === 0;
-
-function mappingAttributes(i: number, changed: boolean): Record<string, unknown> {
-  return { labels: ['bench'], entryPath: { value: `/app${i}/` }, backendPath: changed ? '/v2/' : '/' };
-}
-function groupAttributes(g: number): Record<string, unknown> {
-  return { backendHosts: [{ protocol: 'HTTP', hostName: `app${g}.bench.internal`, port: 8080 }] };
-}
-function hostAttributes(h: number): Record<string, unknown> {
-  return { hostName: `vh${h}.bench.example.com`, networkInterface: { https: { enabled: false, http2Allowed: false } } };
-}
-
-/** The collections a scenario's project declares and owns, so the ones gwops lists. */
-export const SCENARIO_COLLECTIONS: readonly string[] = ['mappings', 'back-end-groups', 'virtual-hosts'];
+export type { Shape } from './scenario.js';
+export { SCENARIO_COLLECTIONS } from './scenario.js';
 
 const PROJECT = `manifests: [manifests]
 ownership:

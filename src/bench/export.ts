@@ -4,7 +4,7 @@
  * lists. Target: export at most 1.5x the fetch time at 10,000 and 100,000 mappings, and a
  * peak RSS under 1 GB at 100,000.
  *
- * Both run in fresh processes (src/bench/export-probe.ts), timed from outside, as a user
+ * Both run in fresh processes (src/bench/probe-run.ts), timed from outside, as a user
  * would time them: the export is the real CLI (start-up, session, lists, building and
  * writing one file per object); the bare client opens a session, loads the active
  * configuration and GETs every collection export reads, parsing each body and keeping
@@ -12,16 +12,15 @@
  * with the data of the apply bench (src/bench/apply-data.ts): the mappings linked to 10
  * back-end groups and 10 virtual hosts.
  */
-import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { KINDS, kindExistsIn } from '../kinds/index.js';
 import { populate } from './apply-data.js';
 import type { BenchEmulator } from './apply-emulator.js';
 import { childEmulator } from './apply-emulator.js';
+import type { ProbeRun } from './probe-run.js';
+import { median, runProbe } from './probe-run.js';
 
 /** The ratio target (export time / bare fetch time) and the memory target at the largest size. */
 export const EXPORT_RATIO_TARGET = 1.5;
@@ -45,47 +44,26 @@ export interface ExportBenchRow {
   readonly exportRssMb: number;
 }
 
-interface ProbeRun {
-  readonly wallMs: number;
-  readonly cpuMs: number;
-  readonly rssMb: number;
-}
+/** The collections export reads: every kind of the latest variant. */
+export const EXPORT_COLLECTIONS: readonly string[] = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((k) => k.collection);
 
-const COLLECTIONS = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((k) => k.collection);
-
-/** Runs one probe process and times it from outside. @throws Error when it fails */
-async function probe(emulator: BenchEmulator, mode: 'export' | 'fetch', base: string): Promise<ProbeRun> {
-  // Each export writes into a new directory, as a first export does; removed after it is timed.
-  const out = path.join(base, `run-${++runs}`);
+/**
+ * One export (`gwops export --out` a new directory under `base`, removed after it is timed)
+ * or one bare fetch of {@link EXPORT_COLLECTIONS}, in a fresh process.
+ * @throws Error when it fails
+ */
+export async function exportProbe(emulator: Pick<BenchEmulator, 'url' | 'apiKey'>, mode: 'export' | 'fetch', base: string): Promise<ProbeRun> {
+  const out = path.join(base, `run-${++exportRuns}`);
   try {
-    return await probeInto(emulator, mode, out);
+    const run = await runProbe(emulator, mode === 'export' ? { mode: 'cli', args: ['export', '--out', out, '-q'] } : { mode: 'fetch', collections: EXPORT_COLLECTIONS });
+    if (run.exitCode !== 0) throw new Error(`${mode} probe ended with exit code ${run.exitCode}: ${run.stderrTail.trim()}`);
+    return run;
   } finally {
     await rm(out, { recursive: true, force: true });
   }
 }
 
-let runs = 0;
-
-async function probeInto(emulator: BenchEmulator, mode: 'export' | 'fetch', out: string): Promise<ProbeRun> {
-  const t0 = performance.now();
-  const child = fork(fileURLToPath(new URL('./export-probe.js', import.meta.url)), [], {
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    env: { ...process.env, GWOPS_BENCH_URL: emulator.url, GWOPS_BENCH_KEY: emulator.apiKey, GWOPS_BENCH_MODE: mode, GWOPS_BENCH_OUT: out, GWOPS_BENCH_COLLECTIONS: COLLECTIONS.join(',') },
-  });
-  const result = await new Promise<{ exitCode: number; maxRssKb: number; cpuMs: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { exitCode: number; maxRssKb: number; cpuMs: number }));
-    child.once('exit', (code) => reject(new Error(`${mode} probe exited with ${String(code)}`)));
-  });
-  await new Promise((resolve) => child.once('exit', resolve));
-  const wallMs = performance.now() - t0;
-  if (result.exitCode !== 0) throw new Error(`${mode} probe ended with exit code ${result.exitCode}`);
-  return { wallMs, cpuMs: result.cpuMs, rssMb: result.maxRssKb / 1024 };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
+let exportRuns = 0;
 
 /** Runs the export benchmark for each size: after a warm-up of each, `runs` alternating runs, medians reported. */
 export async function benchExport(sizes: readonly number[], progress: (line: string) => void, runs = 3): Promise<ExportBenchRow[]> {
@@ -101,13 +79,13 @@ export async function benchExport(sizes: readonly number[], progress: (line: str
       const exports: ProbeRun[] = [];
       const warm = size <= 10000;
       if (warm) {
-        await probe(emulator, 'fetch', out);
-        await probe(emulator, 'export', out);
+        await exportProbe(emulator, 'fetch', out);
+        await exportProbe(emulator, 'export', out);
       }
       for (let run = 0; run < (warm ? runs : 1); run++) {
         progress(`export bench: ${size} mappings, run ${run + 1}`);
-        fetches.push(await probe(emulator, 'fetch', out));
-        exports.push(await probe(emulator, 'export', out));
+        fetches.push(await exportProbe(emulator, 'fetch', out));
+        exports.push(await exportProbe(emulator, 'export', out));
       }
       rows.push({
         mappings: size,

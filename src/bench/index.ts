@@ -8,12 +8,14 @@
  * check at 20 ms latency per call: requests and wall time against the minimum and its
  * floor, a hand-written script as baseline; src/bench/apply.ts) and `export` (1,000 and
  * 10,000 mappings, 100,000 with `--large`: export time vs a bare client fetching the same
- * lists, ms per object, peak RSS; src/bench/export.ts) and `planjson` (peak RSS of writing
+ * lists, ms per object, peak RSS; src/bench/export.ts), `planjson` (peak RSS of writing
  * `plan --format json --out` for 10,000 mappings, 100,000 with `--large`, the documents as
- * one string vs in chunks; src/bench/plan-json.ts). The emulator's own list latency is
- * `npm run bench:emulator`.
+ * one string vs in chunks; src/bench/plan-json.ts) and `scale` (1,000 / 10,000 / 100,000
+ * mappings: plan, drift, export, server-checked plan and apply against a bare client doing
+ * the same work, ms per object, peak RSS of gwops and of the emulator; src/bench/scale.ts).
+ * The emulator's own list latency is `npm run bench:emulator`.
  *
- * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [planjson] [--quick] [--large] [--write-docs]`
+ * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [planjson] [scale] [--quick] [--large] [--write-docs]`
  * (`--quick`: small sizes; `--large`: also the largest export size; `--write-docs`: also
  * writes docs/performance.md and its plots, src/bench/report-doc.ts).
  */
@@ -26,6 +28,9 @@ import { benchPlan, formatPlanBench } from './plan.js';
 import { benchPlanJson, formatPlanJsonBench } from './plan-json.js';
 import type { PlanBenchRow } from './plan.js';
 import { machineInfo, writePerformanceDocs } from './report-doc.js';
+import { benchScale, scaleSizes } from './scale.js';
+import { formatScaleBench } from './scale-format.js';
+import type { ScaleBenchReport } from './scale-format.js';
 import { benchValidate, formatValidateBench } from './validate.js';
 import type { ValidateBenchResult } from './validate.js';
 
@@ -41,6 +46,7 @@ const startedAt = new Date().toISOString();
 let validate: ValidateBenchResult[] | null = null;
 let plan: PlanBenchRow[] | null = null;
 let apply: ApplyBenchReport | null = null;
+let scale: ScaleBenchReport | null = null;
 if (want('validate')) {
   validate = await benchValidate(quick ? [200, 1000] : [1000, 10000], quick ? 1 : 3);
   process.stdout.write(`${formatValidateBench(validate)}\n\n`);
@@ -61,9 +67,13 @@ if (want('planjson')) {
   const sizes = quick ? [1000] : [10000, ...(large ? [100000] : [])];
   process.stdout.write(`${formatPlanJsonBench(await benchPlanJson(sizes, progress)).join('\n')}\n\n`);
 }
+if (want('scale')) {
+  scale = await benchScale(scaleSizes(quick), progress);
+  process.stdout.write(`${formatScaleBench(scale).join('\n')}\n\n`);
+}
 if (writeDocs) {
   const command = ['npm run bench --', ...args].join(' ');
   const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
-  const files = await writePerformanceDocs({ startedAt, command, quick, machine: machineInfo(), validate, plan, apply }, docsDir);
+  const files = await writePerformanceDocs({ startedAt, command, quick, machine: machineInfo(), validate, plan, apply, scale }, docsDir);
   progress(`wrote ${files.join(', ')}`);
 }

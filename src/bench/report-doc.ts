@@ -1,7 +1,8 @@
 /**
  * The generated performance report: `npm run bench -- --write-docs` writes
- * docs/performance.md (machine, tables of every part measured, verdicts) and its two plots,
- * docs/performance-apply.svg and docs/performance-plan.svg, from the numbers of that run.
+ * docs/performance.md (machine, tables of every part measured, verdicts) and its plots,
+ * docs/performance-apply.svg, docs/performance-plan.svg and docs/performance-scale.svg,
+ * from the numbers of that run.
  * Nothing in these files is typed by hand (CONTRIBUTING.md "Figures in docs/ are generated").
  */
 import { cpus, totalmem, platform, release, arch } from 'node:os';
@@ -12,6 +13,8 @@ import { APPLY_RSS_TARGET_MB, FLOOR_FACTOR_TARGET } from './apply.js';
 import { APPLY_HEADER, BASELINE_HEADER, applyRows, baselineRows } from './apply-format.js';
 import type { PlanBenchRow } from './plan.js';
 import { PLAN_RATIO_TARGET, PLAN_RSS_TARGET_MB, PLAN_TARGET_SIZE, planVerdicts } from './plan.js';
+import type { ScaleBenchReport } from './scale-format.js';
+import { SCALE_HEADER, SCALE_SVG, scaleRows, scaleSvg, scaleTargetLines } from './scale-format.js';
 import type { Series } from './svg.js';
 import { chart, svgDocument } from './svg.js';
 import type { ValidateBenchResult } from './validate.js';
@@ -48,6 +51,7 @@ export interface BenchResults {
   readonly validate: readonly ValidateBenchResult[] | null;
   readonly plan: readonly PlanBenchRow[] | null;
   readonly apply: ApplyBenchReport | null;
+  readonly scale: ScaleBenchReport | null;
 }
 
 export const APPLY_SVG = 'performance-apply.svg';
@@ -164,7 +168,34 @@ export function performanceMarkdown(results: BenchResults): string {
       '',
     );
   } else out.push('Not measured in this run.', '');
+  out.push(...scaleSection(results.scale));
   return out.join('\n');
+}
+
+/** The "Scale" section of docs/performance.md. */
+function scaleSection(report: ScaleBenchReport | null): string[] {
+  const out = ['## Scale', ''];
+  if (!report) return [...out, 'Not measured in this run.', ''];
+  out.push(
+    'Each command as a user runs it (the real CLI in a fresh process, timed from outside, start-up included) against one emulator (child process, no added latency)',
+    `seeded to the size, the mappings linked to ${report.groups} back-end groups and ${report.hosts} virtual hosts. \`plan --no-server-check\` and \`drift\` read manifests in which every tenth`,
+    'mapping is changed; the server-checked `plan` and `apply --yes` read manifests that add a tenth of the size in new mappings. Side by side in the same run,',
+    'a bare client (the REST client alone, no manifests, no diff) does the least the same work needs, also in a fresh process: for plan, drift and export a',
+    'fetch and parse of the same lists (without the node status call gwops reads the variant from, hence one request fewer); for the server-checked plan and apply',
+    'the same calls, told the changes. The requests column is what the emulator counted for one run of each. Medians of 3 alternating runs after a warm-up',
+    'up to 10,000 mappings, 1 run above. ms/object is the wall time per object on the gateway; RSS is the peak resident memory of the process (Node.js included).',
+    'One emulator serves plan, drift, export and the server-checked plan in turn, so its figure there is its peak so far; each apply run has an emulator of its own.',
+    '',
+    ...markdownTable(SCALE_HEADER, scaleRows(report)),
+    '',
+    'Targets:',
+    '',
+    ...scaleTargetLines(report, (met) => verdict(met, 'not measured (100,000 not in this run)')).map((line) => `- ${line}`),
+    '',
+    `![time per object and peak RSS against mappings](${SCALE_SVG})`,
+    '',
+  );
+  return out;
 }
 
 const COLORS = { gwops: '#1f6feb', floor: '#6e7781', baseline: '#d1242f', fetch: '#2da44e', target: '#bf8700' };
@@ -242,5 +273,6 @@ export async function writePerformanceDocs(results: BenchResults, docsDir: strin
   await write('performance.md', performanceMarkdown(results));
   if (results.apply) await write(APPLY_SVG, applySvg(results.apply));
   if (results.plan) await write(PLAN_SVG, planSvg(results.plan));
+  if (results.scale) await write(SCALE_SVG, scaleSvg(results.scale));
   return files;
 }

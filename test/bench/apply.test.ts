@@ -147,6 +147,7 @@ describe('generated performance report', () => {
     validate: [{ mappings: 10000, documents: 10120, bytes: 5_000_000, firstMs: 1500, medianMs: 900, valid: true }],
     plan: planRows,
     apply: applyReport,
+    scale: null,
   };
 
   it('says which command wrote it, when and on what machine, and links its plots', () => {
@@ -166,7 +167,7 @@ describe('generated performance report', () => {
   it('says which parts were not measured', () => {
     const md = performanceMarkdown({ ...results, quick: true, validate: null, plan: null, apply: null });
     expect(md).toContain('quick mode');
-    expect(md.match(/Not measured in this run\./g)).toHaveLength(3);
+    expect(md.match(/Not measured in this run\./g)).toHaveLength(4);
     expect(md).not.toContain('.svg');
   });
 

@@ -1,0 +1,194 @@
+/**
+ * Scale benchmark, how gwops's targets at 100,000 mappings are checked: at 1,000 / 10,000 /
+ * 100,000 mappings (200 / 1,000 with `--quick`), against an emulator in a child process
+ * seeded to that size, `gwops plan --no-server-check` and `gwops drift` (every tenth
+ * mapping changed in the manifests), `gwops export`, and `gwops plan` (server check) and
+ * `gwops apply --yes` (a tenth of the size in new mappings).
+ *
+ * Each command runs as the real CLI in a fresh process (src/bench/probe-run.ts), timed from
+ * outside, its peak RSS its own; side by side in the same run a bare client does the least
+ * the same work needs, also in a fresh process: for plan, drift and export a fetch and
+ * parse of the same lists; for the server-checked plan and apply the same calls, told the
+ * changes (src/bench/minimum-calls.ts). The emulator counts the requests of both. Targets
+ * (src/bench/scale-format.ts): gwops's wall time at most 1.2x the bare client's for plan
+ * and drift, 1.5x for export, 1.1x for the server-checked plan and apply, at 100,000
+ * mappings; every gwops process and the emulator under 1 GB peak RSS. A missed target is
+ * reported, never an exit code.
+ *
+ * Seeding reuses the apply bench's (src/bench/apply-data.ts `populate`: one create per
+ * mapping over HTTP, links from the groups' and hosts' side, an activation that writes
+ * the emulator's state file); every emulator of a size then starts from a copy of that
+ * file: one serves plan, drift, export and the server-checked plan in turn (they change
+ * nothing), each apply run gets its own.
+ */
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { populate, writeProject } from './apply-data.js';
+import type { BenchEmulator } from './apply-emulator.js';
+import { childEmulator } from './apply-emulator.js';
+import { exportProbe } from './export.js';
+import type { ProbeRun, ProbeWork } from './probe-run.js';
+import { median, runProbe } from './probe-run.js';
+import type { ScaleBenchReport, ScaleCommand, ScaleRow, ScaleSide } from './scale-format.js';
+import type { Shape } from './scenario.js';
+import { SCENARIO_COLLECTIONS } from './scenario.js';
+
+const GROUPS = 10;
+const HOSTS = 5;
+/** Sizes at and below this get a warm-up run of each side and the median of 3 alternating runs; larger ones 1 run. */
+const WARM_UP_UP_TO = 10_000;
+
+/** The sizes of `npm run bench -- scale` and of `--quick`. */
+export function scaleSizes(quick: boolean): number[] {
+  return quick ? [200, 1000] : [1000, 10_000, 100_000];
+}
+
+/** One run of one side: the probe's figures and the requests the emulator handled meanwhile. */
+type SideRun = ProbeRun & { readonly requests: number };
+
+/** Runs `probe` against `emulator`, counting the requests; @throws Error when the exit code is not `exitCode` */
+async function counted(emulator: BenchEmulator, what: string, exitCode: number, probe: () => Promise<ProbeRun>): Promise<SideRun> {
+  const before = await emulator.counters();
+  const run = await probe();
+  if (run.exitCode !== exitCode) throw new Error(`scale bench: ${what} ended with exit code ${run.exitCode}, expected ${exitCode}: ${run.stderrTail.trim()}`);
+  return { ...run, requests: (await emulator.counters()).requests - before.requests };
+}
+
+function side(runs: readonly SideRun[]): ScaleSide {
+  return {
+    wallMs: median(runs.map((r) => r.wallMs)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
+    rssMb: Math.max(...runs.map((r) => r.rssMb)),
+    requests: median(runs.map((r) => r.requests)),
+  };
+}
+
+/** After a warm-up of each (small sizes), alternating runs of the bare client and gwops. */
+async function alternate(size: number, bare: () => Promise<SideRun>, gwops: () => Promise<SideRun>): Promise<{ bare: ScaleSide; gwops: ScaleSide }> {
+  const warm = size <= WARM_UP_UP_TO;
+  if (warm) {
+    await bare();
+    await gwops();
+  }
+  const bares: SideRun[] = [];
+  const gwopses: SideRun[] = [];
+  for (let run = 0; run < (warm ? 3 : 1); run++) {
+    bares.push(await bare());
+    gwopses.push(await gwops());
+  }
+  return { bare: side(bares), gwops: side(gwopses) };
+}
+
+/** What one size needs: its seeded state file and its two projects. */
+interface SizeSetup {
+  readonly size: number;
+  readonly objects: number;
+  readonly seed: string;
+  readonly work: string;
+  /** The seeded mappings, every tenth changed (plan --no-server-check, drift). */
+  readonly changedDir: string;
+  readonly changed: number;
+  /** The seeded mappings unchanged plus `added` new ones (plan, apply). */
+  readonly newDir: string;
+  readonly newShape: Shape;
+  readonly added: number;
+}
+
+let copies = 0;
+
+async function copyOf(file: string, dir: string): Promise<string> {
+  const copy = path.join(dir, `state-${++copies}.json`);
+  await copyFile(file, copy);
+  return copy;
+}
+
+/** Plan, drift, export and the server-checked plan against one emulator started from the seed. */
+async function readRows(s: SizeSetup, progress: (line: string) => void): Promise<ScaleRow[]> {
+  const emulator = await childEmulator({ latencyMs: 0, stateFile: await copyOf(s.seed, s.work) });
+  const rows: ScaleRow[] = [];
+  try {
+    const cli = (args: readonly string[], cwd: string, exitCode: number) => (): Promise<SideRun> =>
+      counted(emulator, `gwops ${args.join(' ')}`, exitCode, () => runProbe(emulator, { mode: 'cli', args }, cwd));
+    const bareRun = (work: ProbeWork) => (): Promise<SideRun> => counted(emulator, `the bare client (${work.mode})`, 0, () => runProbe(emulator, work));
+    const measure = async (command: ScaleCommand, changes: number, bare: () => Promise<SideRun>, gwops: () => Promise<SideRun>): Promise<void> => {
+      progress(`scale bench: ${s.size} mappings, ${command}...`);
+      const sides = await alternate(s.size, bare, gwops);
+      rows.push({ size: s.size, objects: s.objects, command, changes, ...sides, emulatorRssMb: (await emulator.peakRssBytes()) / 1024 ** 2 });
+    };
+    await measure('plan-no-check', s.changed, bareRun({ mode: 'fetch', collections: SCENARIO_COLLECTIONS }), cli(['plan', '--no-server-check', '-q'], s.changedDir, 0));
+    await measure('drift', s.changed, bareRun({ mode: 'fetch', collections: [...SCENARIO_COLLECTIONS, 'configurations'] }), cli(['drift', '-q'], s.changedDir, 2));
+    await measure(
+      'export',
+      0,
+      () => counted(emulator, 'the bare fetch of export', 0, () => exportProbe(emulator, 'fetch', s.work)),
+      () => counted(emulator, 'gwops export', 0, () => exportProbe(emulator, 'export', s.work)),
+    );
+    await measure('plan', s.added, bareRun({ mode: 'calls', command: 'plan', shape: s.newShape, existing: s.size }), cli(['plan', '-q'], s.newDir, 0));
+  } finally {
+    await emulator.close();
+  }
+  return rows;
+}
+
+/** Apply, each run (gwops's and the bare client's) on an emulator of its own started from the seed. */
+async function applyRow(s: SizeSetup, progress: (line: string) => void): Promise<ScaleRow> {
+  progress(`scale bench: ${s.size} mappings, apply...`);
+  let emulatorRssMb = 0;
+  const fresh = async (what: string, work: ProbeWork, cwd?: string): Promise<SideRun> => {
+    const emulator = await childEmulator({ latencyMs: 0, stateFile: await copyOf(s.seed, s.work) });
+    try {
+      const run = await counted(emulator, what, 0, () => runProbe(emulator, work, cwd));
+      emulatorRssMb = Math.max(emulatorRssMb, (await emulator.peakRssBytes()) / 1024 ** 2);
+      return run;
+    } finally {
+      await emulator.close();
+    }
+  };
+  const sides = await alternate(
+    s.size,
+    () => fresh('the bare client (calls)', { mode: 'calls', command: 'apply', shape: s.newShape, existing: s.size }),
+    () => fresh('gwops apply --yes', { mode: 'cli', args: ['apply', '--yes', '-q'] }, s.newDir),
+  );
+  return { size: s.size, objects: s.objects, command: 'apply', changes: s.added, ...sides, emulatorRssMb };
+}
+
+/** Seeds a state file with `size` mappings and writes the two projects of the size into `work`. */
+async function setUp(size: number, work: string, progress: (line: string) => void): Promise<{ setup: SizeSetup; seedMs: number }> {
+  const seed = path.join(work, 'seed.json');
+  progress(`scale bench: seeding ${size} mappings...`);
+  const t0 = performance.now();
+  const seeding = await childEmulator({ latencyMs: 0, stateFile: seed });
+  try {
+    await populate(seeding, { mappings: size, groups: GROUPS, hosts: HOSTS, changeEvery: 0 });
+  } finally {
+    await seeding.close();
+  }
+  const seedMs = performance.now() - t0;
+  const added = Math.max(1, Math.round(size / 10));
+  const changedDir = path.join(work, 'changed');
+  const newDir = path.join(work, 'new');
+  const newShape: Shape = { mappings: size + added, groups: GROUPS, hosts: HOSTS, changeEvery: 0 };
+  await writeProject(changedDir, { mappings: size, groups: GROUPS, hosts: HOSTS, changeEvery: 10 });
+  await writeProject(newDir, newShape);
+  const setup = { size, objects: size + GROUPS + HOSTS, seed, work, changedDir, changed: Math.ceil(size / 10), newDir, newShape, added };
+  return { setup, seedMs };
+}
+
+/** Runs the scale benchmark at each size (see the module comment). */
+export async function benchScale(sizes: readonly number[], progress: (line: string) => void): Promise<ScaleBenchReport> {
+  const rows: ScaleRow[] = [];
+  const seeding: { size: number; ms: number }[] = [];
+  for (const size of sizes) {
+    const work = await mkdtemp(path.join(tmpdir(), `gwops-scale-bench-${size}-`));
+    try {
+      const { setup, seedMs } = await setUp(size, work, progress);
+      seeding.push({ size, ms: seedMs });
+      rows.push(...(await readRows(setup, progress)), await applyRow(setup, progress));
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+  return { rows, groups: GROUPS, hosts: HOSTS, seeding };
+}
