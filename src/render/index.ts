@@ -6,7 +6,7 @@ export { renderText } from './text.js';
 export type { TextOptions } from './text.js';
 export { renderMarkdown, MARKDOWN_MARKER, MARKDOWN_MAX_BYTES } from './markdown.js';
 export type { MarkdownOptions } from './markdown.js';
-export { planJson, renderApplyJson, renderApplyJsonChunks, renderJson, renderJsonChunks } from './json.js';
+export { planJson, planMembers, renderApplyJson, renderApplyJsonChunks, renderJson, renderJsonChunks } from './json.js';
 export type { JsonOptions } from './json.js';
 export { NO_CHANGES, summaryLine } from './values.js';
 export { renderMermaid, mermaidText, MERMAID_MAX_NODES } from './mermaid.js';

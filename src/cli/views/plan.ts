@@ -11,7 +11,7 @@ import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, Validat
 import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
-import { planTopology, renderJson, renderJsonChunks, renderMarkdown, renderText } from '../../render/index.js';
+import { planTopology, renderJsonChunks, renderMarkdown, renderText } from '../../render/index.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
@@ -112,22 +112,22 @@ export function markdownPlan(title?: string, fullCertificates = false): (plan: P
 }
 
 /**
- * The one JSON document of a failed run of plan or drift: the document of `gwops validate
+ * The one JSON document of a failed run of plan or drift, in chunks (src/render/json-chunks.ts): the document of `gwops validate
  * --format json` with the diagnostics (the manifests' `warnings` first, unless a plan
  * document already carried them) when the error carries them; the plan (without a server
  * check) when the gateway refused it; the plan with the failed step as a diagnostic when a
  * step failed; else the document of validate with the error as its one error (`run-failed`).
  */
-function failureJson(error: unknown, warnings: readonly Diagnostic[]): string {
+function failureJson(error: unknown, warnings: readonly Diagnostic[]): Iterable<string> {
   // The refused plan, carrying the diagnostics.
-  if (error instanceof OutsideScopeError) return renderJson(error.plan, { diagnostics: [...warnings, ...error.diagnostics] });
+  if (error instanceof OutsideScopeError) return renderJsonChunks(error.plan, { diagnostics: [...warnings, ...error.diagnostics] });
   if (isDiagnosticsError(error)) {
     // Only the validator rejects after the plan (and the warnings with it) was printed.
-    return formatDiagnostics(error instanceof ValidatorRejectedError ? error.diagnostics : [...warnings, ...error.diagnostics], 'json');
+    return [formatDiagnostics(error instanceof ValidatorRejectedError ? error.diagnostics : [...warnings, ...error.diagnostics], 'json')];
   }
-  if (error instanceof ServerCheckForbiddenError) return renderJson(error.plan, { diagnostics: warnings });
-  if (error instanceof ApplyFailedError) return renderJson(error.plan, { diagnostics: [...warnings, ...(error.failure ? [error.failure] : [])] });
-  return formatDiagnostics([...warnings, runFailure(error)], 'json');
+  if (error instanceof ServerCheckForbiddenError) return renderJsonChunks(error.plan, { diagnostics: warnings });
+  if (error instanceof ApplyFailedError) return renderJsonChunks(error.plan, { diagnostics: [...warnings, ...(error.failure ? [error.failure] : [])] });
+  return [formatDiagnostics([...warnings, runFailure(error)], 'json')];
 }
 
 /**
@@ -141,7 +141,8 @@ function jsonPlanView(io: CliIO, verbose: boolean): PlanView {
       for (const chunk of renderJsonChunks(plan, { diagnostics: [...warnings, ...(messages ?? [])] })) io.stdout.write(chunk);
     },
     failure(error, warnings) {
-      io.stdout.write(failureJson(error, warnings));
+      // In chunks, as the plan itself: a refused plan is as large as an accepted one.
+      for (const chunk of failureJson(error, warnings)) io.stdout.write(chunk);
       executionReport(error, io, verbose);
       throw error;
     },

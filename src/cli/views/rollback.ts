@@ -5,10 +5,10 @@
  * holds only the preview's document; the outcome goes to stderr.
  */
 import { ValidatorRejectedError } from '../../engine/errors.js';
-import { jsonDocument } from '../../json-document.js';
 import { commitOf, describeHistoryEntry } from '../../operations/history.js';
 import type { RollbackPreview, RollbackResult } from '../../operations/rollback.js';
-import { planJson, renderMarkdown, renderText } from '../../render/index.js';
+import { planMembers, renderMarkdown, renderText } from '../../render/index.js';
+import { jsonDocumentChunks } from '../../render/json-chunks.js';
 import { renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO, TextSink } from '../io.js';
@@ -53,24 +53,26 @@ export function afterRollback(result: Pick<RollbackResult, 'target' | 'active'>)
 }
 
 /** The preview in one format. */
-function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview: RollbackPreview) => string {
+function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview: RollbackPreview) => Iterable<string> {
   switch (format) {
     case 'json':
+      // In chunks (src/render/json-chunks.ts): the changes between two configurations may be the whole gateway.
       return (preview) =>
-        jsonDocument(ROLLBACK_FORMAT_VERSION, {
+        jsonDocumentChunks(ROLLBACK_FORMAT_VERSION, {
           target: historyJson(preview.target),
           active: preview.active ? historyJson(preview.active) : null,
           comment: preview.comment,
-          changes: planJson(preview.plan),
+          changes: planMembers(preview.plan),
         });
     case 'markdown':
-      return (preview) => renderMarkdown(preview.plan, { title: `gwops rollback preview: configuration ${preview.target.id}` });
+      return (preview) => [renderMarkdown(preview.plan, { title: `gwops rollback preview: configuration ${preview.target.id}` })];
     case 'text':
-      return (preview) =>
+      return (preview) => [
         `${heading(preview)}\n${renderText(preview.plan, {
           color: colorEnabled(io),
           heading: `Rollback preview: what activating configuration ${preview.target.id} would change in the active configuration (attributes that differ; server defaults, the same on both sides, left out):`,
-        })}`;
+        })}`,
+      ];
   }
 }
 
@@ -80,7 +82,9 @@ export function rollbackView(format: 'text' | 'markdown' | 'json', io: CliIO): R
   // With --format json stdout holds only the JSON document: the outcome goes to stderr.
   const report: TextSink = format === 'json' ? io.stderr : io.stdout;
   return {
-    preview: (preview) => void io.stdout.write(render(preview)),
+    preview(preview) {
+      for (const chunk of render(preview)) io.stdout.write(chunk);
+    },
     done(result) {
       switch (result.outcome) {
         case 'already-active':
