@@ -134,8 +134,10 @@ async function sendCall(
   const object = { kind: call.kind, name: call.name };
   if (call.endpoint === 'relationship') {
     const data = resolvedData(call.body, resolve);
-    if (call.method === 'PATCH') await client.link(kind.collection, resolve(call.id), call.relationship, data, object);
-    else await client.unlink(kind.collection, resolve(call.id), call.relationship, data, object);
+    // The link endpoint, when the relationship's calls go to another name than its GET key.
+    const endpoint = kind.relationships[call.relationship]?.endpoint ?? call.relationship;
+    if (call.method === 'PATCH') await client.link(kind.collection, resolve(call.id), endpoint, data, object);
+    else await client.unlink(kind.collection, resolve(call.id), endpoint, data, object);
     return;
   }
   const step = stepByIndex.get(call.steps[0] ?? 0);
