@@ -10,6 +10,7 @@ import { isBuiltInId } from '../gateway/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import { writeOnlyAttributes } from '../schema/index.js';
+import { mapReferences } from '../schema/references.js';
 import { SecretSlot, forEachPath, isPlainObject } from './attributes.js';
 import { generatedName, secretEnvName } from './names.js';
 
@@ -95,6 +96,15 @@ export function buildDocuments(input: BuildInput): BuildResult {
       taken.add(name);
       names.set(idKey(kind.type, resource.id), name);
     }
+  }
+
+  // Attributes that hold another object's id name it, as manifests do (src/schema/references.ts).
+  for (const document of documents.values()) {
+    document.attributes = mapReferences(document.kind, document.attributes, (target, value) => {
+      const name = names.get(idKey(target, String(value)));
+      if (name === undefined) warnings.push(`${document.kind} '${document.name}' names ${target} with id ${String(value)}, which could not be read: exported as '#id:${String(value)}'`);
+      return name ?? `#id:${String(value)}`;
+    });
   }
 
   // Links, once each in the canonical direction (read from both sides, as live state does).
