@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { stringify as stringifyYaml } from 'yaml';
+import { kindByCollection } from '../kinds/index.js';
 import type { RequestLogEntry } from './api.js';
 import { apiDocs } from './api-docs.js';
 import type { FaultInjector } from './faults.js';
@@ -128,6 +129,17 @@ function bearerKey(req: IncomingMessage): string | undefined {
   if (header === undefined) return undefined;
   const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/**
+ * `segments` with a collection whose path has two segments (`json-web-key-sets/locals`)
+ * joined into one, so that it matches a route's `:collection` parameter.
+ */
+function collectionSegments(segments: string[]): string[] {
+  const [first, second, third] = segments;
+  if (first !== 'configuration' || second === undefined || third === undefined) return segments;
+  const joined = `${second}/${third}`;
+  return kindByCollection(joined) ? [first, joined, ...segments.slice(3)] : segments;
 }
 
 /** Matches a route pattern; returns the parameters or undefined. */
@@ -271,7 +283,7 @@ function drained(res: ServerResponse): Promise<void> {
 
 function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: string, query: string, raw: Buffer): Reply {
   const { core } = deps;
-  const segments = rel.split('/').filter((s) => s !== '').map(decode);
+  const segments = collectionSegments(rel.split('/').filter((s) => s !== '').map(decode));
   const route = segments.join('/');
 
   if (route === 'session/create') {

@@ -349,7 +349,7 @@ export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => 
         kind: side.object.kind,
         name: side.object.name,
         id,
-        path: `${collectionPathOf(side.object.kind)}/${id}/relationships/${side.def.name}`,
+        path: `${collectionPathOf(side.object.kind)}/${id}/relationships/${side.def.endpoint ?? side.def.name}`,
         relationship: side.def.name,
         steps: carriedSteps,
         body: bodyOf(side.def, others.map(identifier)),

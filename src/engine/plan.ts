@@ -42,6 +42,7 @@ import { BuiltInObjectError, MassDeleteError, OutsideScopeError, UnresolvedRefer
 import type { OutsideScope } from './ownership.js';
 import { outsideScopeMessage } from './ownership.js';
 import { checkCalls, planCalls } from './batch.js';
+import { unresolvedReferences } from './attribute-references.js';
 
 export type { Plan, PlanStep } from './plan-types.js';
 import { liveStateDigest } from './live-digest.js';
@@ -131,7 +132,8 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
  * the ownership scope refuses comes back errored, with its diagnostics ({@link PlanOutcome}).
  * @param desired from `desiredState` (desired.ts)
  * @param live from `liveState` (live.ts), built with the desired identity handles (`identityHandles`)
- * @throws UnresolvedReferenceError when a desired link names an object that neither the
+ * @throws UnresolvedReferenceError when a desired link, or a desired attribute that names an
+ *   object (schema `x-gwops-reference`), names an object that neither the
  *   manifests nor the live state have (live objects and built-ins are found by name, see
  *   {@link liveIdOf}; naming one never makes it managed)
  * @throws BuiltInObjectError when a desired object has the name of a built-in live object
@@ -192,6 +194,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
     const source = sourceOfLink(desired, declared, link);
     nodes.push(linkNode('link', link, needs, source));
   }
+  unresolved.push(...unresolvedReferences(desired, live));
   if (unresolved.length > 0) throw new UnresolvedReferenceError(unresolved);
 
   const referenced = new Set(desired.links.flatMap((l) => [refKey(l.from), refKey(l.to)]));

@@ -49,6 +49,8 @@ export interface RuleContext {
   readonly label: (object: StoredObject) => string;
   /** True when `object` links through its relationship `name` to at least one existing object. */
   readonly linked: (object: StoredObject, name: string) => boolean;
+  /** True when an object of `type` with `id` exists (ids as strings; an attribute's number is turned into one). */
+  readonly exists: (type: ResourceType, id: string) => boolean;
 }
 
 /**

@@ -61,6 +61,14 @@ export interface RelationshipDefinition<Target extends string = ResourceType> {
    */
   readonly aliases?: readonly string[];
   /**
+   * The link endpoint's name when it is not the relationship's name (the `data.relationships`
+   * key in GET): an IP address list shows its whitelisting mappings under
+   * `ip-address-whitelists` but links them through `.../relationships/mappings-whitelist`
+   * (docs/gateway-api.md "Relationships"). Calls go to it; the emulator serves it too.
+   * The name itself when absent.
+   */
+  readonly endpoint?: string;
+  /**
    * How the kind's schema describes the relationship in manifests; `Names of linked
    * <target>s` (to-many) or `Name of the linked <target> (to-one)` when absent.
    */

@@ -90,6 +90,30 @@ const backEndGroup: ExampleHook = (name) => ({
   update: { backendHosts: [{ protocol: 'HTTP', hostName: `${name}.example.internal`, port: 8081 }] },
 });
 
+/** One network and one address (valid on its own); the update adds a range. */
+const ipAddressList: ExampleHook = (name) => ({
+  attributes: { ips: ['192.0.2.0/24', '198.51.100.7'] },
+  update: { ips: ['192.0.2.0/24', '198.51.100.7', `203.0.113.0/${name.length % 8 + 24}`] },
+});
+
+/** A policy service with its shared secret (valid on its own); the update moves its endpoint. */
+const apiPolicyService: ExampleHook = (name) => ({
+  attributes: { endpoint: '/auth-api-policy-service/rest/resolve-tech-client', sharedSecret: `shared-${name}-secret` },
+  update: { endpoint: `/policy/${name}/resolve` },
+});
+
+/** A stored key set for one issuer (valid on its own); the update changes the issuer. */
+const localJsonWebKeySet: ExampleHook = (name) => ({
+  attributes: { issuer: `https://${name}.example.com` },
+  update: { issuer: `https://login.${name}.example.com` },
+});
+
+/** A key set fetched from its issuer (valid on its own); the update moves its URL. */
+const remoteJsonWebKeySet: ExampleHook = (name) => ({
+  attributes: { issuer: `https://${name}.example.com`, url: `https://${name}.example.com/jwks` },
+  update: { url: `https://${name}.example.com/keys/jwks` },
+});
+
 /**
  * A plain (not regular-expression) entry path; it needs a back-end group (without one the
  * validator reports MAPPING_WITHOUT_BACKEND_GROUP, an ERROR; without a virtual host only a
@@ -116,6 +140,10 @@ export const KIND_EXAMPLES: Readonly<Record<ResourceType, ExampleHook>> = {
   'ssl-certificate': sslCertificate,
   'acme-service': acmeService,
   'back-end-group': backEndGroup,
+  'ip-address-list': ipAddressList,
+  'api-policy-service': apiPolicyService,
+  'local-json-web-key-set': localJsonWebKeySet,
+  'remote-json-web-key-set': remoteJsonWebKeySet,
   mapping,
   'virtual-host': virtualHost,
 };

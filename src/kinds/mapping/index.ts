@@ -26,5 +26,57 @@ export const mapping = {
       canonical: true,
       aliases: ['back-end-group'],
     },
+    // docs/gateway-api.md "IP address lists": the list's side of these links is
+    // documented by every client; the mapping's exception and bot-management endpoints
+    // are only seen as GET keys.
+    'ip-address-whitelists': {
+      name: 'ip-address-whitelists',
+      target: 'ip-address-list',
+      cardinality: 'many',
+      inverse: 'ip-address-whitelists',
+      canonical: true,
+      description: 'Names of the ip-address-lists whose addresses the mapping lets through (from 8.3.2 also per path: ipRules.ipAddressWhitelists.pathWhitelists)',
+    },
+    'ip-address-blacklists': {
+      name: 'ip-address-blacklists',
+      target: 'ip-address-list',
+      cardinality: 'many',
+      inverse: 'ip-address-blacklists',
+      canonical: true,
+      description: 'Names of the ip-address-lists whose addresses the mapping blocks',
+    },
+    'ip-address-blacklist-exceptions': {
+      name: 'ip-address-blacklist-exceptions',
+      target: 'ip-address-list',
+      cardinality: 'many',
+      inverse: 'ip-address-blacklist-exceptions',
+      canonical: true,
+      documented: false,
+      description: 'Names of the ip-address-lists exempted from the mapping\'s IP address blacklists',
+    },
+    'bot-management-source-ip-address-whitelist': {
+      name: 'bot-management-source-ip-address-whitelist',
+      target: 'ip-address-list',
+      cardinality: 'one',
+      inverse: 'mappings-request-frequency-filter-whitelist',
+      canonical: true,
+      documented: false,
+      description: 'Name of the ip-address-list whose source addresses bot management exempts (to-one)',
+    },
+    'api-policy-service': { name: 'api-policy-service', target: 'api-policy-service', cardinality: 'one', inverse: 'mappings', canonical: true },
+    'local-json-web-key-sets': {
+      name: 'local-json-web-key-sets',
+      target: 'local-json-web-key-set',
+      cardinality: 'many',
+      inverse: 'mappings',
+      canonical: true,
+    },
+    'remote-json-web-key-sets': {
+      name: 'remote-json-web-key-sets',
+      target: 'remote-json-web-key-set',
+      cardinality: 'many',
+      inverse: 'mappings',
+      canonical: true,
+    },
   },
 } as const satisfies KindModule;
