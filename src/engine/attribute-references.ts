@@ -36,8 +36,8 @@ export function desiredReferences(desired: State): DesiredReference[] {
 
 /**
  * The `unresolved-link` diagnostics of desired attributes that name an object neither the
- * manifests nor the live gateway have (built-ins found by name too), each at the document
- * that holds the attribute.
+ * manifests nor the live gateway have (built-ins found by name too), each where the name
+ * is written (`referenceSources`), else at the document that holds the attribute.
  */
 export function unresolvedReferences(desired: State, live: State): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -48,7 +48,7 @@ export function unresolvedReferences(desired: State, live: State): Diagnostic[] 
       objectDiagnostic({
         code: 'unresolved-link',
         object: reference.by,
-        source: reference.by.source,
+        source: reference.by.referenceSources?.[reference.path] ?? reference.by.source,
         message:
           `${reference.by.kind} '${reference.by.name}' attribute ${reference.path} names ${ref.kind} '${ref.name}', which no manifest declares ` +
           `and the gateway does not have: declare it, or remove the name`,

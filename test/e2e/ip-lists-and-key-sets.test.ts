@@ -133,7 +133,10 @@ describe('IP address lists, API policy services and remote key sets through ever
     const folder = await writeManifests(t.h, 'unknown-list', project({ officeIps: ['192.0.2.0/24'], blacklists: [], whitelist: ['app-office', 'app-nowhere'] }));
     const r = await t.h.cli(['plan', '--config', join(folder, 'gwops.yaml'), ...t.h.connection]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('app.yaml:1:1');
+    // Located at the unknown name itself, not at the document's start.
+    const lines = (await readFile(join(folder, 'app.yaml'), 'utf8')).split('\n');
+    const line = lines.findIndex((l) => l.includes('app-nowhere'));
+    expect(r.stderr).toContain(`app.yaml:${line + 1}:${(lines[line] ?? '').indexOf('app-nowhere') + 1}`);
     expect(r.stderr).toContain("ip-address-list 'app-nowhere'");
   });
 });
