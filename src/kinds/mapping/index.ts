@@ -26,5 +26,6 @@ export const mapping = {
       canonical: true,
       aliases: ['back-end-group'],
     },
+    'openapi-document': { name: 'openapi-document', target: 'openapi-document', cardinality: 'one', inverse: 'mappings', canonical: true },
   },
 } as const satisfies KindModule;
