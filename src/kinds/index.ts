@@ -1,6 +1,7 @@
 import { acmeService } from './acme-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
 import type { KindDefinition, ResourceType, TemplateKind, Variant } from './kind.js';
+import { graphqlDocument } from './graphql-document/index.js';
 import { mapping } from './mapping/index.js';
 import { openapiDocument } from './openapi-document/index.js';
 import { sslCertificate } from './ssl-certificate/index.js';
@@ -27,7 +28,7 @@ export { VARIANTS } from './kind.js';
  * The registry with each module's own literal type, from which `ResourceType` and
  * `TemplateKind` are read (kind.ts). Use {@link KINDS}.
  */
-export const KIND_MODULES = [sslCertificate, acmeService, backEndGroup, openapiDocument, mapping, virtualHost] as const;
+export const KIND_MODULES = [sslCertificate, acmeService, backEndGroup, openapiDocument, graphqlDocument, mapping, virtualHost] as const;
 
 /**
  * Every kind gwops manages, in dependency order (the one explicit registry). The type

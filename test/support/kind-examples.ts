@@ -101,6 +101,12 @@ const openapiDocument: ExampleHook = () => ({
   update: {},
 });
 
+/** A GraphQL document: like an OpenAPI document, nothing to update but its content. */
+const graphqlDocument: ExampleHook = () => ({
+  attributes: {},
+  update: {},
+});
+
 /**
  * A plain (not regular-expression) entry path; it needs a back-end group (without one the
  * validator reports MAPPING_WITHOUT_BACKEND_GROUP, an ERROR; without a virtual host only a
@@ -128,6 +134,7 @@ export const KIND_EXAMPLES: Readonly<Record<ResourceType, ExampleHook>> = {
   'acme-service': acmeService,
   'back-end-group': backEndGroup,
   'openapi-document': openapiDocument,
+  'graphql-document': graphqlDocument,
   mapping,
   'virtual-host': virtualHost,
 };

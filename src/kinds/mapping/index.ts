@@ -27,5 +27,6 @@ export const mapping = {
       aliases: ['back-end-group'],
     },
     'openapi-document': { name: 'openapi-document', target: 'openapi-document', cardinality: 'one', inverse: 'mappings', canonical: true },
+    'graphql-document': { name: 'graphql-document', target: 'graphql-document', cardinality: 'one', inverse: 'mappings', canonical: true },
   },
 } as const satisfies KindModule;
