@@ -14,6 +14,7 @@ export const graphqlDocument = {
   collection: 'api-security/graphql-documents',
   level: 0,
   identity: nameIdentity,
+  content: true,
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
     mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'graphql-document', canonical: false },

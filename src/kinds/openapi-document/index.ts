@@ -14,6 +14,7 @@ export const openapiDocument = {
   collection: 'api-security/openapi-documents',
   level: 0,
   identity: nameIdentity,
+  content: true,
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
     mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'openapi-document', canonical: false },
