@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { stringify as stringifyYaml } from 'yaml';
-import { kindByCollection } from '../kinds/index.js';
 import type { RequestLogEntry } from './api.js';
 import { apiDocs } from './api-docs.js';
 import type { FaultInjector } from './faults.js';
@@ -22,6 +21,7 @@ import { isLoginAppPath, loginAppAnswer } from './login-app.js';
 import type { Session } from './sessions.js';
 import { SESSION_COOKIE, sessionIdsFromCookies } from './sessions.js';
 import { apiKeyExpiry, utcInstant } from '../gateway/api-key.js';
+import { KINDS } from '../kinds/index.js';
 
 /** Largest request body accepted, in bytes (413 beyond). */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -131,15 +131,23 @@ function bearerKey(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
+/** The collection paths of more than one segment (`api-security/openapi-documents`), split. */
+const NESTED_COLLECTIONS = KINDS.map((k) => k.collection.split('/')).filter((parts) => parts.length > 1);
+
 /**
- * `segments` with a collection whose path has two segments (`json-web-key-sets/locals`)
- * joined into one, so that it matches a route's `:collection` parameter.
+ * The request's path segments with a collection path of more than one segment joined into
+ * the one segment route patterns name it by (`configuration`, `api-security/openapi-documents`,
+ * `7`), also under `configuration/templates`.
  */
-function collectionSegments(segments: string[]): string[] {
-  const [first, second, third] = segments;
-  if (first !== 'configuration' || second === undefined || third === undefined) return segments;
-  const joined = `${second}/${third}`;
-  return kindByCollection(joined) ? [first, joined, ...segments.slice(3)] : segments;
+function foldCollection(segments: readonly string[]): string[] {
+  const start = segments[1] === 'templates' ? 2 : 1;
+  if (segments[0] !== 'configuration') return [...segments];
+  for (const parts of NESTED_COLLECTIONS) {
+    if (parts.every((part, i) => segments[start + i] === part)) {
+      return [...segments.slice(0, start), parts.join('/'), ...segments.slice(start + parts.length)];
+    }
+  }
+  return [...segments];
 }
 
 /** Matches a route pattern; returns the parameters or undefined. */
@@ -283,7 +291,7 @@ function drained(res: ServerResponse): Promise<void> {
 
 function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: string, query: string, raw: Buffer): Reply {
   const { core } = deps;
-  const segments = collectionSegments(rel.split('/').filter((s) => s !== '').map(decode));
+  const segments = foldCollection(rel.split('/').filter((s) => s !== '').map(decode));
   const route = segments.join('/');
 
   if (route === 'session/create') {

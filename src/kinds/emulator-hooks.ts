@@ -28,6 +28,12 @@ export interface StoredObject {
    * (enabled, not log-only) are kept (docs/gateway-api.md "Deny rules").
    */
   readonly denyRuleUsage?: Readonly<Record<string, DenyRuleUsage>>;
+  /**
+   * The bytes of the object's content sub-resource, base64 (kinds with
+   * `KindDefinition.content`; docs/gateway-api.md "OpenAPI and GraphQL documents");
+   * absent before the first upload.
+   */
+  readonly content?: string;
 }
 
 /** How a mapping uses one built-in deny rule group or rule. */

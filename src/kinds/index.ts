@@ -3,8 +3,10 @@ import { apiPolicyService } from './api-policy-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
 import { ipAddressList } from './ip-address-list/index.js';
 import type { KindDefinition, ResourceType, TemplateKind, Variant } from './kind.js';
+import { graphqlDocument } from './graphql-document/index.js';
 import { localJsonWebKeySet } from './local-json-web-key-set/index.js';
 import { mapping } from './mapping/index.js';
+import { openapiDocument } from './openapi-document/index.js';
 import { remoteJsonWebKeySet } from './remote-json-web-key-set/index.js';
 import { sslCertificate } from './ssl-certificate/index.js';
 import { virtualHost } from './virtual-host/index.js';
@@ -34,6 +36,8 @@ export const KIND_MODULES = [
   sslCertificate,
   acmeService,
   backEndGroup,
+  openapiDocument,
+  graphqlDocument,
   ipAddressList,
   apiPolicyService,
   localJsonWebKeySet,

@@ -227,6 +227,13 @@ export interface KindDefinition<Type extends string = ResourceType> {
    * `jwsAlgorithm` is HS_*). All secret attributes hold secrets when absent.
    */
   readonly holdsSecret?: (path: readonly string[], attributes: KindAttributes) => boolean;
+  /**
+   * True when objects of the kind have a binary content sub-resource `/{id}/content`
+   * (docs/gateway-api.md "OpenAPI and GraphQL documents"): `GET` with `Accept:
+   * application/octet-stream` answers its bytes, `PUT` with that content type stores them
+   * (204). None when absent.
+   */
+  readonly content?: boolean;
   /** Semantic rules of the kind's manifests; none when the schema says everything. */
   readonly rules?: ManifestRules;
 }

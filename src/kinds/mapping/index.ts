@@ -78,5 +78,7 @@ export const mapping = {
       inverse: 'mappings',
       canonical: true,
     },
+    'openapi-document': { name: 'openapi-document', target: 'openapi-document', cardinality: 'one', inverse: 'mappings', canonical: true },
+    'graphql-document': { name: 'graphql-document', target: 'graphql-document', cardinality: 'one', inverse: 'mappings', canonical: true },
   },
 } as const satisfies KindModule;
