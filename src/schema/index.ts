@@ -52,9 +52,14 @@ export interface JsonSchema {
    * The resource type whose object this value (or each item of this array) names:
    * manifests write the object's name,
    * the gateway holds its id as a JSON number (docs/architecture.md "Decisions": references
-   * are names, never ids; `ipAddressListIds`).
+   * are names, never ids; `ipAddressListIds`, `openApiDocumentId`).
    */
   'x-gwops-reference'?: string;
+  /**
+   * With `x-gwops-reference`: the number that names no object (`-1`, an OpenAPI policy
+   * that skips validation); it is written, compared and sent as it is.
+   */
+  'x-gwops-reference-none'?: number;
   writeOnly?: boolean;
 }
 

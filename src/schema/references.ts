@@ -25,16 +25,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Every reference value in `attributes` of an object of `type`, in document order: the
- * value of a marked attribute, or each item when it is an array.
+ * value of a marked attribute, or each item when it is an array; the number that names no
+ * object (`x-gwops-reference-none`) is none.
  */
 export function attributeReferences(type: ResourceType, attributes: Readonly<Record<string, unknown>>): AttributeReference[] {
   const out: AttributeReference[] = [];
   for (const path of referenceAttributes(type)) {
     const target = path.schema['x-gwops-reference'] as ResourceType;
+    const none = path.schema['x-gwops-reference-none'];
     const visit = (node: unknown, depth: number, at: readonly string[]): void => {
       if (depth === path.segments.length) {
         const one = (value: unknown, segments: readonly string[]): void => {
-          if (typeof value === 'string' || typeof value === 'number') out.push({ segments, target, value });
+          if ((typeof value === 'string' || typeof value === 'number') && value !== none) out.push({ segments, target, value });
         };
         if (Array.isArray(node)) node.forEach((item, i) => one(item, [...at, String(i)]));
         else one(node, at);
