@@ -85,7 +85,7 @@ interface Expansion {
   readonly relationship?: RelationshipDefinition;
 }
 
-/** Expands `:collection` over the variant's kinds and `:relationship` over that kind's relationships (aliases included). */
+/** Expands `:collection` over the variant's kinds and `:relationship` over that kind's relationships (link endpoints and aliases included). */
 function expand(pattern: readonly string[], variant: Variant): Expansion[] {
   if (!pattern.includes(':collection')) {
     const kind = KINDS.find((k) => pattern[0] === 'configuration' && pattern[1] === k.collection);
@@ -99,7 +99,8 @@ function expand(pattern: readonly string[], variant: Variant): Expansion[] {
       continue;
     }
     for (const relationship of relationshipsIn(kind, variant)) {
-      for (const name of [relationship.name, ...(relationship.aliases ?? [])]) {
+      const endpoint = relationship.endpoint === undefined ? [] : [relationship.endpoint];
+      for (const name of [relationship.name, ...endpoint, ...(relationship.aliases ?? [])]) {
         out.push({ segments: withKind.map((s) => (s === ':relationship' ? name : s)), kind, relationship });
       }
     }

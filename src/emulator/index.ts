@@ -16,6 +16,7 @@ import { ConfigurationStore } from './configurations.js';
 import { FaultInjector } from './faults.js';
 import { LOGIN_APP_JWKS_PATH, LoginApp } from './login-app.js';
 import { configurationRoutes } from './routes-configurations.js';
+import { contentRoutes } from './routes-content.js';
 import { relationshipRoutes } from './routes-relationships.js';
 import { resourceObject, resourceRoutes } from './routes-resources.js';
 import { transferRoutes } from './routes-transfer.js';
@@ -29,7 +30,7 @@ import { templateRoutes } from './templates.js';
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 
 /** Every route (server.ts orders them by specificity). */
-export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...denyRuleRoutes, ...templateRoutes, ...relationshipRoutes, ...resourceRoutes];
+export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...denyRuleRoutes, ...templateRoutes, ...relationshipRoutes, ...contentRoutes, ...resourceRoutes];
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 

@@ -21,6 +21,7 @@ import { isLoginAppPath, loginAppAnswer } from './login-app.js';
 import type { Session } from './sessions.js';
 import { SESSION_COOKIE, sessionIdsFromCookies } from './sessions.js';
 import { apiKeyExpiry, utcInstant } from '../gateway/api-key.js';
+import { KINDS } from '../kinds/index.js';
 
 /** Largest request body accepted, in bytes (413 beyond). */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -128,6 +129,25 @@ function bearerKey(req: IncomingMessage): string | undefined {
   if (header === undefined) return undefined;
   const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/** The collection paths of more than one segment (`api-security/openapi-documents`), split. */
+const NESTED_COLLECTIONS = KINDS.map((k) => k.collection.split('/')).filter((parts) => parts.length > 1);
+
+/**
+ * The request's path segments with a collection path of more than one segment joined into
+ * the one segment route patterns name it by (`configuration`, `api-security/openapi-documents`,
+ * `7`), also under `configuration/templates`.
+ */
+function foldCollection(segments: readonly string[]): string[] {
+  const start = segments[1] === 'templates' ? 2 : 1;
+  if (segments[0] !== 'configuration') return [...segments];
+  for (const parts of NESTED_COLLECTIONS) {
+    if (parts.every((part, i) => segments[start + i] === part)) {
+      return [...segments.slice(0, start), parts.join('/'), ...segments.slice(start + parts.length)];
+    }
+  }
+  return [...segments];
 }
 
 /** Matches a route pattern; returns the parameters or undefined. */
@@ -271,7 +291,7 @@ function drained(res: ServerResponse): Promise<void> {
 
 function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: string, query: string, raw: Buffer): Reply {
   const { core } = deps;
-  const segments = rel.split('/').filter((s) => s !== '').map(decode);
+  const segments = foldCollection(rel.split('/').filter((s) => s !== '').map(decode));
   const route = segments.join('/');
 
   if (route === 'session/create') {

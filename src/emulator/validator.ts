@@ -16,7 +16,7 @@ function label(object: StoredObject): string {
   return typeof name === 'string' && name !== '' ? `${words} '${name}'` : `${words} with id ${object.id}`;
 }
 
-/** What every kind's rules get: the variant, {@link label}, and links to existing objects. */
+/** What every kind's rules get: the variant, {@link label}, links to existing objects, and whether an object exists. */
 function ruleContext(content: ConfigContent, context: ModelContext): RuleContext {
   return {
     variant: context.variant,
@@ -28,6 +28,7 @@ function ruleContext(content: ConfigContent, context: ModelContext): RuleContext
       const targets = content.objects[def.target];
       return ids !== undefined && ids.some((id) => targets.has(id));
     },
+    exists: (type, id) => content.objects[type].has(id),
   };
 }
 

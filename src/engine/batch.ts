@@ -36,6 +36,7 @@ import type { ObjectRef } from './model.js';
 import { refKey } from './model.js';
 import type { LinkStep, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UnlinkStep } from './plan-types.js';
 import { placeholderRef } from './plan-types.js';
+import { minimumVertexCover } from './vertex-cover.js';
 
 type LinkLike = LinkStep | UnlinkStep;
 
@@ -91,105 +92,6 @@ function inverseSide(step: LinkLike, def: RelationshipDefinition): Side | undefi
 /** True when a side may carry several identifiers in one call. */
 function batchable(def: RelationshipDefinition): boolean {
   return def.cardinality === 'many' && (def.aliases?.length ?? 0) === 0;
-}
-
-/**
- * A maximum matching of a bipartite graph (Hopcroft-Karp, iterative) and from it a minimum
- * vertex cover (König): `left[u]` / `right[v]` tell whether a vertex is in the cover.
- * Deterministic for a given adjacency order.
- */
-export function minimumVertexCover(leftCount: number, rightCount: number, adjacency: readonly (readonly number[])[]): { left: boolean[]; right: boolean[] } {
-  const FREE = -1;
-  const INFINITE = Number.MAX_SAFE_INTEGER;
-  const matchLeft = new Array<number>(leftCount).fill(FREE);
-  const matchRight = new Array<number>(rightCount).fill(FREE);
-  const dist = new Array<number>(leftCount).fill(INFINITE);
-  const next = new Array<number>(leftCount).fill(0);
-  const edges = (u: number): readonly number[] => adjacency[u] ?? [];
-
-  const layer = (): boolean => {
-    const queue: number[] = [];
-    for (let u = 0; u < leftCount; u++) {
-      if (matchLeft[u] === FREE) {
-        dist[u] = 0;
-        queue.push(u);
-      } else dist[u] = INFINITE;
-    }
-    let found = false;
-    for (let head = 0; head < queue.length; head++) {
-      const u = queue[head] ?? 0;
-      for (const v of edges(u)) {
-        const w = matchRight[v] ?? FREE;
-        if (w === FREE) found = true;
-        else if (dist[w] === INFINITE) {
-          dist[w] = (dist[u] ?? 0) + 1;
-          queue.push(w);
-        }
-      }
-    }
-    return found;
-  };
-
-  const augment = (root: number): boolean => {
-    const stack = [root];
-    const via: number[] = []; // via[k]: the right vertex that stack[k] is matched to if the path succeeds
-    while (stack.length > 0) {
-      const u = stack[stack.length - 1] ?? 0;
-      const list = edges(u);
-      const at = next[u] ?? 0;
-      if (at >= list.length) {
-        dist[u] = INFINITE;
-        stack.pop();
-        via.pop();
-        continue;
-      }
-      next[u] = at + 1;
-      const v = list[at] ?? 0;
-      const w = matchRight[v] ?? FREE;
-      if (w === FREE) {
-        via.push(v);
-        for (const [k, left] of stack.entries()) {
-          const right = via[k] ?? 0;
-          matchLeft[left] = right;
-          matchRight[right] = left;
-        }
-        return true;
-      }
-      if (dist[w] === (dist[u] ?? 0) + 1) {
-        via.push(v);
-        stack.push(w);
-      }
-    }
-    return false;
-  };
-
-  while (layer()) {
-    next.fill(0);
-    for (let u = 0; u < leftCount; u++) if (matchLeft[u] === FREE) augment(u);
-  }
-
-  // König: Z = vertices reachable from free left vertices by alternating paths; cover = (L \ Z) ∪ (R ∩ Z).
-  const seenLeft = new Array<boolean>(leftCount).fill(false);
-  const seenRight = new Array<boolean>(rightCount).fill(false);
-  const queue: number[] = [];
-  for (let u = 0; u < leftCount; u++) {
-    if (matchLeft[u] === FREE) {
-      seenLeft[u] = true;
-      queue.push(u);
-    }
-  }
-  for (let head = 0; head < queue.length; head++) {
-    for (const v of edges(queue[head] ?? 0)) {
-      if (seenRight[v]) continue;
-      seenRight[v] = true;
-      const w = matchRight[v] ?? FREE;
-      if (w !== FREE && !seenLeft[w]) {
-        seenLeft[w] = true;
-        queue.push(w);
-      }
-    }
-  }
-  return { left: seenLeft.map((seen, u) => !seen && edges(u).length > 0), right: seenRight };
 }
 
 /** Numbers vertices by key in order of first appearance. */
@@ -349,7 +251,7 @@ export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => 
         kind: side.object.kind,
         name: side.object.name,
         id,
-        path: `${collectionPathOf(side.object.kind)}/${id}/relationships/${side.def.name}`,
+        path: `${collectionPathOf(side.object.kind)}/${id}/relationships/${side.def.endpoint ?? side.def.name}`,
         relationship: side.def.name,
         steps: carriedSteps,
         body: bodyOf(side.def, others.map(identifier)),

@@ -58,6 +58,7 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
       attributes: doc.attributes,
       source: doc.source,
       ...(doc.secretVersions ? { secretVersions: doc.secretVersions } : {}),
+      ...(doc.referenceSources ? { referenceSources: doc.referenceSources } : {}),
     };
     const identity = kindOf(doc.kind).identity;
     const key = identity.declared(doc.attributes);

@@ -190,19 +190,23 @@ export function redactAttributes(
 /**
  * True when `live` matches what is declared: objects compare only their declared keys,
  * arrays compare item by item with the same rule and must have the same length, other
- * values compare strictly. Write-only paths are skipped.
+ * values compare strictly. Write-only paths are skipped. With `wholeItems`, the objects
+ * inside a list's items must also hold no member the declared item lacks: a PATCH replaces
+ * a list whole (docs/gateway-api.md "Attributes and server defaults", list items), so such
+ * a member would be dropped (give `declared` with its item defaults filled in).
  */
-export function matchesDeclared(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[] = []): boolean {
+export function matchesDeclared(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[] = [], wholeItems = false, inItem = false): boolean {
   if (isPlainObject(declared)) {
     if (!isPlainObject(live)) return false;
+    if (inItem && Object.keys(live).some((key) => !(key in declared) && live[key] !== undefined && live[key] !== null && !isWriteOnlyPath(type, [...segments, key]))) return false;
     return Object.entries(declared).every(([key, child]) => {
       const childSegments = [...segments, key];
-      return isWriteOnlyPath(type, childSegments) || matchesDeclared(type, child, live[key], childSegments);
+      return isWriteOnlyPath(type, childSegments) || matchesDeclared(type, child, live[key], childSegments, wholeItems, inItem);
     });
   }
   if (Array.isArray(declared)) {
     if (!Array.isArray(live) || live.length !== declared.length) return false;
-    return declared.every((item: unknown, i) => matchesDeclared(type, item, live[i], [...segments, String(i)]));
+    return declared.every((item: unknown, i) => matchesDeclared(type, item, live[i], [...segments, String(i)], wholeItems, wholeItems));
   }
   if (typeof declared === 'string' && typeof live === 'string' && declared !== live && isPublicKeyPath(type, segments)) {
     const thumbprint = pemThumbprint(declared);
@@ -293,7 +297,7 @@ export function diffAttributes(
       } else if (Array.isArray(value)) {
         // A list compares and renders as the gateway will hold it: item defaults filled in, keys sorted.
         const filled = withItemDefaults(type, childSegments, value, liveValue);
-        if (matchesDeclared(type, filled, liveValue, childSegments)) unchanged += 1;
+        if (matchesDeclared(type, filled, liveValue, childSegments, true)) unchanged += 1;
         else {
           changes.push(change(type, childSegments, sortedKeys(liveValue), sortedKeys(filled)));
           changedTopLevel.add(childSegments[0] ?? key);

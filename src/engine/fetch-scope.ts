@@ -8,6 +8,7 @@
 import type { ResourceType } from '../kinds/index.js';
 import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import { matchesFilter, parseFilters } from '../api/filter.js';
+import { desiredReferences } from './attribute-references.js';
 import type { State, StateObject } from './model.js';
 
 /** The attribute keys a plan reads of a kind's live objects: `true` keeps a whole value. */
@@ -88,7 +89,8 @@ export function projectAttributes(shape: Shape, attributes: Record<string, unkno
 export type OwnershipScope = Partial<Record<ResourceType, readonly string[]>>;
 
 /**
- * Which kinds to read: those with desired objects, those with an ownership scope, and the
+ * Which kinds to read: those with desired objects, those with an ownership scope, the
+ * kinds of the objects desired attributes name, and the
  * kinds at the other end of every relationship a manifest declares (so that a desired link
  * finds its live target, and a managed live link is shown with its target's name). A kind
  * that nothing names is not read: the plan cannot touch it.
@@ -105,6 +107,7 @@ export function kindsToFetch(desired: State, scope: OwnershipScope, available: r
     wanted.add(link.from.kind);
     wanted.add(link.to.kind);
   }
+  for (const reference of desiredReferences(desired)) wanted.add(reference.kind);
   return KINDS.map((k) => k.type).filter((t) => wanted.has(t) && available.includes(t));
 }
 
@@ -126,6 +129,7 @@ export function fetchFilters(kind: ResourceType, desired: State, scope: Ownershi
   const parsed = parseFilters(filters);
   const named = new Set(desired.objects.get(kind)?.keys() ?? []);
   for (const link of desired.links) for (const end of [link.from, link.to]) if (end.kind === kind) named.add(end.name);
+  for (const reference of desiredReferences(desired)) if (reference.kind === kind) named.add(reference.name);
   for (const name of named) {
     if (!matchesFilter(parsed, { type: kind, id: '', attributes: { name } })) return [];
   }

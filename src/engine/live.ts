@@ -10,6 +10,7 @@ import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
 import type { Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { UNKNOWN_ID_PREFIX, canonicalLink, emptyObjectMaps, linkKey, relationshipDefinition } from './model.js';
+import { mapReferences } from '../schema/references.js';
 
 /** A JSON:API resource object as a GET list returns it (the REST client's type). */
 export type { ApiResource } from '../api/documents.js';
@@ -34,7 +35,9 @@ import { isBuiltInId } from '../api/documents.js';
  *   in the lists keeps the ref `{ kind, name: '#id:<id>' }`: never silently dropped.
  *   Relationships gwops does not manage (e.g. a back-end group's `client-certificate`)
  *   are not links of the model; they are counted on both ends as `unmanagedLinks`.
- * - Attributes are kept as returned (the object is not copied: treat as read-only).
+ * - Attributes are kept as returned (the object is not copied: treat as read-only), except
+ *   that an attribute holding another object's id (schema `x-gwops-reference`) holds its
+ *   name, or `#id:<id>` when no fetched object has that id.
  * - Built-in objects (negative ids, `isBuiltInId`; docs/gateway-api.md "Documents and ids")
  *   are left out of `objects`: they are never planned, pruned or reported as unmanaged.
  *   Their names and ids are kept in `builtIns`, so that a manifest declaring one is
@@ -104,6 +107,15 @@ export function liveStateNamed(
       if (identity.name === undefined) unnamed.add(objectKey(kind.type, name));
       else if (taken) duplicates.set(objectKey(kind.type, name), identity.name);
       names.set(objectKey(kind.type, id), name);
+    }
+  }
+
+  // Attributes that hold another object's id name it instead, as manifests do (src/schema/references.ts);
+  // an id of no fetched object keeps the name `#id:<id>`.
+  for (const byName of objects.values()) {
+    for (const [name, object] of byName) {
+      const attributes = mapReferences(object.kind, object.attributes, (target, value) => names.get(objectKey(target, String(value))) ?? `${UNKNOWN_ID_PREFIX}${value}`);
+      if (attributes !== object.attributes) byName.set(name, { ...object, attributes });
     }
   }
 

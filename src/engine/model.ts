@@ -33,6 +33,12 @@ export interface StateObject {
   readonly attributes: AttributeObject;
   /** Desired only: where the object is declared. */
   readonly source?: SourceLocation;
+  /**
+   * Desired only: where each attribute that names an object no manifest declares is
+   * written, by dotted attribute path (ManifestDocument `referenceSources`), so a name the
+   * gateway cannot resolve either is located at its line and column.
+   */
+  readonly referenceSources?: Readonly<Record<string, SourceLocation>>;
   /** Desired only: declared versions of secrets by dotted attribute path (docs/manifest-reference.md "Secrets that rotate"). */
   readonly secretVersions?: Readonly<Record<string, number>>;
   /**

@@ -21,15 +21,12 @@
  *   relationship gwops does not manage (`unmanagedLinks`) is never deleted as orphaned. Deleting an object removes its remaining links
  *   on the gateway, so no unlink is planned for links nobody manages.
  */
-import { KINDS, kindOf } from '../kinds/index.js';
-import type { ResourceType } from '../kinds/index.js';
+import { KINDS } from '../kinds/index.js';
 import type { KeyNames } from './diff.js';
 import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
-import type { AttributeChange, MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
-import { creationChanges, diffAttributes, diffLinks, isWriteOnlyPath, redactAttributes } from './diff.js';
-import { declaredWithItemDefaults } from './item-defaults.js';
-import { collectionPathOf } from './live.js';
+import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
+import { diffLinks } from './diff.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, objectDiagnostic } from '../diagnostics.js';
 import type { ObjectKey } from '../object-key.js';
@@ -42,6 +39,8 @@ import { BuiltInObjectError, MassDeleteError, OutsideScopeError, UnresolvedRefer
 import type { OutsideScope } from './ownership.js';
 import { outsideScopeMessage } from './ownership.js';
 import { checkCalls, planCalls } from './batch.js';
+import { codePoint, createNode, deleteNode, linkNode, linkParts, updateNode } from './plan-steps.js';
+import { unresolvedReferences } from './attribute-references.js';
 
 export type { Plan, PlanStep } from './plan-types.js';
 import { liveStateDigest } from './live-digest.js';
@@ -131,7 +130,8 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
  * the ownership scope refuses comes back errored, with its diagnostics ({@link PlanOutcome}).
  * @param desired from `desiredState` (desired.ts)
  * @param live from `liveState` (live.ts), built with the desired identity handles (`identityHandles`)
- * @throws UnresolvedReferenceError when a desired link names an object that neither the
+ * @throws UnresolvedReferenceError when a desired link, or a desired attribute that names an
+ *   object (schema `x-gwops-reference`), names an object that neither the
  *   manifests nor the live state have (live objects and built-ins are found by name, see
  *   {@link liveIdOf}; naming one never makes it managed)
  * @throws BuiltInObjectError when a desired object has the name of a built-in live object
@@ -192,6 +192,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
     const source = sourceOfLink(desired, declared, link);
     nodes.push(linkNode('link', link, needs, source));
   }
+  unresolved.push(...unresolvedReferences(desired, live));
   if (unresolved.length > 0) throw new UnresolvedReferenceError(unresolved);
 
   const referenced = new Set(desired.links.flatMap((l) => [refKey(l.from), refKey(l.to)]));
@@ -258,144 +259,12 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   return { plan, errored: diagnostics.hasErrors(), diagnostics, massDeletes };
 }
 
-function codePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function objectPath(kind: ResourceType, id?: string): string {
-  return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
-}
-
-function createNode(object: StateObject, keyNames: KeyNames | undefined): StepNode {
-  const { attributes, secretPaths } = redactAttributes(object.kind, object.attributes, '/data/attributes');
-  return {
-    key: stepKey('create', object.kind, object.name),
-    needs: [],
-    step: {
-      action: 'create',
-      method: 'POST',
-      kind: object.kind,
-      name: object.name,
-      path: objectPath(object.kind),
-      body: { data: { type: object.kind, attributes } },
-      secretPaths,
-      changes: creationChanges(object.kind, object.attributes, keyNames),
-      reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
-      ...(object.source ? { source: object.source } : {}),
-    },
-  };
-}
-
-/**
- * Changes of write-only secrets whose declared version differs from the applied one
- * (docs/manifest-reference.md "Secrets that rotate"); the values stay masked.
- */
-function versionChanges(object: StateObject, applied: Readonly<Record<string, number>>): AttributeChange[] {
-  const changes: AttributeChange[] = [];
-  for (const [path, version] of Object.entries(object.secretVersions ?? {}).sort(([a], [b]) => codePoint(a, b))) {
-    if (!isWriteOnlyPath(object.kind, path.split('.')) || applied[path] === version) continue;
-    const before = applied[path];
-    changes.push({
-      path,
-      before: `(sensitive value, version ${before === undefined ? 'not recorded' : before})`,
-      after: `(sensitive value, version ${version})`,
-      sensitive: true,
-    });
-  }
-  return changes;
-}
-
-function updateNode(
-  object: StateObject,
-  liveObject: StateObject,
-  id: string,
-  keyNames: KeyNames | undefined,
-  appliedVersions: Readonly<Record<string, number>>,
-): StepNode | undefined {
-  const compared = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
-  const rotated = versionChanges(object, appliedVersions);
-  const diff = {
-    ...compared,
-    changes: [...compared.changes, ...rotated],
-    changedTopLevel: [...new Set([...compared.changedTopLevel, ...rotated.map((c) => c.path.split('.')[0] ?? c.path)])].sort(),
-  };
-  if (diff.changes.length === 0) return undefined;
-  const patch: Record<string, unknown> = {};
-  // A changed list goes out whole, with its item defaults filled in (item-defaults.ts).
-  for (const key of diff.changedTopLevel) patch[key] = declaredWithItemDefaults(object.kind, key, object.attributes, liveObject.attributes);
-  const { attributes, secretPaths } = redactAttributes(object.kind, patch, '/data/attributes');
-  const n = diff.changes.length;
-  return {
-    key: stepKey('update', object.kind, object.name),
-    needs: [],
-    step: {
-      action: 'update',
-      method: 'PATCH',
-      kind: object.kind,
-      name: object.name,
-      id,
-      path: objectPath(object.kind, id),
-      body: { data: { type: object.kind, id, attributes } },
-      secretPaths,
-      changes: diff.changes,
-      unchangedCount: diff.unchanged,
-      reason: `${n} declared attribute${n === 1 ? '' : 's'} of ${object.kind} '${object.name}' differ${n === 1 ? 's' : ''} from the gateway`,
-      ...(object.source ? { source: object.source } : {}),
-    },
-  };
-}
-
-function deleteNode(object: StateObject, id: string, cause: 'prune' | 'orphaned-certificate', needs: StepKey[]): StepNode {
-  return {
-    key: stepKey('delete', object.kind, object.name),
-    needs,
-    step: {
-      action: 'delete',
-      method: 'DELETE',
-      kind: object.kind,
-      name: object.name,
-      id,
-      path: objectPath(object.kind, id),
-      secretPaths: [],
-      cause,
-      reason:
-        cause === 'prune'
-          ? `${object.kind} '${object.name}' is inside the ownership scope, declared by no manifest, and pruning is on`
-          : `certificate '${object.name}' matches no manifest and this plan unlinks it from everything that used it`,
-    },
-  };
-}
-
-function linkParts(link: Link): { relationship: string; relatedKind: string; relatedName: string } {
-  return { relationship: link.relationship, relatedKind: link.to.kind, relatedName: link.to.name };
-}
-
-function linkNode(action: 'link' | 'unlink', link: Link, needs: StepKey[], source?: StateObject['source']): StepNode {
-  const what = `${link.from.kind} '${link.from.name}' ${link.relationship} → ${link.to.kind} '${link.to.name}'`;
-  const common = {
-    kind: link.from.kind,
-    name: link.from.name,
-    relationship: link.relationship,
-    related: link.to,
-    ...(source ? { source } : {}),
-  };
-  return {
-    key: stepKey(action, link.from.kind, link.from.name, linkParts(link)),
-    needs,
-    step:
-      action === 'link'
-        ? { ...common, action, reason: `the manifests declare the link ${what}; the gateway does not have it` }
-        : { ...common, action, reason: `the gateway has the link ${what}; the manifests manage it and do not declare it` },
-  };
-}
-
 /** Where a desired link is declared: the canonical side's document when it declares the key, else the other side's. */
 function sourceOfLink(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link): StateObject['source'] {
   const side = declared.has(declaredKey(link.from, link.relationship)) ? link.from : link.to;
   return objectOf(desired, side)?.source ?? objectOf(desired, link.from)?.source ?? objectOf(desired, link.to)?.source;
 }
 
-/** The `unresolved-link` diagnostic of a desired link to `missing`, at the document of the object that names it. */
 /**
  * Refuses desired objects named like a built-in object of the gateway (`live.builtIns`):
  * the gateway refuses every change to a built-in object (docs/gateway-api.md "Documents and
@@ -422,6 +291,7 @@ function refuseBuiltIns(desired: State, live: State): void {
   if (found.length > 0) throw new BuiltInObjectError(found);
 }
 
+/** The `unresolved-link` diagnostic of a desired link to `missing`, at the document of the object that names it. */
 function unresolvedOf(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link, missing: ObjectRef): Diagnostic {
   const from = refKey(missing) === refKey(link.to) ? link.from : link.to;
   const relationship = from === link.from ? link.relationship : linkDefinition(link).inverse;

@@ -14,6 +14,7 @@ import type { ObjectRef } from '../engine/model.js';
 import { linkDefinition, liveIdOf, objectOf, refKey } from '../engine/model.js';
 import type { ObjectKey } from '../object-key.js';
 import { writeOnlyAttributes } from '../schema/index.js';
+import { attributeReferences } from '../schema/references.js';
 import { SecretSlot, isPlainObject } from './attributes.js';
 import { generatedName, secretEnvName } from './names.js';
 
@@ -98,6 +99,14 @@ export function buildDocuments(input: BuildInput): BuildResult {
 
   // Each link on its canonical side when that object is exported, else on the other end.
   const readable = (ref: ObjectRef): boolean => !naming.unnamed.has(refKey(ref)) && (objectOf(state, ref) !== undefined || state.builtIns?.get(ref.kind)?.has(ref.name) === true);
+
+  // Attributes that name another object already hold its name in the live state (src/schema/references.ts).
+  for (const document of documents.values()) {
+    for (const reference of attributeReferences(document.kind, document.attributes)) {
+      const target: ObjectRef = { kind: reference.target, name: String(reference.value) };
+      if (!readable(target)) warnings.push(`${document.kind} '${document.name}' names ${target.kind} with id ${liveIdOf(state, target) ?? '?'}, which could not be read: exported as '${target.name}'`);
+    }
+  }
   let externalLinks = 0;
   const addLink = (holder: Draft, relationship: string, target: ObjectRef): void => {
     const def = kindOf(holder.kind).relationships[relationship];

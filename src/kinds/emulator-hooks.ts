@@ -28,6 +28,12 @@ export interface StoredObject {
    * (enabled, not log-only) are kept (docs/gateway-api.md "Deny rules").
    */
   readonly denyRuleUsage?: Readonly<Record<string, DenyRuleUsage>>;
+  /**
+   * The bytes of the object's content sub-resource, base64 (kinds with
+   * `KindDefinition.content`; docs/gateway-api.md "OpenAPI and GraphQL documents");
+   * absent before the first upload.
+   */
+  readonly content?: string;
 }
 
 /** How a mapping uses one built-in deny rule group or rule. */
@@ -49,6 +55,8 @@ export interface RuleContext {
   readonly label: (object: StoredObject) => string;
   /** True when `object` links through its relationship `name` to at least one existing object. */
   readonly linked: (object: StoredObject, name: string) => boolean;
+  /** True when an object of `type` with `id` exists (ids as strings; an attribute's number is turned into one). */
+  readonly exists: (type: ResourceType, id: string) => boolean;
 }
 
 /**

@@ -1,7 +1,13 @@
 import { acmeService } from './acme-service/index.js';
+import { apiPolicyService } from './api-policy-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
+import { ipAddressList } from './ip-address-list/index.js';
 import type { KindDefinition, ResourceType, TemplateKind, Variant } from './kind.js';
+import { graphqlDocument } from './graphql-document/index.js';
+import { localJsonWebKeySet } from './local-json-web-key-set/index.js';
 import { mapping } from './mapping/index.js';
+import { openapiDocument } from './openapi-document/index.js';
+import { remoteJsonWebKeySet } from './remote-json-web-key-set/index.js';
 import { sslCertificate } from './ssl-certificate/index.js';
 import { virtualHost } from './virtual-host/index.js';
 
@@ -26,7 +32,19 @@ export { VARIANTS } from './kind.js';
  * The registry with each module's own literal type, from which `ResourceType` and
  * `TemplateKind` are read (kind.ts). Use {@link KINDS}.
  */
-export const KIND_MODULES = [sslCertificate, acmeService, backEndGroup, mapping, virtualHost] as const;
+export const KIND_MODULES = [
+  sslCertificate,
+  acmeService,
+  backEndGroup,
+  openapiDocument,
+  graphqlDocument,
+  ipAddressList,
+  apiPolicyService,
+  localJsonWebKeySet,
+  remoteJsonWebKeySet,
+  mapping,
+  virtualHost,
+] as const;
 
 /**
  * Every kind gwops manages, in dependency order (the one explicit registry). The type
@@ -69,12 +87,12 @@ export function kindExistsIn(kind: KindDefinition, variant: Variant): boolean {
 }
 
 /**
- * The relationship of `kind` named `name`, also under one of its aliases (see
- * RelationshipDefinition.aliases), whatever the variant; undefined when gwops does not
+ * The relationship of `kind` named `name`, also under its link endpoint or one of its
+ * aliases (see RelationshipDefinition.endpoint, aliases), whatever the variant; undefined when gwops does not
  * manage it.
  */
 export function relationshipNamed(kind: KindDefinition, name: string): KindDefinition['relationships'][string] | undefined {
-  return kind.relationships[name] ?? Object.values(kind.relationships).find((r) => r.aliases?.includes(name));
+  return kind.relationships[name] ?? Object.values(kind.relationships).find((r) => r.endpoint === name || r.aliases?.includes(name));
 }
 
 const byTemplate = new Map<string, KindDefinition>(KINDS.flatMap((k) => (k.template === undefined ? [] : [[k.template, k] as const])));

@@ -61,6 +61,14 @@ export interface RelationshipDefinition<Target extends string = ResourceType> {
    */
   readonly aliases?: readonly string[];
   /**
+   * The link endpoint's name when it is not the relationship's name (the `data.relationships`
+   * key in GET): an IP address list shows its whitelisting mappings under
+   * `ip-address-whitelists` but links them through `.../relationships/mappings-whitelist`
+   * (docs/gateway-api.md "Relationships"). Calls go to it; the emulator serves it too.
+   * The name itself when absent.
+   */
+  readonly endpoint?: string;
+  /**
    * How the kind's schema describes the relationship in manifests; `Names of linked
    * <target>s` (to-many) or `Name of the linked <target> (to-one)` when absent.
    */
@@ -219,6 +227,13 @@ export interface KindDefinition<Type extends string = ResourceType> {
    * `jwsAlgorithm` is HS_*). All secret attributes hold secrets when absent.
    */
   readonly holdsSecret?: (path: readonly string[], attributes: KindAttributes) => boolean;
+  /**
+   * True when objects of the kind have a binary content sub-resource `/{id}/content`
+   * (docs/gateway-api.md "OpenAPI and GraphQL documents"): `GET` with `Accept:
+   * application/octet-stream` answers its bytes, `PUT` with that content type stores them
+   * (204). None when absent.
+   */
+  readonly content?: boolean;
   /** Semantic rules of the kind's manifests; none when the schema says everything. */
   readonly rules?: ManifestRules;
 }

@@ -26,7 +26,7 @@ import { mergeTemplates, resolveSecrets } from './resolve.js';
 import { variableGuard } from './secret-variables.js';
 import type { LiteralSecret, SecretReference } from './resolve.js';
 import type { Resolved } from './rules.js';
-import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant, undeclaredLinkSources } from './rules.js';
+import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant, undeclaredLinkSources, undeclaredReferenceSources } from './rules.js';
 import { schemaDiagnostics, suggestion } from './schema-check.js';
 import { expandPaths, readSources } from './sources.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
@@ -242,7 +242,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
       ...(secretVersions.has(entry) ? { secretVersions: secretVersions.get(entry) } : {}),
     };
     const linkSources = project.allowExternalLinks ? undeclaredLinkSources(doc, entry, index) : undefined;
-    resolved.push({ doc: linkSources ? { ...doc, linkSources } : doc, entry });
+    const referenceSources = undeclaredReferenceSources(doc, entry, index);
+    resolved.push({ doc: { ...doc, ...(linkSources ? { linkSources } : {}), ...(referenceSources ? { referenceSources } : {}) }, entry });
   }
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');

@@ -14,6 +14,7 @@ import type { Entry } from './entries.js';
 import { entryDiagnostic, entryLocation, labelOf } from './entries.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
+import { attributeReferences } from '../schema/references.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -262,6 +263,21 @@ export function undeclaredLinkSources(doc: ManifestDocument, entry: Entry, index
       out ??= {};
       (out[rel] ??= {})[name] = at;
     });
+  }
+  return out;
+}
+
+/**
+ * Where each attribute of a document that names an object no manifest defines (schema
+ * `x-gwops-reference`) is written, by dotted attribute path (ManifestDocument
+ * `referenceSources`): the plan locates a name it cannot resolve there.
+ */
+export function undeclaredReferenceSources(doc: ManifestDocument, entry: Entry, index: EntryIndex): Record<string, SourceLocation> | undefined {
+  let out: Record<string, SourceLocation> | undefined;
+  for (const reference of attributeReferences(doc.kind, doc.attributes)) {
+    if (index.get(reference.target)?.has(String(reference.value)) === true) continue;
+    out ??= {};
+    out[reference.segments.join('.')] = entryLocation(entry, ['attributes', ...reference.segments]);
   }
   return out;
 }

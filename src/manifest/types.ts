@@ -36,6 +36,13 @@ export interface ManifestDocument {
    */
   readonly linkSources?: Readonly<Record<string, Readonly<Record<string, SourceLocation>>>>;
   /**
+   * Where each attribute that names an object no manifest defines (schema
+   * `x-gwops-reference`) is written, by its dotted path inside `attributes`, array indexes
+   * included (the plan looks for those on the gateway and locates a missing one here).
+   * Absent when every named object is declared.
+   */
+  readonly referenceSources?: Readonly<Record<string, SourceLocation>>;
+  /**
    * The `version` of each secret source that gives one, by dotted attribute path
    * (docs/manifest-reference.md "Secrets that rotate"); absent when none does.
    */

@@ -18,6 +18,7 @@ import { projectConnection } from './steps/connect.js';
 import { gatewayVariant } from '../engine/variant.js';
 import type { GatewayInput } from './steps/connect.js';
 import { exportAttributes } from '../export/attributes.js';
+import { attributeReferences } from '../schema/references.js';
 import type { ExportedDocument, SecretVariable } from '../export/build.js';
 import { buildDocuments } from '../export/build.js';
 import type { ExportLayout } from '../export/write.js';
@@ -131,7 +132,7 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
         }),
       });
     }
-    // The other end of every link needs a name: read the kinds whose linked objects are not
+    // The other end of every link, and every object an attribute names, needs a name: read the kinds whose linked objects are not
     // among the lists yet (whole, only their identity kept).
     const known = new Set<string>();
     for (const [kind, list] of Object.entries(fetched)) for (const r of list) known.add(refKey(kind, r.id));
@@ -144,6 +145,10 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
           for (const ident of Array.isArray(member.data) ? member.data : [member.data]) {
             if (!known.has(refKey(def.target, ident.id))) missing.add(def.target);
           }
+        }
+        // Attributes that hold another object's id need its name too (src/schema/references.ts).
+        for (const reference of attributeReferences(kind, r.attributes)) {
+          if (!known.has(refKey(reference.target, String(reference.value)))) missing.add(reference.target);
         }
       }
     }

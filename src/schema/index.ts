@@ -48,6 +48,18 @@ export interface JsonSchema {
   'x-gwops-secret'?: boolean;
   'x-gwops-public-key'?: PublicKeyMark;
   'x-gwops-certificate'?: boolean;
+  /**
+   * The resource type whose object this value (or each item of this array) names:
+   * manifests write the object's name,
+   * the gateway holds its id as a JSON number (docs/architecture.md "Decisions": references
+   * are names, never ids; `ipAddressListIds`, `openApiDocumentId`).
+   */
+  'x-gwops-reference'?: string;
+  /**
+   * With `x-gwops-reference`: the number that names no object (`-1`, an OpenAPI policy
+   * that skips validation); it is written, compared and sent as it is.
+   */
+  'x-gwops-reference-none'?: number;
   writeOnly?: boolean;
 }
 
@@ -157,11 +169,13 @@ export function walkAttributes(type: ResourceType): AttributePath[] {
 /** Attribute paths with a schema mark, walked once per (type, mark) and cached. */
 const markCache = new Map<Key<'marked attributes'>, readonly AttributePath[]>();
 
-function markedAttributes(type: ResourceType, mark: 'x-gwops-secret' | 'writeOnly' | 'x-gwops-public-key'): readonly AttributePath[] {
+function markedAttributes(type: ResourceType, mark: 'x-gwops-secret' | 'writeOnly' | 'x-gwops-public-key' | 'x-gwops-reference'): readonly AttributePath[] {
   const key = joinKey<'marked attributes'>(type, mark);
   let found = markCache.get(key);
   if (!found) {
-    found = walkAttributes(type).filter((p) => (mark === 'x-gwops-public-key' ? typeof p.schema[mark] === 'object' : p.schema[mark] === true));
+    found = walkAttributes(type).filter((p) =>
+      mark === 'x-gwops-public-key' ? typeof p.schema[mark] === 'object' : mark === 'x-gwops-reference' ? typeof p.schema[mark] === 'string' : p.schema[mark] === true,
+    );
     markCache.set(key, found);
   }
   return found;
@@ -175,6 +189,15 @@ export function secretAttributes(type: ResourceType): readonly AttributePath[] {
 /** Attribute paths marked `writeOnly` (never returned by GET) for a resource type (cached). */
 export function writeOnlyAttributes(type: ResourceType): readonly AttributePath[] {
   return markedAttributes(type, 'writeOnly');
+}
+
+/**
+ * Attribute paths marked `x-gwops-reference` for a resource type (cached): values that name
+ * another object, written by name in manifests and held as ids by the gateway. The mark
+ * (`schema['x-gwops-reference']`) is the target's resource type.
+ */
+export function referenceAttributes(type: ResourceType): readonly AttributePath[] {
+  return markedAttributes(type, 'x-gwops-reference');
 }
 
 /** Attribute paths marked `x-gwops-public-key` (a PEM public key, or a `{fromJwks}` reference in manifests) for a resource type (cached). */
@@ -260,6 +283,8 @@ export function wireSchema(type: ResourceType, variant: Variant, options: WireSc
   const convert = (node: JsonSchema): JsonSchema => {
     const n = deref(node, root);
     if (n['x-gwops-secret'] === true) return { type: 'string' };
+    // The gateway holds a reference's id as a JSON number (manifests write the name).
+    if (typeof n['x-gwops-reference'] === 'string') return n.type === 'array' ? { type: 'array', items: { type: 'integer' } } : { type: 'integer' };
     const out: JsonSchema = {};
     for (const [k, v] of Object.entries(n)) {
       if (k === 'properties' || k === 'items' || k === 'description' || k.startsWith('x-gwops')) continue;

@@ -32,6 +32,8 @@ const FULL = drillMode() === 'full';
 /** Sets per variant: 1,000 in all under `npm run drills`, a handful in `npm test`. */
 const RUNS: Readonly<Record<Variant, number>> = FULL ? { earliest: 333, middle: 333, latest: 334 } : { earliest: 2, middle: 2, latest: 3 };
 const SEED = drillSeed(20261123);
+/** Time of one variant's seeded sample in `npm test`, shrinking included. */
+const SAMPLE_BUDGET_MS = 100_000;
 
 const counts = new Map<Property, Record<Outcome, number>>(PROPERTIES.map((p) => [p, { held: 0, 'not-applicable': 0, violated: 0 }]));
 const exercised = new Map<string, Set<string>>(); // `${kind} ${variant}` → paths
@@ -80,13 +82,21 @@ describe('convergence', () => {
             throw new Error(result.violation);
           }
         }),
-        { seed: SEED + VARIANTS.indexOf(variant), numRuns: RUNS[variant], endOnFailure: process.env.GWOPS_DRILLS_NO_SHRINK === '1' },
+        {
+          seed: SEED + VARIANTS.indexOf(variant),
+          numRuns: RUNS[variant],
+          endOnFailure: process.env.GWOPS_DRILLS_NO_SHRINK === '1',
+          // Shrinking a counterexample (each run a whole trial against the emulator) stops
+          // before the test's own timeout, so a violation is reported, not a timeout.
+          ...(FULL ? {} : { interruptAfterTimeLimit: SAMPLE_BUDGET_MS }),
+        },
       );
       if (details.failed) {
         const why = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
         expect.fail(`${why}\n\n${fc.defaultReportMessage(details) ?? ''}`);
       }
-    }, FULL ? 6 * 3600_000 : 120_000);
+      expect(details.interrupted, `the sample ran out of time after ${details.numRuns} of ${RUNS[variant]} trials`).toBe(false);
+    }, FULL ? 6 * 3600_000 : SAMPLE_BUDGET_MS + 20_000);
   }
 
   it('records the outcomes and the attribute coverage', () => {

@@ -63,6 +63,17 @@ describe('buildDocuments', () => {
     expect(built.documents).toHaveLength(1);
     expect(built.warnings.join('\n')).toContain('id 9');
   });
+
+  it('names the objects an attribute refers to (x-gwops-reference) and warns about an id that could not be read', () => {
+    const whitelists = (ids: (number | string)[]) => ({ ipAddressWhitelists: { pathWhitelists: [{ enabled: true, ipAddressListIds: ids }] } });
+    const lists = {
+      'ip-address-list': [res('ip-address-list', '7', { name: 'office' })],
+      mapping: [res('mapping', '3', { name: 'm', ipRules: whitelists([7, 99]) })],
+    };
+    const built = buildDocuments({ exported: ['mapping'], lists });
+    expect(built.documents[0]?.attributes).toEqual({ ipRules: whitelists(['office', '#id:99']) });
+    expect(built.warnings).toEqual(["mapping 'm' names ip-address-list with id 99, which could not be read: exported as '#id:99'"]);
+  });
 });
 
 describe('files and project', () => {

@@ -58,23 +58,23 @@ describe('what a new kind needs', () => {
     if (!base) throw new Error('no kind identified by name');
     const extra: KindDefinition = {
       ...base,
-      type: 'ip-address-list' as ResourceType,
-      description: 'An IP address list',
-      collection: 'ip-address-lists',
-      template: 'ip-address-list-template',
+      type: 'icap-environment' as ResourceType,
+      description: 'An ICAP environment',
+      collection: 'icap-environments',
+      template: 'icap-environment-template',
       relationships: {},
     };
     const attributes: JsonSchema = { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, ips: { type: 'array', items: { type: 'string' } } } };
     const projectText = committedSchemaText(PROJECT_SCHEMA_FILE) ?? '';
     const files = generatedSchemaFiles([...KINDS, extra], projectText, (k) => (k === extra ? attributes : attributesSource(k)));
     const text = (name: string): string => files.find((f) => f.fileName === name)?.text ?? '';
-    expect(JSON.parse(text('ip-address-list.schema.json'))).toMatchObject({ properties: { kind: { const: 'ip-address-list' } }, $defs: { attributes } });
-    expect(JSON.parse(text('ip-address-list-template.schema.json'))).toMatchObject({ properties: { kind: { const: 'ip-address-list-template' } } });
-    expect(text('manifest.schema.json')).toContain('"$ref": "ip-address-list.schema.json"');
-    expect(Object.keys((JSON.parse(text(PROJECT_SCHEMA_FILE)) as JsonSchema).properties?.ownership?.properties ?? {})).toContain('ip-address-list');
+    expect(JSON.parse(text('icap-environment.schema.json'))).toMatchObject({ properties: { kind: { const: 'icap-environment' } }, $defs: { attributes } });
+    expect(JSON.parse(text('icap-environment-template.schema.json'))).toMatchObject({ properties: { kind: { const: 'icap-environment-template' } } });
+    expect(text('manifest.schema.json')).toContain('"$ref": "icap-environment.schema.json"');
+    expect(Object.keys((JSON.parse(text(PROJECT_SCHEMA_FILE)) as JsonSchema).properties?.ownership?.properties ?? {})).toContain('icap-environment');
     const schemaOf = (kind: string): JsonSchema => JSON.parse(text(`${kind}.schema.json`)) as JsonSchema;
     const reference = manifestReference([...KINDS, extra], schemaOf);
-    expect(reference).toContain('## ip-address-list\n');
-    expect(reference).toContain('## ip-address-list-template\n');
+    expect(reference).toContain('## icap-environment\n');
+    expect(reference).toContain('## icap-environment-template\n');
   });
 });

@@ -83,6 +83,25 @@ describe('members of declared list items that the manifest leaves out', () => {
     ]);
   });
 
+  it('a member the live item holds that neither the manifest nor the item defaults give is a change, at any depth (a PATCH of the list drops it)', () => {
+    const nested = ['pathPattern', 'httpMethodPattern', 'contentTypePattern'] as const;
+    fc.assert(
+      fc.property(fc.constantFrom<(typeof nested)[number] | undefined>(undefined, ...nested), fc.constantFrom('multipleSingleLineRegex', 'extra'), fc.oneof(fc.boolean(), fc.string()), (where, member, value) => {
+        const item: Record<string, unknown> = where === undefined ? { ...HELD, [member]: value } : { ...HELD, [where]: { ...HELD[where], [member]: value } };
+        const diff = diffAttributes('mapping', { allowRules: [RULE] }, { allowRules: [item] });
+        expect(diff.changes.map((c) => c.path)).toEqual(['allowRules']);
+      }),
+    );
+    // The pattern's own name, set by hand on a declared rewrite (found by the convergence drill).
+    const rewrite = { contentPattern: { pattern: 'a' }, replaceWith: 'b' };
+    const held = { enabled: true, contentType: { pattern: '', caseIgnored: false, inverted: false }, contentPattern: { pattern: 'a', caseIgnored: false, inverted: false }, replaceWith: 'b' };
+    const body = (item: unknown) => ({ application: { response: { body: { rewrites: [item] } } } });
+    expect(diffAttributes('mapping', body(rewrite), body(held)).changes).toEqual([]);
+    expect(diffAttributes('mapping', body(rewrite), body({ ...held, contentPattern: { ...held.contentPattern, name: 'by-hand' } })).changes.map((c) => c.path)).toEqual([
+      'application.response.body.rewrites',
+    ]);
+  });
+
   it('a default is left out where the live item does not hold that member, nested objects included', () => {
     const live = [{ name: 'read-only', pathPattern: { pattern: '^/a/' }, httpMethodPattern: { pattern: '^GET$', inverted: false } }];
     expect(withItemDefaults('mapping', ['allowRules'], [RULE], live)).toEqual([{ ...RULE, httpMethodPattern: { pattern: '^GET$', inverted: false } }]);

@@ -6,7 +6,7 @@
  * the executor does. It never looks at `action`, `kind` or `name` to decide what to do.
  */
 import type { RelationshipData } from '../../src/gateway/index.js';
-import { kindByCollection, kindOf } from '../../src/kinds/index.js';
+import { kindByCollection, kindOf, relationshipNamed } from '../../src/kinds/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
 import type { ApiResource } from '../../src/engine/live.js';
 import type { State } from '../../src/engine/model.js';
@@ -142,20 +142,23 @@ export class FakeGateway {
     if (JSON.stringify(carried) !== JSON.stringify(plan.steps.map((s) => s.index))) throw new SimulationError(`calls carry steps ${carried.join(',')}`);
     const relate = (method: string, type: ResourceType, id: string, rel: string, data: unknown): void => {
       const idents = Array.isArray(data) ? data : [data];
-      const def = kindOf(type).relationships[rel];
+      // Calls go to a relationship's link endpoint when it has one (`mappings-blacklist`).
+      const def = relationshipNamed(kindOf(type), rel);
       if (!def) throw new SimulationError(`no relationship ${type}.${rel}`);
       if (def.cardinality === 'one' && (Array.isArray(data) || idents.length !== 1)) throw new SimulationError(`to-one ${type}.${rel} given ${JSON.stringify(data)}`);
       for (const ident of idents) {
         if (!isObject(ident) || typeof ident.id !== 'string' || ident.type !== def.target) throw new SimulationError('bad relationship body');
         const target = substitute(ident.id);
-        if (method === 'PATCH') this.linkPair(type, id, rel, target);
-        else if (method === 'DELETE') this.unlinkPair(type, id, rel, target);
+        if (method === 'PATCH') this.linkPair(type, id, def.name, target);
+        else if (method === 'DELETE') this.unlinkPair(type, id, def.name, target);
         else throw new SimulationError(`bad method ${method}`);
       }
     };
     for (const [i, call] of plan.calls.entries()) {
       if (call.index !== i + 1) throw new SimulationError(`call ${i + 1} has index ${call.index}`);
-      const parts = substitute(call.path).split('/').filter(Boolean);
+      const split = substitute(call.path).split('/').filter(Boolean);
+      // A collection may have two segments (`json-web-key-sets/remotes`).
+      const parts = kindByCollection(`${split[1] ?? ''}/${split[2] ?? ''}`) ? [split[0] ?? '', `${split[1] ?? ''}/${split[2] ?? ''}`, ...split.slice(3)] : split;
       const kind = kindByCollection(parts[1] ?? '');
       if (parts[0] !== 'configuration' || !kind) throw new SimulationError(`bad path ${call.path}`);
       if (call.endpoint === 'relationship') {

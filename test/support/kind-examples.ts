@@ -8,6 +8,7 @@
  * example here.
  */
 import type { KindAttributes, ResourceType } from '../../src/kinds/index.js';
+import { attributesSchema } from '../../src/schema/index.js';
 
 /** A PEM certificate with its private key, made for a test (see {@link ExampleFixtures}). */
 export interface ExampleCertificate {
@@ -44,7 +45,8 @@ export interface KindExample {
    */
   readonly attributes: KindAttributes;
   /**
-   * One change for the update step: top-level attributes that replace (or add to) those of
+   * One change for the update step (empty when the kind has no attribute but its name, see
+   * {@link hasUpdatableAttributes}): top-level attributes that replace (or add to) those of
    * `attributes`, each with a value the object does not have yet. The identity must stay
    * the same (not a certificate's `certificate`).
    */
@@ -90,6 +92,45 @@ const backEndGroup: ExampleHook = (name) => ({
   update: { backendHosts: [{ protocol: 'HTTP', hostName: `${name}.example.internal`, port: 8081 }] },
 });
 
+/** One network and one address (valid on its own); the update adds a range. */
+const ipAddressList: ExampleHook = (name) => ({
+  attributes: { ips: ['192.0.2.0/24', '198.51.100.7'] },
+  update: { ips: ['192.0.2.0/24', '198.51.100.7', `203.0.113.0/${name.length % 8 + 24}`] },
+});
+
+/** A policy service with its shared secret (valid on its own); the update moves its endpoint. */
+const apiPolicyService: ExampleHook = (name) => ({
+  attributes: { endpoint: '/auth-api-policy-service/rest/resolve-tech-client', sharedSecret: `shared-${name}-secret` },
+  update: { endpoint: `/policy/${name}/resolve` },
+});
+
+/** A stored key set for one issuer (valid on its own); the update changes the issuer. */
+const localJsonWebKeySet: ExampleHook = (name) => ({
+  attributes: { issuer: `https://${name}.example.com` },
+  update: { issuer: `https://login.${name}.example.com` },
+});
+
+/** A key set fetched from its issuer (valid on its own); the update moves its URL. */
+const remoteJsonWebKeySet: ExampleHook = (name) => ({
+  attributes: { issuer: `https://${name}.example.com`, url: `https://${name}.example.com/jwks` },
+  update: { url: `https://${name}.example.com/keys/jwks` },
+});
+
+/**
+ * An OpenAPI document: its only attribute is its name, the identity (the specification is
+ * its content sub-resource), so there is no attribute to update.
+ */
+const openapiDocument: ExampleHook = () => ({
+  attributes: {},
+  update: {},
+});
+
+/** A GraphQL document: like an OpenAPI document, nothing to update but its content. */
+const graphqlDocument: ExampleHook = () => ({
+  attributes: {},
+  update: {},
+});
+
 /**
  * A plain (not regular-expression) entry path; it needs a back-end group (without one the
  * validator reports MAPPING_WITHOUT_BACKEND_GROUP, an ERROR; without a virtual host only a
@@ -116,6 +157,20 @@ export const KIND_EXAMPLES: Readonly<Record<ResourceType, ExampleHook>> = {
   'ssl-certificate': sslCertificate,
   'acme-service': acmeService,
   'back-end-group': backEndGroup,
+  'ip-address-list': ipAddressList,
+  'api-policy-service': apiPolicyService,
+  'local-json-web-key-set': localJsonWebKeySet,
+  'remote-json-web-key-set': remoteJsonWebKeySet,
+  'openapi-document': openapiDocument,
+  'graphql-document': graphqlDocument,
   mapping,
   'virtual-host': virtualHost,
 };
+
+/**
+ * True when objects of `type` have a top-level attribute besides `name` (their identity),
+ * so that the example names an update; false for a kind whose only attribute is its name.
+ */
+export function hasUpdatableAttributes(type: ResourceType): boolean {
+  return Object.keys(attributesSchema(type).properties ?? {}).some((key) => key !== 'name');
+}

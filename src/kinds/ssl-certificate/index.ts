@@ -28,6 +28,15 @@ export const sslCertificate = {
       documented: false,
       description: 'Names of the back-end groups that present this certificate as client certificate',
     },
+    'remote-json-web-key-sets': {
+      name: 'remote-json-web-key-sets',
+      target: 'remote-json-web-key-set',
+      cardinality: 'many',
+      inverse: 'client-certificate',
+      canonical: false,
+      documented: false,
+      description: 'Names of the remote-json-web-key-sets that present this certificate as client certificate',
+    },
     'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'ssl-certificate', canonical: false },
   },
 } as const satisfies KindModule;

@@ -14,6 +14,8 @@ import { objectKey } from '../../object-key.js';
 import { checkCalls, identifiersOf } from '../../engine/batch.js';
 import { decodePointer, getAt } from '../../engine/diff.js';
 import type { State } from '../../engine/model.js';
+import { liveIdOf } from '../../engine/model.js';
+import { mapReferences } from '../../schema/references.js';
 import type { CreateStep, Plan, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UpdateStep } from '../../engine/plan-types.js';
 import { placeholderRef } from '../../engine/plan-types.js';
 import type { ExecutionReport, StepOutcome } from '../../engine/plan-types.js';
@@ -39,6 +41,21 @@ function setAt(value: unknown, segments: readonly string[], leaf: unknown): void
     if (i === segments.length - 1) record[segment] = leaf;
     else current = record[segment];
   }
+}
+
+/**
+ * The attributes of a create/update body with secrets refilled from the desired state, and
+ * the names that attributes hold of other objects (schema `x-gwops-reference`) replaced by
+ * their ids as JSON numbers.
+ * @throws Error when a named object has no id by now (a plan out of order: the planner
+ *   refuses names that resolve to nothing)
+ */
+function sentAttributes(step: CreateStep | UpdateStep, desired: State, idOf: (kind: ResourceType, name: string) => string | undefined): Record<string, unknown> {
+  return mapReferences(step.kind, attributesWithSecrets(step, desired), (target, name) => {
+    const id = idOf(target, String(name));
+    if (id === undefined) throw new Error(`no id known for ${target} '${String(name)}' (plan out of order)`);
+    return Number(id);
+  });
 }
 
 /** The attributes of a create/update body with secrets refilled from the desired state. */
@@ -101,7 +118,8 @@ export async function executePlan(
     try {
       if (options.signal?.aborted) throw new ExecutionAborted('interrupted before step ' + String(call.steps[0] ?? ''));
       for (const step of carried) options.onProgress?.({ step, phase: 'started', total });
-      await sendCall(client, call, stepByIndex, desired, resolve, (id) => ids.set(objectKey(call.kind, call.name), id));
+      const idOf = (kind: ResourceType, name: string): string | undefined => ids.get(objectKey(kind, name)) ?? liveIdOf(live, { kind, name });
+      await sendCall(client, call, stepByIndex, desired, resolve, idOf, (id) => ids.set(objectKey(call.kind, call.name), id));
       for (const step of carried) outcomes.set(step.index, { step: step.index, status: 'applied' });
       for (const step of carried) options.onProgress?.({ step, phase: 'done', total });
     } catch (caught) {
@@ -128,21 +146,24 @@ async function sendCall(
   stepByIndex: ReadonlyMap<number, PlanStep>,
   desired: State,
   resolve: (id: string) => string,
+  idOf: (kind: ResourceType, name: string) => string | undefined,
   created: (id: string) => void,
 ): Promise<void> {
   const kind = kindOf(call.kind);
   const object = { kind: call.kind, name: call.name };
   if (call.endpoint === 'relationship') {
     const data = resolvedData(call.body, resolve);
-    if (call.method === 'PATCH') await client.link(kind.collection, resolve(call.id), call.relationship, data, object);
-    else await client.unlink(kind.collection, resolve(call.id), call.relationship, data, object);
+    // The link endpoint, when the relationship's calls go to another name than its GET key.
+    const endpoint = kind.relationships[call.relationship]?.endpoint ?? call.relationship;
+    if (call.method === 'PATCH') await client.link(kind.collection, resolve(call.id), endpoint, data, object);
+    else await client.unlink(kind.collection, resolve(call.id), endpoint, data, object);
     return;
   }
   const step = stepByIndex.get(call.steps[0] ?? 0);
   if (!step) throw new Error(`call ${call.index} carries no step`);
   switch (step.action) {
     case 'create': {
-      const attributes = attributesWithSecrets(step, desired);
+      const attributes = sentAttributes(step, desired, idOf);
       const relationships = call.relationships
         ? Object.fromEntries(Object.entries(call.relationships).map(([name, body]) => [name, { data: resolvedData(body, resolve) }]))
         : undefined;
@@ -168,7 +189,7 @@ async function sendCall(
       return;
     }
     case 'update':
-      await client.update(kind.collection, step.id, { type: step.kind, attributes: attributesWithSecrets(step, desired) }, object);
+      await client.update(kind.collection, step.id, { type: step.kind, attributes: sentAttributes(step, desired, idOf) }, object);
       return;
     case 'delete':
       await client.remove(kind.collection, step.id, object);

@@ -4,8 +4,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS, kindExistsIn } from '../../../src/kinds/index.js';
+import { writeOnlyAttributes } from '../../../src/schema/index.js';
+import { hasUpdatableAttributes } from '../../support/kind-examples.js';
 import { at, COLLECTION, errorCode, exampleObject, many, one, PEM, startHarness, uniqueName, VALID, useAdminSession } from './client.js';
 import type { Client, Harness, Type } from './client.js';
+
+/** `attributes` without the write-only ones (top level), which GET never returns (docs/gateway-api.md "Attributes and server defaults"). */
+function readable(type: Type, attributes: Record<string, unknown>): Record<string, unknown> {
+  const writeOnly = new Set(writeOnlyAttributes(type).filter((p) => p.segments.length === 1).map((p) => p.path));
+  return Object.fromEntries(Object.entries(attributes).filter(([key]) => !writeOnly.has(key)));
+}
 
 /** Every registered kind that exists in the latest variant (the harness's). */
 const kinds = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((kind) => ({ type: kind.type }));
@@ -27,7 +35,7 @@ describe('resource collections (latest variant)', () => {
       expect(created.type).toBe(type);
       expect(typeof created.id).toBe('string');
       expect(created.id).toMatch(/^\d+$/);
-      expect(created.attributes).toMatchObject(attrs);
+      expect(created.attributes).toMatchObject(readable(type, attrs));
       expect(reply.doc?.meta?.type).toBe('jsonapi.metadata.document');
     });
 
@@ -44,7 +52,7 @@ describe('resource collections (latest variant)', () => {
       expect(reply.status).toBe(200);
       const read = one(reply);
       expect(read).toMatchObject({ type, id });
-      expect(read.attributes).toMatchObject(attrs);
+      expect(read.attributes).toMatchObject(readable(type, attrs));
       expect(typeof read.relationships).toBe('object');
     });
 
@@ -63,7 +71,7 @@ describe('resource collections (latest variant)', () => {
       expect(listed.map((o) => o.id)).toEqual(expect.arrayContaining(ids));
     });
 
-    it('PATCH /{id} answers 200 with the full updated object, and GET shows the change', async () => {
+    it.runIf(hasUpdatableAttributes(type))('PATCH /{id} answers 200 with the full updated object, and GET shows the change', async () => {
       const { attributes: attrs, update } = await exampleObject(type);
       const id = await c.create(type, attrs);
       expect((await c.read(type, id)).attributes).not.toMatchObject(update);
@@ -76,13 +84,13 @@ describe('resource collections (latest variant)', () => {
       const read = await c.read(type, id);
       expect(read.attributes).toMatchObject(update);
       // the other attributes kept their value (PATCH rule 4)
-      const { ...kept } = attrs;
+      const kept = readable(type, attrs);
       for (const key of Object.keys(update)) delete kept[key];
       expect(read.attributes).toMatchObject(kept);
     });
 
     it('PATCH /{id} of an unknown id answers 404 ENTITY_NOT_FOUND', async () => {
-      const reply = await c.patch(type, '999999', (await exampleObject(type)).update);
+      const reply = await c.patch(type, '999999', { ...(await exampleObject(type)).update, name: uniqueName(type) });
       expect(reply.status).toBe(404);
       expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
     });
@@ -365,13 +373,15 @@ describe('more real-client expectations of resources', () => {
     expect(at((await c.read('mapping', id)).attributes, 'timeouts.backend')).toBe(120);
     const reply = await c.patch('mapping', id, {
       timeouts: { sessionIdle: 600 },
-      ipRules: { ipAddressWhitelists: { pathWhitelists: [{ pattern: '^/health$', caseIgnored: false }] } },
+      ipRules: { ipAddressWhitelists: { pathWhitelists: [{ pathPattern: { pattern: '^/health$', caseIgnored: false } }] } },
     });
     expect(reply.status).toBe(200);
     const read = await c.read('mapping', id);
     expect(at(read.attributes, 'timeouts')).toEqual({ backend: 120, sessionIdle: 600 });
     // The item comes back with its item default for the member it left out.
-    expect(at(read.attributes, 'ipRules.ipAddressWhitelists.pathWhitelists')).toEqual([{ pattern: '^/health$', caseIgnored: false, inverted: false }]);
+    expect(at(read.attributes, 'ipRules.ipAddressWhitelists.pathWhitelists')).toEqual([
+      { enabled: true, pathPattern: { pattern: '^/health$', caseIgnored: false, inverted: false }, ipAddressListIds: [] },
+    ]);
   });
 
   it('an ssl-certificate created with only its certificate returns a full attribute tree', async () => {

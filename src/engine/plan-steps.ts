@@ -1,0 +1,156 @@
+/**
+ * The steps of a plan, one builder per action (create, update, delete, link, unlink), as
+ * the planner (plan.ts) orders them: each a step node with its key and the keys it needs.
+ * Pure.
+ */
+import { kindOf } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
+import type { KeyNames } from './diff.js';
+import { creationChanges, diffAttributes, isWriteOnlyPath, redactAttributes } from './diff.js';
+import { declaredWithItemDefaults } from './item-defaults.js';
+import { collectionPathOf } from './live.js';
+import type { Link, StateObject } from './model.js';
+import type { StepKey, StepNode } from './order.js';
+import { stepKey } from './order.js';
+import type { AttributeChange } from './plan-types.js';
+
+/** Orders strings by code point (locale-independent). */
+export function codePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function objectPath(kind: ResourceType, id?: string): string {
+  return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
+}
+
+/** The create step of a desired object that the gateway does not have (its secrets redacted from the body). */
+export function createNode(object: StateObject, keyNames: KeyNames | undefined): StepNode {
+  const { attributes, secretPaths } = redactAttributes(object.kind, object.attributes, '/data/attributes');
+  return {
+    key: stepKey('create', object.kind, object.name),
+    needs: [],
+    step: {
+      action: 'create',
+      method: 'POST',
+      kind: object.kind,
+      name: object.name,
+      path: objectPath(object.kind),
+      body: { data: { type: object.kind, attributes } },
+      secretPaths,
+      changes: creationChanges(object.kind, object.attributes, keyNames),
+      reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
+      ...(object.source ? { source: object.source } : {}),
+    },
+  };
+}
+
+/**
+ * Changes of write-only secrets whose declared version differs from the applied one
+ * (docs/manifest-reference.md "Secrets that rotate"); the values stay masked.
+ */
+function versionChanges(object: StateObject, applied: Readonly<Record<string, number>>): AttributeChange[] {
+  const changes: AttributeChange[] = [];
+  for (const [path, version] of Object.entries(object.secretVersions ?? {}).sort(([a], [b]) => codePoint(a, b))) {
+    if (!isWriteOnlyPath(object.kind, path.split('.')) || applied[path] === version) continue;
+    const before = applied[path];
+    changes.push({
+      path,
+      before: `(sensitive value, version ${before === undefined ? 'not recorded' : before})`,
+      after: `(sensitive value, version ${version})`,
+      sensitive: true,
+    });
+  }
+  return changes;
+}
+
+/**
+ * The update step of a desired object whose declared attributes (or rotated write-only
+ * secrets) differ from the live object, or undefined when none does: a PATCH of the changed
+ * top-level attributes.
+ */
+export function updateNode(
+  object: StateObject,
+  liveObject: StateObject,
+  id: string,
+  keyNames: KeyNames | undefined,
+  appliedVersions: Readonly<Record<string, number>>,
+): StepNode | undefined {
+  const compared = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
+  const rotated = versionChanges(object, appliedVersions);
+  const diff = {
+    ...compared,
+    changes: [...compared.changes, ...rotated],
+    changedTopLevel: [...new Set([...compared.changedTopLevel, ...rotated.map((c) => c.path.split('.')[0] ?? c.path)])].sort(),
+  };
+  if (diff.changes.length === 0) return undefined;
+  const patch: Record<string, unknown> = {};
+  // A changed list goes out whole, with its item defaults filled in (item-defaults.ts).
+  for (const key of diff.changedTopLevel) patch[key] = declaredWithItemDefaults(object.kind, key, object.attributes, liveObject.attributes);
+  const { attributes, secretPaths } = redactAttributes(object.kind, patch, '/data/attributes');
+  const n = diff.changes.length;
+  return {
+    key: stepKey('update', object.kind, object.name),
+    needs: [],
+    step: {
+      action: 'update',
+      method: 'PATCH',
+      kind: object.kind,
+      name: object.name,
+      id,
+      path: objectPath(object.kind, id),
+      body: { data: { type: object.kind, id, attributes } },
+      secretPaths,
+      changes: diff.changes,
+      unchangedCount: diff.unchanged,
+      reason: `${n} declared attribute${n === 1 ? '' : 's'} of ${object.kind} '${object.name}' differ${n === 1 ? 's' : ''} from the gateway`,
+      ...(object.source ? { source: object.source } : {}),
+    },
+  };
+}
+
+/** The delete step of a live object: pruned, or a certificate orphaned by this plan. */
+export function deleteNode(object: StateObject, id: string, cause: 'prune' | 'orphaned-certificate', needs: StepKey[]): StepNode {
+  return {
+    key: stepKey('delete', object.kind, object.name),
+    needs,
+    step: {
+      action: 'delete',
+      method: 'DELETE',
+      kind: object.kind,
+      name: object.name,
+      id,
+      path: objectPath(object.kind, id),
+      secretPaths: [],
+      cause,
+      reason:
+        cause === 'prune'
+          ? `${object.kind} '${object.name}' is inside the ownership scope, declared by no manifest, and pruning is on`
+          : `certificate '${object.name}' matches no manifest and this plan unlinks it from everything that used it`,
+    },
+  };
+}
+
+/** The parts of a link a step key names. */
+export function linkParts(link: Link): { relationship: string; relatedKind: string; relatedName: string } {
+  return { relationship: link.relationship, relatedKind: link.to.kind, relatedName: link.to.name };
+}
+
+/** The link or unlink step of a link (canonical direction). */
+export function linkNode(action: 'link' | 'unlink', link: Link, needs: StepKey[], source?: StateObject['source']): StepNode {
+  const what = `${link.from.kind} '${link.from.name}' ${link.relationship} → ${link.to.kind} '${link.to.name}'`;
+  const common = {
+    kind: link.from.kind,
+    name: link.from.name,
+    relationship: link.relationship,
+    related: link.to,
+    ...(source ? { source } : {}),
+  };
+  return {
+    key: stepKey(action, link.from.kind, link.from.name, linkParts(link)),
+    needs,
+    step:
+      action === 'link'
+        ? { ...common, action, reason: `the manifests declare the link ${what}; the gateway does not have it` }
+        : { ...common, action, reason: `the gateway has the link ${what}; the manifests manage it and do not declare it` },
+  };
+}

@@ -1,0 +1,10 @@
+import type { EmulatorHooks } from '../emulator-hooks.js';
+
+/** The emulator's hooks for `graphql-document`: see EmulatorHooks. */
+export const emulator: EmulatorHooks = {
+  label: 'GraphQL document',
+  // No recording: the name is the only attribute (docs/gateway-api.md "OpenAPI and GraphQL documents").
+  defaults: {
+    extra: { name: '' },
+  },
+};

@@ -1,0 +1,22 @@
+import { nameIdentity } from '../identity.js';
+import type { KindModule } from '../kind.js';
+import { emulator } from './emulator.js';
+
+/**
+ * `openapi-document`: an OpenAPI specification that mappings enforce (docs/gateway-api.md
+ * "OpenAPI and GraphQL documents"). Its only attribute is `name`; the specification itself
+ * is the document's content sub-resource, not an attribute.
+ */
+export const openapiDocument = {
+  type: 'openapi-document',
+  description: 'An OpenAPI document (docs/gateway-api.md "OpenAPI and GraphQL documents")',
+  emulator,
+  collection: 'api-security/openapi-documents',
+  level: 0,
+  identity: nameIdentity,
+  content: true,
+  variants: ['earliest', 'middle', 'latest'],
+  relationships: {
+    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'openapi-document', canonical: false },
+  },
+} as const satisfies KindModule;
