@@ -9,10 +9,7 @@ import type { ResourceType } from '../kinds/index.js';
 import { getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue } from './diff.js';
 import type { State } from './model.js';
 import { linkKey } from './model.js';
-
-function codePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+import { codePoint } from './code-point.js';
 
 /**
  * A stable hash of the part of a live state a plan was computed from: every live object's

@@ -15,6 +15,7 @@ import type { Key } from '../object-key.js';
 import { joinKey, splitKey } from '../object-key.js';
 import type { PlanStep } from './plan-types.js';
 import { PLAN_ACTIONS } from './plan-types.js';
+import { codePoint } from './code-point.js';
 
 /** A step before it has a position: `index` is filled in by {@link orderSteps}. */
 export type DraftStep = PlanStep extends infer S ? (S extends PlanStep ? Omit<S, 'index'> : never) : never;
@@ -45,10 +46,6 @@ export function stepKey(
 
 const kindIndex = new Map<string, number>(KINDS.map((k, i) => [k.type, i]));
 
-function codePointCompare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** The position of a step's phase, level and kind; lower runs first. */
 export function phaseOf(step: DraftStep): [phase: number, level: number, kind: number] {
   const phase = PLAN_ACTIONS.indexOf(step.action);
@@ -64,13 +61,13 @@ export function compareSteps(a: DraftStep, b: DraftStep): number {
     const d = (pa[i] ?? 0) - (pb[i] ?? 0);
     if (d !== 0) return d;
   }
-  const byName = codePointCompare(a.name, b.name);
+  const byName = codePoint(a.name, b.name);
   if (byName !== 0) return byName;
   if ((a.action === 'link' || a.action === 'unlink') && (b.action === 'link' || b.action === 'unlink')) {
     return (
-      codePointCompare(a.relationship, b.relationship) ||
+      codePoint(a.relationship, b.relationship) ||
       (kindIndex.get(a.related.kind) ?? 0) - (kindIndex.get(b.related.kind) ?? 0) ||
-      codePointCompare(a.related.name, b.related.name)
+      codePoint(a.related.name, b.related.name)
     );
   }
   return 0;

@@ -13,11 +13,7 @@ import type { Link, StateObject } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { stepKey } from './order.js';
 import type { AttributeChange } from './plan-types.js';
-
-/** Orders strings by code point (locale-independent). */
-export function codePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+import { codePoint } from './code-point.js';
 
 function objectPath(kind: ResourceType, id?: string): string {
   return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;

@@ -39,7 +39,8 @@ import { BuiltInObjectError, MassDeleteError, OutsideScopeError, UnresolvedRefer
 import type { OutsideScope } from './ownership.js';
 import { outsideScopeMessage } from './ownership.js';
 import { checkCalls, planCalls } from './batch.js';
-import { codePoint, createNode, deleteNode, linkNode, linkParts, updateNode } from './plan-steps.js';
+import { createNode, deleteNode, linkNode, linkParts, updateNode } from './plan-steps.js';
+import { codePoint } from './code-point.js';
 import { unresolvedReferences } from './attribute-references.js';
 
 export type { Plan, PlanStep } from './plan-types.js';

@@ -1,0 +1,10 @@
+/**
+ * The one order of names and keys in the engine: by UTF-16 code unit, the same on every
+ * machine and locale (`localeCompare` is not), so plans, digests and step orders are
+ * reproducible byte for byte.
+ */
+
+/** Negative when `a` sorts before `b`, positive after, 0 when equal (a comparator for `Array.prototype.sort`). */
+export function codePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
