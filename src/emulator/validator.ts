@@ -4,7 +4,10 @@
  * content, recomputed on every `GET /configuration/validator-messages`.
  */
 import { KINDS, kindOf } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
 import type { Emit, RuleContext } from '../kinds/emulator-hooks.js';
+import { referenceAttributes } from '../schema/index.js';
+import { attributeReferences } from '../schema/references.js';
 import type { ConfigContent, ModelContext, StoredObject, ValidatorMessage } from './model.js';
 
 const SEVERITY_RANK: Readonly<Record<ValidatorMessage['severity'], number>> = { ERROR: 0, WARNING: 1, INFO: 2 };
@@ -60,14 +63,52 @@ function compareKeyed(a: Keyed, b: Keyed): number {
   );
 }
 
+/** `UNKNOWN_IP_ADDRESS_LIST` for an ip-address-list: the code of a reference to a missing object of `target`. */
+export function unknownReferenceCode(target: ResourceType): string {
+  return `UNKNOWN_${target.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/**
+ * `UNKNOWN_<TARGET>` (ERROR, one per object and target kind, e.g. `UNKNOWN_IP_ADDRESS_LIST`,
+ * `UNKNOWN_OPENAPI_DOCUMENT`): an attribute that holds another object's id (schema mark
+ * `x-gwops-reference`, docs/gateway-api.md "IP address lists") holds an id that no object
+ * of that kind has. Every kind's reference attributes, from the schemas.
+ */
+function unknownReferences(content: ConfigContent, out: ValidatorMessage[]): void {
+  for (const kind of KINDS) {
+    if (referenceAttributes(kind.type).length === 0) continue;
+    for (const object of content.objects[kind.type].values()) {
+      const missing = new Map<ResourceType, string[]>();
+      for (const reference of attributeReferences(kind.type, object.attributes)) {
+        if (content.objects[reference.target].has(String(reference.value))) continue;
+        const ids = missing.get(reference.target) ?? [];
+        ids.push(`${reference.value} (${reference.segments.join('.')})`);
+        missing.set(reference.target, ids);
+      }
+      for (const [target, ids] of missing) {
+        const words = kindOf(target).emulator.label;
+        out.push({
+          severity: 'ERROR',
+          code: unknownReferenceCode(target),
+          title: `Reference to an unknown ${words}`,
+          detail: `The ${label(object)} names ${words} ${ids.join(', ')}, which does not exist.`,
+          model: { type: object.type, id: object.id },
+        });
+      }
+    }
+  }
+}
+
 /**
  * Validator messages of a configuration (docs/gateway-api.md "Validator messages"),
  * recomputed on each call.
  *
  * The rules are the kinds' own (`validator` of each kind's emulator hooks,
  * `src/kinds/<kind>/emulator.ts`, whose doc comments describe them), run on the objects of
- * their kind; each message gets the title its kind gives the code. Rules name objects
- * with the kind's `label` and read links through `RuleContext.linked`.
+ * their kind, and one rule for every kind: an attribute naming a missing object
+ * (`UNKNOWN_<TARGET>`, {@link unknownReferences}). A kind's message gets the title its kind
+ * gives the code; rules name objects with the kind's `label` and read links through
+ * `RuleContext.linked`.
  *
  * @returns the messages sorted by severity (ERROR, WARNING, INFO), model type, model id
  *   (numerically), code. Linear in the number of objects, apart from the final sort.
@@ -86,6 +127,7 @@ export function validatorMessages(content: ConfigContent, context: ModelContext)
     };
     rules.check(content.objects[kind.type], shared, emit);
   }
+  unknownReferences(content, out);
   return out.map(keyed).sort(compareKeyed).map((k) => k.message);
 }
 

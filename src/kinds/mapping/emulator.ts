@@ -14,26 +14,7 @@ const TITLES = {
   MAPPING_WITHOUT_VIRTUAL_HOST: 'Mapping without virtual host',
   PRIORITY_OUT_OF_RANGE: 'Entry path priority out of range',
   MAX_REQUEST_BODY_SIZE_OUT_OF_RANGE: 'Maximum request body size out of range',
-  UNKNOWN_IP_ADDRESS_LIST: 'Mapping uses an unknown IP address list',
 } as const;
-
-/**
- * `UNKNOWN_IP_ADDRESS_LIST` (ERROR, one per id): an id in
- * `ipRules.ipAddressWhitelists.pathWhitelists[].ipAddressListIds` that is no
- * ip-address-list's (docs/gateway-api.md "IP address lists").
- */
-function checkPathWhitelists(m: StoredObject, { label, exists }: RuleContext, emit: Emit<keyof typeof TITLES>): void {
-  const paths = member(m.attributes, 'ipRules', 'ipAddressWhitelists', 'pathWhitelists');
-  if (!Array.isArray(paths)) return;
-  for (const path of paths) {
-    const ids = member(path, 'ipAddressListIds');
-    if (!Array.isArray(ids)) continue;
-    for (const id of ids) {
-      if (exists('ip-address-list', String(id))) continue;
-      emit('ERROR', 'UNKNOWN_IP_ADDRESS_LIST', m, `The path whitelist of ${label(m)} names IP address list ${String(id)}, which does not exist.`);
-    }
-  }
-}
 
 /** `'shop'`, or `with id 4`. */
 function shortName(object: StoredObject): string {
@@ -51,13 +32,11 @@ function shortName(object: StoredObject): string {
  *   outside 0..2147483647 (docs/gateway-api.md "Attributes and server defaults").
  * - `MAPPING_WITHOUT_BACKEND_GROUP` (ERROR), `MAPPING_WITHOUT_VIRTUAL_HOST` (WARNING): no
  *   link to an existing object through `back-end-groups` / `virtual-hosts`.
- * - `UNKNOWN_IP_ADDRESS_LIST`: see {@link checkPathWhitelists}.
  */
 function check(mappings: ReadonlyMap<string, StoredObject>, context: RuleContext, emit: Emit<keyof typeof TITLES>): void {
   const { label, linked } = context;
   const regexByPriority = new Map<number, StoredObject[]>();
   for (const m of mappings.values()) {
-    checkPathWhitelists(m, context, emit);
     const priority = member(m.attributes, 'entryPath', 'priority');
     if (typeof priority === 'number') {
       if (priority < PRIORITY_MIN || priority > PRIORITY_MAX) {

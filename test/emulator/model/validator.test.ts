@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { newObjectAttributes } from '../../../src/emulator/defaults.js';
 import type { ConfigContent, JsonObject, ModelContext, StoredObject } from '../../../src/emulator/model.js';
 import { emptyContent } from '../../../src/emulator/model.js';
-import { validatorMessageId, validatorMessages } from '../../../src/emulator/validator.js';
+import { unknownReferenceCode, validatorMessageId, validatorMessages } from '../../../src/emulator/validator.js';
+import { KINDS } from '../../../src/kinds/index.js';
 import type { ResourceType, Variant } from '../../../src/kinds/index.js';
+import { referenceAttributes } from '../../../src/schema/index.js';
 
 /** A small builder of configuration contents with links stored on both sides. */
 class Config {
@@ -275,5 +277,35 @@ describe('validatorMessages', () => {
     const messages = c.messages();
     expect(messages).toHaveLength(20_000);
     expect(messages.every((m) => m.code === 'DUPLICATE_REGEX_PRIORITY' && m.detail.includes('and 9996 more'))).toBe(true);
+  });
+});
+
+describe('an attribute that names a missing object (every reference attribute of every kind)', () => {
+  const references = KINDS.flatMap((kind) => referenceAttributes(kind.type).map((path) => ({ type: kind.type, path })));
+
+  /** Attributes holding `id` at the reference's path (one item for each `*`). */
+  function holding(segments: readonly string[], schema: Readonly<Record<string, unknown>>, id: number): JsonObject {
+    const leaf: unknown = schema.type === 'array' ? [id] : id;
+    let node: unknown = leaf;
+    for (const segment of [...segments].reverse()) node = segment === '*' ? [node] : { [segment]: node };
+    return node as JsonObject;
+  }
+
+  it('finds the reference attributes', () => {
+    expect(references.map((r) => `${r.type}:${r.path.segments.join('.')}`)).toEqual(
+      expect.arrayContaining(['mapping:ipRules.ipAddressWhitelists.pathWhitelists.*.ipAddressListIds', 'mapping:apiSecurity.openApi.policies.*.openApiDocumentId']),
+    );
+  });
+
+  it.each(references.map((r) => [`${r.type} ${r.path.segments.join('.')}`, r] as const))('%s: an unknown id is one ERROR naming it; a known id is none', (_, { type, path }) => {
+    const target = path.schema['x-gwops-reference'] as ResourceType;
+    const c = new Config();
+    const known = Number(c.add(target, { name: 'the-target' }));
+    const unknown = known + 1000;
+    const bad = c.add(type, { name: 'bad', ...holding(path.segments, path.schema, unknown) });
+    const good = c.add(type, { name: 'good', ...holding(path.segments, path.schema, known) });
+    const about = (id: string): string[] => c.messages().filter((m) => m.model.id === id && m.code === unknownReferenceCode(target)).map((m) => `${m.severity} ${m.detail}`);
+    expect(about(bad)).toEqual([expect.stringMatching(new RegExp(`^ERROR .*'bad' names .* ${unknown} \\(`))]);
+    expect(about(good)).toEqual([]);
   });
 });
