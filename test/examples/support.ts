@@ -13,6 +13,7 @@ import { matchesFilter as matchesApiFilter, parseFilters } from '../../src/api/f
 import { startEmulator } from '../../src/emulator/index.js';
 import { KINDS, isResourceType, isTemplateKind, kindOf } from '../../src/kinds/index.js';
 import { wireSchema } from '../../src/schema/index.js';
+import { mapReferences } from '../../src/schema/references.js';
 import type { ResourceType } from '../../src/kinds/index.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -128,7 +129,8 @@ export function wireErrors(kind: ResourceType, attributes: JsonObject): string[]
     validate = ajv.compile(wireSchema(kind, 'latest', { keepRanges: true }));
     latestWire.set(kind, validate);
   }
-  if (validate(resolveSecrets(attributes))) return [];
+  // Manifests name referenced objects; on the wire they are ids (src/schema/references.ts).
+  if (validate(mapReferences(kind, resolveSecrets(attributes) as JsonObject, () => 1))) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
 }
 
@@ -299,6 +301,8 @@ export async function applyToEmulator(
         let attributes = resolveSecrets(attrs(d)) as JsonObject;
         if (template !== undefined) attributes = deepMerge(templates.get(`${template}/${text(d.value.extends ?? '')}`) ?? {}, attributes);
         if (identity.byName) attributes = { ...attributes, name };
+        // Referenced objects by the ids they got here (the registry's order creates them first).
+        attributes = mapReferences(kind, attributes, (target, value) => Number(ids.get(`${target}/${String(value)}`)));
         const created = await call('POST', `/configuration/${COLLECTION[kind] ?? kind}`, { data: { type: kind, attributes } });
         const data = created.json.data;
         ids.set(`${kind}/${name}`, isObject(data) ? text(data.id) : '');
