@@ -33,7 +33,7 @@ export interface GatewayConnection {
   readonly connection: ResolvedConnection & { readonly secrets?: SecretRedactor };
   /**
    * `--variant`, else the target's, else `latest`: the variant before the gateway is asked
-   * (a session reads the gateway's own with `variantOfSession`, run.ts).
+   * (a session reads the gateway's own with `gatewayVariant`, src/engine/variant.ts).
    */
   readonly variant: Variant;
   /** The variant `--variant` or the target declares, and which of them; undefined when neither does. */
