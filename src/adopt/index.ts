@@ -160,7 +160,11 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
   const created: string[] = [];
   const rel = (file: string): string => path.relative(input.cwd, file) || file;
   const appends = new Map<string, string[]>();
-  for (const [file, docs] of overlays) appends.set(file, docs.map(overlayText));
+  for (const [file, docs] of overlays) {
+    // An overlay that would change nothing (every change to it was skipped) is not written: it would not validate.
+    const changing = docs.filter((d) => Object.keys(d.attributes).length > 0 || Object.keys(d.relationships).length > 0);
+    if (changing.length > 0) appends.set(file, changing.map(overlayText));
+  }
   const baseReaders = otherReaders(input, path.resolve(input.cwd, manifestPaths[0] ?? '.'), true);
   for (const doc of added) {
     if (baseReaders.length > 0) {

@@ -185,7 +185,10 @@ export function planAdoption(input: AdoptInput): AdoptionPlan {
         if (!overlay.existing) newDoc = newOverlay(file, ref);
       }
       if (change.op === 'delete') {
-        if (held < change.path.length || newDoc) {
+        // A new overlay is a merge patch, which holds lists whole: an item removed from a list
+        // is adopted as the list as it is live (written below), not as a removal.
+        const wholeList = newDoc !== undefined && writablePrefix(change.path, 0) < change.path.length;
+        if (!wholeList && (held < change.path.length || newDoc)) {
           skipped.push(`${what}: removed on the gateway, but inherited from a template or the base; remove it there by hand`);
           continue;
         }

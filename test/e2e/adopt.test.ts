@@ -273,6 +273,24 @@ attributes:
     expect((await p.cli(['plan', '--no-server-check', '--target', 'production'])).stdout).toBe(productionPlan.stdout);
   });
 
+  it('adopts an item removed from a list into a new overlay as the whole list, and writes no overlay that changes nothing', async () => {
+    const twoHosts = `${HEAD}kind: back-end-group\nname: ad-list\nattributes:\n  backendHosts:\n    - { protocol: HTTP, hostName: a.internal, port: 81 }\n    - { protocol: HTTP, hostName: b.internal, port: 82 }\n`;
+    const p = await project('list-item-removed', { 'gwops.yaml': `manifests: [manifests]\n${targets({ staging: 'overlays/staging' })}`, 'manifests/group.yaml': twoHosts });
+    await mkdir(join(p.dir, 'overlays', 'staging'), { recursive: true });
+    for (const target of ['staging', 'production']) succeeded(await p.cli(['apply', '--yes', '--target', target]));
+    await raw(staging, async (s) =>
+      s.update('back-end-groups', await idOf(s, 'back-end-groups', 'ad-list'), { type: 'back-end-group', attributes: { backendHosts: [{ protocol: 'HTTP', hostName: 'a.internal', port: 81 }] } }),
+    );
+    const adopted = await p.cli(['drift', '--adopt', '--target', 'staging']);
+    expect(adopted.code).toBe(2);
+    expect(await p.read('manifests/group.yaml')).toBe(twoHosts);
+    const overlay = await p.read('overlays/staging/back-end-group/ad-list.yaml');
+    expect(overlay).toMatch(/kind: back-end-group\nname: ad-list\nattributes:\n {2}backendHosts:\n/);
+    expect(overlay).toContain('a.internal');
+    expect(overlay).not.toContain('b.internal');
+    await converged(p.cli, ['--target', 'staging']);
+  });
+
   it('refuses, and lists, a base attribute when the target has no overlay', async () => {
     const p = await project('no-overlay', { 'gwops.yaml': `manifests: [manifests]\n${targets()}`, 'manifests/group.yaml': group('app.internal') });
     for (const target of ['staging', 'production']) succeeded(await p.cli(['apply', '--yes', '--target', target]));
