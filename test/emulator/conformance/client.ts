@@ -23,6 +23,7 @@
  * - persistence.test.ts: stateFile across restarts, stray temp files
  * - persistence-crash.test.ts: a crash simulated mid-write and before the rename
  * - workflows.test.ts: whole call sequences of real clients
+ * - vendor-ip-list-script.test.ts: the vendor's IP-list sample script's call sequence, replayed
  * - properties.test.ts: filters and deep merge against a reference model (fast-check)
  * - system.test.ts: license and nodes; api-docs.test.ts: the API's own description
  *
