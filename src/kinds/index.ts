@@ -1,9 +1,11 @@
 import { acmeService } from './acme-service/index.js';
 import { apiPolicyService } from './api-policy-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
+import { icapEnvironment } from './icap-environment/index.js';
 import { ipAddressList } from './ip-address-list/index.js';
 import type { KindDefinition, ResourceType, TemplateKind, Variant } from './kind.js';
 import { graphqlDocument } from './graphql-document/index.js';
+import { kerberosEnvironment } from './kerberos-environment/index.js';
 import { localJsonWebKeySet } from './local-json-web-key-set/index.js';
 import { mapping } from './mapping/index.js';
 import { openapiDocument } from './openapi-document/index.js';
@@ -35,11 +37,13 @@ export { VARIANTS } from './kind.js';
 export const KIND_MODULES = [
   sslCertificate,
   acmeService,
+  kerberosEnvironment,
   backEndGroup,
   openapiDocument,
   graphqlDocument,
   ipAddressList,
   apiPolicyService,
+  icapEnvironment,
   localJsonWebKeySet,
   remoteJsonWebKeySet,
   mapping,

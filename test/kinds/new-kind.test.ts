@@ -58,23 +58,23 @@ describe('what a new kind needs', () => {
     if (!base) throw new Error('no kind identified by name');
     const extra: KindDefinition = {
       ...base,
-      type: 'icap-environment' as ResourceType,
-      description: 'An ICAP environment',
-      collection: 'icap-environments',
-      template: 'icap-environment-template',
+      type: 'made-up-environment' as ResourceType,
+      description: 'A made-up environment',
+      collection: 'made-up-environments',
+      template: 'made-up-environment-template',
       relationships: {},
     };
     const attributes: JsonSchema = { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, ips: { type: 'array', items: { type: 'string' } } } };
     const projectText = committedSchemaText(PROJECT_SCHEMA_FILE) ?? '';
     const files = generatedSchemaFiles([...KINDS, extra], projectText, (k) => (k === extra ? attributes : attributesSource(k)));
     const text = (name: string): string => files.find((f) => f.fileName === name)?.text ?? '';
-    expect(JSON.parse(text('icap-environment.schema.json'))).toMatchObject({ properties: { kind: { const: 'icap-environment' } }, $defs: { attributes } });
-    expect(JSON.parse(text('icap-environment-template.schema.json'))).toMatchObject({ properties: { kind: { const: 'icap-environment-template' } } });
-    expect(text('manifest.schema.json')).toContain('"$ref": "icap-environment.schema.json"');
-    expect(Object.keys((JSON.parse(text(PROJECT_SCHEMA_FILE)) as JsonSchema).properties?.ownership?.properties ?? {})).toContain('icap-environment');
+    expect(JSON.parse(text('made-up-environment.schema.json'))).toMatchObject({ properties: { kind: { const: 'made-up-environment' } }, $defs: { attributes } });
+    expect(JSON.parse(text('made-up-environment-template.schema.json'))).toMatchObject({ properties: { kind: { const: 'made-up-environment-template' } } });
+    expect(text('manifest.schema.json')).toContain('"$ref": "made-up-environment.schema.json"');
+    expect(Object.keys((JSON.parse(text(PROJECT_SCHEMA_FILE)) as JsonSchema).properties?.ownership?.properties ?? {})).toContain('made-up-environment');
     const schemaOf = (kind: string): JsonSchema => JSON.parse(text(`${kind}.schema.json`)) as JsonSchema;
     const reference = manifestReference([...KINDS, extra], schemaOf);
-    expect(reference).toContain('## icap-environment\n');
-    expect(reference).toContain('## icap-environment-template\n');
+    expect(reference).toContain('## made-up-environment\n');
+    expect(reference).toContain('## made-up-environment-template\n');
   });
 });

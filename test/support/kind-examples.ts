@@ -92,6 +92,21 @@ const backEndGroup: ExampleHook = (name) => ({
   update: { backendHosts: [{ protocol: 'HTTP', hostName: `${name}.example.internal`, port: 8081 }] },
 });
 
+/**
+ * A Kerberos environment: its only known attribute is its name, the identity, so there is
+ * no attribute to update.
+ */
+const kerberosEnvironment: ExampleHook = () => ({
+  attributes: {},
+  update: {},
+});
+
+/** An ICAP environment that blocks while its server is down (valid on its own); the update lets traffic pass. */
+const icapEnvironment: ExampleHook = () => ({
+  attributes: { failOpen: false },
+  update: { failOpen: true },
+});
+
 /** One network and one address (valid on its own); the update adds a range. */
 const ipAddressList: ExampleHook = (name) => ({
   attributes: { ips: ['192.0.2.0/24', '198.51.100.7'] },
@@ -156,7 +171,9 @@ const virtualHost: ExampleHook = (name) => ({
 export const KIND_EXAMPLES: Readonly<Record<ResourceType, ExampleHook>> = {
   'ssl-certificate': sslCertificate,
   'acme-service': acmeService,
+  'kerberos-environment': kerberosEnvironment,
   'back-end-group': backEndGroup,
+  'icap-environment': icapEnvironment,
   'ip-address-list': ipAddressList,
   'api-policy-service': apiPolicyService,
   'local-json-web-key-set': localJsonWebKeySet,

@@ -48,6 +48,8 @@ const rows: Row[] = [
   { from: 'mapping', name: 'local-json-web-key-sets', to: 'local-json-web-key-set', inverse: 'mappings', cardinality: 'many' },
   { from: 'mapping', name: 'remote-json-web-key-sets', to: 'remote-json-web-key-set', inverse: 'mappings', cardinality: 'many' },
   { from: 'remote-json-web-key-set', name: 'client-certificate', to: 'ssl-certificate', inverse: 'remote-json-web-key-sets', cardinality: 'one' },
+  { from: 'back-end-group', name: 'kerberos-environment', to: 'kerberos-environment', inverse: 'back-end-groups', cardinality: 'one' },
+  { from: 'kerberos-environment', name: 'back-end-groups', to: 'back-end-group', inverse: 'kerberos-environment', cardinality: 'many' },
 ];
 
 /** The attributes of a new example object of `type`. */
