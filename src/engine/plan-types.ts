@@ -99,6 +99,8 @@ export interface ContentChange {
   readonly omittedLines?: number;
   /** True when either side is not UTF-8 text: no diff, digests only. Display only. */
   readonly binary?: boolean;
+  /** True when too many lines changed for a diff (engine/content.ts `CONTENT_DIFF_EDITS`): digests only. Display only. */
+  readonly tooManyChanges?: boolean;
 }
 
 /** POST a new object: the declared attributes, secrets included (masked here). */

@@ -183,6 +183,7 @@ export function contentRows(content: ContentChange): Row[] {
       ? [{ sign: '+', text: `content = ${shortDigest(content.after)} (${size})` }]
       : [{ sign: '~', text: `content: ${shortDigest(content.before)} → ${shortDigest(content.after)} (${size})` }];
   if (content.binary === true) rows.push({ sign: ' ', text: '  # not UTF-8 text: compared by SHA-256 digest only' });
+  if (content.tooManyChanges === true) rows.push({ sign: ' ', text: '  # too many lines changed to show a diff: compared by SHA-256 digest only' });
   for (const line of content.diff === undefined || content.diff === '' ? [] : content.diff.split('\n')) {
     const first = line[0];
     const sign: Sign = first === '+' ? '+' : first === '-' ? '-' : ' ';
