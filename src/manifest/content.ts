@@ -2,11 +2,12 @@
  * A document's content (`content: { fromFile: path }` beside `attributes`, for kinds with a
  * content sub-resource; docs/manifest-reference.md "Document content"): the file is read
  * as bytes, relative to the manifest (or overlay) that names it. It must be a regular file
- * of at most `FILE_LIMITS.content` bytes inside the project: the directory of the project
- * file, or the working directory without one, symbolic links resolved first, so that a
+ * of at most `FILE_LIMITS.content` bytes inside the project ({@link projectRoot}: the
+ * directory that holds the project file, or the working directory without one, and every
+ * manifest and overlay path the run reads), symbolic links resolved first, so that a
  * manifest cannot upload a file from elsewhere on the machine.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { FileReadError } from '../errors.js';
@@ -19,6 +20,35 @@ import type { ParsedDocument } from './positions.js';
 import type { SourceFile } from './source-file.js';
 
 const POINTER = ['content', 'fromFile'];
+
+/** `file`'s real path (symbolic links resolved) when it exists, else `file`. */
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/**
+ * The project's directory: the deepest directory that holds every one of `paths` (the
+ * project file's directory or the working directory, and the manifest and overlay paths
+ * the run reads; a file stands for its directory), symbolic links resolved.
+ * @param paths absolute paths
+ */
+export function projectRoot(paths: readonly string[]): string {
+  const dirs = paths.map((p) => {
+    const real = realOrSelf(p);
+    try {
+      return statSync(real).isDirectory() ? real : path.dirname(real);
+    } catch {
+      return path.dirname(real);
+    }
+  });
+  let root = dirs[0] ?? path.sep;
+  for (const dir of dirs.slice(1)) while (!isInside(root, dir)) root = path.dirname(root);
+  return root;
+}
 
 /** True when `inner` is `outer` or lies below it. */
 function isInside(outer: string, inner: string): boolean {

@@ -23,7 +23,7 @@ import type { ProjectConfig, TargetConfig } from './project.js';
 import type { JwksReference } from './jwks-refs.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
 import type { ParsedFile } from './content.js';
-import { contentFiles, manifestsOf, readDeclaredContent } from './content.js';
+import { contentFiles, manifestsOf, projectRoot, readDeclaredContent } from './content.js';
 import type { ObjectContent } from '../object-content.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
 import { variableGuard } from './secret-variables.js';
@@ -214,7 +214,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const secretReferences = new Map<string, SecretReference>();
   const secretVersions = new Map<Entry, Record<string, number>>();
   const contents = new Map<Entry, ObjectContent>();
-  const root = project.file !== undefined ? path.dirname(project.file) : cwd;
+  const root = projectRoot([project.file !== undefined ? path.dirname(project.file) : cwd, ...[...givenPaths, ...(target?.overlays ?? [])].filter((p) => p !== '-').map((p) => path.resolve(cwd, p))]);
   for (const entry of entries) {
     const label = labelOf(entry.kind, entry.name);
     for (const spec of schemaDiagnostics(entry.kind, entry.value, label, (segments) => isWholeReference(entry, segments))) out.push(entryDiagnostic(entry, spec));
