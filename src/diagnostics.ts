@@ -64,6 +64,8 @@ export type ManifestDiagnosticCode =
   /** `${VAR}` names a variable that holds an API key or a secret (src/manifest/secret-variables.ts). */
   | 'secret-variable'
   | 'secret-unavailable'
+  /** A document's `content: { fromFile }` cannot be read, or lies outside the project (src/manifest/content.ts). */
+  | 'content-unavailable'
   | 'literal-secret'
   | 'overlay-invalid'
   | 'overlay-target-missing'

@@ -31,3 +31,8 @@ export function sha256(): TextDigest {
 export function hmacSha256(key: string): TextDigest {
   return wrap(createHmac('sha256', key));
 }
+
+/** The SHA-256 digest of bytes as `sha256:<lowercase hex>` (a document's content, docs/manifest-reference.md "Document content"). */
+export function contentDigest(data: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+}

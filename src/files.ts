@@ -35,6 +35,8 @@ export const FILE_LIMITS = {
   project: MIB,
   /** A `{ fromFile }` secret source (a key, a certificate chain, a password): 1 MiB. */
   secret: MIB,
+  /** The content of a document (`content: { fromFile }`: an OpenAPI or GraphQL specification): 16 MiB. */
+  content: 16 * MIB,
   /** A CA file (a bundle of PEM certificates): 4 MiB, ten times a system's whole bundle. */
   ca: 4 * MIB,
   /** An API key file: 64 KiB. */

@@ -154,7 +154,7 @@ function appended(text: string, documents: readonly string[]): string {
  * @throws ConfigError when a file cannot be written
  */
 export async function adoptDrift(input: AdoptInput, manifestPaths: readonly string[], added: readonly AddedDocument[], secretVariables: readonly string[]): Promise<AdoptResult> {
-  const { edits, overlays, skipped } = planAdoption(input);
+  const { edits, overlays, contents, skipped } = planAdoption(input);
   const edited: string[] = [];
   const removed: string[] = [];
   const created: string[] = [];
@@ -195,6 +195,14 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
       throw new ConfigError(`drift --adopt: cannot write ${rel(file)}`, { cause: error });
     }
     (exists ? edited : created).push(rel(file));
+  }
+  for (const [file, data] of contents) {
+    try {
+      await writeFile(file, data);
+    } catch (error) {
+      throw new ConfigError(`drift --adopt: cannot write ${rel(file)}`, { cause: error });
+    }
+    edited.push(rel(file));
   }
   return { edited, created, removed, skipped, secretVariables };
 }

@@ -56,6 +56,11 @@ export interface AdoptionPlan {
   readonly edits: Map<string, FileEdit[]>;
   /** New overlay documents by absolute file path (added at the end; the file is created when missing). */
   readonly overlays: Map<string, OverlayDocument[]>;
+  /**
+   * Content files to write with the live bytes, by absolute path: the `fromFile` of each
+   * document whose content changed on the gateway (docs/manifest-reference.md "Document content").
+   */
+  readonly contents: Map<string, Buffer>;
   readonly skipped: string[];
 }
 
@@ -124,10 +129,24 @@ export function planAdoption(input: AdoptInput): AdoptionPlan {
     return doc;
   };
 
+  // Changed content: the live bytes into the file the manifest names.
+  const contents = new Map<string, Buffer>();
+  for (const entry of input.report.entries) {
+    if (entry.direction !== 'changed' || entry.path !== 'content') continue;
+    const file = input.desired.objects.get(entry.kind)?.get(entry.name)?.content?.file;
+    const live = input.live.objects.get(entry.kind)?.get(entry.name)?.content;
+    const origins = input.origins(entry.kind, entry.name);
+    const readers = origins ? otherReaders(input, abs(origins.base.file), true) : [];
+    const title = `${entry.kind} '${entry.name}' content`;
+    if (file === undefined || live === undefined) skipped.push(`${title}: the content file or the live content is unknown`);
+    else if (readers.length > 0) skipped.push(`${title}: its file is read by target${readers.length === 1 ? '' : 's'} ${readers.join(', ')} too`);
+    else contents.set(file, Buffer.from(live.base64, 'base64'));
+  }
+
   // Changed attributes, per object: the smallest changes, each into the document in force for it.
   const changed = new Map<string, { ref: ObjectRef; entries: DriftEntry[] }>();
   for (const entry of input.report.entries) {
-    if (entry.direction !== 'changed') continue;
+    if (entry.direction !== 'changed' || entry.path === 'content') continue;
     const title = `${entry.kind} '${entry.name}' ${entry.path ?? ''}`;
     if (entry.sensitive) skipped.push(`${title}: a secret is never written into a manifest; update its source (environment variable or file) instead`);
     else changed.set(key(entry), { ref: entry, entries: [...(changed.get(key(entry))?.entries ?? []), entry] });
@@ -213,7 +232,7 @@ export function planAdoption(input: AdoptInput): AdoptionPlan {
       edit(file, ref, change.op === 'delete' ? { type: 'delete', path: at } : { type: 'set', path: at, value }, what);
     }
   }
-  return planLinksAndDeletions(input, { edits, overlays, skipped }, { edit, overlayFor, newOverlay });
+  return planLinksAndDeletions(input, { edits, overlays, contents, skipped }, { edit, overlayFor, newOverlay });
 }
 
 function setNested(root: Record<string, unknown>, segments: readonly string[], value: unknown): void {

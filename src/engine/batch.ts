@@ -34,7 +34,8 @@ import { isBuiltInId } from '../api/documents.js';
 import { collectionPathOf } from './live.js';
 import type { ObjectRef } from './model.js';
 import { refKey } from './model.js';
-import type { LinkStep, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UnlinkStep } from './plan-types.js';
+import type { ObjectContent } from './content.js';
+import type { ContentChange, LinkStep, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UnlinkStep } from './plan-types.js';
 import { placeholderRef } from './plan-types.js';
 import { minimumVertexCover } from './vertex-cover.js';
 
@@ -152,11 +153,13 @@ function bodyOf(def: RelationshipDefinition, identifiers: readonly ResourceIdent
 }
 
 /**
- * The calls that carry `steps` (ordered by order.ts), in send order.
+ * The calls that carry `steps` (ordered by order.ts), in send order. A create or update
+ * step with `content` is followed by the {@link ContentCall} that uploads it.
+ * @param contentOf the desired content of an object (its bytes go into the content call)
  * @param idOf the id of an object in requests: literal for live objects, a placeholder for
  *   objects the plan creates
  */
-export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => string): PlanCall[] {
+export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => string, contentOf: (ref: ObjectRef) => ObjectContent | undefined = () => undefined): PlanCall[] {
   const createdAt = new Map<ObjectKey, number>();
   for (const step of steps) if (step.action === 'create') createdAt.set(refKey(step), step.index);
   const existsBefore = (ref: ObjectRef, index: number): boolean => (createdAt.get(refKey(ref)) ?? 0) < index;
@@ -194,6 +197,24 @@ export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => 
   }
 
   const drafts: DraftCall[] = [];
+  const upload = (step: PlanStep & { readonly content?: ContentChange }, carries: boolean): void => {
+    const content = step.content ? contentOf(step) : undefined;
+    if (!content) return;
+    const id = idOf(step);
+    drafts.push({
+      anchor: step.index,
+      endpoint: 'content',
+      method: 'PUT',
+      kind: step.kind,
+      name: step.name,
+      id,
+      path: `${collectionPathOf(step.kind)}/${id}/content`,
+      steps: carries ? [step.index] : [],
+      of: step.index,
+      digest: content.digest,
+      data: content.base64,
+    });
+  };
   for (const step of steps) {
     switch (step.action) {
       case 'create': {
@@ -216,9 +237,15 @@ export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => 
           steps: [step.index, ...extra.sort((a, b) => a - b)],
           ...(extra.length > 0 ? { relationships } : {}),
         });
+        upload(step, false);
         break;
       }
       case 'update':
+        if (step.changes.length > 0 || !step.content) {
+          drafts.push({ anchor: step.index, endpoint: 'object', method: step.method, kind: step.kind, name: step.name, path: step.path, steps: [step.index] });
+        }
+        upload(step, step.changes.length === 0);
+        break;
       case 'delete':
         drafts.push({ anchor: step.index, endpoint: 'object', method: step.method, kind: step.kind, name: step.name, path: step.path, steps: [step.index] });
         break;
@@ -299,7 +326,12 @@ export function checkCalls(steps: readonly PlanStep[], calls: readonly PlanCall[
     if (deleted.has(joinKey(kind, id))) throw new Error(`call ${call.index} names ${kind} ${id} after it is deleted`);
   };
   for (const call of calls) {
-    if (call.endpoint === 'relationship') {
+    if (call.endpoint === 'content') {
+      const of = stepByIndex.get(call.of);
+      if (of?.action !== 'create' && of?.action !== 'update') throw new Error(`call ${call.index} uploads the content of step ${call.of}, which creates or updates nothing`);
+      if (call.steps.some((i) => i !== call.of)) throw new Error(`call ${call.index} carries another step than the one whose content it uploads`);
+      check(call, call.kind, call.id);
+    } else if (call.endpoint === 'relationship') {
       check(call, call.kind, call.id);
       for (const ident of identifiersOf(call.body)) check(call, ident.type, ident.id);
     } else {

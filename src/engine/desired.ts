@@ -59,6 +59,7 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
       source: doc.source,
       ...(doc.secretVersions ? { secretVersions: doc.secretVersions } : {}),
       ...(doc.referenceSources ? { referenceSources: doc.referenceSources } : {}),
+      ...(doc.content ? { content: doc.content } : {}),
     };
     const identity = kindOf(doc.kind).identity;
     const key = identity.declared(doc.attributes);

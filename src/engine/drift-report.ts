@@ -5,7 +5,8 @@
  * entries in force. Pure: the clock is the caller's.
  *
  * Directions, per object:
- * - `changed`: declared attributes whose live value differs (one entry per attribute);
+ * - `changed`: declared attributes whose live value differs (one entry per attribute), and
+ *   declared content whose live bytes differ (`path` is `content`, values are digests);
  * - `deleted`: a declared object that does not exist live;
  * - `added`: a live object inside the ownership scope that no manifest declares;
  * - `link-added` / `link-deleted`: a managed link present live but not declared, or
@@ -108,6 +109,11 @@ export function driftEntries(plan: Plan, live: State): DriftEntry[] {
             sensitive: change.sensitive,
             ...source(step),
           });
+        }
+        // The content sub-resource, by digest (docs/manifest-reference.md "Document content").
+        if (step.content) {
+          const { before, after } = step.content;
+          entries.push({ direction: 'changed', kind: step.kind, name: step.name, path: 'content', declared: after, ...(before !== undefined ? { live: before } : {}), sensitive: false, ...source(step) });
         }
         break;
       case 'create': {

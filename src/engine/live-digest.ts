@@ -14,7 +14,8 @@ import { codePoint } from './code-point.js';
 /**
  * A stable hash of the part of a live state a plan was computed from: every live object's
  * kind, name and id; for objects the manifests declare, the live values at the declared
- * attribute paths (write-only paths skipped, arrays whole); and every link. Independent of
+ * attribute paths (write-only paths skipped, arrays whole) and, when they declare content,
+ * the digest of the live content; and every link. Independent of
  * the order of objects, links and keys. What no manifest declares cannot change the plan,
  * so it is left out (this also keeps the digest cheap: hashing 20,000 full mapping trees
  * costs seconds).
@@ -42,7 +43,8 @@ export function liveStateDigest(live: State, desired: State, key?: string): stri
         key === undefined
           ? maskValue(kind.type, [], projected).value
           : mapSecrets(kind.type, projected, [], (value, at) => ({ value, desired: value === getAt(declared?.attributes, at) }));
-      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, covered]));
+      const content = declared?.content ? [object.content?.digest ?? null] : [];
+      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, covered, ...content]));
       hash.update('\n');
     }
   }

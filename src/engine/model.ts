@@ -7,6 +7,7 @@ import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import type { RelationshipDefinition, ResourceType } from '../kinds/index.js';
 import type { AttributeObject, SourceLocation } from '../manifest/types.js';
 import type { Key, ObjectKey } from '../object-key.js';
+import type { ObjectContent } from './content.js';
 import { joinKey, objectKey } from '../object-key.js';
 
 /** Identifies an object across runs: kind plus name (ids exist only inside one run). */
@@ -52,6 +53,11 @@ export interface StateObject {
    * A certificate still in use this way is never deleted as orphaned.
    */
   readonly unmanagedLinks?: number;
+  /**
+   * The content sub-resource (kinds with `KindDefinition.content`): desired, when the
+   * manifest declares `content`; live, read only for objects whose desired side has it.
+   */
+  readonly content?: ObjectContent;
 }
 
 /**

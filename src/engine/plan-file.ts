@@ -28,6 +28,11 @@ export interface SavedObject {
   readonly source?: SourceLocation;
   /** The declared versions of its write-only secrets by dotted attribute path (numbers, never secrets). */
   readonly secretVersions?: Readonly<Record<string, number>>;
+  /**
+   * The digest of its declared content (docs/manifest-reference.md "Document content"); the
+   * bytes are in the plan's content call when the plan uploads them, never twice in a file.
+   */
+  readonly content?: { readonly digest: string };
 }
 
 /** The desired state in a plan file. */

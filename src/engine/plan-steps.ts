@@ -14,6 +14,7 @@ import type { StepKey, StepNode } from './order.js';
 import { stepKey } from './order.js';
 import type { AttributeChange } from './plan-types.js';
 import { codePoint } from './code-point.js';
+import { contentChange } from './content.js';
 
 function objectPath(kind: ResourceType, id?: string): string {
   return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
@@ -34,6 +35,7 @@ export function createNode(object: StateObject, keyNames: KeyNames | undefined):
       body: { data: { type: object.kind, attributes } },
       secretPaths,
       changes: creationChanges(object.kind, object.attributes, keyNames),
+      ...(object.content ? { content: contentChange(object.content, undefined) } : {}),
       reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
       ...(object.source ? { source: object.source } : {}),
     },
@@ -78,7 +80,8 @@ export function updateNode(
     changes: [...compared.changes, ...rotated],
     changedTopLevel: [...new Set([...compared.changedTopLevel, ...rotated.map((c) => c.path.split('.')[0] ?? c.path)])].sort(),
   };
-  if (diff.changes.length === 0) return undefined;
+  const content = object.content ? contentChange(object.content, liveObject.content) : undefined;
+  if (diff.changes.length === 0 && !content) return undefined;
   const patch: Record<string, unknown> = {};
   // A changed list goes out whole, with its item defaults filled in (item-defaults.ts).
   for (const key of diff.changedTopLevel) patch[key] = declaredWithItemDefaults(object.kind, key, object.attributes, liveObject.attributes);
@@ -98,7 +101,11 @@ export function updateNode(
       secretPaths,
       changes: diff.changes,
       unchangedCount: diff.unchanged,
-      reason: `${n} declared attribute${n === 1 ? '' : 's'} of ${object.kind} '${object.name}' differ${n === 1 ? 's' : ''} from the gateway`,
+      ...(content ? { content } : {}),
+      reason:
+        n === 0
+          ? `the declared content of ${object.kind} '${object.name}' differs from the gateway's`
+          : `${n} declared attribute${n === 1 ? '' : 's'}${content ? ' and the content' : ''} of ${object.kind} '${object.name}' differ${n === 1 && !content ? 's' : ''} from the gateway`,
       ...(object.source ? { source: object.source } : {}),
     },
   };

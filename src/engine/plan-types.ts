@@ -81,6 +81,28 @@ interface ObjectStepBase extends StepBase {
   readonly secretPaths: readonly string[];
 }
 
+/**
+ * A change of a document's content sub-resource (kinds with `KindDefinition.content`;
+ * docs/manifest-reference.md "Document content"): digests and the diff of the text, never
+ * the bytes (those travel once, in the plan's {@link ContentCall}).
+ */
+export interface ContentChange {
+  /** `sha256:<hex>` of the live content; absent when the object is created. */
+  readonly before?: string;
+  /** `sha256:<hex>` of the declared content. */
+  readonly after: string;
+  /** Size of the declared content in bytes. Display only. */
+  readonly bytes: number;
+  /** Unified diff of the live text (`gateway`) against the declared text (`manifest`), without file headers. Display only. */
+  readonly diff?: string;
+  /** Lines of the diff cut off after `diff`. Display only. */
+  readonly omittedLines?: number;
+  /** True when either side is not UTF-8 text: no diff, digests only. Display only. */
+  readonly binary?: boolean;
+  /** True when too many lines changed for a diff (engine/content.ts `CONTENT_DIFF_EDITS`): digests only. Display only. */
+  readonly tooManyChanges?: boolean;
+}
+
 /** POST a new object: the declared attributes, secrets included (masked here). */
 export interface CreateStep extends ObjectStepBase {
   readonly action: 'create';
@@ -88,6 +110,8 @@ export interface CreateStep extends ObjectStepBase {
   readonly body: JsonApiResourceBody;
   /** Every declared leaf attribute (objects flattened, arrays whole). */
   readonly changes: readonly AttributeChange[];
+  /** The declared content, uploaded right after the create (a {@link ContentCall}). */
+  readonly content?: ContentChange;
 }
 
 /** PATCH an existing object: only the changed top-level attributes (their declared subtrees). */
@@ -99,6 +123,8 @@ export interface UpdateStep extends ObjectStepBase {
   readonly changes: readonly AttributeChange[];
   /** Number of declared leaf attributes that already match. Display only. */
   readonly unchangedCount: number;
+  /** The declared content when it differs from the live one (uploaded by a {@link ContentCall}); `changes` may then be empty. */
+  readonly content?: ContentChange;
 }
 
 /** DELETE an existing object (its remaining links go with it: the API removes them). */
@@ -201,8 +227,28 @@ export interface RelationshipCall extends CallBase {
   readonly body: RelationshipBody;
 }
 
+/**
+ * `PUT /configuration/{collection}/{id}/content` with an `application/octet-stream` body:
+ * uploads the declared content of the create or update step `of` (docs/gateway-api.md
+ * "OpenAPI and GraphQL documents"). It comes right after that step's object call, or
+ * carries the update step itself when no attribute changes (`steps` is then `[of]`, else
+ * empty). Apply sends exactly these bytes, after checking them against `digest`.
+ */
+export interface ContentCall extends CallBase {
+  readonly endpoint: 'content';
+  readonly method: 'PUT';
+  /** The addressed object's id: literal, or a placeholder. */
+  readonly id: string;
+  /** The index of the step whose content this uploads. */
+  readonly of: number;
+  /** `sha256:<hex>` of the bytes. */
+  readonly digest: string;
+  /** The bytes, base64. */
+  readonly data: string;
+}
+
 /** One request that apply sends, discriminated on `endpoint`. */
-export type PlanCall = ObjectCall | RelationshipCall;
+export type PlanCall = ObjectCall | RelationshipCall | ContentCall;
 
 /** Step counts by action. */
 export interface PlanSummary {

@@ -241,7 +241,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   const massDeletes = options.allowMassDelete ? [] : pruneCounts;
 
   const steps = orderSteps(nodes);
-  const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref));
+  const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref), (ref) => objectOf(desired, ref)?.content);
   checkCalls(steps, calls);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,

@@ -25,6 +25,8 @@ export interface ExportedDocument {
   readonly attributes: Record<string, unknown>;
   /** By relationship name: a name (to-one) or a sorted list of names (to-many). */
   readonly relationships: Record<string, string | string[]>;
+  /** The bytes of its content sub-resource (kinds with `content`), written to a file beside the manifest. */
+  readonly content?: Uint8Array;
 }
 
 /** One environment variable a secret of the exported manifests is read from. */
@@ -59,9 +61,14 @@ export interface BuildInput {
   readonly lists: Partial<Record<ResourceType, readonly ApiResource[]>>;
   /** Objects (`<type>\u0000<id>`) of exported kinds that are listed only to name link ends (left out by the filters). */
   readonly nameOnly?: ReadonlySet<string> | undefined;
+  /** The content of exported objects of kinds with a content sub-resource, by {@link contentKey}. */
+  readonly contents?: ReadonlyMap<string, Uint8Array> | undefined;
 }
 
 const idKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
+
+/** The key of an object's content in {@link BuildInput.contents}: its kind and id. */
+export const contentKey = idKey;
 
 /** A document being built: the live object's attributes and its links by relationship name. */
 interface Draft {
@@ -69,6 +76,7 @@ interface Draft {
   readonly name: string;
   readonly attributes: Record<string, unknown>;
   readonly relationships: Record<string, Set<string> | string>;
+  readonly content?: Uint8Array | undefined;
   /** Relationships left undeclared: one of their links names an object that could not be read. */
   readonly dropped: Set<string>;
 }
@@ -93,7 +101,10 @@ export function buildDocuments(input: BuildInput): BuildResult {
       const duplicate = naming.duplicates.get(key);
       if (naming.unnamed.has(key)) warnings.push(`${kind} with id ${object.id} has no name: not exported`);
       else if (duplicate !== undefined) warnings.push(`${kind} '${duplicate}' exists more than once: only the one with the lowest id is exported (id ${object.id} is not)`);
-      else documents.set(key, { kind, name: object.name, attributes: object.attributes, relationships: {}, dropped: new Set() });
+      else {
+        const content = input.contents?.get(idKey(kind, object.id));
+        documents.set(key, { kind, name: object.name, attributes: object.attributes, relationships: {}, dropped: new Set(), ...(content ? { content } : {}) });
+      }
     }
   }
 
@@ -190,7 +201,7 @@ export function buildDocuments(input: BuildInput): BuildResult {
         if (doc.dropped.has(name)) continue;
         relationships[name] = value instanceof Set ? [...value].sort() : value;
       }
-      out.push({ kind: kind.type, name: doc.name, attributes: fill(doc.attributes) as Record<string, unknown>, relationships });
+      out.push({ kind: kind.type, name: doc.name, attributes: fill(doc.attributes) as Record<string, unknown>, relationships, ...(doc.content ? { content: doc.content } : {}) });
     }
   }
   return { documents: out, secrets, warnings, externalLinks };

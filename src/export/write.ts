@@ -7,6 +7,7 @@ import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { basename, dirname, join, relative } from 'node:path';
 import { dump } from 'js-yaml';
 import type { ResourceType } from '../kinds/index.js';
+import { kindOf } from '../kinds/index.js';
 import { escapeInvisible } from '../display.js';
 import { ConfigError } from '../errors.js';
 import { errnoWords } from '../files.js';
@@ -49,7 +50,25 @@ export function renderDocument(document: ExportedDocument): string {
   const value: Record<string, unknown> = { apiVersion: 'gwops/v1', kind: document.kind, name: document.name };
   if (Object.keys(document.attributes).length > 0) value.attributes = document.attributes;
   if (Object.keys(document.relationships).length > 0) value.relationships = document.relationships;
+  const content = contentFileName(document);
+  if (content !== undefined) value.content = { fromFile: content };
   return dump(escapeStrings(value), YAML_OPTIONS);
+}
+
+/**
+ * The file of a document's content, beside its manifest: `<name>.content.<extension>`, the
+ * extension from the kind and the bytes (KindDefinition `contentExtension`); undefined
+ * when the document has no content.
+ */
+export function contentFileName(document: Pick<ExportedDocument, 'kind' | 'name' | 'content'>): string | undefined {
+  if (document.content === undefined) return undefined;
+  return `${escapeFileName(document.name)}.content.${kindOf(document.kind).contentExtension?.(document.content) ?? 'bin'}`;
+}
+
+/** The content file of `document` relative to the output directory (see {@link contentFileName}), or undefined. */
+function contentPath(document: ExportedDocument, layout: ExportLayout): string | undefined {
+  const name = contentFileName(document);
+  return name === undefined ? undefined : join(dirname(manifestPath(document, layout)), name);
 }
 
 /** The file of `document`, relative to the output directory: `<kind>/<name>.yaml`, or `<kind>.yaml` per kind. */
@@ -215,7 +234,8 @@ export async function writeExport(
   projectDir: string = dir,
 ): Promise<Written> {
   const manifests = [...new Set(documents.map((d) => manifestPath(d, layout)))];
-  const paths = [...manifests.map((path) => join(dir, path)), join(projectDir, PROJECT_FILE), ...(secrets.length > 0 ? [join(projectDir, SECRETS_EXAMPLE_FILE)] : [])];
+  const contents = documents.flatMap((d) => contentPath(d, layout) ?? []);
+  const paths = [...manifests.map((path) => join(dir, path)), ...contents.map((path) => join(dir, path)), join(projectDir, PROJECT_FILE), ...(secrets.length > 0 ? [join(projectDir, SECRETS_EXAMPLE_FILE)] : [])];
   const found = await firstWriteProblem(paths);
   if (found !== undefined) throw new ConfigError(`cannot write ${relative(dir, found.path)}: ${found.problem}; nothing was written or removed`);
   try {
@@ -244,7 +264,7 @@ async function writeChecked(
     const full = join(dir, folder);
     const entries = await readdir(full).catch(() => [] as string[]);
     await eachLimited(
-      entries.filter((entry) => /\.ya?ml$/.test(entry)),
+      entries.filter((entry) => /\.ya?ml$|\.content\.[a-z]+$/.test(entry)),
       WRITES_IN_FLIGHT,
       (entry) => rm(join(full, entry), { force: true }),
     );
@@ -277,6 +297,12 @@ async function writeChecked(
     await eachLimited(documents, WRITES_IN_FLIGHT, (document) => writeFile(join(dir, manifestPath(document, layout)), renderDocument(document)));
   }
   const files = manifests.map((path) => relative(dir, join(dir, path)));
+  await eachLimited(documents, WRITES_IN_FLIGHT, async (document) => {
+    const path = contentPath(document, layout);
+    if (path === undefined || document.content === undefined) return;
+    await writeFile(join(dir, path), document.content);
+  });
+  files.push(...documents.flatMap((d) => contentPath(d, layout) ?? []).map((path) => relative(dir, join(dir, path))));
   if (secrets.length > 0) {
     await writeFile(join(projectDir, SECRETS_EXAMPLE_FILE), renderSecretsExample(secrets));
     files.push(relative(dir, join(projectDir, SECRETS_EXAMPLE_FILE)));

@@ -47,9 +47,11 @@ export interface TerminateResult {
 
 /** One logical call of a session. */
 export interface CallSpec {
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   readonly path: string;
   readonly body?: unknown;
+  /** Bytes sent as `application/octet-stream` instead of a JSON `body` (a content upload). */
+  readonly octets?: Buffer | undefined;
   readonly object?: ObjectLabel | undefined;
   /**
    * When a failed send may be repeated: `transient` after any transient fault (idempotent
@@ -194,7 +196,7 @@ export class SessionChannel {
     if (!spec.bearer && !this.isOpen && spec.path !== '/session/terminate') {
       throw new SessionError('not-open', spec.method, spec.path);
     }
-    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', 'content-type': 'application/json' };
+    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', 'content-type': spec.octets ? 'application/octet-stream' : 'application/json' };
     if (spec.bearer) headers.authorization = `Bearer ${this.apiKey}`;
     else if (this.cookie) headers.cookie = `JSESSIONID=${this.cookie}`;
     this.counts.set(spec.method, (this.counts.get(spec.method) ?? 0) + 1);
@@ -202,7 +204,7 @@ export class SessionChannel {
       method: spec.method,
       path: spec.path,
       headers,
-      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      body: spec.octets ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body)),
       signal: observeSignal ? this.signal : undefined,
       object: spec.object,
       sink: spec.sink,

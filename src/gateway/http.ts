@@ -103,7 +103,7 @@ export interface RawRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: Record<string, string>;
-  readonly body?: string | undefined;
+  readonly body?: string | Buffer | undefined;
   readonly signal?: AbortSignal | undefined;
   /** For error messages only. */
   readonly object?: ObjectLabel | undefined;

@@ -24,6 +24,7 @@ import { DataArraySplitter } from './data-array.js';
 import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, ValidatorMessage } from '../api/documents.js';
 import { SessionChannel, isConnectPhase } from './channel.js';
 import { retrying } from './retry.js';
+import { FILE_LIMITS } from '../files.js';
 
 /** How {@link GatewaySession.createChecked} decides whether a failed create landed anyway. */
 export interface CreateCheck {
@@ -93,6 +94,39 @@ export class GatewaySession extends SessionChannel {
       },
       { policy: this.policy, clock: this.clock, signal: this.signal },
     );
+  }
+
+  /**
+   * `GET /configuration/{collection}/{id}/content`: the bytes of a document's content
+   * sub-resource (docs/gateway-api.md "OpenAPI and GraphQL documents"). Retried like every GET.
+   * @returns the bytes (empty before the first upload)
+   * @throws ApiError (404 when there is no such object)
+   */
+  async readContent(collection: string, id: string, object?: ObjectLabel): Promise<Buffer> {
+    const path = configurationPath(collection, id, 'content');
+    return retrying(
+      async () => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const sink = (chunk: Buffer): void => {
+          size += chunk.length;
+          if (size > FILE_LIMITS.content) throw new UnexpectedResponseError('GET', path, 200, `the content holds more than ${FILE_LIMITS.content / 1024 / 1024} MiB, the most gwops manages`);
+          chunks.push(chunk);
+        };
+        await this.send({ method: 'GET', path, retry: 'transient', object, accept: 'application/octet-stream', sink });
+        return Buffer.concat(chunks);
+      },
+      { policy: this.policy, clock: this.clock, signal: this.signal },
+    );
+  }
+
+  /**
+   * `PUT /configuration/{collection}/{id}/content` with `data` as `application/octet-stream`
+   * (docs/gateway-api.md "OpenAPI and GraphQL documents"). Idempotent, so retried.
+   * @throws ApiError
+   */
+  async writeContent(collection: string, id: string, data: Buffer, object?: ObjectLabel): Promise<void> {
+    await this.call({ method: 'PUT', path: configurationPath(collection, id, 'content'), retry: 'transient', object, octets: data });
   }
 
   /**

@@ -234,6 +234,11 @@ export interface KindDefinition<Type extends string = ResourceType> {
    * (204). None when absent.
    */
   readonly content?: boolean;
+  /**
+   * The file extension (without the dot) that export gives the content `data` of an object
+   * of the kind (docs/manifest-reference.md "Document content"); `bin` when absent.
+   */
+  readonly contentExtension?: (data: Uint8Array) => string;
   /** Semantic rules of the kind's manifests; none when the schema says everything. */
   readonly rules?: ManifestRules;
 }

@@ -176,7 +176,7 @@ export function collectEntries(
   return { index, unnamed };
 }
 
-const MERGE_KEYS = ['attributes', 'relationships', 'extends'] as const;
+const MERGE_KEYS = ['attributes', 'relationships', 'extends', 'content'] as const;
 const OVERLAY_KEYS = new Set(['apiVersion', 'kind', 'name', 'patch', ...MERGE_KEYS]);
 
 /** An origin for a JSON Patch overlay: a pointer maps to the value of the last operation whose path covers it. */

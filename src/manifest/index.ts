@@ -4,8 +4,9 @@
  * semantic rules → secrets and templates resolved → {@link ManifestDocument}s. Every
  * problem is reported at once as a {@link Diagnostic}; nothing here contacts a gateway.
  */
+import path from 'node:path';
 import { InputError } from '../errors.js';
-import { isResourceType, kindOfDocument } from '../kinds/index.js';
+import { isResourceType, kindOf, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
@@ -16,12 +17,14 @@ import { sortDiagnostics } from '../diagnostics.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, isWholeReference, labelOf } from './entries.js';
 import { parseFile } from './parse.js';
-import type { ParsedDocument } from './positions.js';
 import { documentStart, makeDiagnostic } from './positions.js';
 import { loadProject } from './project.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
 import type { JwksReference } from './jwks-refs.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
+import type { ParsedFile } from './content.js';
+import { contentFiles, manifestsOf, projectRoot, readDeclaredContent } from './content.js';
+import type { ObjectContent } from '../object-content.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
 import { variableGuard } from './secret-variables.js';
 import type { LiteralSecret, SecretReference } from './resolve.js';
@@ -147,11 +150,13 @@ async function parseAll(
   cwd: string,
   stdin: NodeJS.ReadableStream | undefined,
   exclude: ReadonlySet<string>,
-  out: Diagnostic[],
-): Promise<ParsedDocument[]> {
+): Promise<ParsedFile[]> {
   const inputs = await expandPaths(paths, cwd, exclude);
   const sources = await readSources(inputs, cwd, stdin);
-  return sources.flatMap((source) => parseFile(source, out));
+  return sources.map((source) => {
+    const diagnostics: Diagnostic[] = [];
+    return { source, documents: parseFile(source, diagnostics), diagnostics };
+  });
 }
 
 /**
@@ -172,14 +177,18 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     throw new InputError(`no manifests given: pass files or directories, or list them under 'manifests' in gwops.yaml`);
   }
   const out: Diagnostic[] = [];
-  const parsed = await parseAll(givenPaths, cwd, options.stdin, overlayDirs, out);
+  const baseFiles = await parseAll(givenPaths, cwd, options.stdin, overlayDirs);
+  const overlayFiles = target?.overlays?.length ? await parseAll(target.overlays, cwd, options.stdin, new Set()) : [];
+  // A YAML specification that a document names as its content is no manifest (content.ts).
+  const named = contentFiles([...baseFiles, ...overlayFiles]);
+  const parsed = manifestsOf(baseFiles, named, out);
   if (options.requireDocuments === true && parsed.length === 0 && out.length === 0) {
     throw new InputError(
       `no manifest documents in ${givenPaths.map((p) => `'${p}'`).join(', ')}: give the files or directories that hold them, ` +
         'or pass --allow-empty if an empty configuration is meant (with --prune and --allow-mass-delete it deletes every owned object)',
     );
   }
-  const overlayDocs = target?.overlays?.length ? await parseAll(target.overlays, cwd, options.stdin, new Set(), out) : [];
+  const overlayDocs = manifestsOf(overlayFiles, named, out);
   // Variables holding a key or secret are known before any is substituted (secret-variables.ts).
   const guard = variableGuard(project, [...parsed, ...overlayDocs], env);
   const base = parsed.map((p) => ({ parsed: p, substituted: applyVariables(p, env, out, guard) }));
@@ -204,6 +213,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const secretValues: string[] = [...guard.values];
   const secretReferences = new Map<string, SecretReference>();
   const secretVersions = new Map<Entry, Record<string, number>>();
+  const contents = new Map<Entry, ObjectContent>();
+  const root = projectRoot([project.file !== undefined ? path.dirname(project.file) : cwd, ...[...givenPaths, ...(target?.overlays ?? [])].filter((p) => p !== '-').map((p) => path.resolve(cwd, p))]);
   for (const entry of entries) {
     const label = labelOf(entry.kind, entry.name);
     for (const spec of schemaDiagnostics(entry.kind, entry.value, label, (segments) => isWholeReference(entry, segments))) out.push(entryDiagnostic(entry, spec));
@@ -213,6 +224,10 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     const versions: Record<string, number> = {};
     literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues, secretReferences, versions));
     if (Object.keys(versions).length > 0) secretVersions.set(entry, versions);
+    if (isResourceType(entry.kind) && kindOf(entry.kind).content === true) {
+      const content = readDeclaredContent(entry, root, out);
+      if (content) contents.set(entry, content);
+    }
   }
   const jwksLocations = locateJwksReferences(entries);
   const effective = mergeTemplates(index, out);
@@ -240,6 +255,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
       relationships,
       source: { file: entry.base.source.file, line: start.line, column: start.column },
       ...(secretVersions.has(entry) ? { secretVersions: secretVersions.get(entry) } : {}),
+      ...(contents.has(entry) ? { content: contents.get(entry) } : {}),
     };
     const linkSources = project.allowExternalLinks ? undeclaredLinkSources(doc, entry, index) : undefined;
     const referenceSources = undeclaredReferenceSources(doc, entry, index);

@@ -3,6 +3,7 @@
  * substituted, secrets read, templates merged, overlays applied) with their positions.
  */
 import type { ResourceType } from '../kinds/index.js';
+import type { ObjectContent } from '../object-content.js';
 
 /** A position in a manifest file (1-based line and column). */
 export interface SourceLocation {
@@ -47,4 +48,10 @@ export interface ManifestDocument {
    * (docs/manifest-reference.md "Secrets that rotate"); absent when none does.
    */
   readonly secretVersions?: Readonly<Record<string, number>>;
+  /**
+   * The declared content (`content: { fromFile }`, kinds with a content sub-resource;
+   * docs/manifest-reference.md "Document content"): its bytes, digest and absolute file.
+   * Absent when the document declares none: the content is then not managed.
+   */
+  readonly content?: ObjectContent;
 }

@@ -9,7 +9,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { writeProblem } from '../out-paths.js';
 import type { ApiResource } from '../gateway/index.js';
-import { FilterSyntaxError, parseFilters, withSession } from '../gateway/index.js';
+import { FilterSyntaxError, isBuiltInId, parseFilters, withSession } from '../gateway/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '../kinds/index.js';
 import { loadProject } from '../manifest/project.js';
@@ -20,7 +20,7 @@ import type { GatewayInput } from './steps/connect.js';
 import { exportAttributes } from '../export/attributes.js';
 import { attributeReferences } from '../schema/references.js';
 import type { ExportedDocument, SecretVariable } from '../export/build.js';
-import { buildDocuments } from '../export/build.js';
+import { buildDocuments, contentKey } from '../export/build.js';
 import type { ExportLayout } from '../export/write.js';
 import { isNonEmptyDirectory, manifestPath, renderProjectFile, writeExport } from '../export/write.js';
 
@@ -106,6 +106,7 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
 
   const unknown = new Map<string, number>();
   const nameOnly: string[] = [];
+  const contents = new Map<string, Uint8Array>();
   let exported: ResourceType[] = [];
   let filters: Partial<Record<ResourceType, string[]>> = {};
   const lists = await withSession({ ...connection, onWarning: input.warn }, async (session) => {
@@ -152,6 +153,13 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
         }
       }
     }
+    // The content of every exported document of a kind that has one (docs/manifest-reference.md "Document content").
+    for (const kind of exported.filter((k) => kindOf(k).content === true)) {
+      for (const resource of fetched[kind] ?? []) {
+        if (isBuiltInId(resource.id)) continue;
+        contents.set(contentKey(kind, resource.id), await session.readContent(kindOf(kind).collection, resource.id, { kind, name: typeof resource.attributes.name === 'string' ? resource.attributes.name : resource.id }));
+      }
+    }
     const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = { ...fetched };
     for (const kind of available.filter((k) => missing.has(k))) {
       const identity = kindOf(kind).identity.attributes;
@@ -167,7 +175,7 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     return lists;
   });
 
-  const built = buildDocuments({ exported, lists, nameOnly: new Set(nameOnly) });
+  const built = buildDocuments({ exported, lists, nameOnly: new Set(nameOnly), contents });
   const warnings = [...built.warnings, ...[...unknown].map(([what, count]) => `${what} is not known to gwops: left out (${count} object${count === 1 ? '' : 's'})`)];
 
   const projectDir = input.projectDir === undefined ? dir : resolve(input.cwd, input.projectDir);

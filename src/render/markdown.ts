@@ -11,7 +11,7 @@ import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import { MERMAID_LEGEND, renderMermaid } from './mermaid.js';
 import type { Topology } from './topology.js';
 import type { ObjectGroup } from './groups.js';
-import { NO_CHANGES, changeRows, objectTitle, pathWidth, shownChange, summaryLine, unchangedNote } from './values.js';
+import { NO_CHANGES, changeRows, contentRows, objectTitle, pathWidth, shownChange, summaryLine, unchangedNote } from './values.js';
 
 /** The hidden marker that starts every plan comment. */
 export const MARKDOWN_MARKER = '<!-- gwops-plan -->';
@@ -64,6 +64,7 @@ function groupLines(group: ObjectGroup, full: boolean): string[] {
   if (change?.action === 'create' || change?.action === 'update') {
     const width = pathWidth(change.changes);
     for (const ch of change.changes) for (const row of changeRows(shownChange(group.ref.kind, ch, { full }), width, 'diff')) lines.push(`${row.sign} ${row.text}`);
+    for (const row of change.content ? contentRows(change.content) : []) lines.push(`${row.sign} ${row.text}`);
     if (change.action === 'update' && change.unchangedCount > 0) lines.push(`  # ${unchangedNote(change.unchangedCount)}`);
   }
   if (change?.action === 'delete') lines.push(`- ${objectTitle(group.ref)}`);
@@ -75,7 +76,8 @@ function groupSection(group: ObjectGroup, full: boolean): string[] {
   const change = group.change;
   const sign = change?.action === 'create' ? '+' : change?.action === 'delete' ? '-' : '~';
   const counts: string[] = [];
-  if (change?.action === 'update') counts.push(`${change.changes.length} attribute${change.changes.length === 1 ? '' : 's'}`);
+  if (change?.action === 'update' && (change.changes.length > 0 || !change.content)) counts.push(`${change.changes.length} attribute${change.changes.length === 1 ? '' : 's'}`);
+  if (change?.action === 'update' && change.content) counts.push('content');
   if (group.links.length > 0) counts.push(`${group.links.length} link${group.links.length === 1 ? '' : 's'}`);
   const summary = `<code>${sign} ${escapeInline(objectTitle(group.ref))}</code> ${groupVerb(group)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
   const notes: string[] = [];

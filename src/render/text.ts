@@ -8,7 +8,7 @@ import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import type { ObjectGroup } from './groups.js';
 import type { Row, Sign } from './values.js';
-import { NO_CHANGES, changeRows, objectTitle, pathWidth, shownChange, summaryLine, unchangedNote } from './values.js';
+import { NO_CHANGES, changeRows, contentRows, objectTitle, pathWidth, shownChange, summaryLine, unchangedNote } from './values.js';
 
 /** Options of {@link renderText}. */
 export interface TextOptions {
@@ -63,6 +63,7 @@ function renderGroup(group: ObjectGroup, c: Colors, options: TextOptions): strin
   if (change) {
     const width = pathWidth(change.changes);
     for (const ch of change.changes) rows.push(...changeRows(shownChange(group.ref.kind, ch, { full: options.fullCertificates }), width, 'text'));
+    if (change.content) rows.push(...contentRows(change.content));
   }
   for (const row of rows) out.push(`      ${paintSign(c, row.sign)} ${row.text}`);
   if (change?.action === 'update' && change.unchangedCount > 0) out.push(c.dim(`        # ${unchangedNote(change.unchangedCount)}`));

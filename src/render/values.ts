@@ -9,7 +9,7 @@
 import { diffLines } from 'diff';
 import { escapeInvisible } from '../display.js';
 import type { ObjectRef } from '../engine/model.js';
-import type { AttributeChange, PlanSummary } from '../engine/plan-types.js';
+import type { AttributeChange, ContentChange, PlanSummary } from '../engine/plan-types.js';
 import { SENSITIVE_MASK } from '../engine/plan-types.js';
 import type { ResourceType } from '../kinds/index.js';
 import { certificateAttributes } from '../schema/index.js';
@@ -164,4 +164,31 @@ export function pathWidth(changes: readonly AttributeChange[]): number {
 /** `N unchanged attribute(s) hidden`. */
 export function unchangedNote(count: number): string {
   return `(${count} unchanged attribute${count === 1 ? '' : 's'} hidden)`;
+}
+
+/** A content digest as a plan shows it: `sha256:` and the first 16 hex digits. */
+function shortDigest(digest: string): string {
+  return digest.length > 23 ? `${digest.slice(0, 23)}…` : digest;
+}
+
+/**
+ * The rows of a document's content change (docs/manifest-reference.md "Document content"):
+ * the digests, then the unified diff of the text line by line (invisible characters
+ * escaped), or a note when the content is not text or the diff was cut.
+ */
+export function contentRows(content: ContentChange): Row[] {
+  const size = `${content.bytes} byte${content.bytes === 1 ? '' : 's'}`;
+  const rows: Row[] =
+    content.before === undefined
+      ? [{ sign: '+', text: `content = ${shortDigest(content.after)} (${size})` }]
+      : [{ sign: '~', text: `content: ${shortDigest(content.before)} → ${shortDigest(content.after)} (${size})` }];
+  if (content.binary === true) rows.push({ sign: ' ', text: '  # not UTF-8 text: compared by SHA-256 digest only' });
+  if (content.tooManyChanges === true) rows.push({ sign: ' ', text: '  # too many lines changed to show a diff: compared by SHA-256 digest only' });
+  for (const line of content.diff === undefined || content.diff === '' ? [] : content.diff.split('\n')) {
+    const first = line[0];
+    const sign: Sign = first === '+' ? '+' : first === '-' ? '-' : ' ';
+    rows.push({ sign, text: `    ${escapeInvisible(sign === ' ' && first === ' ' ? line.slice(1) : sign === ' ' ? line : line.slice(1))}` });
+  }
+  if (content.omittedLines !== undefined) rows.push({ sign: ' ', text: `  # ${content.omittedLines} more line${content.omittedLines === 1 ? '' : 's'} of the diff not shown` });
+  return rows;
 }

@@ -166,6 +166,18 @@ export function kindDocumentSchema(kind: KindDefinition, attributes: JsonSchema)
       description: `Name of a ${kind.template} document whose attributes this ${kind.type} inherits`,
     };
   }
+  if (kind.content === true) {
+    properties.content = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['fromFile'],
+      properties: {
+        fromFile: { type: 'string', minLength: 1, description: 'Path of the file that holds the bytes, relative to this manifest and inside the project' },
+      },
+      description:
+        "The document's content sub-resource (the specification itself), uploaded as bytes and compared by SHA-256 digest; absent: the content is not managed (docs/manifest-reference.md \"Document content\")",
+    };
+  }
   properties.relationships = {
     type: 'object',
     additionalProperties: false,

@@ -260,7 +260,7 @@ async function trySelection(
       return counts;
     });
     for (const kind of kinds) {
-      const files = (await readdir(join(dir, kind)).catch(() => [] as string[])).filter((f) => f.endsWith('.yaml')).length;
+      const files = (await readdir(join(dir, kind)).catch(() => [] as string[])).filter((f) => f.endsWith('.yaml') && !f.includes('.content.')).length;
       if (files !== expected.get(kind)) failed.push(['wrong objects', `${kind}: ${files} exported, ${expected.get(kind) ?? 0} selected`]);
     }
     const project = parse(await readFile(join(dir, 'gwops.yaml'), 'utf8')) as { ownership?: Record<string, string[]> };

@@ -32,7 +32,7 @@ describe('gwops demo (what npm run demo runs)', () => {
     expect(plan).toMatch(/notBefore: +2026-11-01T00:00:00Z\n +notAfter: +2027-11-01T00:00:00Z/);
     expect(plan).toMatch(/SHA-256: +([0-9A-F]{2}:){31}[0-9A-F]{2}/);
     expect(plan).toMatch(/… \d+ more lines left out of the demo/);
-    expect(plan).toContain('Plan: 36 to create');
+    expect(plan).toContain('Plan: 37 to create');
   });
 
 });

@@ -65,7 +65,14 @@ export function parseFile(file: string): Doc[] {
   });
 }
 
-export const yamlFiles = walkFiles(EXAMPLES).filter((f) => /\.ya?ml$/.test(f));
+/** YAML files that a document names as its content (`content: { fromFile }`): specifications, not manifests. */
+const contentFiles = new Set(
+  walkFiles(EXAMPLES)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .flatMap(parseFile)
+    .flatMap((doc) => (isObject(doc.value.content) && typeof doc.value.content.fromFile === 'string' ? [resolve(dirname(doc.file), doc.value.content.fromFile)] : [])),
+);
+export const yamlFiles = walkFiles(EXAMPLES).filter((f) => /\.ya?ml$/.test(f) && !contentFiles.has(f));
 export const manifestFiles = yamlFiles.filter((f) => rel(f).startsWith('examples/manifests/'));
 export const overlayFiles = yamlFiles.filter((f) => rel(f).startsWith('examples/overlays/'));
 export const manifestDocs = manifestFiles.flatMap(parseFile);

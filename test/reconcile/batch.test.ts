@@ -28,6 +28,7 @@ function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiR
 function describeCall(call: PlanCall): string {
   const ids = (data: unknown): string => (Array.isArray(data) ? `[${data.map((d: { id: string }) => d.id).join(',')}]` : (data as { id: string }).id);
   if (call.endpoint === 'relationship') return `${call.method} ${call.path} ${ids(call.body.data)}`;
+  if (call.endpoint === 'content') return `${call.method} ${call.path}`;
   const rels = Object.entries(call.relationships ?? {}).map(([name, body]) => ` ${name}=${ids(body.data)}`);
   return `${call.method} ${call.path}${rels.join('')}`;
 }
@@ -295,7 +296,7 @@ describe('batching property: random plans', () => {
             if (!step || (step.action !== 'link' && step.action !== 'unlink')) continue;
             const ends = [`${step.kind}:${idOf(step.kind, step.name)}`, `${step.related.kind}:${idOf(step.related.kind, step.related.name)}`].sort();
             const addressed = call.endpoint === 'relationship' ? `${call.kind}:${call.id}` : `${call.kind}:${idOf(call.kind, call.name)}`;
-            const bodies = call.endpoint === 'relationship' ? [call.body] : Object.values(call.relationships ?? {});
+            const bodies = call.endpoint === 'relationship' ? [call.body] : call.endpoint === 'object' ? Object.values(call.relationships ?? {}) : [];
             const identifiers = bodies.flatMap(identifiersOf).map((d) => `${d.type}:${d.id}`);
             expect(ends).toContain(addressed);
             const other = ends[0] === addressed ? ends[1] : ends[0];
@@ -307,7 +308,7 @@ describe('batching property: random plans', () => {
         const createdAt = new Map<string, number>();
         for (const call of p.calls) if (call.endpoint === 'object' && call.method === 'POST') createdAt.set(`{${call.kind}:${call.name}}`, call.index);
         for (const call of p.calls) {
-          const text = call.endpoint === 'relationship' ? JSON.stringify([call.path, call.body]) : JSON.stringify(call.relationships ?? {});
+          const text = call.endpoint === 'relationship' ? JSON.stringify([call.path, call.body]) : call.endpoint === 'object' ? JSON.stringify(call.relationships ?? {}) : call.path;
           for (const placeholder of text.match(/\{[a-z-]+:[a-z]+\}/g) ?? []) expect(createdAt.get(placeholder) ?? Infinity).toBeLessThan(call.index);
         }
         // Never more relationship calls than link steps, and one call per (object, relationship, action) at most on batchable sides.

@@ -168,6 +168,11 @@ export class FakeGateway {
         relate(call.method, kind.type, id, parts[4] ?? '', call.body.data);
         continue;
       }
+      if (call.endpoint === 'content') {
+        // The simulated gateway keeps attributes and links only: an upload must name an object that exists.
+        if (parts.length !== 4 || parts[3] !== 'content' || !this.map(kind.type).has(parts[2] ?? '')) throw new SimulationError(`bad content path ${call.path}`);
+        continue;
+      }
       const step = plan.steps[(call.steps[0] ?? 0) - 1];
       if (!step || !('path' in step) || step.path !== call.path) throw new SimulationError(`object call ${call.index} does not carry its object step first`);
       const body: unknown = step.body === undefined ? undefined : structuredClone(step.body);

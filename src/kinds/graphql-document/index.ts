@@ -15,6 +15,7 @@ export const graphqlDocument = {
   level: 0,
   identity: nameIdentity,
   content: true,
+  contentExtension: () => 'graphql',
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
     mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'graphql-document', canonical: false },

@@ -8,6 +8,7 @@
 import { kindOf } from '../../kinds/index.js';
 import type { ResourceType } from '../../kinds/index.js';
 import { InputError } from '../../errors.js';
+import { contentDigest } from '../../digest.js';
 import type { CreateCheck, GatewaySession, NewResource } from '../../gateway/index.js';
 import type { ObjectKey } from '../../object-key.js';
 import { objectKey } from '../../object-key.js';
@@ -24,7 +25,7 @@ import type { ExecutionReport, StepOutcome } from '../../engine/plan-types.js';
  * The calls of the REST client that execution needs (GatewaySession has them). Creates go
  * through `createChecked`, so a retried POST never duplicates an object.
  */
-export type ExecutionClient = Pick<GatewaySession, 'createChecked' | 'update' | 'remove' | 'link' | 'unlink' | 'list'>;
+export type ExecutionClient = Pick<GatewaySession, 'createChecked' | 'update' | 'remove' | 'link' | 'unlink' | 'list' | 'writeContent'>;
 
 /** Raised inside execution when the run was interrupted (SIGINT/SIGTERM). */
 export class ExecutionAborted extends Error {}
@@ -94,6 +95,12 @@ export async function executePlan(
   } catch (error) {
     throw new InputError(`the plan's calls cannot be sent: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // Exactly the bytes the plan showed: content whose bytes no longer have the plan's digest is refused before anything is sent.
+  for (const call of plan.calls) {
+    if (call.endpoint === 'content' && contentDigest(Buffer.from(call.data, 'base64')) !== call.digest) {
+      throw new InputError(`the plan's call ${call.index} uploads content of ${call.kind} '${call.name}' whose digest is not ${call.digest}: the plan was changed after it was made`);
+    }
+  }
   const ids = new Map<ObjectKey<ResourceType>, string>();
   for (const [kind, objects] of live.objects) {
     for (const object of objects.values()) if (object.id) ids.set(objectKey(kind, object.name), object.id);
@@ -157,6 +164,10 @@ async function sendCall(
     const endpoint = kind.relationships[call.relationship]?.endpoint ?? call.relationship;
     if (call.method === 'PATCH') await client.link(kind.collection, resolve(call.id), endpoint, data, object);
     else await client.unlink(kind.collection, resolve(call.id), endpoint, data, object);
+    return;
+  }
+  if (call.endpoint === 'content') {
+    await client.writeContent(kind.collection, resolve(call.id), Buffer.from(call.data, 'base64'), object);
     return;
   }
   const step = stepByIndex.get(call.steps[0] ?? 0);

@@ -53,6 +53,8 @@ function isVersions(value: unknown): value is Readonly<Record<string, number>> {
 /** The desired state of a plan file, each secret leaf (its saved source) replaced by what `replace` returns. */
 function savedState(planFile: PlanFile, replace: (source: Record<string, unknown>, at: readonly string[], saved: SavedObject) => unknown): State {
   const objects = emptyObjectMaps();
+  // The bytes of declared content travel in the plan's content calls (plan-file.ts SavedObject `content`).
+  const uploaded = new Map(planFile.calls.flatMap((c) => (c.endpoint === 'content' ? [[c.digest, c.data] as const] : [])));
   for (const saved of planFile.desired.objects) {
     const attributes = mapSecrets(saved.kind, saved.attributes, [], (value, at) => (isRecord(value) ? replace(value, at, saved) : value)) as AttributeObject;
     const object: StateObject = {
@@ -62,6 +64,9 @@ function savedState(planFile: PlanFile, replace: (source: Record<string, unknown
       ...(saved.identityKey !== undefined ? { identityKey: saved.identityKey } : {}),
       ...(saved.source ? { source: saved.source } : {}),
       ...(isVersions(saved.secretVersions) ? { secretVersions: saved.secretVersions } : {}),
+      ...(isRecord(saved.content) && typeof saved.content.digest === 'string'
+        ? { content: { digest: saved.content.digest, base64: uploaded.get(saved.content.digest) ?? '' } }
+        : {}),
     };
     objects.get(saved.kind)?.set(saved.name, object);
   }

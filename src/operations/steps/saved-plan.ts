@@ -80,6 +80,7 @@ export function planFileOf(
         ...(object.identityKey !== undefined ? { identityKey: object.identityKey } : {}),
         ...(object.source ? { source: object.source } : {}),
         ...(object.secretVersions ? { secretVersions: object.secretVersions } : {}),
+        ...(object.content ? { content: { digest: object.content.digest } } : {}),
       });
     }
   }

@@ -1,0 +1,138 @@
+/**
+ * A document's content (`content: { fromFile: path }` beside `attributes`, for kinds with a
+ * content sub-resource; docs/manifest-reference.md "Document content"): the file is read
+ * as bytes, relative to the manifest (or overlay) that names it. It must be a regular file
+ * of at most `FILE_LIMITS.content` bytes inside the project ({@link projectRoot}: the
+ * directory that holds the project file, or the working directory without one, and every
+ * manifest and overlay path the run reads), symbolic links resolved first, so that a
+ * manifest cannot upload a file from elsewhere on the machine.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import { FileReadError } from '../errors.js';
+import { FILE_LIMITS, errnoWords, readFileBounded } from '../files.js';
+import { objectContent } from '../object-content.js';
+import type { ObjectContent } from '../object-content.js';
+import type { Entry } from './entries.js';
+import { entryDiagnostic, labelOf, originOf } from './entries.js';
+import type { ParsedDocument } from './positions.js';
+import type { SourceFile } from './source-file.js';
+
+const POINTER = ['content', 'fromFile'];
+
+/** `file`'s real path (symbolic links resolved) when it exists, else `file`. */
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/**
+ * The project's directory: the deepest directory that holds every one of `paths` (the
+ * project file's directory or the working directory, and the manifest and overlay paths
+ * the run reads; a file stands for its directory), symbolic links resolved.
+ * @param paths absolute paths
+ */
+export function projectRoot(paths: readonly string[]): string {
+  const dirs = paths.map((p) => {
+    const real = realOrSelf(p);
+    try {
+      return statSync(real).isDirectory() ? real : path.dirname(real);
+    } catch {
+      return path.dirname(real);
+    }
+  });
+  let root = dirs[0] ?? path.sep;
+  for (const dir of dirs.slice(1)) while (!isInside(root, dir)) root = path.dirname(root);
+  return root;
+}
+
+/** True when `inner` is `outer` or lies below it. */
+function isInside(outer: string, inner: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * The content an entry declares, read from its file, or undefined when it declares none
+ * (its content is then not managed) or the file cannot be used: each such problem is a
+ * `content-unavailable` diagnostic at the `fromFile` value, appended to `out`.
+ * @param root the project's directory (absolute)
+ */
+export function readDeclaredContent(entry: Entry, root: string, out: Diagnostic[]): ObjectContent | undefined {
+  const content = entry.value.content;
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) return undefined;
+  const given = (content as Record<string, unknown>).fromFile;
+  if (typeof given !== 'string' || given === '') return undefined;
+  const dir = originOf(entry, POINTER).origin.parsed.source.dir;
+  const file = path.resolve(dir, given);
+  const label = `content of ${labelOf(entry.kind, entry.name)}`;
+  const problem = (message: string): undefined => {
+    out.push(entryDiagnostic(entry, { code: 'content-unavailable', pointer: POINTER, message: `${label}: ${message}` }));
+    return undefined;
+  };
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(file);
+  } catch (error) {
+    return problem(`cannot read file '${given}': ${errnoWords(error)}; give the path of the specification, relative to this manifest`);
+  }
+  if (!isInside(realRoot, real)) {
+    const how = isInside(realRoot, file) ? ' through a symbolic link' : '';
+    return problem(`file '${given}' lies outside the project${how} (${realRoot}); keep the specification inside the project, beside its manifest`);
+  }
+  try {
+    return objectContent(readFileBounded(real, FILE_LIMITS.content), file);
+  } catch (error) {
+    if (!(error instanceof FileReadError)) throw error;
+    return problem(`cannot read file '${given}': ${error.problem}; give a regular file of at most ${FILE_LIMITS.content / 1024 / 1024} MiB`);
+  }
+}
+
+/** One file read as manifests: its documents and the diagnostics of parsing it. */
+export interface ParsedFile {
+  readonly source: SourceFile;
+  readonly documents: readonly ParsedDocument[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The absolute path of a file read (undefined for standard input). */
+function absoluteOf(source: SourceFile): string | undefined {
+  return source.file === '-' ? undefined : path.join(source.dir, path.basename(source.file));
+}
+
+/**
+ * The absolute paths that documents of `files` name in `content: { fromFile }`. Export
+ * writes an OpenAPI specification in YAML beside its manifest, where a directory scan
+ * finds it too: such a file holds a document's content, not manifests.
+ */
+export function contentFiles(files: readonly ParsedFile[]): ReadonlySet<string> {
+  const named = new Set<string>();
+  for (const file of files) {
+    for (const document of file.documents) {
+      const value = document.value;
+      if (typeof value !== 'object' || value === null || !('content' in value)) continue;
+      const content = value.content;
+      const given = typeof content === 'object' && content !== null ? (content as Record<string, unknown>).fromFile : undefined;
+      if (typeof given === 'string' && given !== '') named.add(path.resolve(document.source.dir, given));
+    }
+  }
+  return named;
+}
+
+/** The documents of the files that are not content files (`named`), their parse diagnostics appended to `out`. */
+export function manifestsOf(files: readonly ParsedFile[], named: ReadonlySet<string>, out: Diagnostic[]): ParsedDocument[] {
+  const documents: ParsedDocument[] = [];
+  for (const file of files) {
+    const absolute = absoluteOf(file.source);
+    if (absolute !== undefined && named.has(absolute)) continue;
+    out.push(...file.diagnostics);
+    documents.push(...file.documents);
+  }
+  return documents;
+}
