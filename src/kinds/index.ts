@@ -1,6 +1,8 @@
 import { acmeService } from './acme-service/index.js';
 import { apiPolicyService } from './api-policy-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
+import { customDenyRule } from './custom-deny-rule/index.js';
+import { customDenyRuleGroup } from './custom-deny-rule-group/index.js';
 import { ipAddressList } from './ip-address-list/index.js';
 import type { KindDefinition, ResourceType, TemplateKind, Variant } from './kind.js';
 import { graphqlDocument } from './graphql-document/index.js';
@@ -40,6 +42,8 @@ export const KIND_MODULES = [
   graphqlDocument,
   ipAddressList,
   apiPolicyService,
+  customDenyRule,
+  customDenyRuleGroup,
   localJsonWebKeySet,
   remoteJsonWebKeySet,
   mapping,
