@@ -25,6 +25,7 @@ export type {
   ResourceType,
   RuleDocument,
   RuleProblem,
+  SubResourceDefinition,
   TemplateKind,
   Variant,
 } from './kind.js';

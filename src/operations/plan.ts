@@ -27,6 +27,7 @@ import type { ProgressListener } from './steps/execute.js';
 import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
 import { fetchLiveLists } from './steps/fetch.js';
+import { readSubResources } from './steps/sub-resources.js';
 import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
 import { liveState } from '../engine/live.js';
 import { outsideScopeTest } from '../engine/ownership.js';
@@ -197,7 +198,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   input.progress?.phase('reading live state', kinds.length);
   const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
   input.progress?.phase('planning');
-  const live = liveState(lists, identityHandles(prepared.desired));
+  const live = await readSubResources(session, prepared.desired, liveState(lists, identityHandles(prepared.desired)));
   const desired = prepared.completeDesired?.(live) ?? prepared.desired;
   // The configurations list is read only when some secret declares a version.
   const appliedVersions = isEmptyVersions(declaredVersions(desired)) ? undefined : readAppliedVersions(await session.configurations());
