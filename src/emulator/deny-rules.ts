@@ -59,10 +59,25 @@ export function usageOf(mapping: StoredObject, shortName: string): DenyRuleUsage
   return mapping.denyRuleUsage?.[shortName] ?? DEFAULT_USAGE;
 }
 
-/** The stored form of the uses `given` (by short name): the default entries left out; undefined when all are default. */
-export function storedUsage(given: ReadonlyMap<string, DenyRuleUsage>): Record<string, DenyRuleUsage> | undefined {
-  const kept = [...given].filter(([, u]) => u.enabled !== DEFAULT_USAGE.enabled || u.logOnly !== DEFAULT_USAGE.logOnly);
-  return kept.length === 0 ? undefined : Object.fromEntries(kept.sort(([a], [b]) => a.localeCompare(b)));
+/** True when `u` is the default use (enabled, not log-only, no exceptions): it is then not stored. */
+export function isDefaultUsage(u: DenyRuleUsage): boolean {
+  return u.enabled === DEFAULT_USAGE.enabled && u.logOnly === DEFAULT_USAGE.logOnly && (u.exceptions ?? []).length === 0;
+}
+
+/**
+ * The stored form of the uses `given` (by short name): the default entries left out;
+ * undefined when all are default. The flags come from `given` (an archive's `Enabled` and
+ * `LogOnly`); what an archive does not carry, a group's exceptions and the use of custom
+ * groups and rules, is kept from `kept` (the replaced mapping's stored use).
+ */
+export function storedUsage(given: ReadonlyMap<string, DenyRuleUsage>, kept?: Readonly<Record<string, DenyRuleUsage>>): Record<string, DenyRuleUsage> | undefined {
+  const all = new Map<string, DenyRuleUsage>(Object.entries(kept ?? {}).filter(([k]) => !given.has(k)));
+  for (const [k, u] of given) {
+    const exceptions = kept?.[k]?.exceptions;
+    all.set(k, exceptions ? { ...u, exceptions } : u);
+  }
+  const stored = [...all].filter(([, u]) => !isDefaultUsage(u));
+  return stored.length === 0 ? undefined : Object.fromEntries(stored.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The `(default SHORTNAME) title` name of a built-in rule, as the API and the archives give it. */

@@ -313,10 +313,10 @@ function importObjects(kind: KindDefinition, archive: ObjectArchive, asCopy: boo
     const objects = next.objects[kind.type];
     const touched: StoredObject[] = [];
     for (const { attributes, denyRuleUsage } of imported) {
-      const usage = storedUsage(denyRuleUsage);
       const name = typeof attributes.name === 'string' ? attributes.name : '';
       const existingId = asCopy ? undefined : firstInMapOrder(objects, objects.idsNamed(name));
       const existing = existingId === undefined ? undefined : objects.get(existingId);
+      const usage = storedUsage(denyRuleUsage, existing?.denyRuleUsage);
       if (existing) {
         refuseBuiltIn(call, kind.type, existing.id);
         const { denyRuleUsage: _old, ...kept } = existing;

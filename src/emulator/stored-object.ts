@@ -23,12 +23,12 @@ export function toStoredObject(o: unknown, bad: (why: string) => Error): StoredO
   return { type: type satisfies ResourceType, id, attributes: attributes as JsonObject, relationships: rels, ...(usage ? { denyRuleUsage: usage } : {}) };
 }
 
-/** The `denyRuleUsage` entries of an encoded object that hold two booleans; undefined when none do. */
+/** The `denyRuleUsage` entries of an encoded object that hold two booleans (and an optional `exceptions` array); undefined when none do. */
 function denyRuleUsageOf(raw: unknown): Record<string, DenyRuleUsage> | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const entries = Object.entries(raw as Record<string, unknown>).filter((e): e is [string, DenyRuleUsage] => {
     const usage = e[1] as Partial<Record<keyof DenyRuleUsage, unknown>> | null;
     return typeof usage === 'object' && usage !== null && typeof usage.enabled === 'boolean' && typeof usage.logOnly === 'boolean';
   });
-  return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([k, u]) => [k, { enabled: u.enabled, logOnly: u.logOnly }]));
+  return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([k, u]) => [k, { enabled: u.enabled, logOnly: u.logOnly, ...(Array.isArray(u.exceptions) && u.exceptions.length > 0 ? { exceptions: u.exceptions } : {}) }]));
 }

@@ -49,6 +49,19 @@ export class UnresolvedReferenceError extends DiagnosticsError {
 }
 
 /**
+ * A manifest names a sub-resource the gateway does not have (a mapping's use of a deny rule
+ * group whose short name is not among the gateway's groups; src/engine/sub-resources.ts),
+ * found before anything is sent. Each diagnostic is located at the key and suggests the
+ * nearest known key.
+ */
+export class UnknownSubResourceError extends DiagnosticsError {
+  constructor(diagnostics: readonly Diagnostic[]) {
+    const n = diagnostics.length;
+    super(`the manifests name ${n} entr${n === 1 ? 'y' : 'ies'} the gateway does not have; nothing was changed`, diagnostics);
+  }
+}
+
+/**
  * A manifest declares an object that is built into the gateway (a negative id, such as
  * the virtual host `default`; docs/gateway-api.md "Documents and ids"): the gateway refuses
  * every change to it, and creating another object of that name would not manage it. Exit

@@ -108,6 +108,10 @@ export function kindsToFetch(desired: State, scope: OwnershipScope, available: r
     wanted.add(link.to.kind);
   }
   for (const reference of desiredReferences(desired)) wanted.add(reference.kind);
+  // Sub-resources keyed by the names of other objects (sub-resources.ts) resolve them to ids.
+  for (const [kind, objects] of desired.objects) {
+    for (const def of Object.values(kindOf(kind).subResources ?? {})) if ('target' in def.key && objects.size > 0) wanted.add(def.key.target);
+  }
   return KINDS.map((k) => k.type).filter((t) => wanted.has(t) && available.includes(t));
 }
 

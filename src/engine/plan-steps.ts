@@ -15,6 +15,7 @@ import { stepKey } from './order.js';
 import type { AttributeChange } from './plan-types.js';
 import { codePoint } from './code-point.js';
 import { contentChange } from './content.js';
+import { withoutSubResources } from './sub-resources.js';
 
 function objectPath(kind: ResourceType, id?: string): string {
   return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
@@ -22,7 +23,9 @@ function objectPath(kind: ResourceType, id?: string): string {
 
 /** The create step of a desired object that the gateway does not have (its secrets redacted from the body). */
 export function createNode(object: StateObject, keyNames: KeyNames | undefined): StepNode {
-  const { attributes, secretPaths } = redactAttributes(object.kind, object.attributes, '/data/attributes');
+  // Sub-resources are changed by steps of their own, after the create (sub-resources.ts).
+  const own = withoutSubResources(object.kind, object.attributes);
+  const { attributes, secretPaths } = redactAttributes(object.kind, own, '/data/attributes');
   return {
     key: stepKey('create', object.kind, object.name),
     needs: [],
@@ -34,7 +37,7 @@ export function createNode(object: StateObject, keyNames: KeyNames | undefined):
       path: objectPath(object.kind),
       body: { data: { type: object.kind, attributes } },
       secretPaths,
-      changes: creationChanges(object.kind, object.attributes, keyNames),
+      changes: creationChanges(object.kind, own, keyNames),
       ...(object.content ? { content: contentChange(object.content, undefined) } : {}),
       reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
       ...(object.source ? { source: object.source } : {}),
@@ -73,7 +76,7 @@ export function updateNode(
   keyNames: KeyNames | undefined,
   appliedVersions: Readonly<Record<string, number>>,
 ): StepNode | undefined {
-  const compared = diffAttributes(object.kind, object.attributes, liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
+  const compared = diffAttributes(object.kind, withoutSubResources(object.kind, object.attributes), liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
   const rotated = versionChanges(object, appliedVersions);
   const diff = {
     ...compared,

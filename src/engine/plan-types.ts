@@ -125,6 +125,13 @@ export interface UpdateStep extends ObjectStepBase {
   readonly unchangedCount: number;
   /** The declared content when it differs from the live one (uploaded by a {@link ContentCall}); `changes` may then be empty. */
   readonly content?: ContentChange;
+  /**
+   * Set when the step PATCHes a sub-resource of the object (KindDefinition `subResources`,
+   * src/engine/sub-resources.ts) instead of the object: the manifest attribute, its key as
+   * declared, and the key's id in the path (literal or a placeholder). `body.data.type` is
+   * then the sub-resource's type, and `changes` paths start with `{attribute}.{key}`.
+   */
+  readonly subResource?: { readonly attribute: string; readonly key: string; readonly id: string };
 }
 
 /** DELETE an existing object (its remaining links go with it: the API removes them). */
@@ -163,7 +170,8 @@ export type PlanStep = CreateStep | UpdateStep | DeleteStep | LinkStep | UnlinkS
 
 /** `{data:{type, id?, attributes}}` of a POST or PATCH. */
 export interface JsonApiResourceBody {
-  readonly data: { readonly type: ResourceType; readonly id?: string; readonly attributes: Record<string, unknown> };
+  /** `type` is the object's resource type, or a sub-resource's type (UpdateStep `subResource`). */
+  readonly data: { readonly type: string; readonly id?: string; readonly attributes: Record<string, unknown> };
 }
 
 /** A JSON:API resource identifier. */

@@ -42,6 +42,7 @@ import { checkCalls, planCalls } from './batch.js';
 import { createNode, deleteNode, linkNode, linkParts, updateNode } from './plan-steps.js';
 import { codePoint } from './code-point.js';
 import { unresolvedReferences } from './attribute-references.js';
+import { subResourceNodes } from './sub-resources.js';
 
 export type { Plan, PlanStep } from './plan-types.js';
 import { liveStateDigest } from './live-digest.js';
@@ -167,8 +168,16 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
     return liveIdOf(live, ref);
   };
   const { add, remove } = diffLinks(desired, live);
-
   const unresolved: Diagnostic[] = [];
+  for (const kind of KINDS) {
+    if (!kind.subResources) continue;
+    for (const object of desired.objects.get(kind.type)?.values() ?? []) {
+      const found = subResourceNodes(object, live.objects.get(kind.type)?.get(object.name), idOf, options.keyNames);
+      nodes.push(...found.nodes);
+      unresolved.push(...found.unresolved);
+    }
+  }
+
   const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
   const removedKeys = new Set<LinkKey>(remove.map(linkKey));
   const unlinkKeyOf = (l: Link): StepKey => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));

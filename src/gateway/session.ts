@@ -228,13 +228,15 @@ export class GatewaySession extends SessionChannel {
   }
 
   /**
-   * `PATCH /configuration/{collection}/{id}` with `{data:{type,id,attributes}}` (always
-   * with `id`; docs/gateway-api.md "Rules for PATCH": attributes merge, lists replace).
+   * `PATCH /configuration/{collection}/{id}` with `{data:{type,id,attributes}}` (with `id`
+   * unless `options.withId` is false; docs/gateway-api.md "Rules for PATCH": attributes
+   * merge, lists replace).
    * @returns the updated resource, or undefined when the gateway answers 204
    */
-  async update(collection: string, id: string, resource: NewResource, object?: ObjectLabel): Promise<ApiResource | undefined> {
+  async update(collection: string, id: string, resource: NewResource, object?: ObjectLabel, options: { readonly withId?: boolean } = {}): Promise<ApiResource | undefined> {
     const path = configurationPath(collection, id);
-    const body = { data: { type: resource.type, id, attributes: resource.attributes } };
+    // Without `id` only for resources whose PATCH body has none (a mapping's use of a built-in deny rule group).
+    const body = { data: { type: resource.type, ...(options.withId === false ? {} : { id }), attributes: resource.attributes } };
     const res = await this.call({ method: 'PATCH', path, retry: 'transient', object, body });
     return res.text.trim() === '' ? undefined : this.parse('PATCH', path, res, resourceOf);
   }

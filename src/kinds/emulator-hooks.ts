@@ -24,8 +24,9 @@ export interface StoredObject {
   readonly relationships: Readonly<Record<string, readonly string[]>>;
   /**
    * A mapping's use of the built-in deny rule groups and rules, by short name (e.g.
-   * `SQLI_PARAM_VALUE`, `SQL_001a`); only the entries that differ from the default
-   * (enabled, not log-only) are kept (docs/gateway-api.md "Deny rules").
+   * `SQLI_PARAM_VALUE`, `SQL_001a`), and of custom groups and rules, by `{type}:{id}`
+   * (`custom-deny-rule-group:7`); only the entries that differ from the default
+   * (enabled, not log-only, no exceptions) are kept (docs/gateway-api.md "Deny rules").
    */
   readonly denyRuleUsage?: Readonly<Record<string, DenyRuleUsage>>;
   /**
@@ -36,10 +37,12 @@ export interface StoredObject {
   readonly content?: string;
 }
 
-/** How a mapping uses one built-in deny rule group or rule. */
+/** How a mapping uses one deny rule group or rule. */
 export interface DenyRuleUsage {
   readonly enabled: boolean;
   readonly logOnly: boolean;
+  /** A built-in group's exceptions, whole (`{enabled, parameterNamePattern | headerNamePattern}` items); none when absent. */
+  readonly exceptions?: readonly Json[];
 }
 
 /** Severity of a validator message (docs/gateway-api.md "Validator messages"). */
@@ -172,6 +175,12 @@ export interface EmulatorHooks {
    * this XML file (docs/gateway-api.md "Export and import").
    */
   readonly objectArchive?: ObjectArchive;
+  /**
+   * Mappings use objects of this kind one by one: `GET`/`PATCH
+   * /configuration/mappings/{mid}/{collection}/{id}` serves the use as a resource of `type`
+   * with the attribute `logOnly` (docs/gateway-api.md "Deny rules"); none when absent.
+   */
+  readonly mappingUsage?: { readonly type: string };
   /** The objects of this kind the gateway ships with (negative ids, read-only). */
   readonly builtIns?: readonly BuiltInObject[];
   /** Built-in templates and source objects; only with `KindDefinition.template`. */

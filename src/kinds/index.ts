@@ -2,6 +2,8 @@ import { acmeService } from './acme-service/index.js';
 import { apiPolicyService } from './api-policy-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
 import { icapEnvironment } from './icap-environment/index.js';
+import { customDenyRule } from './custom-deny-rule/index.js';
+import { customDenyRuleGroup } from './custom-deny-rule-group/index.js';
 import { ipAddressList } from './ip-address-list/index.js';
 import type { KindDefinition, ResourceType, TemplateKind, Variant } from './kind.js';
 import { graphqlDocument } from './graphql-document/index.js';
@@ -25,6 +27,7 @@ export type {
   ResourceType,
   RuleDocument,
   RuleProblem,
+  SubResourceDefinition,
   TemplateKind,
   Variant,
 } from './kind.js';
@@ -44,6 +47,8 @@ export const KIND_MODULES = [
   ipAddressList,
   apiPolicyService,
   icapEnvironment,
+  customDenyRule,
+  customDenyRuleGroup,
   localJsonWebKeySet,
   remoteJsonWebKeySet,
   mapping,

@@ -241,6 +241,37 @@ export interface KindDefinition<Type extends string = ResourceType> {
   readonly contentExtension?: (data: Uint8Array) => string;
   /** Semantic rules of the kind's manifests; none when the schema says everything. */
   readonly rules?: ManifestRules;
+  /**
+   * Attributes of the kind's manifests that the API serves as separate resources below the
+   * object, one per key of the attribute's map (a mapping's use of deny rule groups:
+   * `GET`/`PATCH .../mappings/{id}/deny-rule-groups/{shortName}`), by the manifest
+   * attribute's name; none when absent. Only declared keys are read and changed.
+   */
+  readonly subResources?: Readonly<Record<string, SubResourceDefinition<Type>>>;
+}
+
+/**
+ * One map attribute of a manifest served as sub-resources (KindDefinition `subResources`):
+ * each key names one sub-resource at `{object path}/{segment}/{id}`, whose attributes are
+ * the key's value. Plans read each declared key with a GET and change it with a PATCH.
+ */
+export interface SubResourceDefinition<Target extends string = ResourceType> {
+  /** The path segment below the object, e.g. `deny-rule-groups`. */
+  readonly segment: string;
+  /** The JSON:API type of the sub-resource, e.g. `mapping-deny-rule-group`. */
+  readonly type: string;
+  /**
+   * What a key names: `{ catalogue }`, an id listed by `GET /configuration/{catalogue}`
+   * (the built-in short names); `{ target }`, the name of an object of that kind, sent as
+   * its id.
+   */
+  readonly key: { readonly catalogue: string } | { readonly target: Target };
+  /** True when the PATCH body's `data` carries the id (the key's id); else it has none. */
+  readonly bodyId: boolean;
+  /** The attributes of a sub-resource nobody changed (what a new object starts with). */
+  readonly defaults: Readonly<Record<string, unknown>>;
+  /** How plans and messages name one entry, e.g. `deny rule group`. */
+  readonly label: string;
 }
 
 /** The loose shape a kind module declares itself with (see {@link KindDefinition}). */

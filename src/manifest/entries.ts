@@ -60,9 +60,9 @@ export function entryDiagnostic(entry: Entry, spec: DiagnosticSpec): Diagnostic 
   return { ...located, pointer: toPointer(spec.pointer) };
 }
 
-/** Where the value a pointer of an entry names was written (file, line, column), as {@link entryDiagnostic} locates it. */
-export function entryLocation(entry: Entry, pointer: readonly string[]): { readonly file: string; readonly line: number; readonly column: number } {
-  const { file, line, column } = entryDiagnostic(entry, { code: 'unresolved-link', pointer, message: '' });
+/** Where the value a pointer of an entry names (or with `at: 'key'` its key) was written (file, line, column), as {@link entryDiagnostic} locates it. */
+export function entryLocation(entry: Entry, pointer: readonly string[], at: 'key' | 'value' = 'value'): { readonly file: string; readonly line: number; readonly column: number } {
+  const { file, line, column } = entryDiagnostic(entry, { code: 'unresolved-link', pointer, message: '', at });
   return { file: file ?? entry.base.source.file, line: line ?? 1, column: column ?? 1 };
 }
 

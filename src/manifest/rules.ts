@@ -279,5 +279,16 @@ export function undeclaredReferenceSources(doc: ManifestDocument, entry: Entry, 
     out ??= {};
     out[reference.segments.join('.')] = entryLocation(entry, ['attributes', ...reference.segments]);
   }
+  // Sub-resource keys (KindDefinition `subResources`): short names are checked against the
+  // gateway's catalogue, names of objects may resolve to live ones; both at plan time.
+  for (const [name, def] of Object.entries(kindOf(doc.kind).subResources ?? {})) {
+    const map = doc.attributes[name];
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
+    for (const key of Object.keys(map)) {
+      if ('target' in def.key && index.get(def.key.target)?.has(key) === true) continue;
+      out ??= {};
+      out[`${name}.${key}`] = entryLocation(entry, ['attributes', name, key], 'key');
+    }
+  }
   return out;
 }

@@ -28,6 +28,7 @@ import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
 import { fetchLiveLists } from './steps/fetch.js';
 import { withLiveContent } from './steps/fetch-content.js';
+import { readSubResources } from './steps/sub-resources.js';
 import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
 import { liveState } from '../engine/live.js';
 import { outsideScopeTest } from '../engine/ownership.js';
@@ -198,7 +199,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   input.progress?.phase('reading live state', kinds.length);
   const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
   input.progress?.phase('planning');
-  const listed = liveState(lists, identityHandles(prepared.desired));
+  const listed = await readSubResources(session, prepared.desired, liveState(lists, identityHandles(prepared.desired)));
   const desired = prepared.completeDesired?.(listed) ?? prepared.desired;
   const live = await withLiveContent(session, desired, listed);
   // The configurations list is read only when some secret declares a version.

@@ -246,6 +246,8 @@ export function itemDefaultsRules(type: ResourceType): readonly ItemDefaultsRule
     const visit = (node: JsonSchema, segments: readonly string[]): void => {
       const n = deref(node, root);
       for (const [key, child] of Object.entries(n.properties ?? {})) visit(child, [...segments, key]);
+      // A map's values (e.g. a mapping's deny rule groups by short name): `*` stands for any key.
+      if (typeof n.additionalProperties === 'object' && n.additionalProperties !== null) visit(n.additionalProperties as JsonSchema, [...segments, '*']);
       if (!n.items) return;
       const defaults = n.items.default;
       if (typeof defaults === 'object' && defaults !== null && !Array.isArray(defaults)) {
@@ -294,7 +296,8 @@ export function wireSchema(type: ResourceType, variant: Variant, options: WireSc
     if (n.properties) {
       out.properties = {};
       for (const [k, v] of Object.entries(n.properties)) {
-        if (existsInVariant(v, variant)) out.properties[k] = convert(v);
+        // Sub-resources (KindDefinition `subResources`) are served apart from the attributes.
+        if (existsInVariant(v, variant) && v['x-gwops-sub-resource'] !== true) out.properties[k] = convert(v);
       }
     }
     if (n.items) out.items = convert(n.items);

@@ -113,6 +113,15 @@ const ipAddressList: ExampleHook = (name) => ({
   update: { ips: ['192.0.2.0/24', '198.51.100.7', `203.0.113.0/${name.length % 8 + 24}`] },
 });
 
+/** A custom deny rule on a path pattern (valid on its own); the update makes it log only. */
+const customDenyRule: ExampleHook = (name) => ({
+  attributes: { logOnly: false, restrictions: { pathPattern: { enabled: true, name: `${name}-path`, pattern: '^/admin/' } } },
+  update: { logOnly: true },
+});
+
+/** A custom deny rule group (valid on its own, empty); its name is its only attribute. */
+const customDenyRuleGroup: ExampleHook = () => ({ attributes: {}, update: {} });
+
 /** A policy service with its shared secret (valid on its own); the update moves its endpoint. */
 const apiPolicyService: ExampleHook = (name) => ({
   attributes: { endpoint: '/auth-api-policy-service/rest/resolve-tech-client', sharedSecret: `shared-${name}-secret` },
@@ -176,6 +185,8 @@ export const KIND_EXAMPLES: Readonly<Record<ResourceType, ExampleHook>> = {
   'icap-environment': icapEnvironment,
   'ip-address-list': ipAddressList,
   'api-policy-service': apiPolicyService,
+  'custom-deny-rule': customDenyRule,
+  'custom-deny-rule-group': customDenyRuleGroup,
   'local-json-web-key-set': localJsonWebKeySet,
   'remote-json-web-key-set': remoteJsonWebKeySet,
   'openapi-document': openapiDocument,

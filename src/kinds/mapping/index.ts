@@ -16,6 +16,35 @@ export const mapping = {
   filterProperties: { label: ['labels'] },
   holdsSecret,
   rules,
+  // A mapping's use of deny rules (docs/gateway-api.md "Deny rules"), declared by short name
+  // (built-ins) or by name (custom groups and rules).
+  subResources: {
+    denyRuleGroups: {
+      segment: 'deny-rule-groups',
+      type: 'mapping-deny-rule-group',
+      key: { catalogue: 'deny-rule-groups' },
+      bodyId: false,
+      defaults: { enabled: true, logOnly: false, exceptions: [] },
+      label: 'deny rule group',
+    },
+    denyRules: { segment: 'deny-rules', type: 'mapping-deny-rule', key: { catalogue: 'deny-rules' }, bodyId: false, defaults: { logOnly: false }, label: 'deny rule' },
+    customDenyRuleGroups: {
+      segment: 'custom-deny-rule-groups',
+      type: 'mapping-custom-deny-rule-group',
+      key: { target: 'custom-deny-rule-group' },
+      bodyId: true,
+      defaults: { logOnly: false },
+      label: 'custom deny rule group',
+    },
+    customDenyRules: {
+      segment: 'custom-deny-rules',
+      type: 'mapping-custom-deny-rule',
+      key: { target: 'custom-deny-rule' },
+      bodyId: true,
+      defaults: { logOnly: false },
+      label: 'custom deny rule',
+    },
+  },
   relationships: {
     'virtual-hosts': { name: 'virtual-hosts', target: 'virtual-host', cardinality: 'many', inverse: 'mappings', canonical: false },
     'back-end-groups': {

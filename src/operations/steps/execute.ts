@@ -199,9 +199,18 @@ async function sendCall(
       created(result.id);
       return;
     }
-    case 'update':
+    case 'update': {
+      const sub = step.subResource;
+      const def = sub === undefined ? undefined : kind.subResources?.[sub.attribute];
+      if (sub && def) {
+        // A sub-resource (src/engine/sub-resources.ts): its own path and type; an id in the body only where the API wants one.
+        const collection = `${kind.collection}/${resolve(step.id)}/${def.segment}`;
+        await client.update(collection, resolve(sub.id), { type: def.type, attributes: step.body.data.attributes }, object, { withId: def.bodyId });
+        return;
+      }
       await client.update(kind.collection, step.id, { type: step.kind, attributes: sentAttributes(step, desired, idOf) }, object);
       return;
+    }
     case 'delete':
       await client.remove(kind.collection, step.id, object);
       return;

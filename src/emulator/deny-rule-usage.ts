@@ -1,0 +1,166 @@
+/**
+ * A mapping's use of deny rules (docs/gateway-api.md "Deny rules"): `GET`/`PATCH
+ * /configuration/{mappings}/{mid}/{usage}/{key}` for the built-in groups (enabled, log-only,
+ * exceptions) and rules (log-only) by short name, and for the custom groups and rules by id
+ * (log-only). The use is kept with the mapping (`StoredObject.denyRuleUsage`), so it travels
+ * with the working copy through save, activate, export, import and the state file.
+ *
+ * The mapping kind is the one whose object archive carries deny rule usage; the custom kinds
+ * are those whose emulator hooks declare `mappingUsage`. Stored keys: a built-in's short name, or
+ * `{type}:{id}` for a custom group or rule (short names hold no colon).
+ */
+import { KINDS } from '../kinds/index.js';
+import type { KindDefinition } from '../kinds/index.js';
+import { isJsonObject } from './attributes.js';
+import { DENY_RULES, DENY_RULE_GROUPS, DEFAULT_USAGE, isDefaultUsage } from './deny-rules.js';
+import type { DenyRuleUsage, Json, JsonObject, StoredObject } from './model.js';
+import { dataReply, errors } from './responses.js';
+import type { Reply } from './responses.js';
+import type { Call, Route } from './routing.js';
+import { param, requestData, show, workingCopy } from './routing.js';
+
+/** The two pattern members an exception may carry; exactly one per exception. */
+export const EXCEPTION_PATTERNS = ['parameterNamePattern', 'headerNamePattern'] as const;
+
+/** One kind of per-mapping use: its path segment, resource type, attributes and how its key is checked. */
+interface UsageKind {
+  readonly segment: string;
+  readonly type: string;
+  /** The attributes served and accepted. */
+  readonly attributes: readonly ('enabled' | 'logOnly' | 'exceptions')[];
+  /** True when a PATCH body carries `data.id` (the custom kinds); a built-in's body has none. */
+  readonly bodyId: boolean;
+  /** The stored key of `key`, or undefined when no such group or rule exists in `call`'s working copy. */
+  storedKey(call: Call, key: string): string | undefined;
+}
+
+function customUsage(kind: KindDefinition, type: string): UsageKind {
+  return {
+    segment: kind.collection,
+    type,
+    attributes: ['logOnly'],
+    bodyId: true,
+    storedKey: (call, key) => (workingCopy(call).objects[kind.type].has(key) ? `${kind.type}:${key}` : undefined),
+  };
+}
+
+const USAGE_KINDS: readonly UsageKind[] = [
+  {
+    segment: 'deny-rule-groups',
+    type: 'mapping-deny-rule-group',
+    attributes: ['enabled', 'logOnly', 'exceptions'],
+    bodyId: false,
+    storedKey: (_call, key) => (DENY_RULE_GROUPS.some((g) => g.shortName === key) ? key : undefined),
+  },
+  {
+    segment: 'deny-rules',
+    type: 'mapping-deny-rule',
+    attributes: ['logOnly'],
+    bodyId: false,
+    storedKey: (_call, key) => (DENY_RULES.some((r) => r.shortName === key) ? key : undefined),
+  },
+  // The kinds whose objects mappings use one by one (EmulatorHooks `mappingUsage`).
+  ...KINDS.flatMap((k) => (k.emulator.mappingUsage ? [customUsage(k, k.emulator.mappingUsage.type)] : [])),
+];
+
+/** The kind whose objects use deny rules: the one whose object archive carries their usage. */
+function usingKind(): KindDefinition | undefined {
+  return KINDS.find((k) => k.emulator.objectArchive?.denyRuleUsage === true);
+}
+
+function addressed(call: Call, usage: UsageKind, kind: KindDefinition): { mapping: StoredObject; key: string; storedKey: string } {
+  const mid = param(call, 'mid');
+  const mapping = workingCopy(call).objects[kind.type].get(mid);
+  if (!mapping) throw errors.notFound(`${kind.type} ${mid}`);
+  const key = param(call, 'key');
+  const storedKey = usage.storedKey(call, key);
+  if (storedKey === undefined) throw errors.notFound(`${usage.type} ${key} of ${kind.type} ${mid}`);
+  return { mapping, key, storedKey };
+}
+
+function resource(usage: UsageKind, key: string, stored: DenyRuleUsage): JsonObject {
+  const all: JsonObject = { enabled: stored.enabled, logOnly: stored.logOnly, exceptions: [...(stored.exceptions ?? [])] };
+  return { type: usage.type, id: key, attributes: Object.fromEntries(usage.attributes.map((a) => [a, all[a] ?? null])) };
+}
+
+/**
+ * One exception item, checked and completed (item and pattern `enabled` default true, the
+ * pattern's `name` defaults to empty). @throws EmulatorApiError 400 INVALID_VALUE.
+ */
+function exceptionItem(item: Json, i: number): JsonObject {
+  const where = `exceptions[${i}]`;
+  if (!isJsonObject(item)) throw errors.invalidValue(`${where} must be an object`);
+  const unknown = Object.keys(item).filter((k) => k !== 'enabled' && !(EXCEPTION_PATTERNS as readonly string[]).includes(k));
+  if (unknown.length > 0) throw errors.invalidValue(`${where} has unknown member ${unknown[0] ?? ''}`);
+  const given = EXCEPTION_PATTERNS.filter((p) => item[p] !== undefined && item[p] !== null);
+  if (given.length !== 1) throw errors.invalidValue(`${where} must have exactly one of ${EXCEPTION_PATTERNS.join(', ')}`);
+  const member = given[0] ?? 'parameterNamePattern';
+  const pattern = item[member];
+  if (!isJsonObject(pattern) || typeof pattern.pattern !== 'string') throw errors.invalidValue(`${where}.${member} must be an object with a string 'pattern'`);
+  for (const [k, v] of Object.entries(pattern)) {
+    const ok = k === 'pattern' || (k === 'name' && typeof v === 'string') || (k === 'enabled' && typeof v === 'boolean');
+    if (!ok) throw errors.invalidValue(`${where}.${member}.${k}: ${show(v)} is not allowed (enabled: boolean, pattern, name: string)`);
+  }
+  if (item.enabled !== undefined && typeof item.enabled !== 'boolean') throw errors.invalidValue(`${where}.enabled must be a boolean`);
+  return {
+    enabled: item.enabled ?? true,
+    [member]: { enabled: pattern.enabled ?? true, pattern: pattern.pattern, name: pattern.name ?? '' },
+  };
+}
+
+/** The use a PATCH body asks for, merged onto `current`. @throws EmulatorApiError 400. */
+function patched(call: Call, usage: UsageKind, key: string, current: DenyRuleUsage): DenyRuleUsage {
+  const data = requestData(call.json());
+  if (!isJsonObject(data)) throw errors.invalidFormat("'data' must be a resource object");
+  if (data.type !== usage.type) throw errors.invalidFormat(`'data.type' must be '${usage.type}'${data.type === undefined ? '' : `, not ${show(data.type)}`}`);
+  if (usage.bodyId && data.id !== undefined && data.id !== null && (typeof data.id === 'object' || String(data.id) !== key)) {
+    throw errors.invalidValue(`'data.id' (${show(data.id)}) differs from the id in the path (${key})`);
+  }
+  const attributes = data.attributes;
+  if (!isJsonObject(attributes) || Object.keys(attributes).length === 0) throw errors.invalidValue("'data.attributes' must contain at least one attribute");
+  let next: DenyRuleUsage = current;
+  for (const [name, value] of Object.entries(attributes)) {
+    if (!(usage.attributes as readonly string[]).includes(name)) throw errors.invalidValue(`${usage.type} has no attribute ${name} (it has ${usage.attributes.join(', ')})`);
+    if (name === 'exceptions') {
+      if (!Array.isArray(value)) throw errors.invalidValue('exceptions must be an array');
+      next = { ...next, exceptions: value.map(exceptionItem) };
+    } else {
+      if (typeof value !== 'boolean') throw errors.invalidValue(`${name} must be a boolean, not ${show(value)}`);
+      next = { ...next, [name]: value };
+    }
+  }
+  return next;
+}
+
+/** `mapping` with the use stored under `storedKey` set to `next` (dropped when default). */
+function withUsage(mapping: StoredObject, storedKey: string, next: DenyRuleUsage): StoredObject {
+  const { [storedKey]: _old, ...others } = mapping.denyRuleUsage ?? {};
+  const all = isDefaultUsage(next) ? others : { ...others, [storedKey]: next };
+  const { denyRuleUsage: _was, ...rest } = mapping;
+  const sorted = Object.keys(all).sort();
+  return sorted.length === 0 ? rest : { ...rest, denyRuleUsage: Object.fromEntries(sorted.map((k) => [k, all[k] as DenyRuleUsage])) };
+}
+
+function routesOf(kind: KindDefinition, usage: UsageKind): Route[] {
+  const pattern = ['configuration', kind.collection, ':mid', usage.segment, ':key'];
+  const get = (call: Call): Reply => {
+    const { mapping, key, storedKey } = addressed(call, usage, kind);
+    return dataReply(resource(usage, key, mapping.denyRuleUsage?.[storedKey] ?? DEFAULT_USAGE));
+  };
+  const patch = (call: Call): Reply => {
+    const { mapping, key, storedKey } = addressed(call, usage, kind);
+    const next = patched(call, usage, key, mapping.denyRuleUsage?.[storedKey] ?? DEFAULT_USAGE);
+    workingCopy(call).objects[kind.type].set(mapping.id, withUsage(mapping, storedKey, next));
+    return dataReply(resource(usage, key, next));
+  };
+  return [
+    { method: 'GET', pattern, modifying: false, needsLoad: true, handle: get },
+    { method: 'PATCH', pattern, modifying: true, needsLoad: true, handle: patch },
+  ];
+}
+
+/** The per-mapping deny rule usage routes (none when no kind uses deny rules). */
+export const denyRuleUsageRoutes: readonly Route[] = (() => {
+  const kind = usingKind();
+  return kind ? USAGE_KINDS.flatMap((u) => routesOf(kind, u)) : [];
+})();
