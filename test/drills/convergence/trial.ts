@@ -34,7 +34,7 @@ import type { GatewaySession } from '../../../src/gateway/index.js';
 import type { ResourceType, Variant } from '../../../src/kinds/index.js';
 import { KINDS, kindExistsIn, kindOf } from '../../../src/kinds/index.js';
 import type { ManifestSet } from './manifest-set.js';
-import { manifestText } from './manifest-set.js';
+import { manifestText, resolveReferences } from './manifest-set.js';
 import { STANDALONE_ATTRIBUTES } from './fixups.js';
 import type { Json } from './schema-arbitrary.js';
 import { attributesArbitrary, exercisedPaths, leafSchema } from './schema-arbitrary.js';
@@ -330,7 +330,8 @@ export async function runTrial(variant: Variant, first: ManifestSet, second: Man
     if (!patched) outcomes['overlay-converges'] = 'not-applicable';
     else {
       const skip = ['name', ...kindOf(patched.kind).identity.attributes];
-      const attributes = gen(() => attributesArbitrary(patched.kind, variant, { skip, secretVariable: () => 'CV_OVERLAY_SECRET', maxDepth: 3 }));
+      const generated = gen(() => attributesArbitrary(patched.kind, variant, { skip, secretVariable: () => 'CV_OVERLAY_SECRET', maxDepth: 3 }));
+      const attributes = resolveReferences(patched.kind, generated, (target, name) => second.objects.some((o) => o.kind === target && o.name === name));
       const env = { ...second.env, CV_OVERLAY_SECRET: 'OVERLAYSECRET1' };
       await writeFile(join(dir, 'overlay', 'patch.yaml'), stringify({ apiVersion: 'gwops/v1', kind: patched.kind, name: patched.name, attributes }));
       if (!(await plannable(env, 'ov'))) outcomes['overlay-converges'] = 'not-applicable';
