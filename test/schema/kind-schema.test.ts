@@ -19,13 +19,13 @@ if (!base || !named) throw new Error('the registry has no kind identified by nam
 /** A made-up kind in some variants, with a to-one relationship in one variant and a to-many one. */
 const extra: KindDefinition = {
   ...named,
-  type: 'icap-environment' as ResourceType,
-  description: 'An ICAP environment',
-  collection: 'icap-environments',
-  template: 'icap-environment-template',
+  type: 'made-up-environment' as ResourceType,
+  description: 'A made-up environment',
+  collection: 'made-up-environments',
+  template: 'made-up-environment-template',
   variants: ['middle', 'latest'],
   relationships: {
-    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'icap-environments', canonical: false },
+    mappings: { name: 'mappings', target: 'mapping', cardinality: 'many', inverse: 'made-up-environments', canonical: false },
     owner: { name: 'owner', target: 'virtual-host', cardinality: 'one', inverse: 'lists', canonical: true, variants: ['latest'], description: 'The host' },
   },
 };
@@ -39,10 +39,10 @@ const attributes: JsonSchema = {
 describe('the document schema of a kind', () => {
   it('declares the envelope, the relationships with their cardinality and variants, and the kind\'s variants', () => {
     const schema = kindDocumentSchema(extra, attributes);
-    expect(schema.$id).toBe('https://gwops.dev/schemas/icap-environment.schema.json');
-    expect(schema.description).toBe('An ICAP environment');
-    expect(schema.properties?.kind).toEqual({ const: 'icap-environment' });
-    expect(schema.properties?.extends?.description).toContain('icap-environment-template');
+    expect(schema.$id).toBe('https://gwops.dev/schemas/made-up-environment.schema.json');
+    expect(schema.description).toBe('A made-up environment');
+    expect(schema.properties?.kind).toEqual({ const: 'made-up-environment' });
+    expect(schema.properties?.extends?.description).toContain('made-up-environment-template');
     expect(schema.properties?.relationships?.properties).toEqual({
       mappings: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, description: 'Names of linked mappings' },
       owner: { type: 'string', minLength: 1, description: 'The host', 'x-gwops-variants': ['latest'] },
@@ -56,13 +56,13 @@ describe('the document schema of a kind', () => {
     expect(schema.$defs).toEqual({ attributes, pattern: SHARED_DEFS.pattern });
     const plain = kindDocumentSchema(extra, { type: 'object', properties: { name: { type: 'string' } } });
     expect(Object.keys(plain.$defs ?? {})).toEqual(['attributes']);
-    expect(() => kindDocumentSchema(extra, { $ref: '#/$defs/nothing' })).toThrow(/src\/kinds\/icap-environment\/attributes\.schema\.json refers to #\/\$defs\/nothing/);
+    expect(() => kindDocumentSchema(extra, { $ref: '#/$defs/nothing' })).toThrow(/src\/kinds\/made-up-environment\/attributes\.schema\.json refers to #\/\$defs\/nothing/);
   });
 
   it('validates a document of the kind, and refuses a relationship it does not have', () => {
     const ajv = new Ajv2020.default({ strict: false, allErrors: true });
     const validate = ajv.compile(kindDocumentSchema(extra, attributes));
-    const doc = { apiVersion: 'gwops/v1', kind: 'icap-environment', name: 'a', attributes: { ips: [{ pattern: '^10\\.' }] }, relationships: { owner: 'shop' } };
+    const doc = { apiVersion: 'gwops/v1', kind: 'made-up-environment', name: 'a', attributes: { ips: [{ pattern: '^10\\.' }] }, relationships: { owner: 'shop' } };
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...doc, relationships: { other: 'x' } })).toBe(false);
     expect(validate({ ...doc, relationships: { mappings: 'x' } })).toBe(false);
@@ -75,8 +75,8 @@ describe('the document schema of a kind', () => {
 
   it('makes a template kind\'s schema that takes the attributes of its kind', () => {
     const schema = templateDocumentSchema(extra);
-    expect(schema.$id).toBe('https://gwops.dev/schemas/icap-environment-template.schema.json');
-    expect(schema.$defs).toEqual({ attributes: { $ref: 'icap-environment.schema.json#/$defs/attributes' } });
+    expect(schema.$id).toBe('https://gwops.dev/schemas/made-up-environment-template.schema.json');
+    expect(schema.$defs).toEqual({ attributes: { $ref: 'made-up-environment.schema.json#/$defs/attributes' } });
     expect(schema.properties?.relationships).toBeUndefined();
     expect(() => templateDocumentSchema({ ...extra, template: undefined })).toThrow(/names no template kind/);
   });

@@ -31,13 +31,6 @@ function clamp(parent: Attrs, key: string, min: number, max: number): void {
   if (typeof v === 'number') parent[key] = Math.min(max, Math.max(min, v));
 }
 
-/** Minimal attributes of an object that the gateway activates on its own (for the added-in-scope property). */
-export const STANDALONE_ATTRIBUTES: Readonly<Record<string, Attrs>> = {
-  'virtual-host': { networkInterface: { https: { enabled: false, http2Allowed: false } } },
-  'back-end-group': { backendHosts: [{ protocol: 'HTTP', hostName: 'cv-extra.example.internal', port: 8080 }] },
-  'acme-service': {},
-};
-
 /** The set with the cross-object rules met where a small change does it (a new object, a link, a value). */
 export function fixUp(set: ManifestSet): ManifestSet {
   const objects: GenObject[] = set.objects.map((o) => ({ ...o, attributes: structuredClone(o.attributes), relationships: structuredClone(o.relationships) }));

@@ -8,8 +8,11 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import type { ResourceType, Variant } from '../../../src/kinds/index.js';
 import { KINDS, kindExistsIn, kindOf, relationshipsIn } from '../../../src/kinds/index.js';
+import { referenceAttributes } from '../../../src/schema/index.js';
 import type { Json } from './schema-arbitrary.js';
-import { attributesArbitrary } from './schema-arbitrary.js';
+import { MAX_PER_KIND, attributesArbitrary, objectName } from './schema-arbitrary.js';
+
+export { objectName } from './schema-arbitrary.js';
 
 /** A certificate and its key, for kinds whose identity is a PEM certificate; optionally the key encrypted with a passphrase. */
 export interface Pem {
@@ -47,9 +50,35 @@ const PEM_ATTRIBUTES = new Set(['certificate', 'certificateChain[]', 'rootCaCert
 /** Write-only secrets that must fit the key: set below with the key they belong to, never generated. */
 const NEVER = ['passphrase'];
 
-/** The object names of a kind in a set: `cv-<kind>-<i>`. */
-export function objectName(kind: ResourceType, i: number): string {
-  return `cv-${kind}-${i}`;
+/**
+ * `attributes` of an object of `kind` with every reference (schema mark `x-gwops-reference`)
+ * to an object that `declared(target, name)` denies removed: left out of a list of names; a
+ * single name becomes the mark's "none" number, or is left out when the mark has none.
+ */
+export function resolveReferences(kind: ResourceType, attributes: { [key: string]: Json }, declared: (target: string, name: string) => boolean): { [key: string]: Json } {
+  const out = structuredClone(attributes);
+  for (const { segments, schema } of referenceAttributes(kind)) {
+    const target = String(schema['x-gwops-reference']);
+    const none = schema['x-gwops-reference-none'];
+    const visit = (node: Json, rest: readonly string[]): void => {
+      const [head, ...tail] = rest;
+      if (head === undefined || node === null || typeof node !== 'object') return;
+      if (head === '*') {
+        if (Array.isArray(node)) for (const item of node) visit(item, tail);
+        return;
+      }
+      if (Array.isArray(node) || !Object.hasOwn(node, head)) return;
+      const value = node[head];
+      if (tail.length > 0) return visit(value ?? null, tail);
+      if (Array.isArray(value)) node[head] = value.filter((v) => typeof v !== 'string' || declared(target, v));
+      else if (typeof value === 'string' && !declared(target, value)) {
+        if (typeof none === 'number') node[head] = none;
+        else delete node[head];
+      }
+    };
+    visit(out, segments);
+  }
+  return out;
 }
 
 const secretValue = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')), minLength: 12, maxLength: 20 });
@@ -105,7 +134,7 @@ export function manifestSetArbitrary(variant: Variant, pems: readonly Pem[]): fc
           }
           return { attributes: filled, pem, secrets };
         });
-    const max = pemKind ? Math.min(2, pems.length) : 2;
+    const max = pemKind ? Math.min(MAX_PER_KIND, pems.length) : MAX_PER_KIND;
     return fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 0, maxLength: max }).chain((count) => fc.tuple(...count.map((_, i) => one(i)))).map((objs) => {
       // distinct PEMs within a kind whose identity is the PEM
       const seen = new Set<number>();
@@ -155,17 +184,18 @@ export function manifestSetArbitrary(variant: Variant, pems: readonly Pem[]): fc
         }
       }
       const tpl = templateLists.flat();
+      const declared = (target: string, name: string): boolean => objects.some((o) => o.kind === target && o.name === name);
       const out: GenObject[] = objects.map((o) => {
         const template = tpl.find((t) => t.of === o.kind);
         return {
           kind: o.kind,
           name: o.name,
-          attributes: o.attributes,
+          attributes: resolveReferences(o.kind, o.attributes, declared),
           relationships: rels.get(`${o.kind}/${o.name}`) ?? {},
           ...(template && next() % 2 === 0 ? { extends: template.name } : {}),
         };
       });
-      return { objects: out, templates: tpl.map((t) => ({ kind: t.kind, name: t.name, attributes: t.attributes })), env };
+      return { objects: out, templates: tpl.map((t) => ({ kind: t.kind, name: t.name, attributes: resolveReferences(t.of, t.attributes, declared) })), env };
     });
 }
 

@@ -7,12 +7,14 @@
  * 0-3 items, objects with any subset of their properties. Strings use a small alphabet that
  * is valid wherever the gateway reads a regular expression or a path. Secret leaves
  * (`x-gwops-secret`) become `{ fromEnv: <variable> }` references; the caller sets the
- * variables.
+ * variables. Attributes that name another object (`x-gwops-reference`) hold names of the
+ * drill's objects of the target kind ({@link objectName}), or the mark's "none" number; the
+ * caller drops the names its set does not declare (manifest-set.ts `resolveReferences`).
  */
 import fc from 'fast-check';
 import type { ResourceType, Variant } from '../../../src/kinds/index.js';
 import type { JsonSchema } from '../../../src/schema/index.js';
-import { secretAttributes, wireSchema } from '../../../src/schema/index.js';
+import { referenceAttributes, secretAttributes, wireSchema } from '../../../src/schema/index.js';
 
 /** A generated attribute tree (JSON). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -38,9 +40,35 @@ function isSecret(type: ResourceType, path: string): boolean {
   return secretAttributes(type).some((p) => p.path === path);
 }
 
+/** The object names of a kind in a drill's set: `cv-<kind>-<i>`, `i` from 0. */
+export function objectName(kind: string, i: number): string {
+  return `cv-${kind}-${i}`;
+}
+
+/** Most objects of one kind in a generated set (the indexes {@link objectName} gets). */
+export const MAX_PER_KIND = 2;
+
+/**
+ * The arbitrary of an attribute that names objects of another kind (schema mark
+ * `x-gwops-reference` at `path`): names of the drill's objects of that kind (a list of them
+ * when the marked node is an array), or the mark's "none" number; undefined when `path`
+ * holds no reference.
+ */
+function referenceArbitrary(type: ResourceType, schema: JsonSchema, path: string): fc.Arbitrary<Json> | undefined {
+  const mark = referenceAttributes(type).find((p) => p.path === path)?.schema;
+  const target = mark?.['x-gwops-reference'];
+  if (mark === undefined || typeof target !== 'string') return undefined;
+  const name = fc.nat({ max: MAX_PER_KIND - 1 }).map((i) => objectName(target, i));
+  if (typeOf(schema) === 'array') return fc.uniqueArray(name, { minLength: 0, maxLength: MAX_PER_KIND });
+  const none = mark['x-gwops-reference-none'];
+  return typeof none === 'number' ? fc.oneof(name, fc.constant(none)) : name;
+}
+
 /** The arbitrary of one schema node at attribute path `path`. */
 export function valueArbitrary(type: ResourceType, schema: JsonSchema, path: string, options: ArbitraryOptions, depth = 0): fc.Arbitrary<Json> {
   if (path !== '' && isSecret(type, path)) return fc.constant({ fromEnv: options.secretVariable(path) });
+  const reference = path === '' ? undefined : referenceArbitrary(type, schema, path);
+  if (reference !== undefined) return reference;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...(schema.enum as Json[]));
   switch (typeOf(schema) ?? 'object') {
     case 'boolean':

@@ -34,8 +34,9 @@ import type { GatewaySession } from '../../../src/gateway/index.js';
 import type { ResourceType, Variant } from '../../../src/kinds/index.js';
 import { KINDS, kindExistsIn, kindOf } from '../../../src/kinds/index.js';
 import type { ManifestSet } from './manifest-set.js';
-import { manifestText } from './manifest-set.js';
-import { STANDALONE_ATTRIBUTES } from './fixups.js';
+import { manifestText, resolveReferences } from './manifest-set.js';
+import { KIND_EXAMPLES } from '../../support/kind-examples.js';
+import type { ExampleFixtures } from '../../support/kind-examples.js';
 import type { Json } from './schema-arbitrary.js';
 import { attributesArbitrary, exercisedPaths, leafSchema } from './schema-arbitrary.js';
 import type { MutationResult } from './live-mutation.js';
@@ -124,6 +125,11 @@ function recordSet(exercised: Map<ResourceType, Set<string>>, set: ManifestSet):
 function debug(message: string): void {
   if (process.env.GWOPS_CV_DEBUG) process.stderr.write(`[convergence] ${message.slice(0, 1500)}\n`);
 }
+
+/** Fixtures for example objects of kinds identified by name, which ask for none. */
+const NO_FIXTURES: ExampleFixtures = {
+  certificate: () => Promise.reject(new Error('the drill adds no object identified by a certificate')),
+};
 
 /** Runs one trial (see the module comment). Never throws for a violation: it is returned. */
 export async function runTrial(variant: Variant, first: ManifestSet, second: ManifestSet, gen: fc.GeneratorValue): Promise<TrialResult> {
@@ -284,14 +290,17 @@ export async function runTrial(variant: Variant, first: ManifestSet, second: Man
     outcomes['live-mutation'] = results.some((r) => r.outcome !== 'refused') ? 'held' : 'not-applicable';
 
     // 5: an object added in the ownership scope.
-    const standalone = byName.filter((k) => k.type in STANDALONE_ATTRIBUTES);
-    const kind = standalone[gen(fc.nat, Math.max(0, standalone.length - 1))];
     const extra = 'cv-extra';
+    // The kinds whose example object (test/support/kind-examples.ts) is valid on its own.
+    const examples = await Promise.all(byName.map(async (k) => ({ kind: k, example: await KIND_EXAMPLES[k.type](extra, NO_FIXTURES) })));
+    const standalone = examples.filter((e) => (e.example.requires ?? []).length === 0);
+    const picked = standalone[gen(fc.nat, Math.max(0, standalone.length - 1))];
+    const kind = picked?.kind;
     let created = false;
-    if (kind) {
+    if (picked && kind) {
       try {
         await raw(async (s) => {
-          await s.create(kind.collection, { type: kind.type, attributes: { name: extra, ...STANDALONE_ATTRIBUTES[kind.type] } });
+          await s.create(kind.collection, { type: kind.type, attributes: { ...picked.example.attributes, name: extra } });
         }, 'cv added in scope');
         created = true;
       } catch (error) {
@@ -330,7 +339,8 @@ export async function runTrial(variant: Variant, first: ManifestSet, second: Man
     if (!patched) outcomes['overlay-converges'] = 'not-applicable';
     else {
       const skip = ['name', ...kindOf(patched.kind).identity.attributes];
-      const attributes = gen(() => attributesArbitrary(patched.kind, variant, { skip, secretVariable: () => 'CV_OVERLAY_SECRET', maxDepth: 3 }));
+      const generated = gen(() => attributesArbitrary(patched.kind, variant, { skip, secretVariable: () => 'CV_OVERLAY_SECRET', maxDepth: 3 }));
+      const attributes = resolveReferences(patched.kind, generated, (target, name) => second.objects.some((o) => o.kind === target && o.name === name));
       const env = { ...second.env, CV_OVERLAY_SECRET: 'OVERLAYSECRET1' };
       await writeFile(join(dir, 'overlay', 'patch.yaml'), stringify({ apiVersion: 'gwops/v1', kind: patched.kind, name: patched.name, attributes }));
       if (!(await plannable(env, 'ov'))) outcomes['overlay-converges'] = 'not-applicable';
