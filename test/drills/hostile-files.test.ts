@@ -1,6 +1,6 @@
 /**
  * Drill "hostile files": every option and attribute through which gwops reads a file
- * (manifest paths, `{ fromFile }` secrets, --config, a target's caFile and apiKeyFile,
+ * (manifest paths, `{ fromFile }` secrets, a document's `content: { fromFile }`, --config, a target's caFile and apiKeyFile,
  * --ca-file, --api-key-file, a target's overlays, apply --plan), each given a FIFO,
  * /dev/zero, another device (/dev/null), a directory, a symbolic link loop and a 2 GB sparse
  * file. The real gwops process must exit 1 with exactly one error line that names the option
@@ -46,6 +46,13 @@ const READERS: readonly Reader[] = [
     name: '{ fromFile } secret',
     setup: async (dir, file) => (await writeFile(join(dir, 's.yaml'), certificate(file)), { args: ['validate', 's.yaml'] }),
     names: /^s\.yaml:7:15: error: secret 'privateKey' of ssl-certificate 'hostile': cannot read file/,
+  },
+  {
+    name: 'content { fromFile }',
+    setup: async (dir, file) => (
+      await writeFile(join(dir, 'd.yaml'), `apiVersion: gwops/v1\nkind: openapi-document\nname: hostile\ncontent:\n  fromFile: ${JSON.stringify(file)}\n`), { args: ['validate', 'd.yaml'] }
+    ),
+    names: /^d\.yaml:5:13: error: content of openapi-document 'hostile': (cannot read file|file '.*' lies outside the project)/,
   },
   { name: '--config', setup: (_dir, file) => Promise.resolve({ args: ['validate', '--config', file, 'm.yaml'] }), names: /^Error: cannot read project file/ },
   {
@@ -137,7 +144,7 @@ describe('drill: hostile files', () => {
       id: 'hostile-files',
       title: 'Hostile files',
       description:
-        'Every option and attribute through which gwops reads a file (manifest paths, { fromFile } secrets, --config, a ' +
+        'Every option and attribute through which gwops reads a file (manifest paths, { fromFile } secrets, content { fromFile }, --config, a ' +
         "target's caFile, apiKeyFile and overlays, --ca-file, --api-key-file, apply --plan), given a FIFO, /dev/zero, /dev/null, " +
         'a directory, a symbolic link loop and a 2 GB sparse file, to the real gwops process. It must exit 1 with one error ' +
         `line naming the option or attribute, peak at less than ${PEAK_BYTES / 1048576} MiB of resident memory and ` +

@@ -141,6 +141,24 @@ describe('document content from Git', () => {
     expect(plan.code).toBe(0);
   });
 
+  it('a failed upload fails the create it belongs to, and nothing is activated', async () => {
+    const dir = await writeManifests(t.h, 'upload-fails', {
+      'gwops.yaml': 'manifests: [doc.yaml]\n',
+      'doc.yaml': 'apiVersion: gwops/v1\nkind: graphql-document\nname: orders-graph\ncontent:\n  fromFile: schema.graphql\n',
+      'schema.graphql': 'type Query { orders: [String] }\n',
+    });
+    const before = JSON.stringify(t.h.emulator.activeSnapshot());
+    t.h.emulator.faults.add({ method: 'PUT', path: /\/content$/, status: 500 });
+    try {
+      const r = await t.h.cli(['apply', '--config', join(dir, 'gwops.yaml'), ...t.h.connection, '--yes']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/create graphql-document 'orders-graph'.*failed: uploading its content failed: PUT [^ ]+\/content/);
+    } finally {
+      t.h.emulator.faults.clear();
+    }
+    expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
+  });
+
   describe('a hostile fromFile is a located error, and nothing is sent to the gateway', () => {
     const cases: [string, string, (dir: string) => Promise<void>, RegExp][] = [
       ['outside the project', '../outside.yaml', async (dir) => writeFile(join(dir, '..', 'outside.yaml'), SPEC), /outside the project/],

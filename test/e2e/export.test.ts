@@ -101,7 +101,9 @@ describe('gwops export', () => {
     const text = written.join('\n');
     for (const secret of t.h.secrets) expect(text.includes(secret)).toBe(false);
     expect(text).not.toMatch(/PRIVATE KEY/);
-    expect(text).not.toMatch(/\bid: /);
+    // Ids are dropped from manifests (a document's content is its specification, exported as it is).
+    const manifests = await Promise.all((await allFiles(dir)).filter((f) => !f.includes('.content.')).map((f) => readFile(f, 'utf8')));
+    expect(manifests.join('\n')).not.toMatch(/\bid: /);
     const project = await readFile(join(dir, 'gwops.yaml'), 'utf8');
     expect(project).toContain('apiKeyEnv: GWOPS_API_KEY');
     expect(project).toContain(t.h.emulator.url);

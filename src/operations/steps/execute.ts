@@ -133,6 +133,8 @@ export async function executePlan(
       error = caught;
       const message = caught instanceof Error ? caught.message : String(caught);
       for (const step of carried) outcomes.set(step.index, { step: step.index, status: 'failed', error: message });
+      // An upload that carries no step fails the create or update whose content it is.
+      if (call.endpoint === 'content' && carried.length === 0) outcomes.set(call.of, { step: call.of, status: 'failed', error: `uploading its content failed: ${message}` });
     }
   }
   const ordered = plan.steps.map((s): StepOutcome => outcomes.get(s.index) ?? { step: s.index, status: 'skipped' });
