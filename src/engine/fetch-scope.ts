@@ -6,6 +6,7 @@
  * src/operations/steps/fetch.ts.
  */
 import type { ResourceType } from '../kinds/index.js';
+import { declaredEntries } from './sub-resources.js';
 import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import { matchesFilter, parseFilters } from '../api/filter.js';
 import { desiredReferences } from './attribute-references.js';
@@ -110,7 +111,9 @@ export function kindsToFetch(desired: State, scope: OwnershipScope, available: r
   for (const reference of desiredReferences(desired)) wanted.add(reference.kind);
   // Sub-resources keyed by the names of other objects (sub-resources.ts) resolve them to ids.
   for (const [kind, objects] of desired.objects) {
-    for (const def of Object.values(kindOf(kind).subResources ?? {})) if ('target' in def.key && objects.size > 0) wanted.add(def.key.target);
+    for (const [name, def] of Object.entries(kindOf(kind).subResources ?? {})) {
+      if ('target' in def.key && [...objects.values()].some((o) => declaredEntries(o.attributes, name).length > 0)) wanted.add(def.key.target);
+    }
   }
   return KINDS.map((k) => k.type).filter((t) => wanted.has(t) && available.includes(t));
 }

@@ -246,8 +246,6 @@ export function itemDefaultsRules(type: ResourceType): readonly ItemDefaultsRule
     const visit = (node: JsonSchema, segments: readonly string[]): void => {
       const n = deref(node, root);
       for (const [key, child] of Object.entries(n.properties ?? {})) visit(child, [...segments, key]);
-      // A map's values (e.g. a mapping's deny rule groups by short name): `*` stands for any key.
-      if (typeof n.additionalProperties === 'object' && n.additionalProperties !== null) visit(n.additionalProperties as JsonSchema, [...segments, '*']);
       if (!n.items) return;
       const defaults = n.items.default;
       if (typeof defaults === 'object' && defaults !== null && !Array.isArray(defaults)) {

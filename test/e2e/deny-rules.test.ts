@@ -3,8 +3,9 @@
  * mapping declaring its use of built-in groups and rules and of custom rules and groups is
  * applied and then plans no change; a change in Git (log-only flipped, an exception added)
  * is planned by short name and applied; a change by hand through the raw API is drift; a
- * change by hand to a group the manifest does not declare is not; an unknown short name is
- * an error at its key, and nothing is changed.
+ * change by hand to a group the manifest does not declare is not, and `drift --adopt` takes
+ * it into the manifests; an unknown short name is an error at its key, and nothing is
+ * changed.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -125,6 +126,16 @@ describe('deny rule use of a mapping, declared in its manifest', () => {
     expect(drift.code).not.toBe(0);
     expect(drift.stdout).toContain('denyRuleGroups.SQLI_PARAM_VALUE.logOnly');
     expect(drift.stdout).not.toContain('XSS_PARAM_VALUE');
+  });
+
+  it('drift --adopt writes the live use of a declared entry into the manifests, which then plan no change', async () => {
+    const adopted = await t.h.cli(['drift', '--adopt', ...config]);
+    expect(adopted.code).toBe(2);
+    expect(adopted.stderr).not.toContain('Not adopted');
+    const after = await t.h.cli(['plan', ...config, '--detailed-exitcode']);
+    expect(after.stdout + after.stderr).toContain('No changes');
+    expect(after.code).toBe(0);
+    expect(await use('deny-rule-groups', 'SQLI_PARAM_VALUE')).toMatchObject({ logOnly: true });
   });
 
   it('an unknown short name is an error at its key with a suggestion, and nothing is changed', async () => {
