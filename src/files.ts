@@ -213,6 +213,40 @@ export async function readFileBoundedAsync(file: string, limit: number): Promise
   }
 }
 
+/**
+ * Reads a regular file of at most `limit` bytes in chunks (of up to `chunkSize` bytes,
+ * each a copy the caller may keep), so that it never exists whole in memory. The same
+ * checks as {@link readFileBounded}, the size one also while reading.
+ * @throws FileReadError when the file cannot be opened, is not a regular file, or holds
+ *   more than `limit` bytes (thrown before the first chunk when its size says so, else
+ *   once a chunk passes the limit)
+ */
+export async function* readChunksBoundedAsync(file: string, limit: number, chunkSize = 1024 * 1024): AsyncGenerator<Buffer> {
+  let handle;
+  try {
+    handle = await open(file, OPEN_FLAGS);
+  } catch (error) {
+    throw openFailed(file, error);
+  }
+  try {
+    checkOpened(file, await handle.stat(), limit);
+    let length = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(chunkSize);
+      const { bytesRead } = await handle.read(buffer, 0, chunkSize, null);
+      if (bytesRead === 0) return;
+      length += bytesRead;
+      if (length > limit) throw tooLarge(file, limit);
+      yield buffer.subarray(0, bytesRead);
+    }
+  } catch (error) {
+    if (error instanceof FileReadError) throw error;
+    throw new FileReadError(file, 'unreadable', errnoWords(error), { cause: error });
+  } finally {
+    await handle.close();
+  }
+}
+
 /** {@link readFileBoundedAsync} decoded as UTF-8 (invalid bytes become U+FFFD). */
 export async function readTextBoundedAsync(file: string, limit: number): Promise<string> {
   return (await readFileBoundedAsync(file, limit)).toString('utf8');

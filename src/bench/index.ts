@@ -15,8 +15,8 @@
  * the same work, ms per object, peak RSS of gwops and of the emulator; src/bench/scale.ts).
  * The emulator's own list latency is `npm run bench:emulator`.
  *
- * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [planjson] [scale] [--quick] [--large] [--write-docs]`
- * (`--quick`: small sizes; `--large`: also the largest export size; `--write-docs`: also
+ * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [planjson] [scale] [--quick] [--large] [--sizes=N,...] [--write-docs]`
+ * (`--quick`: small sizes; `--large`: also the largest export size; `--sizes`: the scale bench's sizes; `--write-docs`: also
  * writes docs/performance.md and its plots, src/bench/report-doc.ts).
  */
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,8 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const writeDocs = args.includes('--write-docs');
 const large = args.includes('--large');
+/** `--sizes=N,M`: the scale bench at these sizes only (e.g. `--sizes=100000` to measure one size). */
+const sizesOption = args.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length);
 const parts = args.filter((a) => !a.startsWith('--'));
 const want = (part: string): boolean => parts.length === 0 || parts.includes(part);
 const progress = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -68,7 +70,7 @@ if (want('planjson')) {
   process.stdout.write(`${formatPlanJsonBench(await benchPlanJson(sizes, progress)).join('\n')}\n\n`);
 }
 if (want('scale')) {
-  scale = await benchScale(scaleSizes(quick), progress);
+  scale = await benchScale(scaleSizes(quick, sizesOption), progress);
   process.stdout.write(`${formatScaleBench(scale).join('\n')}\n\n`);
 }
 if (writeDocs) {

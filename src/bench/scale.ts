@@ -40,8 +40,16 @@ const HOSTS = 5;
 /** Sizes at and below this get a warm-up run of each side and the median of 3 alternating runs; larger ones 1 run. */
 const WARM_UP_UP_TO = 10_000;
 
-/** The sizes of `npm run bench -- scale` and of `--quick`. */
-export function scaleSizes(quick: boolean): number[] {
+/**
+ * The sizes of `npm run bench -- scale`, of `--quick`, or of `--sizes=N,M` (`given`, which wins).
+ * @throws Error when `given` is not a comma-separated list of whole numbers from 1 up
+ */
+export function scaleSizes(quick: boolean, given?: string): number[] {
+  if (given !== undefined) {
+    const sizes = given.split(',').map((s) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : NaN));
+    if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new Error(`--sizes=${given}: expected whole numbers of mappings separated by commas, e.g. --sizes=100000`);
+    return sizes;
+  }
   return quick ? [200, 1000] : [1000, 10_000, 100_000];
 }
 

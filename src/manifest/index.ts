@@ -12,6 +12,7 @@ import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
 import { attributesSchema } from '../schema/index.js';
 import { applyOverlays, applyVariables, collectEntries } from './collect.js';
+import type { EntryIndex } from './collect.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { sortDiagnostics } from '../diagnostics.js';
 import type { Entry } from './entries.js';
@@ -69,6 +70,13 @@ export interface LoadOptions {
    * configuration files. The CLI sets it unless `--allow-empty` (README.md, Commands).
    */
   requireDocuments?: boolean;
+  /**
+   * Keep what {@link LoadResult.origins} answers from (every parsed document, its variables
+   * substituted, and the overlays): default true. False for runs that never ask it (only
+   * `drift --adopt` does): `origins` then answers undefined, and that memory (about as much
+   * as the desired state itself) is freed once the manifests are loaded.
+   */
+  keepOrigins?: boolean;
 }
 
 /** Result of {@link loadManifests}. */
@@ -131,6 +139,21 @@ function documentOrigin(origin: Entry['baseOrigin'], base: boolean): DocumentOri
   const value = origin.parsed.value;
   const patch = typeof value === 'object' && value !== null && 'patch' in value;
   return { file: origin.parsed.source.file, form: base ? 'document' : patch ? 'json-patch' : 'merge-patch', locate: (segments) => origin.mapPointer(segments) };
+}
+
+/**
+ * {@link LoadResult.locate} and {@link LoadResult.origins}, made outside `loadManifests` so
+ * that they hold only what they answer from (not the loader's other locals).
+ * @param index the entries by kind and name; undefined: `origins` answers undefined
+ */
+function lookups(byKey: ReadonlyMap<ObjectKey<ResourceType>, SourceLocation>, index: EntryIndex | undefined): Pick<LoadResult, 'locate' | 'origins'> {
+  return {
+    locate: (kind, name) => byKey.get(objectKey(kind, name)),
+    origins: (kind, name) => {
+      const entry = index?.get(kind)?.get(name);
+      return entry ? { base: documentOrigin(entry.baseOrigin, true), overlays: entry.overlays.map((o) => documentOrigin(o, false)) } : undefined;
+    },
+  };
 }
 
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
@@ -285,11 +308,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     diagnostics: sortDiagnostics(out),
     project,
     variant,
-    locate: (kind, name) => byKey.get(objectKey(kind, name)),
-    origins: (kind, name) => {
-      const entry = index.get(kind)?.get(name);
-      return entry ? { base: documentOrigin(entry.baseOrigin, true), overlays: entry.overlays.map((o) => documentOrigin(o, false)) } : undefined;
-    },
+    ...lookups(byKey, options.keepOrigins === false ? undefined : index),
     secretValues: [...new Set(secretValues)],
     secretReferences,
     jwksReferences,

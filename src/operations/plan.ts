@@ -53,6 +53,11 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly allowMassDelete?: boolean | undefined;
   /** Told the phase of the run and its progress (src/engine/progress.ts); the CLI draws it on stderr. */
   readonly progress?: ProgressReporter | undefined;
+  /**
+   * Keep what `LoadResult.origins` answers from (only `drift --adopt` asks it); default
+   * false: that memory is freed once the manifests are loaded (manifest/index.ts `keepOrigins`).
+   */
+  readonly keepOrigins?: boolean | undefined;
   /** Accept paths that hold no manifest document (`--allow-empty`); else `prepare` throws an InputError naming them. */
   readonly allowEmpty?: boolean | undefined;
   /**
@@ -103,6 +108,7 @@ export async function prepare(input: RunInput): Promise<Diagnosed<Prepared>> {
     ...(input.target ? { target: input.target } : {}),
     ...(input.variant ? { variant: input.variant } : {}),
     requireDocuments: input.allowEmpty !== true,
+    keepOrigins: input.keepOrigins === true,
   });
   input.secrets?.addAll(loaded.secretValues);
   const diagnostics = Diagnostics.of(loaded.diagnostics).throwIfErrors((d) => new ManifestError(d.all()));
@@ -186,6 +192,18 @@ export function declaredVersions(desired: State): SecretVersions {
 }
 
 /**
+ * The live state of `kinds`, read in the open session. The fetched lists are left behind
+ * when it returns: planning never holds them beside the live state built from them (at
+ * 100,000 mappings that is hundreds of MB).
+ */
+async function readLiveState(session: GatewaySession, kinds: readonly ResourceType[], prepared: Prepared, input: RunInput): Promise<State> {
+  const scope = prepared.loaded.project.ownership;
+  const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
+  input.progress?.phase('planning');
+  return liveState(lists, identityHandles(prepared.desired));
+}
+
+/**
  * Reads live state in the open session and builds the plan (pure after the GETs).
  * @throws MassDeleteError, OutsideScopeError (carrying the plan) for an errored plan
  *   (src/engine/plan.ts `planOutcome`)
@@ -197,9 +215,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   const available = KINDS.filter((k) => kindExistsIn(k, prepared.variant)).map((k) => k.type);
   const kinds = kindsToFetch(prepared.desired, scope, available);
   input.progress?.phase('reading live state', kinds.length);
-  const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
-  input.progress?.phase('planning');
-  const listed = await readSubResources(session, prepared.desired, liveState(lists, identityHandles(prepared.desired)));
+  const listed = await readSubResources(session, prepared.desired, await readLiveState(session, kinds, prepared, input));
   const desired = prepared.completeDesired?.(listed) ?? prepared.desired;
   const live = await withLiveContent(session, desired, listed);
   // The configurations list is read only when some secret declares a version.

@@ -188,6 +188,18 @@ describe('loadManifests', () => {
     expect(vh?.attributes).toEqual({ hostName: 'shop-staging.example.com', name: 'shop' });
   });
 
+  it('keeps the documents an object was read from only when asked (keepOrigins, default true)', async () => {
+    const dir = project(BASE);
+    const kept = await loadManifests({ paths: [], cwd: dir, env: ENV, target: 'staging' });
+    expect(kept.origins('mapping', 'shop-api')?.base.form).toBe('document');
+    expect(kept.origins('mapping', 'shop-api')?.overlays.length).toBeGreaterThan(0);
+    const freed = await loadManifests({ paths: [], cwd: dir, env: ENV, target: 'staging', keepOrigins: false });
+    expect(freed.origins('mapping', 'shop-api')).toBeUndefined();
+    // Where each object is declared is still known.
+    expect(freed.locate('mapping', 'shop-api')).toEqual(kept.locate('mapping', 'shop-api'));
+    expect(freed.locate('mapping', 'shop-api')?.line).toBeGreaterThan(0);
+  });
+
   it('lets --variant override the target and reports attributes of other variants', async () => {
     const dir = project(BASE);
     const result = await loadManifests({ paths: [], cwd: dir, env: ENV, variant: 'earliest' });

@@ -38,7 +38,8 @@ export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO,
   if (flags.prune) throw new UsageError('drift never changes the gateway; --prune belongs to plan and apply');
   if (flags.adoptDeletions && !flags.adopt) throw new UsageError('--adopt-deletions works with --adopt; add --adopt');
   const now = io.now?.() ?? new Date();
-  const input = runInput(paths, flags, io, progress);
+  // Only --adopt asks where each object is declared (LoadResult.origins).
+  const input = { ...runInput(paths, flags, io, progress), keepOrigins: flags.adopt === true };
   const view = driftView(flags.format, io, { verbose: flags.verbose });
   const prepared = await prepareDrift(input).catch((e: unknown) => view.failure(e, []));
   const warnings = shownWarnings(prepared.diagnostics, io);

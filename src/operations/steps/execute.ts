@@ -59,8 +59,13 @@ function sentAttributes(step: CreateStep | UpdateStep, desired: State, idOf: (ki
   });
 }
 
-/** The attributes of a create/update body with secrets refilled from the desired state. */
-function attributesWithSecrets(step: CreateStep | UpdateStep, desired: State): Record<string, unknown> {
+/**
+ * The attributes of a create/update body with secrets refilled from the desired state: a
+ * copy when it has secrets to refill, else the step's own (never changed: sent as is, and
+ * `mapReferences` copies what it replaces), so most calls copy nothing.
+ */
+function attributesWithSecrets(step: CreateStep | UpdateStep, desired: State): Readonly<Record<string, unknown>> {
+  if (step.secretPaths.length === 0) return step.body.data.attributes;
   const attributes = structuredClone(step.body.data.attributes);
   const object = desired.objects.get(step.kind)?.get(step.name);
   for (const pointer of step.secretPaths) {

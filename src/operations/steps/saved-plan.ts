@@ -13,8 +13,10 @@
  * well-formed; anything else is refused with one line naming the file and what is wrong.
  */
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { InputError, FileReadError } from '../../errors.js';
-import { FILE_LIMITS, readTextBoundedAsync } from '../../files.js';
+import { FILE_LIMITS, readChunksBoundedAsync, readTextBoundedAsync } from '../../files.js';
+import { JsonLinesReader } from '../../json-lines.js';
 import { isResourceType, kindOf } from '../../kinds/index.js';
 import type { LoadResult } from '../../manifest/index.js';
 import { loadProject } from '../../manifest/project.js';
@@ -140,19 +142,46 @@ function problemOf(value: Record<string, unknown>): string | undefined {
  * @throws InputError, one line naming the file and what is wrong
  */
 export async function readPlanFile(file: string, cwd: string): Promise<PlanFile> {
-  let text: string;
-  try {
-    text = await readTextBoundedAsync(path.resolve(cwd, file), FILE_LIMITS.plan);
-  } catch (error) {
+  const full = path.resolve(cwd, file);
+  const unreadable = (error: unknown): never => {
     if (!(error instanceof FileReadError)) throw error;
     throw new InputError(`cannot read plan file ${file}: ${error.problem}`);
+  };
+  // Line by line (the layout plan --out writes), so the file is never one string; text in
+  // another layout, or not JSON, is parsed whole, which reads it or names what is wrong.
+  let parsed = await readJsonLines(full).catch(unreadable);
+  if (parsed === undefined) {
+    const text = await readTextBoundedAsync(full, FILE_LIMITS.plan).catch(unreadable);
+    try {
+      parsed = { value: JSON.parse(text) as unknown };
+    } catch (error) {
+      throw new InputError(`plan file ${file} is not JSON (${error instanceof Error ? error.message : String(error)}); write plan files with gwops plan --out`);
+    }
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`plan file ${file} is not JSON (${error instanceof Error ? error.message : String(error)}); write plan files with gwops plan --out`);
+  return checkedPlanFile(file, parsed.value);
+}
+
+/** The longest line (UTF-16 code units) read line by line; a plan file's lines are one step, call or object each. */
+const MAX_LINE = 16 * 1024 * 1024;
+
+/** The plan file at `full` read line by line (json-lines.ts), or undefined when it is not in a layout the reader follows. @throws FileReadError */
+async function readJsonLines(full: string): Promise<{ value: unknown } | undefined> {
+  const reader = new JsonLinesReader();
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of readChunksBoundedAsync(full, FILE_LIMITS.plan)) {
+    const lines = (rest + decoder.write(chunk)).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) reader.line(line);
+    // Not this layout (a line it cannot follow, or a line as long as a file written on one line): parsed whole instead.
+    if (!reader.following || rest.length > MAX_LINE) return undefined;
   }
+  reader.line(rest + decoder.end());
+  return reader.end();
+}
+
+/** A plan file's parsed value, checked (see the reading rules in this module's header). @throws InputError */
+function checkedPlanFile(file: string, parsed: unknown): PlanFile {
   if (!isRecord(parsed) || !('formatVersion' in parsed)) {
     throw new InputError(`plan file ${file} is not a gwops plan (it has no formatVersion); write plan files with gwops plan --out`);
   }
