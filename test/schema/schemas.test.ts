@@ -3,6 +3,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
+import { recordedDefaults } from '../../src/kinds/server-defaults.js';
 import { SCHEMA_KINDS, documentSchema, loadSchemaFile, secretAttributes, wireSchema, writeOnlyAttributes } from '../../src/schema/index.js';
 
 const defaults = (file: string): unknown => parse(readFileSync(new URL(`../../server-defaults/${file}`, import.meta.url), 'utf8'));
@@ -30,6 +31,10 @@ describe('schemas', () => {
     const ajv = new Ajv2020.default({ strict: false, allErrors: true });
     const validate = ajv.compile(wireSchema(kind, 'middle', { keepRanges: true }));
     expect(validate(defaults(file)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each(RECORDED)('the server defaults of a %s (server-defaults/%s) read as the yaml package reads them', (_kind, file) => {
+    expect(recordedDefaults(file)).toStrictEqual(defaults(file));
   });
 
   it('has server defaults recorded for some kinds', () => {
