@@ -15,9 +15,11 @@
  * the same work, ms per object, peak RSS of gwops and of the emulator; src/bench/scale.ts).
  * The emulator's own list latency is `npm run bench:emulator`.
  *
- * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [planjson] [scale] [--quick] [--large] [--write-docs]`
- * (`--quick`: small sizes; `--large`: also the largest export size; `--write-docs`: also
- * writes docs/performance.md and its plots, src/bench/report-doc.ts).
+ * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [planjson] [scale] [--quick] [--large] [--sizes=N,...] [--write-docs]`
+ * (`--quick`: small sizes; `--large`: also the largest export size; `--sizes=10000`: the
+ * scale bench at these sizes only, e.g. to compare a change at 10,000 mappings without the
+ * minutes of 100,000; `--write-docs`: also writes docs/performance.md and its plots,
+ * src/bench/report-doc.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { applyBenchOptions, benchApply } from './apply.js';
@@ -38,6 +40,9 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const writeDocs = args.includes('--write-docs');
 const large = args.includes('--large');
+const sizesArg = args.find((a) => a.startsWith('--sizes='));
+const sizes = sizesArg === undefined ? undefined : sizesArg.slice('--sizes='.length).split(',').map(Number);
+if (sizes?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${sizesArg ?? ''}: give whole numbers of mappings, e.g. --sizes=1000,10000`);
 const parts = args.filter((a) => !a.startsWith('--'));
 const want = (part: string): boolean => parts.length === 0 || parts.includes(part);
 const progress = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -68,7 +73,7 @@ if (want('planjson')) {
   process.stdout.write(`${formatPlanJsonBench(await benchPlanJson(sizes, progress)).join('\n')}\n\n`);
 }
 if (want('scale')) {
-  scale = await benchScale(scaleSizes(quick), progress);
+  scale = await benchScale(sizes ?? scaleSizes(quick), progress);
   process.stdout.write(`${formatScaleBench(scale).join('\n')}\n\n`);
 }
 if (writeDocs) {
