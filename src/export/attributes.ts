@@ -26,14 +26,20 @@ export class SecretSlot {
   ) {}
 }
 
-/** Deep equality of JSON values (lists item by item, objects key by key). */
+/** Deep equality of JSON values (lists item by item, objects key by key). Plain loops: it runs on every attribute of every exported object. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item: unknown, i) => jsonEqual(item, b[i]));
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
   if (isPlainObject(a)) {
     if (!isPlainObject(b)) return false;
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const k of keys) if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+    return true;
   }
   return false;
 }
@@ -73,7 +79,8 @@ export function defaultTree(type: ResourceType): Readonly<Record<string, unknown
  */
 export function stripDefaults(value: Record<string, unknown>, defaults: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const child = value[key];
     if (!Object.hasOwn(defaults, key)) {
       out[key] = child;
       continue;
@@ -90,36 +97,145 @@ export function stripDefaults(value: Record<string, unknown>, defaults: Readonly
   return out;
 }
 
+/** Receives the path of an attribute the schema does not know (see {@link AttributeOptions.unknown}). */
+type Unknown = (path: string) => void;
+
 /**
- * Keeps what `schema` (a wire schema) knows; calls `unknown` with the dotted path of anything
- * else. `at` is the path of `value` (keys, `[]` for list items), extended and restored in
- * place: the dotted path is only made for an unknown attribute.
+ * The schema of a write-only secret in a kind's {@link KindRules.exportSchema}: left out of
+ * the export (secrets are scalars, so nothing below one is reported as unknown).
  */
-function filterToSchema(value: unknown, schema: JsonSchema, at: string[], unknown: (path: string) => void): unknown {
+const LEFT_OUT: JsonSchema = {};
+/** The schema of a value kept as it is (below a schema without `properties` or `items`). */
+const AS_IS: JsonSchema = {};
+
+// The walks below read members with `for...in` rather than `Object.keys`: V8 then reads
+// each member by its slot (the objects come from JSON.parse, so nothing is inherited), and
+// they run over every attribute of every exported object (about 430 values a mapping).
+
+/**
+ * What `schema` keeps of `value` (a wire schema whose write-only secrets are {@link LEFT_OUT}):
+ * the known members of objects, list items one by one, anything else as it is; with
+ * `unknown`, the dotted path of each member it does not know is reported (`at`: the path
+ * of `value`, keys and `[]` for list items, extended and restored in place). Lists and
+ * objects are copied, so the live object is never changed.
+ */
+function keep(value: unknown, schema: JsonSchema, at: string[], unknown: Unknown | undefined): unknown {
   if (Array.isArray(value)) {
     const items = schema.items;
     if (!items) return value;
     at.push('[]');
-    const out = value.map((item: unknown) => filterToSchema(item, items, at, unknown));
+    const out: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = keep(value[i], items, at, unknown);
     at.pop();
     return out;
   }
-  if (isPlainObject(value) && schema.properties) {
-    const props = schema.properties;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const childSchema = props[key];
-      if (!childSchema) {
-        unknown(dotted([...at, key]));
-        continue;
-      }
+  if (!isPlainObject(value) || !schema.properties) return value;
+  const props = schema.properties;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const childSchema = props[key];
+    if (!childSchema) {
+      unknown?.(dotted([...at, key]));
+    } else if (childSchema !== LEFT_OUT) {
       at.push(key);
-      out[key] = filterToSchema(value[key], childSchema, at, unknown);
+      out[key] = keep(value[key], childSchema, at, unknown);
       at.pop();
     }
-    return out;
   }
-  return value;
+  return out;
+}
+
+/**
+ * Whether `keep(value, schema)` equals `fallback` ({@link jsonEqual}), without making it.
+ * With `unknown`, every member is visited and the unknown ones reported as {@link keep}
+ * does; without, it stops at the first difference.
+ */
+function keptEquals(value: unknown, schema: JsonSchema, fallback: unknown, at: string[], unknown: Unknown | undefined): boolean {
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (!items) return jsonEqual(value, fallback);
+    let equal = Array.isArray(fallback) && value.length === fallback.length;
+    if (!equal && !unknown) return false;
+    at.push('[]');
+    for (let i = 0; i < value.length; i++) {
+      if (!keptEquals(value[i], items, equal ? (fallback as unknown[])[i] : undefined, at, unknown)) {
+        equal = false;
+        if (!unknown) break;
+      }
+    }
+    at.pop();
+    return equal;
+  }
+  if (!isPlainObject(value)) return value === fallback;
+  if (!schema.properties) return jsonEqual(value, fallback);
+  const props = schema.properties;
+  const other = isPlainObject(fallback) ? fallback : undefined;
+  let equal = other !== undefined;
+  if (!equal && !unknown) return false;
+  let kept = 0;
+  for (const key in value) {
+    const childSchema = props[key];
+    if (!childSchema) {
+      unknown?.(dotted([...at, key]));
+      continue;
+    }
+    if (childSchema === LEFT_OUT) continue;
+    kept += 1;
+    const has = equal && other !== undefined && Object.hasOwn(other, key);
+    at.push(key);
+    if (!keptEquals(value[key], childSchema, has ? other?.[key] : undefined, at, unknown) || !has) equal = false;
+    at.pop();
+    if (!equal && !unknown) return false;
+  }
+  return equal && other !== undefined && kept === Object.keys(other).length;
+}
+
+/**
+ * `stripDefaults(keep(value, schema), defaults)` for an object `value`, made in one pass
+ * that also reports the unknown members (with `unknown`): a member equal to its default is
+ * compared where it is, never copied (most of a live object's attributes are defaults).
+ */
+function keepChanged(value: Record<string, unknown>, schema: JsonSchema, defaults: Readonly<Record<string, unknown>>, at: string[], unknown: Unknown | undefined): Record<string, unknown> {
+  const props = schema.properties;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const childSchema = props ? props[key] : AS_IS;
+    if (!childSchema) {
+      unknown?.(dotted([...at, key]));
+      continue;
+    }
+    if (childSchema === LEFT_OUT) continue;
+    const child = value[key];
+    at.push(key);
+    if (!Object.hasOwn(defaults, key)) {
+      out[key] = keep(child, childSchema, at, unknown);
+    } else {
+      const fallback = defaults[key];
+      // The comparison reports what `child` holds that the schema does not know; what follows does not again.
+      if (!keptEquals(child, childSchema, fallback, at, unknown)) {
+        if (isPlainObject(child) && isPlainObject(fallback)) {
+          const stripped = keepChanged(child, childSchema, fallback, at, undefined);
+          if (Object.keys(stripped).length > 0) out[key] = stripped;
+        } else {
+          out[key] = keep(child, childSchema, at, undefined);
+        }
+      }
+    }
+    at.pop();
+  }
+  return out;
+}
+
+/** `schema` with the member at each of `paths` (`*` = list items) replaced by {@link LEFT_OUT}; copied along the paths only. */
+function leaveOut(schema: JsonSchema, paths: readonly (readonly string[])[]): JsonSchema {
+  const at = (node: JsonSchema, path: readonly string[]): JsonSchema => {
+    const [head, ...rest] = path;
+    if (head === undefined) return LEFT_OUT;
+    if (head === '*') return node.items ? { ...node, items: at(node.items, rest) } : node;
+    const child = node.properties?.[head];
+    return child ? { ...node, properties: { ...node.properties, [head]: at(child, rest) } } : node;
+  };
+  return paths.reduce(at, schema);
 }
 
 /** `a.b[].c` from the segments `a`, `b`, `[]`, `c`. */
@@ -161,23 +277,21 @@ export interface AttributeOptions {
  */
 export function exportAttributes(type: ResourceType, live: Readonly<Record<string, unknown>>, options: AttributeOptions): Record<string, unknown> {
   const kind = kindOf(type);
-  const { schema, secrets, defaults } = kindRules(type, options.variant);
-  let attributes = filterToSchema(live, schema, [], options.unknown) as Record<string, unknown>;
+  const { exportSchema, secrets, defaults } = kindRules(type, options.variant);
+  // The readable secrets that hold a value, found in the live object: what the schema keeps
+  // of it holds them at the same paths (lists keep every item).
   const slots: string[][] = [];
   for (const secret of secrets) {
-    forEachPath(attributes, secret.segments, (path, parent, key) => {
+    if (secret.writeOnly) continue;
+    forEachPath(live, secret.segments, (path, parent, key) => {
       if (!Object.hasOwn(parent, key)) return;
-      if (secret.writeOnly) {
-        delete parent[key];
-        return;
-      }
       const value = parent[key];
       if (value === '' || value === null || value === undefined) return;
       if (kind.holdsSecret?.(path, live) === false) return;
       slots.push(path);
     });
   }
-  if (!options.keepDefaults) attributes = stripDefaults(attributes, defaults);
+  const attributes = options.keepDefaults ? (keep(live, exportSchema, [], options.unknown) as Record<string, unknown>) : keepChanged(live, exportSchema, defaults, [], options.unknown);
   for (const path of slots) {
     const last = path[path.length - 1];
     let node: unknown = attributes;
@@ -191,6 +305,8 @@ export function exportAttributes(type: ResourceType, live: Readonly<Record<strin
 interface KindRules {
   /** The wire schema with ranges. */
   readonly schema: JsonSchema;
+  /** {@link schema} with its write-only secrets {@link LEFT_OUT}. */
+  readonly exportSchema: JsonSchema;
   /** The attributes marked secret, and whether each is write-only. */
   readonly secrets: readonly { readonly segments: readonly string[]; readonly writeOnly: boolean }[];
   readonly defaults: Readonly<Record<string, unknown>>;
@@ -204,11 +320,13 @@ function kindRules(type: ResourceType, variant: Variant): KindRules {
   let rules = rulesCache.get(key);
   if (!rules) {
     const writeOnly = new Set(writeOnlyAttributes(type).map((p) => p.path));
-    rules = {
-      schema: wireSchema(type, variant, { keepRanges: true }),
-      secrets: secretAttributes(type).map((p) => ({ segments: p.segments, writeOnly: writeOnly.has(p.path) })),
-      defaults: defaultTree(type),
-    };
+    const schema = wireSchema(type, variant, { keepRanges: true });
+    const secrets = secretAttributes(type).map((p) => ({ segments: p.segments, writeOnly: writeOnly.has(p.path) }));
+    const exportSchema = leaveOut(
+      schema,
+      secrets.filter((s) => s.writeOnly).map((s) => s.segments),
+    );
+    rules = { schema, exportSchema, secrets, defaults: defaultTree(type) };
     rulesCache.set(key, rules);
   }
   return rules;

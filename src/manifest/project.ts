@@ -18,7 +18,7 @@ import { parseFile } from './parse.js';
 import type { DiagnosticSpec } from './positions.js';
 import { makeDiagnostic } from './positions.js';
 import { decodeUtf8 } from './source-file.js';
-import { schemaDiagnosticsWith } from './schema-check.js';
+import { PACKAGE_SCHEMA_OPTIONS, schemaDiagnosticsWith } from './schema-check.js';
 
 /** One gateway a project is applied to. Paths are absolute (resolved against the project file's directory). */
 export interface TargetConfig {
@@ -79,7 +79,7 @@ let projectValidator: ValidateFunction | undefined;
 
 function validateProject(value: unknown): ValidateFunction {
   if (!projectValidator) {
-    const ajv = new Ajv2020.default({ allErrors: true, strict: false, verbose: true });
+    const ajv = new Ajv2020.default(PACKAGE_SCHEMA_OPTIONS);
     projectValidator = ajv.compile(loadSchemaFile('project.schema.json'));
   }
   projectValidator(value);

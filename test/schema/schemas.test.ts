@@ -3,7 +3,8 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
-import { SCHEMA_KINDS, documentSchema, secretAttributes, wireSchema, writeOnlyAttributes } from '../../src/schema/index.js';
+import { recordedDefaults } from '../../src/kinds/server-defaults.js';
+import { SCHEMA_KINDS, documentSchema, loadSchemaFile, secretAttributes, wireSchema, writeOnlyAttributes } from '../../src/schema/index.js';
 
 const defaults = (file: string): unknown => parse(readFileSync(new URL(`../../server-defaults/${file}`, import.meta.url), 'utf8'));
 
@@ -19,10 +20,21 @@ describe('schemas', () => {
     }
   });
 
+  it('every schema of the package passes the draft 2020-12 meta-schema (gwops does not check it at run time)', () => {
+    const ajv = new Ajv2020.default({ strict: false });
+    const schemas = [...SCHEMA_KINDS.map((kind) => documentSchema(kind)), loadSchemaFile('project.schema.json')];
+    for (const schema of schemas) expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
+    expect(schemas.length).toBe(SCHEMA_KINDS.length + 1);
+  });
+
   it.each(RECORDED)('the server defaults of a %s (server-defaults/%s) are valid attributes of the middle variant', (kind, file) => {
     const ajv = new Ajv2020.default({ strict: false, allErrors: true });
     const validate = ajv.compile(wireSchema(kind, 'middle', { keepRanges: true }));
     expect(validate(defaults(file)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each(RECORDED)('the server defaults of a %s (server-defaults/%s) read as the yaml package reads them', (_kind, file) => {
+    expect(recordedDefaults(file)).toStrictEqual(defaults(file));
   });
 
   it('has server defaults recorded for some kinds', () => {
