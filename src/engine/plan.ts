@@ -14,6 +14,9 @@
  *   new object), never compared; its `privateKey` is read back and compared (diff.ts);
  * - a to-one relationship that changes target is an unlink of the old target followed by a
  *   link of the new one (the link depends on the unlink), so the plan shows both;
+ * - sub-resources a manifest declares (a mapping's deny rule use, sub-resources.ts) are
+ *   compared entry by entry; each changed entry is an update step of its own, a PATCH of
+ *   the entry after the object and the objects its key names exist;
  * - the requests: steps are batched into the fewest calls (`Plan.calls`, batch.ts);
  * - deletes: owned undeclared objects with `prune`; a live certificate that matches no
  *   desired one when this plan's unlinks remove its last link (it was replaced). Objects a

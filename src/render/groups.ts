@@ -17,7 +17,16 @@ export interface ObjectGroup {
   readonly links: readonly (LinkStep | UnlinkStep)[];
 }
 
-/** Groups the plan's steps by object, ordered by each object's first step. */
+/** `change` showing the attribute changes of `more` as well (display only). */
+function withChangesOf(change: CreateStep | UpdateStep, more: UpdateStep): CreateStep | UpdateStep {
+  const changes = [...change.changes, ...more.changes];
+  return change.action === 'update' ? { ...change, changes, unchangedCount: change.unchangedCount + more.unchangedCount } : { ...change, changes };
+}
+
+/**
+ * Groups the plan's steps by object, ordered by each object's first step; an object's
+ * several update steps (its own and its sub-resources') show as one change.
+ */
 export function groupSteps(plan: Plan): ObjectGroup[] {
   const groups = new Map<ObjectKey, { ref: ObjectRef; change?: CreateStep | UpdateStep | DeleteStep; links: (LinkStep | UnlinkStep)[] }>();
   for (const step of plan.steps) {
@@ -28,8 +37,11 @@ export function groupSteps(plan: Plan): ObjectGroup[] {
       groups.set(key, group);
     }
     switch (step.action) {
-      case 'create':
       case 'update':
+        // An object's sub-resources are updated by steps of their own (src/engine/sub-resources.ts): one block shows them all.
+        group.change = group.change && group.change.action !== 'delete' ? withChangesOf(group.change, step) : step;
+        break;
+      case 'create':
       case 'delete':
         group.change = step;
         break;

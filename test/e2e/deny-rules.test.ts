@@ -77,6 +77,12 @@ describe('deny rule use of a mapping, declared in its manifest', () => {
   it('applies the use of built-in and custom groups and rules, then plans no change', async () => {
     const folder = await writeManifests(t.h, 'v1', project({ logOnly: true, exceptions: [] }));
     config = ['--config', join(folder, 'gwops.yaml'), ...t.h.connection];
+    // One block per object: the mapping's create shows its own attributes and the use of each entry.
+    const first = await t.h.cli(['plan', ...config]);
+    expect(first.code).toBe(0);
+    for (const path of ['entryPath.value', 'denyRuleGroups.SQLI_PARAM_VALUE.logOnly', 'denyRules.XSS_001a.logOnly', 'customDenyRuleGroups.shop-rules.logOnly']) {
+      expect(first.stdout).toContain(path);
+    }
     const apply = await t.h.cli(['apply', ...config, '--yes', '--comment', 'deny rules']);
     expect(apply.stderr).not.toMatch(/^Error/m);
     expect(apply.code).toBe(0);

@@ -1,7 +1,8 @@
 /**
  * Reads live state: one GET list per kind that the manifests or the ownership scope
  * involve, narrowed by the project's ownership filters where that is safe
- * (docs/architecture.md "The data path", step 2). No per-object GETs.
+ * (docs/architecture.md "The data path", step 2). No per-object GETs (declared
+ * sub-resources are read apart, by sub-resources.ts).
  */
 import type { ResourceType } from '../../kinds/index.js';
 import { kindOf } from '../../kinds/index.js';
