@@ -19,10 +19,12 @@ import type { ObjectRef } from './model.js';
  * requests apply sends in `calls`, link steps no longer carry a request of their own; 4.0:
  * plan files carry `gateway`, `ownership` and `desired`, so `apply --plan` needs no
  * manifests, see saved-plan.ts; 5.0: plan files carry the `options` and `commit` the plan
- * was made with, and the live digest covers readable secrets as a keyed hash).
+ * was made with, and the live digest covers readable secrets as a keyed hash; 6.0: a `content`
+ * call uploads a document's declared bytes, and an update step may PATCH a sub-resource of
+ * its object, such as a mapping's use of a deny rule group).
  * `apply --plan` refuses plan files of another version.
  */
-export const PLAN_FORMAT_VERSION = '5.0';
+export const PLAN_FORMAT_VERSION = '6.0';
 
 /** What replaces a secret value everywhere in a plan and in rendered output. */
 export const SENSITIVE_MASK = '(sensitive value)';
