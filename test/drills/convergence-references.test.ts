@@ -41,7 +41,7 @@ describe('convergence generator: reference attributes', () => {
 
   for (const variant of VARIANTS) {
     it(`names only objects of the target kind in the same set, and the sets pass the schema (${variant})`, () => {
-      const sets = fc.sample(manifestSetArbitrary(variant, []), { numRuns: 15, seed: drillSeed(20261126) });
+      const sets = fc.sample(manifestSetArbitrary(variant, []), { numRuns: 40, seed: drillSeed(20261126) });
       let named = 0;
       for (const set of sets) {
         for (const o of set.objects) {
