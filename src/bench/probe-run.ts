@@ -13,12 +13,8 @@ import type { Shape } from './scenario.js';
 export type ProbeWork =
   /** `gwops ARGS --url URL`, e.g. `['plan', '--no-server-check', '-q']`. */
   | { readonly mode: 'cli'; readonly args: readonly string[] }
-  /**
-   * A bare client's fetch and parse of these collections, e.g. `mappings`; with `manifests`
-   * (a directory), first a plain parse of every YAML file in it, as the desired state a
-   * plan or drift reads.
-   */
-  | { readonly mode: 'fetch'; readonly collections: readonly string[]; readonly manifests?: string }
+  /** A bare client's fetch and parse of these collections, e.g. `mappings`. */
+  | { readonly mode: 'fetch'; readonly collections: readonly string[] }
   /** A bare client's calls of `gwops apply` / `gwops plan` for the mappings `existing` .. `shape.mappings - 1`. */
   | { readonly mode: 'calls'; readonly command: 'apply' | 'plan'; readonly shape: Shape; readonly existing: number };
 

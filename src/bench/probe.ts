@@ -8,9 +8,7 @@
  *   working directory, the API key read from GWOPS_API_KEY (the parent discards its output);
  * - `fetch`: a bare client fetching lists in one session: one GET per collection, each
  *   body parsed (element by element past 32 MiB, as gwops's client does) and only each
- *   resource's type and id kept; with `manifests`, before that, every `.yaml` file of that
- *   directory read and parsed with `js-yaml` (the parser gwops itself reads manifests
- *   with; the `yaml` package reads them about 6x slower), values only: no checks;
+ *   resource's type and id kept;
  * - `calls`: the calls of `gwops apply` or `gwops plan` for new mappings, made by a bare
  *   client that is told the changes (src/bench/minimum-calls.ts).
  *
@@ -29,10 +27,6 @@ if (work.mode === 'cli') {
   exitCode = Number(process.exitCode ?? 0);
   process.exitCode = 0;
 } else if (work.mode === 'fetch') {
-  if (work.manifests !== undefined) {
-    const { readManifestValues } = await import('./manifest-read.js');
-    await readManifestValues(work.manifests);
-  }
   const { GatewaySession } = await import('../gateway/index.js');
   const session = new GatewaySession({ url, apiKey });
   try {

@@ -22,8 +22,8 @@ export const SCALE_LABELS: Readonly<Record<ScaleCommand, string>> = {
 
 /** What the bare client does beside each command. */
 export const SCALE_BARE_WORK: Readonly<Record<ScaleCommand, string>> = {
-  'plan-no-check': 'fetch + parse, manifests read',
-  drift: 'fetch + parse, manifests read',
+  'plan-no-check': 'fetch + parse',
+  drift: 'fetch + parse',
   export: 'fetch + parse',
   plan: 'same calls',
   apply: 'same calls',

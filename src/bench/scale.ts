@@ -8,9 +8,7 @@
  * Each command runs as the real CLI in a fresh process (src/bench/probe-run.ts), timed from
  * outside, its peak RSS its own; side by side in the same run a bare client does the least
  * the same work needs, also in a fresh process: for plan, drift and export a fetch and
- * parse of the same lists, for plan and drift after reading the desired state they
- * compare the lists with: a plain parse of the project's manifest files (values only, no
- * checks; src/bench/manifest-read.ts); for the server-checked plan and apply the same calls, told the
+ * parse of the same lists; for the server-checked plan and apply the same calls, told the
  * changes (src/bench/minimum-calls.ts). The emulator counts the requests of both. Targets
  * (src/bench/scale-format.ts): gwops's wall time at most 1.2x the bare client's for plan
  * and drift, 1.5x for export, 1.1x for the server-checked plan and apply, at 100,000
@@ -127,9 +125,8 @@ async function readRows(s: SizeSetup, progress: (line: string) => void): Promise
       const sides = await alternate(s.size, bare, gwops);
       rows.push({ size: s.size, objects: s.objects, command, changes, ...sides, emulatorRssMb: (await emulator.peakRssBytes()) / 1024 ** 2 });
     };
-    const manifests = path.join(s.changedDir, 'manifests');
-    await measure('plan-no-check', s.changed, bareRun({ mode: 'fetch', collections: SCENARIO_COLLECTIONS, manifests }), cli(['plan', '--no-server-check', '-q'], s.changedDir, 0));
-    await measure('drift', s.changed, bareRun({ mode: 'fetch', collections: [...SCENARIO_COLLECTIONS, 'configurations'], manifests }), cli(['drift', '-q'], s.changedDir, 2));
+    await measure('plan-no-check', s.changed, bareRun({ mode: 'fetch', collections: SCENARIO_COLLECTIONS }), cli(['plan', '--no-server-check', '-q'], s.changedDir, 0));
+    await measure('drift', s.changed, bareRun({ mode: 'fetch', collections: [...SCENARIO_COLLECTIONS, 'configurations'] }), cli(['drift', '-q'], s.changedDir, 2));
     await measure(
       'export',
       0,
