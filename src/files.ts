@@ -19,6 +19,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { FileReadError } from './errors.js';
 import type { FileProblemKind } from './errors.js';
 
@@ -183,15 +184,8 @@ export function readTextBounded(file: string, limit: number): string {
  * @throws FileReadError when the file cannot be opened, is not a regular file, or holds more than `limit` bytes
  */
 export async function readFileBoundedAsync(file: string, limit: number): Promise<Buffer> {
-  let handle;
+  const { handle, info } = await openChecked(file, limit);
   try {
-    handle = await open(file, OPEN_FLAGS);
-  } catch (error) {
-    throw openFailed(file, error);
-  }
-  try {
-    const info = await handle.stat();
-    checkOpened(file, info, limit);
     let buffer = Buffer.allocUnsafe(Math.min(info.size, limit) + 1);
     let length = 0;
     for (;;) {
@@ -206,11 +200,33 @@ export async function readFileBoundedAsync(file: string, limit: number): Promise
       if (length > limit) throw tooLarge(file, limit);
     }
   } catch (error) {
-    if (error instanceof FileReadError) throw error;
-    throw new FileReadError(file, 'unreadable', errnoWords(error), { cause: error });
+    throw readFailed(file, error);
   } finally {
     await handle.close();
   }
+}
+
+/** Opens `file` for reading and checks it is a regular file within `limit` (closed again when not). @throws FileReadError */
+async function openChecked(file: string, limit: number): Promise<{ handle: FileHandle; info: Stats }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, OPEN_FLAGS);
+  } catch (error) {
+    throw openFailed(file, error);
+  }
+  try {
+    const info = await handle.stat();
+    checkOpened(file, info, limit);
+    return { handle, info };
+  } catch (error) {
+    await handle.close();
+    throw readFailed(file, error);
+  }
+}
+
+/** A FileReadError as it is, any other error of reading `file` as an unreadable one. */
+function readFailed(file: string, error: unknown): FileReadError {
+  return error instanceof FileReadError ? error : new FileReadError(file, 'unreadable', errnoWords(error), { cause: error });
 }
 
 /**
@@ -222,14 +238,8 @@ export async function readFileBoundedAsync(file: string, limit: number): Promise
  *   once a chunk passes the limit)
  */
 export async function* readChunksBoundedAsync(file: string, limit: number, chunkSize = 1024 * 1024): AsyncGenerator<Buffer> {
-  let handle;
+  const { handle } = await openChecked(file, limit);
   try {
-    handle = await open(file, OPEN_FLAGS);
-  } catch (error) {
-    throw openFailed(file, error);
-  }
-  try {
-    checkOpened(file, await handle.stat(), limit);
     let length = 0;
     for (;;) {
       const buffer = Buffer.allocUnsafe(chunkSize);
@@ -240,8 +250,7 @@ export async function* readChunksBoundedAsync(file: string, limit: number, chunk
       yield buffer.subarray(0, bytesRead);
     }
   } catch (error) {
-    if (error instanceof FileReadError) throw error;
-    throw new FileReadError(file, 'unreadable', errnoWords(error), { cause: error });
+    throw readFailed(file, error);
   } finally {
     await handle.close();
   }
