@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { populate, writeProject } from '../../src/bench/apply-data.js';
 import { runMinimumCalls } from '../../src/bench/minimum-calls.js';
+import { scaleSizes } from '../../src/bench/scale.js';
 import { machineInfo, performanceMarkdown } from '../../src/bench/report-doc.js';
 import type { ScaleBenchReport, ScaleCommand, ScaleRow } from '../../src/bench/scale-format.js';
 import {
@@ -116,6 +117,16 @@ describe('scale targets', () => {
     expect(small.map((s) => s.ratioMet)).toEqual([null, null, null, null, null]);
     expect(small.every((s) => s.rssMet === true)).toBe(true);
     expect(scaleSummary([]).every((s) => s.ratioMet === null && s.rssMet === null)).toBe(true);
+  });
+});
+
+describe('scale sizes', () => {
+  it('are the ladder, the quick ladder, or the sizes of --sizes=N,M, whose bad values are refused', () => {
+    expect(scaleSizes(false)).toEqual([1000, 10_000, 100_000]);
+    expect(scaleSizes(true)).toEqual([200, 1000]);
+    expect(scaleSizes(false, '100000')).toEqual([100_000]);
+    expect(scaleSizes(true, '50000, 1000')).toEqual([50_000, 1000]);
+    for (const bad of ['', '0', '1e5', '10k', '100000,']) expect(() => scaleSizes(false, bad)).toThrow(/--sizes=/);
   });
 });
 
