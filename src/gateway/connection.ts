@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { ConfigError, UsageError, FileReadError } from '../errors.js';
 import { apiKeyExpiry, utcInstant } from './api-key.js';
 import { FILE_LIMITS, readTextBounded } from '../files.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS, checkBaseUrl } from './http.js';
+import { checkBaseUrl } from './base-url.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS } from './http.js';
 
 /**
  * The connection part of a target of `gwops.yaml` (the manifest loader's `ConnectionTarget`

@@ -6,7 +6,7 @@ export { withSession } from './lifecycle.js';
 export type { WithSessionOptions, SignalSource, SessionScope } from './lifecycle.js';
 export { resolveConnection, API_KEY_ENV } from './connection.js';
 export type { ConnectionTarget, ConnectionInput, ResolvedConnection } from './connection.js';
-export { checkBaseUrl, isLoopbackHost } from './http.js';
+export { checkBaseUrl, isLoopbackHost } from './base-url.js';
 export type { HttpTimeouts, TransportOptions } from './http.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, backoffDelay, isRetryableStatus, systemClock } from './retry.js';
 export type { RetryPolicy, RetryClock } from './retry.js';

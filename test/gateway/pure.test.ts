@@ -8,7 +8,7 @@ import { ConfigError } from '../../src/errors.js';
 import { resolveConnection } from '../../src/gateway/connection.js';
 import { toValidatorMessage } from '../../src/api/documents.js';
 import { ApiError, ConnectionError, InterruptedError, OutdatedConfigurationError } from '../../src/gateway/errors.js';
-import { checkBaseUrl, isLoopbackHost } from '../../src/gateway/http.js';
+import { checkBaseUrl, isLoopbackHost } from '../../src/gateway/base-url.js';
 import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retrying } from '../../src/gateway/retry.js';
 import type { RetryClock, RetryPolicy } from '../../src/gateway/retry.js';
 import { redact } from '../../src/secrets.js';

@@ -13,7 +13,7 @@ import { readOrCreateKeyFile } from '../../emulator/api-keys.js';
 import { startEmulator } from '../../emulator/index.js';
 import { LOGIN_APP_ROTATE_PATH } from '../../emulator/login-app.js';
 import type { FaultRule, RunningEmulator, ServeOptions } from '../../emulator/index.js';
-import { isLoopbackHost } from '../../gateway/http.js';
+import { isLoopbackHost } from '../../gateway/base-url.js';
 import { INTERRUPT_SIGNALS, signalSource } from '../../interrupts.js';
 import type { InterruptSignal } from '../../interrupts.js';
 import { EXIT } from '../../exit-codes.js';

@@ -183,7 +183,7 @@ describe('--fault specs', () => {
 
 describe('loopback detection', () => {
   it('treats only loopback hosts as private', async () => {
-    const { isLoopbackHost: isLoopback } = await import('../../../src/gateway/http.js');
+    const { isLoopbackHost: isLoopback } = await import('../../../src/gateway/base-url.js');
     expect(['127.0.0.1', '127.1.2.3', '::1', 'localhost'].map(isLoopback)).toEqual([true, true, true, true]);
     expect(['0.0.0.0', '::', '192.168.1.5', 'example.com'].map(isLoopback)).toEqual([false, false, false, false]);
   });
