@@ -9,7 +9,7 @@ import { DataArraySplitter } from '../gateway/data-array.js';
 import { jsonText } from './json-text.js';
 import type { ConfigContent } from './model.js';
 import { emptyContent } from './model.js';
-import { withSharedDefaults } from './state-file.js';
+import { withSharedDefaults } from './attribute-delta.js';
 import { toStoredObject } from './stored-object.js';
 
 /**

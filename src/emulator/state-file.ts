@@ -26,12 +26,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { isResourceType } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { DataArraySplitter } from '../gateway/data-array.js';
-import { isJsonObject, mergeAttributes } from './attributes.js';
+import { isJsonObject } from './attributes.js';
 import { defaultAttributes } from './defaults.js';
 import { shareTree } from './json-text.js';
-import type { ConfigContent, Json, JsonObject, StoredObject } from './model.js';
+import type { ConfigContent, JsonObject, StoredObject } from './model.js';
 import { emptyContent } from './model.js';
 import { toStoredObject } from './stored-object.js';
+import { SAME, difference, rebuilt } from './attribute-delta.js';
 
 /** How a configuration came to exist. */
 export type ConfigurationOrigin = 'INITIAL' | 'SAVED' | 'ACTIVATED';
@@ -59,72 +60,6 @@ export interface StoredState {
 const FORMAT_VERSION = 2;
 /** Bytes gathered before one write or read. */
 const CHUNK_BYTES = 1024 * 1024;
-
-// ---------------------------------------------------------------------------------------
-// Attributes as differences from the defaults
-
-/** A member whose value equals the default's. */
-const SAME = Symbol('same');
-
-/** Sets `key` of `out` (an own `__proto__` member defined, never the prototype set). */
-function setMember(out: JsonObject, key: string, value: Json): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
-}
-
-/**
- * What of `value` differs from `base`: {@link SAME}, the value whole, or, where both are
- * objects, an object of the differing members; the paths of `base` members that `value`
- * lacks are pushed to `absent`.
- */
-function difference(value: Json, base: Json, path: readonly string[], absent: string[][]): Json | typeof SAME {
-  if (value === base) return SAME;
-  if (!isJsonObject(value) || !isJsonObject(base)) return isDeepStrictEqual(value, base) ? SAME : value;
-  const out: JsonObject = {};
-  let differs = false;
-  for (const key of Object.keys(value)) {
-    const member = value[key] as Json;
-    const d = Object.hasOwn(base, key) ? difference(member, base[key] as Json, [...path, key], absent) : member;
-    if (d === SAME) continue;
-    setMember(out, key, d);
-    differs = true;
-  }
-  for (const key of Object.keys(base)) {
-    if (Object.hasOwn(value, key)) continue;
-    absent.push([...path, key]);
-    differs = true;
-  }
-  return differs ? out : SAME;
-}
-
-/**
- * `attributes` rebuilt from {@link difference}'s output over `base`: untouched subtrees are
- * `base`'s own (shared). Every object on an `absent` path is a copy made by the merge (its
- * ancestors all differ), so members are removed in place.
- */
-function rebuilt(base: Readonly<JsonObject>, delta: JsonObject, absent: readonly (readonly string[])[]): JsonObject {
-  const out = mergeAttributes(base, delta);
-  for (const path of absent) {
-    let node: Json | undefined = out;
-    for (const key of path.slice(0, -1)) node = isJsonObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-    const last = path[path.length - 1];
-    if (isJsonObject(node) && last !== undefined && !Object.isFrozen(node)) delete node[last];
-  }
-  return out;
-}
-
-/**
- * `attributes` of an object of `type` rebuilt over `variant`'s server defaults: equal, but
- * sharing every untouched default subtree again (for objects read with full attributes,
- * e.g. from an export archive: 100,000 mappings then hold a few hundred bytes each, not
- * 9 kB).
- */
-export function withSharedDefaults(type: ResourceType, variant: Variant, attributes: JsonObject): JsonObject {
-  const base = defaultAttributes(type, variant);
-  const absent: string[][] = [];
-  const delta = difference(attributes, base, [], absent);
-  return rebuilt(base, isJsonObject(delta) ? delta : {}, absent);
-}
 
 // ---------------------------------------------------------------------------------------
 // Writing
