@@ -12,6 +12,7 @@ import type { Link, LinkKey, ObjectRef, State } from '../engine/model.js';
 import { idOfUnknownRef, linkKey } from '../engine/model.js';
 import type { Plan } from '../engine/plan-types.js';
 import type { DriftDirection, DriftReport } from '../engine/drift-report.js';
+import { attributeReferences } from '../schema/references.js';
 
 /** What a plan does to a node's object. */
 export type NodeChange = 'create' | 'update' | 'delete';
@@ -57,12 +58,41 @@ function drawable(link: Link): boolean {
   return idOfUnknownRef(link.from.name) === undefined && idOfUnknownRef(link.to.name) === undefined;
 }
 
-/** Every object and link of a state (the managed topology of `gwops graph`), nothing marked. */
+/**
+ * The edges of attributes that name another object of the state (schema mark
+ * `x-gwops-reference`, e.g. a path whitelist's `ipAddressListIds`): from the object to the
+ * named one, labelled with the attribute's name. Names of no object of the state are not
+ * drawn, nor a reference between two objects a link already joins.
+ */
+function referenceEdges(state: State): (TopologyEdge & { key: LinkKey })[] {
+  const edges = new Map<LinkKey, TopologyEdge & { key: LinkKey }>();
+  for (const objects of state.objects.values()) {
+    for (const object of objects.values()) {
+      for (const reference of attributeReferences(object.kind, object.attributes)) {
+        const name = String(reference.value);
+        if (!state.objects.get(reference.target)?.has(name)) continue;
+        const relationship = reference.segments.filter((segment) => !/^\d+$/.test(segment)).at(-1) ?? '';
+        const link: Link = { from: { kind: object.kind, name: object.name }, relationship, to: { kind: reference.target, name } };
+        const key = linkKey(link);
+        edges.set(key, { ...link, key });
+      }
+    }
+  }
+  return [...edges.values()];
+}
+
+/**
+ * Every object and link of a state (the managed topology of `gwops graph`), nothing marked;
+ * attributes that name another object are edges too (see {@link referenceEdges}), unless a
+ * link already joins the two.
+ */
 export function stateTopology(state: State): Topology {
   const nodes: TopologyNode[] = [];
   for (const objects of state.objects.values()) for (const object of objects.values()) nodes.push({ ref: { kind: object.kind, name: object.name } });
   const edges = state.links.filter(drawable).map((link) => ({ ...link, key: linkKey(link) }));
-  return sorted(nodes, edges);
+  const ends = (edge: TopologyEdge): string => JSON.stringify([edge.from.kind, edge.from.name, edge.to.kind, edge.to.name]);
+  const linked = new Set(edges.map(ends));
+  return sorted(nodes, [...edges, ...referenceEdges(state).filter((edge) => !linked.has(ends(edge)))]);
 }
 
 /** Nodes and edges being gathered, by key. */

@@ -7,7 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { MERMAID_MAX_NODES, mermaidText, renderDot, renderMermaid } from '../../src/render/index.js';
+import { MERMAID_MAX_NODES, mermaidText, renderDot, renderMermaid, stateTopology } from '../../src/render/index.js';
+import { referenceAttributes } from '../../src/schema/index.js';
+import type { StateObject } from '../../src/engine/model.js';
+import type { AttributeObject } from '../../src/manifest/types.js';
 import type { Topology } from '../../src/render/index.js';
 import { decodeLabel, parseFlowchart } from './mermaid-syntax.js';
 
@@ -95,5 +98,41 @@ describe('mermaid picture', () => {
     const dot = renderDot({ nodes: [{ ref: { kind: from, name: 'a"b\\c\nd' } }], edges: [] });
     expect(dot).toContain(`n0 [label="${from}\\na\\"b\\\\c\\nd"];`);
     expect(dot.startsWith('digraph gwops {\n')).toBe(true);
+  });
+});
+
+describe('graph: attributes that name another object', () => {
+  const paths = KINDS.flatMap((kind) => referenceAttributes(kind.type).map((path) => ({ kind: kind.type, path })));
+
+  it('some kind has such an attribute (else the property below checks nothing)', () => {
+    expect(paths.length).toBeGreaterThan(0);
+  });
+
+  /** Attributes holding `value` at `segments` (`*`: a list of one item). */
+  function holding(segments: readonly string[], value: unknown): AttributeObject {
+    const build = (rest: readonly string[]): unknown => {
+      const [head, ...tail] = rest;
+      if (head === undefined) return value;
+      return head === '*' ? [build(tail)] : { [head]: build(tail) };
+    };
+    return build(segments) as AttributeObject;
+  }
+
+  it('draw an edge from the object to every object of the state it names, of every kind and attribute', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...paths), fc.string({ minLength: 1, maxLength: 12 }), fc.string({ minLength: 1, maxLength: 12 }), ({ kind, path }, referrer, target) => {
+        const targetKind = path.schema['x-gwops-reference'] as ResourceType;
+        const value = path.schema.type === 'array' ? [target] : target;
+        const objects = new Map<ResourceType, Map<string, StateObject>>();
+        const add = (object: StateObject): void => void objects.set(object.kind, (objects.get(object.kind) ?? new Map<string, StateObject>()).set(object.name, object));
+        add({ kind, name: referrer, attributes: holding(path.segments, value) });
+        add({ kind: targetKind, name: target, attributes: {} });
+        const edges = stateTopology({ objects, links: [] }).edges;
+        expect(edges).toContainEqual(expect.objectContaining({ from: { kind, name: referrer }, to: { kind: targetKind, name: target } }));
+        // A name no object of the state has is no edge.
+        const dangling = stateTopology({ objects: new Map([[kind, new Map([[referrer, { kind, name: referrer, attributes: holding(path.segments, value) }]])]]), links: [] });
+        expect(dangling.edges.filter((e) => e.to.kind === targetKind && e.to.name === target && !(targetKind === kind && target === referrer))).toEqual([]);
+      }),
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `gwops graph [paths...]`: the whole managed topology of the manifests, every object and
- * every declared link, as a Mermaid flowchart (src/render/mermaid.ts, never collapsed) or
+ * every declared link and every attribute that names another object, as a Mermaid flowchart (src/render/mermaid.ts, never collapsed) or
  * Graphviz DOT (src/render/dot.ts) on stdout. Offline: no gateway is contacted and no
  * secret is read.
  */

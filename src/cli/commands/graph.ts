@@ -7,7 +7,7 @@ import type { GraphCommandOptions } from './graph-run.js';
 export const registerGraph: CommandModule = (program, io: CliIO, done) => {
   program
     .command('graph')
-    .description('Print the managed topology of the manifests (objects and their links) as a Mermaid flowchart or Graphviz DOT, offline')
+    .description('Print the managed topology of the manifests (objects, their links, and attributes that name another object) as a Mermaid flowchart or Graphviz DOT, offline')
     .argument('[paths...]', "manifest files or directories, '-' for stdin; default: the project file's manifests")
     .addOption(new Option('--format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'))
     .addOption(new Option('--variant <variant>', "gateway variant (default: the target's, else latest)").choices([...VARIANTS]))
