@@ -9,8 +9,10 @@
  *   (src/export/write.ts), where the project reads it: a new file beside the manifests of
  *   the same kind, or a document added to the manifest file of that kind when the project
  *   lists files; its secrets become `{ fromEnv }` references whose variables must be set
- *   before the next plan. In a project whose other targets read the same manifests it is
- *   not adopted (they would create it).
+ *   before the next plan; a document's content (kinds with a content sub-resource) is
+ *   written beside it as export writes it, `<name>.content.<extension>`, and declared with
+ *   `content: { fromFile }`. In a project whose other targets read the same manifests it
+ *   is not adopted (they would create it).
  *
  * Ignored differences are left alone.
  */
@@ -21,12 +23,12 @@ import { stringify } from 'yaml';
 import type { ApiResource, GatewaySession } from '../gateway/index.js';
 import { ConfigError } from '../errors.js';
 import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
-import { buildDocuments } from '../export/build.js';
+import { buildDocuments, contentKey } from '../export/build.js';
 import { exportAttributes } from '../export/attributes.js';
 import { escapeFileName } from '../export/names.js';
-import { renderDocument } from '../export/write.js';
+import { contentFileName, renderDocument } from '../export/write.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
-import { KINDS, kindExistsIn } from '../kinds/index.js';
+import { KINDS, kindExistsIn, kindOf } from '../kinds/index.js';
 import type { ObjectRef, State } from '../engine/model.js';
 import { editManifestText, escapeStrings } from './edit.js';
 import type { AdoptInput, OverlayDocument } from './plan.js';
@@ -56,6 +58,8 @@ export interface AddedDocument {
   readonly name: string;
   /** The document's YAML text (export's writer). */
   readonly text: string;
+  /** Its content (kinds with a content sub-resource): the file name beside the manifest that `text` declares as `fromFile`, and the bytes. */
+  readonly content?: { readonly file: string; readonly data: Uint8Array };
 }
 
 /**
@@ -124,11 +128,26 @@ export async function addedObjectDocuments(
     });
     for (const r of lists[kind.type] ?? []) if (!ids?.has(r.id)) nameOnly.add(`${kind.type}\u0000${r.id}`);
   }
-  const built = buildDocuments({ exported: [...wanted.keys()], lists, nameOnly });
+  // The content of each added document, written beside its manifest (docs/manifest-reference.md "Document content").
+  const contents = new Map<string, Uint8Array>();
+  for (const [kind, ids] of wanted) {
+    if (kindOf(kind).content !== true) continue;
+    for (const id of ids) contents.set(contentKey(kind, id), await session.readContent(kindOf(kind).collection, id, { kind, name: nameOf(live, kind, id) }));
+  }
+  const built = buildDocuments({ exported: [...wanted.keys()], lists, nameOnly, contents });
   return {
-    documents: built.documents.map((d) => ({ kind: d.kind, name: d.name, text: renderDocument(d) })),
+    documents: built.documents.map((d) => {
+      const file = contentFileName(d);
+      return { kind: d.kind, name: d.name, text: renderDocument(d), ...(file !== undefined && d.content !== undefined ? { content: { file, data: d.content } } : {}) };
+    }),
     variables: built.secrets.map((s) => s.variable),
   };
+}
+
+/** The name of the live object of `kind` with `id` (the id when none has it). */
+function nameOf(live: State, kind: ResourceType, id: string): string {
+  for (const object of live.objects.get(kind)?.values() ?? []) if (object.id === id) return object.name;
+  return id;
 }
 
 /** An overlay document (JSON merge patch) as YAML text. */
@@ -160,6 +179,7 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
   const created: string[] = [];
   const rel = (file: string): string => path.relative(input.cwd, file) || file;
   const appends = new Map<string, string[]>();
+  const newContents = new Set<string>();
   for (const [file, docs] of overlays) {
     // An overlay that would change nothing (every change to it was skipped) is not written: it would not validate.
     const changing = docs.filter((d) => Object.keys(d.attributes).length > 0 || Object.keys(d.relationships).length > 0);
@@ -172,6 +192,16 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
       continue;
     }
     const file = newDocumentFile(doc.kind, doc.name, input.desired, manifestPaths, input.cwd);
+    if (doc.content) {
+      // Beside the manifest, where its `fromFile` points; a file already there is never overwritten.
+      const contentFile = path.join(path.dirname(file), doc.content.file);
+      if (existsSync(contentFile) || contents.has(contentFile)) {
+        skipped.push(`${doc.kind} '${doc.name}' was added on the gateway: not adopted, its content file ${rel(contentFile)} exists already`);
+        continue;
+      }
+      contents.set(contentFile, Buffer.from(doc.content.data));
+      newContents.add(contentFile);
+    }
     appends.set(file, [...(appends.get(file) ?? []), doc.text]);
   }
   const files = new Set([...edits.keys(), ...appends.keys()]);
@@ -198,11 +228,12 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
   }
   for (const [file, data] of contents) {
     try {
+      await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, data);
     } catch (error) {
       throw new ConfigError(`drift --adopt: cannot write ${rel(file)}`, { cause: error });
     }
-    edited.push(rel(file));
+    (newContents.has(file) ? created : edited).push(rel(file));
   }
   return { edited, created, removed, skipped, secretVariables };
 }

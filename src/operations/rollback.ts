@@ -2,7 +2,8 @@
  * The `rollback` use case: activates an earlier configuration of the gateway again, found
  * by its id or by the commit `gwops apply` named in its comment (history.ts). In one
  * session: the configurations list; load-active and every kind's list (what is active);
- * `POST /configuration/configurations/{id}/load` and the lists again (what would be); the
+ * `POST /configuration/configurations/{id}/load` and the lists again (what would be), each
+ * with the content of every document (`GET /{id}/content`); the
  * difference as a plan (the target as "desired", the active configuration as "live",
  * rendered by plan's renderers); consent; the validator; the activation, confirmed through
  * the configurations list as apply does. The manifests are not touched.
@@ -18,6 +19,7 @@ import { ValidatorRejectedError } from '../engine/errors.js';
 import type { GatewayInput, HistoryEntry } from './history.js';
 import { commitOf, findRollbackTarget, gatewayConnection, historyEntries } from './history.js';
 import { liveState } from '../engine/live.js';
+import { withEveryContent } from './steps/fetch-content.js';
 import type { DeclaredRelationship, State, StateObject } from '../engine/model.js';
 import { emptyObjectMaps } from '../engine/model.js';
 import { buildPlan } from '../engine/plan.js';
@@ -85,7 +87,9 @@ async function readAll(session: GatewaySession, variant: Variant): Promise<Parti
  * configuration declared, so that links only the active configuration has are removed.
  * An object only the target holds keeps only the attributes that differ from the gateway's
  * defaults for its kind (the defaults are the same on both sides: a preview shows what
- * differs).
+ * differs). Content (kinds with a content sub-resource) is carried as the target holds it,
+ * so the plan compares it by digest and shows its diff as plan does; an object only the
+ * target holds carries none while empty (nothing was ever uploaded).
  */
 export function targetAsDesired(target: State, active: State): State {
   const objects = emptyObjectMaps();
@@ -93,11 +97,15 @@ export function targetAsDesired(target: State, active: State): State {
     const out = objects.get(kind);
     if (!out) continue;
     for (const object of byName.values()) {
+      const inActive = active.objects.get(kind)?.has(object.name) === true;
+      // Content the target holds comes back with it; an object the target alone holds, with no content uploaded, shows none.
+      const content = object.content && (inActive || Buffer.byteLength(object.content.base64, 'base64') > 0) ? object.content : undefined;
       const desired: StateObject = {
         kind: object.kind,
         name: object.name,
-        attributes: active.objects.get(kind)?.has(object.name) === true ? object.attributes : stripDefaults(object.attributes, defaultTree(kind)),
+        attributes: inActive ? object.attributes : stripDefaults(object.attributes, defaultTree(kind)),
         ...(object.identityKey !== undefined ? { identityKey: object.identityKey } : {}),
+        ...(content ? { content } : {}),
       };
       out.set(object.name, desired);
     }
@@ -149,9 +157,10 @@ export async function runRollback(input: RollbackInput): Promise<RollbackResult>
     // The secret versions in effect at the target travel with it (secret-versions.ts).
     const comment = rollbackCommentWithVersions(rollbackComment(target.id, commit), list, target.id);
     await session.loadActive();
-    const activeState = liveState(await readAll(session, variant), new Map());
+    // Documents' content is compared too: a rollback brings an older specification back.
+    const activeState = await withEveryContent(session, liveState(await readAll(session, variant), new Map()));
     await session.loadConfiguration(target.id);
-    const targetState = liveState(await readAll(session, variant), new Map());
+    const targetState = await withEveryContent(session, liveState(await readAll(session, variant), new Map()));
     const preview: RollbackPreview = { target, active, plan: rollbackPlan(targetState, activeState, target.id), comment };
     if (active?.id === target.id) return { ...preview, outcome: 'already-active' };
     input.onPreview?.(preview);

@@ -141,6 +141,38 @@ describe('document content from Git', () => {
     expect(plan.code).toBe(0);
   });
 
+  it('drift --adopt of a document added on the gateway writes its content beside the new manifest, as export does; the plan after it is empty', async () => {
+    const spec = `${SPEC}# added on the gateway\n`;
+    await t.h.raw(async (s) => {
+      const created = await s.create(COLLECTION, { type: 'openapi-document', attributes: { name: 'orders-added' } });
+      await s.writeContent(COLLECTION, created.id, Buffer.from(spec));
+    }, 'a document by hand');
+    const adopt = await t.h.cli(['drift', ...config, '--adopt']);
+    expect(adopt.code, adopt.stderr).toBe(2);
+    const manifest = await readFile(join(folder, 'documents', 'orders-added.yaml'), 'utf8');
+    expect(manifest).toContain('fromFile: orders-added.content.yaml');
+    expect(await readFile(join(folder, 'documents', 'orders-added.content.yaml'), 'utf8')).toBe(spec);
+    expect(adopt.stdout + adopt.stderr).toContain('orders-added.content.yaml');
+    const plan = await t.h.cli(['plan', ...config, '--detailed-exitcode']);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
+  });
+
+  it('drift --adopt never overwrites a file where the content of an added document would go: the document is not adopted, and says why', async () => {
+    const mine = 'a file of my own\n';
+    // JSON content: `<name>.content.json`, a file the project does not read as a manifest.
+    await writeFile(join(folder, 'documents', 'orders-clash.content.json'), mine);
+    await t.h.raw(async (s) => {
+      const created = await s.create(COLLECTION, { type: 'openapi-document', attributes: { name: 'orders-clash' } });
+      await s.writeContent(COLLECTION, created.id, Buffer.from('{"openapi":"3.0.3"}'));
+    }, 'a clashing document by hand');
+    const adopt = await t.h.cli(['drift', ...config, '--adopt']);
+    expect(adopt.code, adopt.stderr).toBe(2);
+    expect(adopt.stdout + adopt.stderr).toMatch(/openapi-document 'orders-clash' was added on the gateway: not adopted, its content file \S*orders-clash\.content\.json exists already/);
+    expect(await readFile(join(folder, 'documents', 'orders-clash.content.json'), 'utf8')).toBe(mine);
+    await expect(readFile(join(folder, 'documents', 'orders-clash.yaml'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
   it('a failed upload fails the create it belongs to, and nothing is activated', async () => {
     const dir = await writeManifests(t.h, 'upload-fails', {
       'gwops.yaml': 'manifests: [doc.yaml]\n',

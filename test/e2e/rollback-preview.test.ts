@@ -5,6 +5,8 @@
  * rollback preview; and after it, drift names the rollback as gwops's own activation and
  * the cause, never "changed outside gwops" or "cannot be attributed".
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useHarness, writeManifests } from './harness.js';
 
@@ -55,5 +57,42 @@ describe('rollback preview and the drift after a rollback', () => {
     expect(markdown.stdout).not.toContain('changed outside gwops');
     const json = JSON.parse((await t.h.cli(['drift', ...ownership, ...project(v2), '--format', 'json'])).stdout) as { attribution: { since: { comment: string; rollbackTo?: string }[] } };
     expect(json.attribution.since).toEqual([expect.objectContaining({ comment: `gwops rollback: to configuration ${first} (1111111 first)`, rollbackTo: first })]);
+  });
+
+  it('previews the specification a rollback brings back as plan shows content (digests and diff), and the rollback restores its bytes', async () => {
+    const spec = (description: string): string => `openapi: 3.0.3\ninfo:\n  title: Invoices\n  version: 1.0.0\npaths:\n  /invoices:\n    get:\n      responses:\n        '200':\n          description: ${description}\n`;
+    const doc = (name: string, file: string): string => `apiVersion: gwops/v1\nkind: openapi-document\nname: ${name}\ncontent:\n  fromFile: ${file}\n`;
+    const project = (files: string): string => `manifests: [${files}]\nownership:\n  openapi-document: [name=@rb-doc-]\n`;
+    const v1 = await writeManifests(t.h, 'rb-doc-v1', { 'gwops.yaml': project('invoices.yaml, gone.yaml'), 'invoices.yaml': doc('rb-doc-invoices', 'invoices.spec.yaml'), 'invoices.spec.yaml': spec('the invoices'), 'gone.yaml': doc('rb-doc-gone', 'gone.spec.yaml'), 'gone.spec.yaml': spec('only in the first') });
+    const v2 = await writeManifests(t.h, 'rb-doc-v2', { 'gwops.yaml': project('invoices.yaml'), 'invoices.yaml': doc('rb-doc-invoices', 'invoices.spec.yaml'), 'invoices.spec.yaml': spec('every invoice') });
+    const applied = await t.h.cli(['apply', '--yes', '--config', join(v1, 'gwops.yaml'), ...t.h.connection, '--comment', 'gwops apply: 3333333 first spec (Tess Ter)']);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const first = (t.h.emulator.activeSnapshot() as { id: string }).id;
+    const second = await t.h.cli(['apply', '--yes', '--prune', '--config', join(v2, 'gwops.yaml'), ...t.h.connection, '--comment', 'gwops apply: 4444444 second spec (Tess Ter)']);
+    expect(second.code, second.stderr).toBe(0);
+
+    const preview = await t.h.cli(['rollback', ...t.h.connection, first]);
+    expect(preview.code).toBe(1);
+    expect(preview.stdout).toContain('~ openapi-document "rb-doc-invoices"');
+    expect(preview.stdout).toContain('+ openapi-document "rb-doc-gone"');
+    const invoices = preview.stdout.slice(preview.stdout.indexOf('~ openapi-document "rb-doc-invoices"'));
+    expect(invoices).toMatch(/~ content: sha256:[0-9a-f]{16}… → sha256:[0-9a-f]{16}…/);
+    expect(invoices).toMatch(/^ +- +description: every invoice$/m);
+    expect(invoices).toMatch(/^ +\+ +description: the invoices$/m);
+    expect(invoices).not.toMatch(/^ +[-+] +title: Invoices$/m);
+    const gone = preview.stdout.slice(preview.stdout.indexOf('+ openapi-document "rb-doc-gone"'));
+    expect(gone).toMatch(/\+ content = sha256:[0-9a-f]{16}…/);
+    expect(gone).toMatch(/^ +\+ +description: only in the first$/m);
+
+    const rollback = await t.h.cli(['rollback', '--yes', ...t.h.connection, first]);
+    expect(rollback.code, rollback.stderr).toBe(0);
+    const restored = await t.h.cli(['plan', '--config', join(v1, 'gwops.yaml'), ...t.h.connection, '--detailed-exitcode']);
+    expect(restored.stdout).toContain('No changes');
+    expect(restored.code).toBe(0);
+    const live = await t.h.raw(async (s) => {
+      const found = (await s.list('api-security/openapi-documents', ['name==rb-doc-invoices']))[0];
+      return s.readContent('api-security/openapi-documents', found?.id ?? '');
+    });
+    expect(live.toString('utf8')).toBe(await readFile(join(v1, 'invoices.spec.yaml'), 'utf8'));
   });
 });

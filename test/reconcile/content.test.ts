@@ -2,7 +2,8 @@
  * The planner and document content (docs/manifest-reference.md "Document content"): a new
  * document is created, then its content uploaded, before a mapping that uses it; declared
  * content is compared by digest with the live one (only declared content is managed); the
- * step carries digests and the diff, the bytes travel once, in the upload call.
+ * step carries digests and the diff, the bytes travel once, in the upload call; a rollback
+ * preview compares the content of the two configurations.
  */
 import { describe, expect, it } from 'vitest';
 import { desiredState, identityHandles } from '../../src/engine/desired.js';
@@ -10,6 +11,7 @@ import { liveState } from '../../src/engine/live.js';
 import type { ApiResource } from '../../src/engine/live.js';
 import type { State } from '../../src/engine/model.js';
 import { buildPlan } from '../../src/engine/plan.js';
+import { rollbackPlan } from '../../src/operations/rollback.js';
 import type { Plan } from '../../src/engine/plan-types.js';
 import { CONTENT_DIFF_LINES } from '../../src/engine/content.js';
 import type { ResourceType } from '../../src/kinds/index.js';
@@ -88,5 +90,22 @@ describe('document content in the plan', () => {
     const content = cut?.action === 'update' ? cut.content : undefined;
     expect(content?.diff?.split('\n')).toHaveLength(CONTENT_DIFF_LINES);
     expect(content?.omittedLines).toBeGreaterThan(0);
+  });
+
+  it('a rollback preview compares content between the configurations: the older bytes as an update, a document only the target holds with its content, none while it is empty', () => {
+    const none = desiredState([]);
+    const doc7 = resource('openapi-document', '7', { name: 'orders' });
+    const active = live(none, { 'openapi-document': [doc7] }, { orders: SPEC.replace('Orders', 'New orders') });
+    const target = live(none, { 'openapi-document': [doc7, resource('openapi-document', '8', { name: 'shipping' }), resource('openapi-document', '9', { name: 'empty' })] }, { orders: SPEC, shipping: SPEC, empty: '' });
+    const p = rollbackPlan(target, active, '41');
+    const byName = new Map(p.steps.map((step) => [step.name, step]));
+    const orders = byName.get('orders');
+    expect(orders?.action === 'update' ? orders.content?.diff : undefined).toContain('-  title: New orders\n+  title: Orders');
+    const shipping = byName.get('shipping');
+    expect(shipping?.action === 'create' ? shipping.content?.bytes : undefined).toBe(Buffer.byteLength(SPEC));
+    const empty = byName.get('empty');
+    expect(empty?.action).toBe('create');
+    expect(empty?.action === 'create' ? empty.content : 'not a create').toBeUndefined();
+    expect(rollbackPlan(active, active, '41').steps).toEqual([]);
   });
 });

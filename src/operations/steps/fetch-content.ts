@@ -1,7 +1,8 @@
 /**
- * Reads the content sub-resource of the live documents whose manifests declare `content`
- * (docs/manifest-reference.md "Document content"): one `GET /{id}/content` per such
- * document, none for the others, so content no manifest manages is never read.
+ * Reads the content sub-resource of live documents (docs/manifest-reference.md "Document
+ * content"): for plan, one `GET /{id}/content` per document whose manifest declares
+ * `content`, none for the others, so content no manifest manages is never read; for a
+ * rollback preview, of every document of the loaded configuration.
  */
 import { kindOf } from '../../kinds/index.js';
 import type { ResourceType } from '../../kinds/index.js';
@@ -18,18 +19,31 @@ export type ContentClient = Pick<GatewaySession, 'readContent'>;
  * @throws ApiError when a GET fails
  */
 export async function withLiveContent(client: ContentClient, desired: State, live: State): Promise<State> {
+  return withContentOf(client, live, (kind, name) => desired.objects.get(kind)?.get(name)?.content !== undefined);
+}
+
+/**
+ * `live` (the objects of the loaded configuration) with the content of every object of a
+ * kind with a content sub-resource: what a rollback preview compares.
+ * @throws ApiError when a GET fails
+ */
+export async function withEveryContent(client: ContentClient, live: State): Promise<State> {
+  return withContentOf(client, live, () => true);
+}
+
+/** `live` with the content of the objects of content kinds that `wanted` selects (one GET each). */
+async function withContentOf(client: ContentClient, live: State, wanted: (kind: ResourceType, name: string) => boolean): Promise<State> {
   let objects: Map<ResourceType, ReadonlyMap<string, StateObject>> | undefined;
-  for (const [kind, wanted] of desired.objects) {
+  for (const [kind, byName] of live.objects) {
     if (kindOf(kind).content !== true) continue;
-    for (const object of wanted.values()) {
-      const liveObject = live.objects.get(kind)?.get(object.name);
-      if (!object.content || liveObject?.id === undefined) continue;
-      const bytes = await client.readContent(kindOf(kind).collection, liveObject.id, { kind, name: object.name });
-      objects ??= new Map(live.objects);
-      const copy = new Map(objects.get(kind));
-      copy.set(object.name, { ...liveObject, content: objectContent(bytes) });
-      objects.set(kind, copy);
+    let copy: Map<string, StateObject> | undefined;
+    for (const liveObject of byName.values()) {
+      if (liveObject.id === undefined || !wanted(kind, liveObject.name)) continue;
+      const bytes = await client.readContent(kindOf(kind).collection, liveObject.id, { kind, name: liveObject.name });
+      copy ??= new Map(byName);
+      copy.set(liveObject.name, { ...liveObject, content: objectContent(bytes) });
     }
+    if (copy) (objects ??= new Map(live.objects)).set(kind, copy);
   }
   return objects ? { ...live, objects } : live;
 }
