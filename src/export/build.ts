@@ -99,7 +99,7 @@ function namedSubResourceKeys(document: Draft, state: State, isExported: (ref: O
     for (const [id, use] of Object.entries(entries)) {
       const targetName = byId.get(id);
       if (targetName !== undefined && isExported({ kind: target, name: targetName })) named[targetName] = use;
-      else warnings.push(`${document.kind} '${document.name}' uses ${target} with id ${id}, which is not exported: its ${def.label} is not exported`);
+      else warnings.push(`${document.kind} '${document.name}' uses ${target} with id ${id}, which is not exported: that ${def.label} use is left out`);
     }
     const sorted = Object.fromEntries(Object.entries(named).sort(([a], [b]) => codePoint(a, b)));
     const { [name]: _ids, ...others } = attributes;

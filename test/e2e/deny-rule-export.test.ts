@@ -3,7 +3,7 @@
  * use"): a mapping whose use of a built-in group (exceptions), a built-in rule (log-only) and
  * a custom group (log-only) was changed through the raw API exports exactly those entries,
  * by short name and by name, and the export plans no change; without the flag no deny rule
- * use is written.
+ * use is written; `init --from-gateway` takes the same flag.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -63,5 +63,18 @@ describe('gwops export --deny-rule-use', () => {
     const { mapping } = await exported([]);
     for (const name of ['denyRuleGroups', 'denyRules', 'customDenyRuleGroups', 'customDenyRules']) expect(mapping).not.toHaveProperty(name);
     expect(t.h.emulator.requestLog.filter((e) => /\/mappings\/[^/]+\/|\/configuration\/deny-rule/.test(e.path))).toEqual([]);
+  });
+
+  it('init --from-gateway --deny-rule-use writes the same entries into manifests/, and the flag alone is refused', async () => {
+    const dir = join(t.h.dir, 'init-project');
+    const init = await t.h.cli(['init', dir, '--from-gateway', '--deny-rule-use', ...t.h.connection]);
+    expect(init.stderr).not.toMatch(/^Error/m);
+    expect(init.code).toBe(0);
+    const mapping = parse(await readFile(join(dir, 'manifests', 'mapping', 'shop.yaml'), 'utf8')) as { attributes: Record<string, unknown> };
+    expect(mapping.attributes.customDenyRuleGroups).toEqual({ 'shop-rules': { logOnly: true } });
+    expect(mapping.attributes.denyRules).toEqual({ XSS_001a: { logOnly: true } });
+    const alone = await t.h.cli(['init', join(t.h.dir, 'init-alone'), '--deny-rule-use']);
+    expect(alone.code).not.toBe(0);
+    expect(alone.stderr).toContain('--deny-rule-use only with --from-gateway');
   });
 });
