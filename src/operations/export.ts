@@ -172,7 +172,9 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     if (input.subResources === true) {
       for (const kind of exported.filter((k) => subResourcesOf(k).length > 0)) {
         const resources = fetched[kind] ?? [];
-        input.progress?.(`Reading the ${subResourcesOf(kind).map(([, def]) => `${def.label}s`).join(', ')} of ${resources.length} ${kindOf(kind).collection}`);
+        const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
+        const of = resources.length === 1 ? `1 ${kind}` : `${resources.length} ${kindOf(kind).collection}`;
+        input.progress?.(`Reading the use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')} of ${of}`);
         fetched[kind] = await withSubResources(session, { kind, resources, exported: fetched, keepDefaults: input.keepDefaults });
       }
     }
