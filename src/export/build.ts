@@ -10,7 +10,9 @@ import { isBuiltInId } from '../gateway/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { KINDS, kindOf } from '../kinds/index.js';
 import { liveStateNamed } from '../engine/live.js';
-import type { ObjectRef } from '../engine/model.js';
+import type { ObjectRef, State } from '../engine/model.js';
+import { codePoint } from '../engine/code-point.js';
+import { subResourcesOf } from '../engine/sub-resources.js';
 import { linkDefinition, liveIdOf, objectOf, refKey } from '../engine/model.js';
 import type { ObjectKey } from '../object-key.js';
 import { writeOnlyAttributes } from '../schema/index.js';
@@ -82,6 +84,31 @@ interface Draft {
 }
 
 /**
+ * The attributes of `document` with the keys of its sub-resources that name an object of a
+ * target kind (KindDefinition `subResources`) turned from ids into names; an entry whose
+ * object is not exported is left out, with a warning (the same attributes when none has such keys).
+ */
+function namedSubResourceKeys(document: Draft, state: State, isExported: (ref: ObjectRef) => boolean, warnings: string[]): Record<string, unknown> {
+  let attributes = document.attributes;
+  for (const [name, def] of subResourcesOf(document.kind)) {
+    const entries = attributes[name];
+    if (!('target' in def.key) || !isPlainObject(entries)) continue;
+    const target = def.key.target;
+    const byId = new Map([...(state.objects.get(target)?.values() ?? [])].map((o) => [o.id, o.name]));
+    const named: Record<string, unknown> = {};
+    for (const [id, use] of Object.entries(entries)) {
+      const targetName = byId.get(id);
+      if (targetName !== undefined && isExported({ kind: target, name: targetName })) named[targetName] = use;
+      else warnings.push(`${document.kind} '${document.name}' uses ${target} with id ${id}, which is not exported: that ${def.label} use is left out`);
+    }
+    const sorted = Object.fromEntries(Object.entries(named).sort(([a], [b]) => codePoint(a, b)));
+    const { [name]: _ids, ...others } = attributes;
+    attributes = Object.keys(sorted).length > 0 ? { ...attributes, [name]: sorted } : others;
+  }
+  return attributes;
+}
+
+/**
  * Builds the documents (see the module comment) from the live state of the lists
  * (src/engine/live.ts): its names, duplicate-name suffixes and canonical links. An object
  * of a kind whose identity is not its name is named by {@link generatedName}.
@@ -117,6 +144,11 @@ export function buildDocuments(input: BuildInput): BuildResult {
       const target: ObjectRef = { kind: reference.target, name: String(reference.value) };
       if (!readable(target)) warnings.push(`${document.kind} '${document.name}' names ${target.kind} with id ${liveIdOf(state, target) ?? '?'}, which could not be read: exported as '${target.name}'`);
     }
+  }
+  // Sub-resource keys that name another object hold its id (src/operations/steps/export-sub-resources.ts): written by its document's name.
+  for (const [key, document] of documents) {
+    const attributes = namedSubResourceKeys(document, state, (ref) => documents.has(refKey(ref)), warnings);
+    if (attributes !== document.attributes) documents.set(key, { ...document, attributes });
   }
   let externalLinks = 0;
   const addLink = (holder: Draft, relationship: string, target: ObjectRef): void => {

@@ -15,6 +15,8 @@ import { KINDS, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '
 import { loadProject } from '../manifest/project.js';
 import { joinKey } from '../object-key.js';
 import { projectConnection } from './steps/connect.js';
+import { withSubResources } from './steps/export-sub-resources.js';
+import { subResourcesOf } from '../engine/sub-resources.js';
 import { gatewayVariant } from '../engine/variant.js';
 import type { GatewayInput } from './steps/connect.js';
 import { exportAttributes } from '../export/attributes.js';
@@ -41,6 +43,12 @@ export interface ExportInput extends GatewayInput {
   readonly layout: ExportLayout;
   readonly keepDefaults: boolean;
   readonly force: boolean;
+  /**
+   * `--deny-rule-use`: also read every exported object's sub-resources (KindDefinition
+   * `subResources`: one GET per object and key) and write those that differ from the
+   * defaults (docs/manifest-reference.md "Deny rule use"). Off by default: it does not scale.
+   */
+  readonly subResources?: boolean | undefined;
   /** Progress lines. (What the export left out or could not name is in the result's `warnings`.) */
   readonly progress?: ((message: string) => void) | undefined;
 }
@@ -158,6 +166,16 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
       for (const resource of fetched[kind] ?? []) {
         if (isBuiltInId(resource.id)) continue;
         contents.set(contentKey(kind, resource.id), await session.readContent(kindOf(kind).collection, resource.id, { kind, name: typeof resource.attributes.name === 'string' ? resource.attributes.name : resource.id }));
+      }
+    }
+    // The sub-resources of every exported object, when asked for (docs/manifest-reference.md "Deny rule use").
+    if (input.subResources === true) {
+      for (const kind of exported.filter((k) => subResourcesOf(k).length > 0)) {
+        const resources = fetched[kind] ?? [];
+        const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
+        const of = resources.length === 1 ? `1 ${kind}` : `${resources.length} ${kindOf(kind).collection}`;
+        input.progress?.(`Reading the use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')} of ${of}`);
+        fetched[kind] = await withSubResources(session, { kind, resources, exported: fetched, keepDefaults: input.keepDefaults });
       }
     }
     const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = { ...fetched };

@@ -29,6 +29,7 @@ export interface InitFlags extends ConnectionFlags {
   kind?: string[];
   filter?: string[];
   layout: ExportLayout;
+  denyRuleUse?: boolean;
 }
 
 /** The folder of the templates (shipped with the package, next to dist/). */
@@ -79,6 +80,7 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
     [flags.variant, '--variant'],
     [flags.kind, '--kind'],
     [flags.filter, '--filter'],
+    [flags.denyRuleUse, '--deny-rule-use'],
   ];
   const exportOnly = given.filter(([value]) => value !== undefined).map(([, option]) => option);
   if (!fromGateway && exportOnly.length > 0) throw new UsageError(`${exportOnly.join(', ')} only with --from-gateway`);
@@ -112,6 +114,7 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
       layout: flags.layout,
       keepDefaults: false,
       force: false,
+      subResources: flags.denyRuleUse === true,
       progress: (message) => void io.stderr.write(`${message}\n`),
     });
     written.push(...result.files.map((f) => join(result.dir, f)));
