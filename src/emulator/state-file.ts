@@ -8,7 +8,7 @@
  * - `{"header":{variant, activeId, activationCount, nextConfigId}}` first;
  * - `{"defaults":{type, attributes}}`: the server-default attribute tree of a kind, as the
  *   emulator that wrote the file had it;
- * - `{"object":{type, id, attributes, absent?, relationships, denyRuleUsage?}}`: one stored
+ * - `{"object":{type, id, attributes, absent?, relationships, denyRuleUsage?, content?}}`: one stored
  *   object, numbered by its order; `attributes` holds only what differs from its kind's
  *   `defaults` (objects merged member by member, anything else whole), `absent` the paths of
  *   default members the object lacks. Read back over the same defaults, the objects share
@@ -130,6 +130,7 @@ function objectElement(obj: StoredObject, variant: Variant): string {
     ...(absent.length > 0 ? { absent } : {}),
     relationships: obj.relationships,
     ...(obj.denyRuleUsage ? { denyRuleUsage: obj.denyRuleUsage } : {}),
+    ...(obj.content ? { content: obj.content } : {}),
   };
   return JSON.stringify({ object });
 }

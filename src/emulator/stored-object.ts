@@ -9,7 +9,7 @@ import type { DenyRuleUsage, JsonObject, StoredObject } from './model.js';
  */
 export function toStoredObject(o: unknown, bad: (why: string) => Error): StoredObject {
   if (typeof o !== 'object' || o === null) throw bad('an object is not an object');
-  const { type, id, attributes, relationships, denyRuleUsage } = o as Record<string, unknown>;
+  const { type, id, attributes, relationships, denyRuleUsage, content } = o as Record<string, unknown>;
   if (!isResourceType(type) || typeof id !== 'string' || typeof attributes !== 'object' || attributes === null) {
     throw bad('an object lacks type, id or attributes');
   }
@@ -20,7 +20,15 @@ export function toStoredObject(o: unknown, bad: (why: string) => Error): StoredO
     }
   }
   const usage = denyRuleUsageOf(denyRuleUsage);
-  return { type: type satisfies ResourceType, id, attributes: attributes as JsonObject, relationships: rels, ...(usage ? { denyRuleUsage: usage } : {}) };
+  return {
+    type: type satisfies ResourceType,
+    id,
+    attributes: attributes as JsonObject,
+    relationships: rels,
+    ...(usage ? { denyRuleUsage: usage } : {}),
+    // The content sub-resource's bytes (base64), kept through archives and the state file.
+    ...(typeof content === 'string' && content !== '' ? { content } : {}),
+  };
 }
 
 /** The `denyRuleUsage` entries of an encoded object that hold two booleans (and an optional `exceptions` array); undefined when none do. */

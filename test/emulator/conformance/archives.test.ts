@@ -92,6 +92,25 @@ describe('export and import archives', () => {
     );
   });
 
+  it('a configuration export imported in another session gives back the content of every kind that has one, byte for byte', async () => {
+    const octets = { 'content-type': 'application/octet-stream', accept: 'application/octet-stream' };
+    const stored = new Map<string, Buffer>();
+    for (const kind of KINDS.filter((k) => k.content === true)) {
+      const id = await c.create(kind.type, { name: uniqueName('content') });
+      const bytes = Buffer.from(`${kind.type}\r\n\u00ff\u0000 spec`, 'latin1');
+      expect((await c.call('PUT', `/configuration/${kind.collection}/${id}/content`, { raw: bytes, headers: octets })).status).toBe(204);
+      stored.set(`/configuration/${kind.collection}/${id}/content`, bytes);
+    }
+    expect(stored.size).toBeGreaterThan(0);
+    const other = h.client();
+    await other.open(h.emulator.apiKey);
+    expect(await put(other, '/configuration/configurations/import', (await c.call('GET', '/configuration/configurations/export')).raw)).toBe(200);
+    for (const [path, bytes] of stored) {
+      const read = await other.call('GET', path, { headers: { accept: 'application/octet-stream' } });
+      expect([read.status, read.raw.toString('latin1')]).toEqual([200, bytes.toString('latin1')]);
+    }
+  });
+
   it('any deny rule use written into alec_table.xml is the mapping\'s after PUT import, and survives a configuration export and import', async () => {
     const mapping = await c.create('mapping', VALID.mapping(uniqueName('flags')));
     const table = tableOf((await c.call('GET', `/configuration/mappings/${mapping}/export`)).raw);

@@ -64,6 +64,32 @@ describe('persistence with stateFile', () => {
     await expectActive('release 1.2.3', 'persisted');
   });
 
+  it('the content of every kind that has one survives a restart, byte for byte', async () => {
+    h = await startHarness({ stateFile });
+    const c = await h.client().open(h.emulator.apiKey);
+    const octets = { 'content-type': 'application/octet-stream', accept: 'application/octet-stream' };
+    const stored = new Map<string, string>();
+    for (const kind of KINDS.filter((k) => k.content === true)) {
+      const id = await c.create(kind.type, { name: `kept-${kind.type}` });
+      const bytes = Buffer.from(`${kind.type}\r\n\u00ff\u0000 spec`, 'latin1');
+      expect((await c.call('PUT', `/configuration/${kind.collection}/${id}/content`, { raw: bytes, headers: octets })).status).toBe(204);
+      stored.set(`/configuration/${kind.collection}/${id}/content`, bytes.toString('latin1'));
+    }
+    expect(stored.size).toBeGreaterThan(0);
+    expect((await c.activate('with content')).status).toBe(200);
+    await h.close();
+    h = undefined;
+
+    h = await startHarness({ stateFile });
+    const after = h.client();
+    await after.createSession(h.emulator.apiKey);
+    expect((await after.call('POST', '/configuration/configurations/load-active')).status).toBe(204);
+    for (const [path, bytes] of stored) {
+      const read = await after.call('GET', path, { headers: { accept: 'application/octet-stream' } });
+      expect([read.status, read.raw.toString('latin1')]).toEqual([200, bytes]);
+    }
+  });
+
   it('saved configurations survive a restart and can be loaded', async () => {
     h = await startHarness({ stateFile });
     const c = await h.client().open(h.emulator.apiKey);
