@@ -159,10 +159,12 @@ export async function runRollback(input: RollbackInput): Promise<RollbackResult>
     await session.loadActive();
     // Documents' content is compared too: a rollback brings an older specification back.
     const activeState = await withEveryContent(session, liveState(await readAll(session, variant), new Map()));
-    await session.loadConfiguration(target.id);
-    const targetState = await withEveryContent(session, liveState(await readAll(session, variant), new Map()));
+    // The active configuration as target is read once: the preview then shows nothing to change.
+    const alreadyActive = active?.id === target.id;
+    if (!alreadyActive) await session.loadConfiguration(target.id);
+    const targetState = alreadyActive ? activeState : await withEveryContent(session, liveState(await readAll(session, variant), new Map()));
     const preview: RollbackPreview = { target, active, plan: rollbackPlan(targetState, activeState, target.id), comment };
-    if (active?.id === target.id) return { ...preview, outcome: 'already-active' };
+    if (alreadyActive) return { ...preview, outcome: 'already-active' };
     input.onPreview?.(preview);
     if (!(await input.confirm(preview, signal))) return { ...preview, outcome: 'cancelled' };
     const errors = locateMessages(await session.validatorMessages(['meta.severity==ERROR']), new Map(), { locate: () => undefined });
