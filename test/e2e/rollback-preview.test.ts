@@ -95,4 +95,15 @@ describe('rollback preview and the drift after a rollback', () => {
     });
     expect(live.toString('utf8')).toBe(await readFile(join(v1, 'invoices.spec.yaml'), 'utf8'));
   });
+
+  it('a rollback to the active configuration says so, reads it once and changes nothing', async () => {
+    const active = (t.h.emulator.activeSnapshot() as { id: string }).id;
+    t.h.emulator.requestLog.length = 0;
+    const rollback = await t.h.cli(['rollback', '--yes', ...t.h.connection, active]);
+    expect(rollback.stderr).toContain(`Configuration ${active} is already the active configuration; nothing to do.`);
+    expect(rollback.code).toBe(0);
+    expect((t.h.emulator.activeSnapshot() as { id: string }).id).toBe(active);
+    const loads = t.h.emulator.requestLog.filter((r) => r.method === 'POST' && /\/configurations\/(load-active|[^/]+\/load)$/.test(r.path));
+    expect(loads).toHaveLength(1);
+  });
 });
