@@ -72,9 +72,15 @@ describe('consent', () => {
     // `script` gives the command a pseudo-terminal; "no" is typed on it after a moment.
     const child = execFile('/usr/bin/script', ['-qec', `${command}; echo "exit=$?"`, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH } });
     let output = '';
+    let answered = false;
+    // The answer is typed once; `script` may have closed its input by the time later output arrives.
+    child.stdin?.on('error', () => undefined);
     child.stdout?.on('data', (d: Buffer) => {
       output += d.toString();
-      if (output.includes('Only "yes" is accepted')) child.stdin?.write('no\n');
+      if (!answered && output.includes('Only "yes" is accepted')) {
+        answered = true;
+        child.stdin?.write('no\n');
+      }
     });
     await new Promise((resolve) => child.on('exit', resolve));
     expect(output).toContain('Do you want to apply these changes?');
