@@ -21,8 +21,19 @@ export interface DesiredReference {
   readonly path: string;
 }
 
-/** Every name desired attributes hold, by object in state order. */
-export function desiredReferences(desired: State): DesiredReference[] {
+/** Per desired state (built once, never changed after), its references: several steps of one run ask. */
+const memo = new WeakMap<State, readonly DesiredReference[]>();
+
+/** Every name desired attributes hold, by object in state order (computed once per state). */
+export function desiredReferences(desired: State): readonly DesiredReference[] {
+  const known = memo.get(desired);
+  if (known) return known;
+  const out = collectReferences(desired);
+  memo.set(desired, out);
+  return out;
+}
+
+function collectReferences(desired: State): DesiredReference[] {
   const out: DesiredReference[] = [];
   for (const objects of desired.objects.values()) {
     for (const object of objects.values()) {

@@ -112,7 +112,7 @@ export function kindsToFetch(desired: State, scope: OwnershipScope, available: r
   // Sub-resources keyed by the names of other objects (sub-resources.ts) resolve them to ids.
   for (const [kind, objects] of desired.objects) {
     for (const [name, def] of Object.entries(kindOf(kind).subResources ?? {})) {
-      if ('target' in def.key && [...objects.values()].some((o) => declaredEntries(o.attributes, name).length > 0)) wanted.add(def.key.target);
+      if ('target' in def.key && someValue(objects, (o) => declaredEntries(o.attributes, name).length > 0)) wanted.add(def.key.target);
     }
   }
   return KINDS.map((k) => k.type).filter((t) => wanted.has(t) && available.includes(t));
@@ -134,13 +134,32 @@ export function fetchFilters(kind: ResourceType, desired: State, scope: Ownershi
   );
   if (!nameOnly) return [];
   const parsed = parseFilters(filters);
-  const named = new Set(desired.objects.get(kind)?.keys() ?? []);
-  for (const link of desired.links) for (const end of [link.from, link.to]) if (end.kind === kind) named.add(end.name);
-  for (const reference of desiredReferences(desired)) if (reference.kind === kind) named.add(reference.name);
-  for (const name of named) {
+  for (const name of namedObjects(desired).get(kind) ?? []) {
     if (!matchesFilter(parsed, { type: kind, id: '', attributes: { name } })) return [];
   }
   return [...filters];
+}
+
+const named = new WeakMap<State, ReadonlyMap<ResourceType, ReadonlySet<string>>>();
+
+/** Per kind, the names the desired state declares or names in a link or an attribute (computed once per state). */
+function namedObjects(desired: State): ReadonlyMap<ResourceType, ReadonlySet<string>> {
+  const known = named.get(desired);
+  if (known) return known;
+  const byKind = new Map<ResourceType, Set<string>>();
+  const add = (kind: ResourceType, name: string): void => {
+    const names = byKind.get(kind);
+    if (names) names.add(name);
+    else byKind.set(kind, new Set([name]));
+  };
+  for (const [kind, objects] of desired.objects) for (const name of objects.keys()) add(kind, name);
+  for (const link of desired.links) {
+    add(link.from.kind, link.from.name);
+    add(link.to.kind, link.to.name);
+  }
+  for (const reference of desiredReferences(desired)) add(reference.kind, reference.name);
+  named.set(desired, byKind);
+  return byKind;
 }
 
 /**
@@ -157,4 +176,9 @@ export function ownershipPredicate(scope: OwnershipScope): (object: StateObject)
     if (!filter) return false;
     return matchesFilter(filter, { type: object.kind, id: object.id ?? '', attributes: object.attributes }, kindOf(object.kind).filterProperties);
   };
+}
+
+function someValue<V>(map: ReadonlyMap<unknown, V>, test: (value: V) => boolean): boolean {
+  for (const value of map.values()) if (test(value)) return true;
+  return false;
 }

@@ -82,12 +82,19 @@ export function liveStateNamed(
   const duplicates = new Map<ObjectKey<ResourceType>, string>();
   const objects = emptyObjectMaps();
   const builtIns = new Map<ResourceType, Map<string, string>>();
-  const names = new Map<ObjectKey, string>(); // objectKey(type, id) → name
+  const namesByKind = new Map<string, Map<string, string>>(); // type → id → name
+  const nameOf = (type: string, id: string): string | undefined => namesByKind.get(type)?.get(id);
+  const nameIds = (type: string): Map<string, string> => {
+    let ofKind = namesByKind.get(type);
+    if (!ofKind) namesByKind.set(type, (ofKind = new Map<string, string>()));
+    return ofKind;
+  };
   for (const kind of KINDS) {
     const byName = objects.get(kind.type);
     const resources = lists[kind.type];
     if (!byName || !resources) continue;
-    for (const resource of [...resources].sort((a, b) => compareIds(a.id, b.id))) {
+    const names = nameIds(kind.type);
+    for (const resource of inIdOrder(resources)) {
       const id = String(resource.id);
       const attributes = resource.attributes as AttributeObject;
       const identity = kind.identity.live(attributes, (key) => handleOf(kind.type, key, resource));
@@ -95,7 +102,7 @@ export function liveStateNamed(
         const ofKind = builtIns.get(kind.type) ?? new Map<string, string>();
         if (identity.name !== undefined && !ofKind.has(identity.name)) {
           builtIns.set(kind.type, ofKind.set(identity.name, id));
-          names.set(objectKey(kind.type, id), identity.name);
+          names.set(id, identity.name);
         }
         continue;
       }
@@ -106,7 +113,7 @@ export function liveStateNamed(
       byName.set(name, object);
       if (identity.name === undefined) unnamed.add(objectKey(kind.type, name));
       else if (taken) duplicates.set(objectKey(kind.type, name), identity.name);
-      names.set(objectKey(kind.type, id), name);
+      names.set(id, name);
     }
   }
 
@@ -114,7 +121,7 @@ export function liveStateNamed(
   // an id of no fetched object keeps the name `#id:<id>`.
   for (const byName of objects.values()) {
     for (const [name, object] of byName) {
-      const attributes = mapReferences(object.kind, object.attributes, (target, value) => names.get(objectKey(target, String(value))) ?? `${UNKNOWN_ID_PREFIX}${value}`);
+      const attributes = mapReferences(object.kind, object.attributes, (target, value) => nameOf(target, String(value)) ?? `${UNKNOWN_ID_PREFIX}${value}`);
       if (attributes !== object.attributes) byName.set(name, { ...object, attributes });
     }
   }
@@ -123,7 +130,7 @@ export function liveStateNamed(
   for (const kind of KINDS) {
     for (const resource of lists[kind.type] ?? []) {
       if (isBuiltInId(String(resource.id))) continue;
-      const self: ObjectRef = { kind: kind.type, name: names.get(objectKey(kind.type, String(resource.id))) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
+      const self: ObjectRef = { kind: kind.type, name: nameOf(kind.type, String(resource.id)) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
       for (const [relationship, member] of Object.entries(resource.relationships ?? {})) {
         const def = relationshipDefinition(kind.type, relationship);
         const data = member.data;
@@ -132,14 +139,14 @@ export function liveStateNamed(
           // not managed by gwops: remember that both ends are in use
           for (const ident of Array.isArray(data) ? data : [data]) {
             countUnmanaged(objects, kind.type, self.name);
-            const targetName = names.get(objectKey(ident.type, String(ident.id)));
+            const targetName = nameOf(ident.type, String(ident.id));
             if (targetName !== undefined && isResourceType(ident.type)) countUnmanaged(objects, ident.type, targetName);
           }
           continue;
         }
         for (const ident of Array.isArray(data) ? data : [data]) {
           const targetId = String(ident.id);
-          const targetName = names.get(objectKey(def.target, targetId)) ?? `${UNKNOWN_ID_PREFIX}${targetId}`;
+          const targetName = nameOf(def.target, targetId) ?? `${UNKNOWN_ID_PREFIX}${targetId}`;
           const link = canonicalLink(self, def, targetName);
           links.set(linkKey(link), link);
         }
@@ -154,6 +161,16 @@ function countUnmanaged(objects: Map<ResourceType, Map<string, StateObject>>, ki
   const object = byName?.get(name);
   if (!byName || !object) return;
   byName.set(name, { ...object, unmanagedLinks: (object.unmanagedLinks ?? 0) + 1 });
+}
+
+/** The resources in {@link compareIds} order (as given when they already are, as lists usually come). */
+function inIdOrder(resources: readonly ApiResource[]): readonly ApiResource[] {
+  for (let i = 1; i < resources.length; i++) {
+    if (compareIds(String((resources[i - 1] as ApiResource).id), String((resources[i] as ApiResource).id)) > 0) {
+      return [...resources].sort((a, b) => compareIds(a.id, b.id));
+    }
+  }
+  return resources;
 }
 
 /** Ids are strings holding integers: numeric order when both are integers, else code-point order. */

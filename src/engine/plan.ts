@@ -208,15 +208,11 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   unresolved.push(...unresolvedReferences(desired, live));
   if (unresolved.length > 0) throw new UnresolvedReferenceError(unresolved);
 
-  const referenced = new Set(desired.links.flatMap((l) => [refKey(l.from), refKey(l.to)]));
-  const liveLinksOf = new Map<ObjectKey, Link[]>();
-  for (const link of live.links) {
-    for (const end of [link.from, link.to]) {
-      const list = liveLinksOf.get(refKey(end)) ?? [];
-      list.push(link);
-      liveLinksOf.set(refKey(end), list);
-    }
-  }
+  // Built on first use: most runs have no live object that the manifests do not declare.
+  let referencedSet: Set<ObjectKey> | undefined;
+  const referenced = (): Set<ObjectKey> => (referencedSet ??= new Set(desired.links.flatMap((l) => [refKey(l.from), refKey(l.to)])));
+  let liveLinksMap: Map<ObjectKey, Link[]> | undefined;
+  const liveLinksOf = (): Map<ObjectKey, Link[]> => (liveLinksMap ??= linksByEnd(live.links));
   const unmanaged: ObjectRef[] = [];
   const pruneCounts: MassDeleteCount[] = [];
   for (const kind of KINDS) {
@@ -229,8 +225,8 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
       if (!object) continue;
       const isOwned = options.isOwned(object);
       if (isOwned) owned += 1;
-      if (desired.objects.get(kind.type)?.has(name) || referenced.has(refKey(object)) || object.id === undefined) continue;
-      const links = liveLinksOf.get(refKey(object)) ?? [];
+      if (desired.objects.get(kind.type)?.has(name) || object.id === undefined || referenced().has(refKey(object))) continue;
+      const links = liveLinksOf().get(refKey(object)) ?? [];
       const needs = links.filter((l) => removedKeys.has(linkKey(l))).map(unlinkKeyOf);
       if (options.prune && isOwned) {
         pruned += 1;
@@ -255,9 +251,15 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   const steps = orderSteps(nodes);
   const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref), (ref) => objectOf(desired, ref)?.content);
   checkCalls(steps, calls);
+  // The live digest is needed only when the plan is saved or checked against a saved one:
+  // hashing every live object costs about 0.6 s at 100,000 mappings, so it is computed on
+  // first read (JSON.stringify and a spread read it too) and kept.
+  let liveDigest: string | undefined;
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
-    liveDigest: liveStateDigest(live, desired, options.digestKey),
+    get liveDigest(): string {
+      return (liveDigest ??= liveStateDigest(live, desired, options.digestKey));
+    },
     summary: summarise(steps),
     steps,
     calls,
@@ -270,6 +272,20 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
     foreign,
   );
   return { plan, errored: diagnostics.hasErrors(), diagnostics, massDeletes };
+}
+
+/** The links by each of their ends (refKey). */
+function linksByEnd(links: readonly Link[]): Map<ObjectKey, Link[]> {
+  const byEnd = new Map<ObjectKey, Link[]>();
+  for (const link of links) {
+    for (const end of [link.from, link.to]) {
+      const key = refKey(end);
+      const list = byEnd.get(key);
+      if (list) list.push(link);
+      else byEnd.set(key, [link]);
+    }
+  }
+  return byEnd;
 }
 
 /** Where a desired link is declared: the canonical side's document when it declares the key, else the other side's. */
