@@ -10,11 +10,11 @@ import type { ManifestDocument, SourceLocation } from '../manifest/types.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
 import type { DeclaredKey, DeclaredRelationship, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
-import { canonicalLink, declaredKey, emptyObjectMaps, linkDefinition, linkKey, relationshipDefinition } from './model.js';
+import { canonicalLink, declaredKey, emptyObjectMaps, linkDefinition, linkKey, recordLinkKeys, relationshipDefinition } from './model.js';
 import { DesiredStateError } from './errors.js';
 
 /** A `DesiredStateError` diagnostic about `object`, at the document that declares it. */
-function problem(code: ReconcileDiagnosticCode, object: ObjectRef, source: SourceLocation, detail: string): Diagnostic {
+function problem(code: ReconcileDiagnosticCode, object: ObjectRef, source: SourceLocation | undefined, detail: string): Diagnostic {
   return objectDiagnostic({ code, object, source, message: `${object.kind} '${object.name}' ${detail}` });
 }
 
@@ -39,8 +39,13 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
   const objects = emptyObjectMaps();
   const problems: Diagnostic[] = [];
   const handles: IdentityHandles = new Map();
-  const linksByKey = new Map<LinkKey, { link: Link; source: SourceLocation }>();
-  const declared = new Map<DeclaredKey, DeclaredRelationship>();
+  // Links in first-declared order, deduplicated by key (a link declared on both sides is one link).
+  const linkKeys = new Set<LinkKey>();
+  const links: Link[] = [];
+  const linkDocs: SourceLocation[] = [];
+  // Each (object, relationship) once: objects are unique per kind (duplicates are skipped),
+  // so only a document naming one relationship twice (by an alias) repeats one.
+  const declared: DeclaredRelationship[] = [];
   const linkSources = new Map<LinkKey, SourceLocation>();
 
   for (const doc of documents) {
@@ -78,13 +83,14 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
     }
     byName.set(doc.name, object);
 
+    const declaredHere = declared.length;
     for (const [relationship, targets] of Object.entries(doc.relationships)) {
       const def = relationshipDefinition(doc.kind, relationship);
       if (!def) {
         problems.push(problem('unknown-relationship', ref, doc.source, `declares the unknown relationship '${relationship}'`));
         continue;
       }
-      declared.set(declaredKey(ref, def.name), { object: ref, relationship: def.name });
+      if (!declaredSince(declared, declaredHere, def.name)) declared.push({ object: ref, relationship: def.name });
       if (def.cardinality === 'one' && targets.length > 1) {
         problems.push(problem('to-one-list', ref, doc.source, `lists ${targets.length} targets in relationship '${def.name}', which takes one ${def.target}: name one`));
         continue;
@@ -92,28 +98,39 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
       for (const target of targets) {
         const link = canonicalLink(ref, def, target);
         const key = linkKey(link);
-        if (!linksByKey.has(key)) linksByKey.set(key, { link, source: doc.source });
+        const known = linkKeys.size;
+        if (linkKeys.add(key).size > known) {
+          links.push(link);
+          linkDocs.push(doc.source);
+        }
         const written = doc.linkSources?.[relationship]?.[target];
         if (written && !linkSources.has(key)) linkSources.set(key, written);
       }
     }
   }
 
-  problems.push(...toOneConflicts([...linksByKey.values()]));
+  problems.push(...toOneConflicts(links, linkDocs));
   if (problems.length > 0) throw new DesiredStateError(problems);
   return {
     objects,
-    links: [...linksByKey.values()].map((l) => l.link),
-    declaredRelationships: [...declared.values()],
+    links: recordLinkKeys(links, [...linkKeys]),
+    declaredRelationships: declared,
     ...(linkSources.size > 0 ? { linkSources } : {}),
   };
 }
 
+/** True when `declared` holds `relationship` at or after index `from`. */
+function declaredSince(declared: readonly DeclaredRelationship[], from: number, relationship: string): boolean {
+  for (let i = from; i < declared.length; i++) if (declared[i]?.relationship === relationship) return true;
+  return false;
+}
+
 /** Links that give one object's to-one relationship two different targets (declared on different sides). */
-function toOneConflicts(links: readonly { link: Link; source: SourceLocation }[]): Diagnostic[] {
+function toOneConflicts(links: readonly Link[], sources: readonly SourceLocation[]): Diagnostic[] {
   const seen = new Map<DeclaredKey, Link>();
   const problems: Diagnostic[] = [];
-  for (const { link, source } of links) {
+  for (const [i, link] of links.entries()) {
+    const source = sources[i];
     if (linkDefinition(link).cardinality !== 'one') continue;
     const key = declaredKey(link.from, link.relationship);
     const other = seen.get(key);

@@ -28,7 +28,7 @@ import type { AttributeObject } from '../manifest/types.js';
 import { describeKey, pemThumbprint } from '../jwks/keys.js';
 import { publicKeyAttributes, secretAttributes, writeOnlyAttributes } from '../schema/index.js';
 import type { DeclaredKey, Link, LinkKey, State } from './model.js';
-import { declaredKey, linkDefinition, linkKey } from './model.js';
+import { declaredKey, linkDefinition, linkKeysOf } from './model.js';
 import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
@@ -343,11 +343,13 @@ export interface LinkDiff {
  * say so and lets a replaced certificate be seen as orphaned).
  */
 export function diffLinks(desired: State, live: State): LinkDiff {
-  const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
+  // Read only for live links that no manifest declares: built on first use.
+  let declaredSet: Set<DeclaredKey> | undefined;
+  const declared = (): Set<DeclaredKey> => (declaredSet ??= new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship))));
   // Each link's key is built once (hundreds of thousands of links at 100,000 mappings).
-  const desiredKeys = desired.links.map(linkKey);
+  const desiredKeys = linkKeysOf(desired.links);
   const desiredKeySet = new Set(desiredKeys);
-  const liveKeys = live.links.map(linkKey);
+  const liveKeys = linkKeysOf(live.links);
   const liveKeySet = new Set(liveKeys);
   let toOneSet: Set<DeclaredKey> | undefined;
   const toOneTargets = (): Set<DeclaredKey> =>
@@ -357,8 +359,8 @@ export function diffLinks(desired: State, live: State): LinkDiff {
     if (desiredKeySet.has(liveKeys[i] as LinkKey)) return false;
     const def = linkDefinition(l);
     return (
-      declared.has(declaredKey(l.from, l.relationship)) ||
-      declared.has(declaredKey(l.to, def.inverse)) ||
+      declared().has(declaredKey(l.from, l.relationship)) ||
+      declared().has(declaredKey(l.to, def.inverse)) ||
       (def.cardinality === 'one' && toOneTargets().has(declaredKey(l.from, l.relationship)))
     );
   });

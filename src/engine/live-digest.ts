@@ -8,7 +8,7 @@ import { KINDS } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue } from './diff.js';
 import type { State } from './model.js';
-import { linkKey } from './model.js';
+import { linkKeysOf } from './model.js';
 import { codePoint } from './code-point.js';
 
 /**
@@ -48,7 +48,7 @@ export function liveStateDigest(live: State, desired: State, key?: string): stri
       hash.update('\n');
     }
   }
-  for (const key of live.links.map(linkKey).sort(codePoint)) hash.update(`${key}\n`);
+  for (const key of [...linkKeysOf(live.links)].sort(codePoint)) hash.update(`${key}\n`);
   return `${key === undefined ? 'sha256' : 'hmac-sha256'}:${hash.hex()}`;
 }
 

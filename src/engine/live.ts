@@ -9,7 +9,7 @@ import type { AttributeObject } from '../manifest/types.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
 import type { Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
-import { UNKNOWN_ID_PREFIX, canonicalLink, emptyObjectMaps, linkKey, relationshipDefinition } from './model.js';
+import { UNKNOWN_ID_PREFIX, canonicalLink, emptyObjectMaps, linkKey, recordLinkKeys, relationshipDefinition } from './model.js';
 import { mapReferences } from '../schema/references.js';
 
 /** A JSON:API resource object as a GET list returns it (the REST client's type). */
@@ -153,7 +153,8 @@ export function liveStateNamed(
       }
     }
   }
-  return { state: { objects, links: [...links.values()], ...(builtIns.size > 0 ? { builtIns } : {}) }, naming: { unnamed, duplicates } };
+  const state: State = { objects, links: recordLinkKeys([...links.values()], [...links.keys()]), ...(builtIns.size > 0 ? { builtIns } : {}) };
+  return { state, naming: { unnamed, duplicates } };
 }
 
 function countUnmanaged(objects: Map<ResourceType, Map<string, StateObject>>, kind: ResourceType, name: string): void {

@@ -119,6 +119,27 @@ export function linkKey(link: Link): LinkKey {
   return joinKey<'link'>(link.from.kind, link.from.name, link.relationship, link.to.kind, link.to.name);
 }
 
+/** The keys of a state's `links`, by the array (which is never changed once the state is built). */
+const keysOfLinks = new WeakMap<readonly Link[], readonly LinkKey[]>();
+
+/**
+ * The key of every link of `links`, in the same order, built once per array: desired and
+ * live state record the keys they built theirs with ({@link recordLinkKeys}), and the
+ * diff and the live digest read them here instead of joining hundreds of thousands of
+ * strings again.
+ */
+export function linkKeysOf(links: readonly Link[]): readonly LinkKey[] {
+  let keys = keysOfLinks.get(links);
+  if (!keys) keysOfLinks.set(links, (keys = links.map(linkKey)));
+  return keys;
+}
+
+/** Records `keys` as the keys of `links` (same order; `keys[i]` is `linkKey(links[i])`); returns `links`. */
+export function recordLinkKeys(links: readonly Link[], keys: readonly LinkKey[]): readonly Link[] {
+  keysOfLinks.set(links, keys);
+  return links;
+}
+
 /** The key of a declared relationship: object plus relationship name. */
 export type DeclaredKey = Key<'declared'>;
 

@@ -181,7 +181,9 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
     }
   }
 
-  const declared = new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship)));
+  // Read only to locate a new link or an unresolved one: built on first use.
+  let declaredSet: Set<DeclaredKey> | undefined;
+  const declared = (): Set<DeclaredKey> => (declaredSet ??= new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship))));
   const removedKeys = new Set<LinkKey>(remove.map(linkKey));
   const unlinkKeyOf = (l: Link): StepKey => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
   const removedByKey = new Map<DeclaredKey, Link[]>(); // unlinks by (from, relationship), for to-one replacements
@@ -195,14 +197,14 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   for (const link of add) {
     const missing = [link.from, link.to].filter((ref) => idOf(ref) === undefined);
     if (missing.length > 0) {
-      for (const ref of missing) unresolved.push(unresolvedOf(desired, declared, link, ref));
+      for (const ref of missing) unresolved.push(unresolvedOf(desired, declared(), link, ref));
       continue;
     }
     const needs = [link.from, link.to].map((ref) => stepKey('create', ref.kind, ref.name));
     if (linkDefinition(link).cardinality === 'one') {
       for (const old of removedByKey.get(declaredKey(link.from, link.relationship)) ?? []) needs.push(unlinkKeyOf(old));
     }
-    const source = sourceOfLink(desired, declared, link);
+    const source = sourceOfLink(desired, declared(), link);
     nodes.push(linkNode('link', link, needs, source));
   }
   unresolved.push(...unresolvedReferences(desired, live));
