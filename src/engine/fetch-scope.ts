@@ -6,7 +6,7 @@
  * src/operations/steps/fetch.ts.
  */
 import type { ResourceType } from '../kinds/index.js';
-import { declaredEntries } from './sub-resources.js';
+import { declaredEntries, objectsDeclaringSubResources, subResourcesOf } from './sub-resources.js';
 import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import { matchesFilter, parseFilters } from '../api/filter.js';
 import { desiredReferences } from './attribute-references.js';
@@ -110,9 +110,9 @@ export function kindsToFetch(desired: State, scope: OwnershipScope, available: r
   }
   for (const reference of desiredReferences(desired)) wanted.add(reference.kind);
   // Sub-resources keyed by the names of other objects (sub-resources.ts) resolve them to ids.
-  for (const [kind, objects] of desired.objects) {
-    for (const [name, def] of Object.entries(kindOf(kind).subResources ?? {})) {
-      if ('target' in def.key && someValue(objects, (o) => declaredEntries(o.attributes, name).length > 0)) wanted.add(def.key.target);
+  for (const object of objectsDeclaringSubResources(desired)) {
+    for (const [name, def] of subResourcesOf(object.kind)) {
+      if ('target' in def.key && declaredEntries(object.attributes, name).length > 0) wanted.add(def.key.target);
     }
   }
   return KINDS.map((k) => k.type).filter((t) => wanted.has(t) && available.includes(t));
@@ -134,32 +134,28 @@ export function fetchFilters(kind: ResourceType, desired: State, scope: Ownershi
   );
   if (!nameOnly) return [];
   const parsed = parseFilters(filters);
-  for (const name of namedObjects(desired).get(kind) ?? []) {
+  for (const name of namedObjects(desired, kind)) {
     if (!matchesFilter(parsed, { type: kind, id: '', attributes: { name } })) return [];
   }
   return [...filters];
 }
 
-const named = new WeakMap<State, ReadonlyMap<ResourceType, ReadonlySet<string>>>();
+const named = new WeakMap<State, Map<ResourceType, ReadonlySet<string>>>();
 
-/** Per kind, the names the desired state declares or names in a link or an attribute (computed once per state). */
-function namedObjects(desired: State): ReadonlyMap<ResourceType, ReadonlySet<string>> {
-  const known = named.get(desired);
+/** The names of `kind` that the desired state declares or names in a link or an attribute (computed once per state and kind). */
+function namedObjects(desired: State, kind: ResourceType): ReadonlySet<string> {
+  let byKind = named.get(desired);
+  if (!byKind) named.set(desired, (byKind = new Map<ResourceType, ReadonlySet<string>>()));
+  const known = byKind.get(kind);
   if (known) return known;
-  const byKind = new Map<ResourceType, Set<string>>();
-  const add = (kind: ResourceType, name: string): void => {
-    const names = byKind.get(kind);
-    if (names) names.add(name);
-    else byKind.set(kind, new Set([name]));
-  };
-  for (const [kind, objects] of desired.objects) for (const name of objects.keys()) add(kind, name);
+  const names = new Set<string>(desired.objects.get(kind)?.keys() ?? []);
   for (const link of desired.links) {
-    add(link.from.kind, link.from.name);
-    add(link.to.kind, link.to.name);
+    if (link.from.kind === kind) names.add(link.from.name);
+    if (link.to.kind === kind) names.add(link.to.name);
   }
-  for (const reference of desiredReferences(desired)) add(reference.kind, reference.name);
-  named.set(desired, byKind);
-  return byKind;
+  for (const reference of desiredReferences(desired)) if (reference.kind === kind) names.add(reference.name);
+  byKind.set(kind, names);
+  return names;
 }
 
 /**
@@ -178,7 +174,3 @@ export function ownershipPredicate(scope: OwnershipScope): (object: StateObject)
   };
 }
 
-function someValue<V>(map: ReadonlyMap<unknown, V>, test: (value: V) => boolean): boolean {
-  for (const value of map.values()) if (test(value)) return true;
-  return false;
-}

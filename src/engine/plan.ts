@@ -45,7 +45,7 @@ import { checkCalls, planCalls } from './batch.js';
 import { createNode, deleteNode, linkNode, linkParts, updateNode } from './plan-steps.js';
 import { codePoint } from './code-point.js';
 import { unresolvedReferences } from './attribute-references.js';
-import { subResourceNodes } from './sub-resources.js';
+import { objectsDeclaringSubResources, subResourceNodes } from './sub-resources.js';
 
 export type { Plan, PlanStep } from './plan-types.js';
 import { liveStateDigest } from './live-digest.js';
@@ -172,13 +172,10 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   };
   const { add, remove } = diffLinks(desired, live);
   const unresolved: Diagnostic[] = [];
-  for (const kind of KINDS) {
-    if (!kind.subResources) continue;
-    for (const object of desired.objects.get(kind.type)?.values() ?? []) {
-      const found = subResourceNodes(object, live.objects.get(kind.type)?.get(object.name), idOf, options.keyNames);
-      nodes.push(...found.nodes);
-      unresolved.push(...found.unresolved);
-    }
+  for (const object of objectsDeclaringSubResources(desired)) {
+    const found = subResourceNodes(object, live.objects.get(object.kind)?.get(object.name), idOf, options.keyNames);
+    nodes.push(...found.nodes);
+    unresolved.push(...found.unresolved);
   }
 
   // Read only to locate a new link or an unresolved one: built on first use.

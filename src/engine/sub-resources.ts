@@ -18,14 +18,38 @@ import type { KeyNames } from './diff.js';
 import { diffAttributes } from './diff.js';
 import { declaredWithItemDefaults } from './item-defaults.js';
 import { collectionPathOf } from './live.js';
-import type { ObjectRef, StateObject } from './model.js';
+import type { ObjectRef, State, StateObject } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { stepKey } from './order.js';
 import { idPlaceholder, placeholderRef } from './plan-types.js';
 
+const definitions = new Map<ResourceType, readonly (readonly [string, SubResourceDefinition])[]>();
+
 /** The sub-resource attributes of `kind`, by manifest attribute name (none for most kinds). */
 export function subResourcesOf(kind: ResourceType): readonly (readonly [string, SubResourceDefinition])[] {
-  return Object.entries(kindOf(kind).subResources ?? {});
+  let defs = definitions.get(kind);
+  if (!defs) definitions.set(kind, (defs = Object.entries(kindOf(kind).subResources ?? {})));
+  return defs;
+}
+
+const declaringMemo = new WeakMap<State, readonly StateObject[]>();
+
+/**
+ * The desired objects that declare at least one sub-resource entry, in state order: the
+ * fetch, the reading of sub-resources and the planner look at these only (computed once
+ * per state; at 100,000 mappings asking every object each time cost seconds).
+ */
+export function objectsDeclaringSubResources(desired: State): readonly StateObject[] {
+  const known = declaringMemo.get(desired);
+  if (known) return known;
+  const out: StateObject[] = [];
+  for (const [kind, objects] of desired.objects) {
+    const defs = subResourcesOf(kind);
+    if (defs.length === 0) continue;
+    for (const object of objects.values()) if (defs.some(([name]) => declaredEntries(object.attributes, name).length > 0)) out.push(object);
+  }
+  declaringMemo.set(desired, out);
+  return out;
 }
 
 /** `attributes` without the kind's sub-resource attributes (what the object's own calls send and compare). */

@@ -13,7 +13,7 @@ import { objectDiagnostic } from '../../diagnostics.js';
 import { UnknownSubResourceError } from '../../engine/errors.js';
 import type { State, StateObject } from '../../engine/model.js';
 import { liveIdOf } from '../../engine/model.js';
-import { declaredEntries, subResourcesOf } from '../../engine/sub-resources.js';
+import { declaredEntries, objectsDeclaringSubResources, subResourcesOf } from '../../engine/sub-resources.js';
 import { suggestion } from '../../manifest/schema-check.js';
 
 /** The calls of the REST client that reading sub-resources needs (GatewaySession has them). */
@@ -24,15 +24,7 @@ export interface SubResourceClient {
 
 /** The declared objects that have sub-resource entries, with their live counterpart (undefined when new). */
 function declaring(desired: State, live: State): { object: StateObject; liveObject: StateObject | undefined }[] {
-  const out: { object: StateObject; liveObject: StateObject | undefined }[] = [];
-  for (const [kind, objects] of desired.objects) {
-    const defs = subResourcesOf(kind);
-    if (defs.length === 0) continue;
-    for (const object of objects.values()) {
-      if (defs.some(([name]) => declaredEntries(object.attributes, name).length > 0)) out.push({ object, liveObject: live.objects.get(kind)?.get(object.name) });
-    }
-  }
-  return out;
+  return objectsDeclaringSubResources(desired).map((object) => ({ object, liveObject: live.objects.get(object.kind)?.get(object.name) }));
 }
 
 /**
