@@ -4,7 +4,7 @@
  * for desired and live).
  */
 import { KINDS, isResourceType, kindOf } from '../kinds/index.js';
-import type { ResourceType } from '../kinds/index.js';
+import type { RelationshipDefinition, ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
@@ -14,7 +14,7 @@ import { mapReferences } from '../schema/references.js';
 
 /** A JSON:API resource object as a GET list returns it (the REST client's type). */
 export type { ApiResource } from '../api/documents.js';
-import type { ApiResource } from '../api/documents.js';
+import type { ApiResource, ResourceIdentifier } from '../api/documents.js';
 import { isBuiltInId } from '../api/documents.js';
 
 /**
@@ -126,13 +126,27 @@ export function liveStateNamed(
     }
   }
 
+  // A link is listed by both of its ends. The canonical sides are read first, counting per
+  // kind which relationships every fetched object carries; a link read from the other side
+  // is then skipped when its canonical end was fetched and carries the relationship (it was
+  // read there), which halves the links to key at 100,000 mappings. A link only one end
+  // shows (its other end not fetched, or not carrying the relationship) is kept.
   const links = new Map<LinkKey, Link>();
+  const addLink = (self: ObjectRef, def: RelationshipDefinition, targetId: string): void => {
+    const link = canonicalLink(self, def, nameOf(def.target, targetId) ?? `${UNKNOWN_ID_PREFIX}${targetId}`);
+    links.set(linkKey(link), link);
+  };
+  const carried = new Map<string, number>(); // `${kind}\u0000${relationship}` → fetched objects of the kind carrying it
+  const fetched = new Map<ResourceType, number>(); // kind → fetched objects (built-ins left out, as their links are)
+  const inverseSides: { self: ObjectRef; def: RelationshipDefinition; data: ResourceIdentifier | readonly ResourceIdentifier[] }[] = [];
   for (const kind of KINDS) {
     for (const resource of lists[kind.type] ?? []) {
       if (isBuiltInId(String(resource.id))) continue;
+      fetched.set(kind.type, (fetched.get(kind.type) ?? 0) + 1);
       const self: ObjectRef = { kind: kind.type, name: nameOf(kind.type, String(resource.id)) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
       for (const [relationship, member] of Object.entries(resource.relationships ?? {})) {
         const def = relationshipDefinition(kind.type, relationship);
+        if (def?.canonical && member.data !== undefined) carried.set(carriedKey(kind.type, def.name), (carried.get(carriedKey(kind.type, def.name)) ?? 0) + 1);
         const data = member.data;
         if (data === null || data === undefined) continue;
         if (!def) {
@@ -144,17 +158,30 @@ export function liveStateNamed(
           }
           continue;
         }
-        for (const ident of Array.isArray(data) ? data : [data]) {
-          const targetId = String(ident.id);
-          const targetName = nameOf(def.target, targetId) ?? `${UNKNOWN_ID_PREFIX}${targetId}`;
-          const link = canonicalLink(self, def, targetName);
-          links.set(linkKey(link), link);
+        if (!def.canonical) {
+          inverseSides.push({ self, def, data });
+          continue;
         }
+        for (const ident of Array.isArray(data) ? data : [data]) addLink(self, def, String(ident.id));
       }
+    }
+  }
+  for (const { self, def, data } of inverseSides) {
+    const inverse = kindOf(def.target).relationships[def.inverse];
+    const everyTargetCarries = inverse !== undefined && carried.get(carriedKey(def.target, inverse.name)) === fetched.get(def.target);
+    const idents: readonly ResourceIdentifier[] = Array.isArray(data) ? data : [data as ResourceIdentifier];
+    for (const ident of idents) {
+      const targetId = String(ident.id);
+      if (everyTargetCarries && !isBuiltInId(targetId) && nameOf(def.target, targetId) !== undefined) continue;
+      addLink(self, def, targetId);
     }
   }
   const state: State = { objects, links: recordLinkKeys([...links.values()], [...links.keys()]), ...(builtIns.size > 0 ? { builtIns } : {}) };
   return { state, naming: { unnamed, duplicates } };
+}
+
+function carriedKey(kind: string, relationship: string): string {
+  return `${kind}\u0000${relationship}`;
 }
 
 function countUnmanaged(objects: Map<ResourceType, Map<string, StateObject>>, kind: ResourceType, name: string): void {
