@@ -57,15 +57,11 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
       problems.push(problem('duplicate-object', ref, doc.source, `is declared twice (also at ${where(previous.source)}): names must be unique per kind`));
       continue;
     }
-    let object: StateObject = {
-      kind: doc.kind,
-      name: doc.name,
-      attributes: doc.attributes,
-      source: doc.source,
-      ...(doc.secretVersions ? { secretVersions: doc.secretVersions } : {}),
-      ...(doc.referenceSources ? { referenceSources: doc.referenceSources } : {}),
-      ...(doc.content ? { content: doc.content } : {}),
-    };
+    // Built by assignment: three conditional spreads per document cost more than the rest of this loop.
+    const object: { -readonly [K in keyof StateObject]: StateObject[K] } = { kind: doc.kind, name: doc.name, attributes: doc.attributes, source: doc.source };
+    if (doc.secretVersions) object.secretVersions = doc.secretVersions;
+    if (doc.referenceSources) object.referenceSources = doc.referenceSources;
+    if (doc.content) object.content = doc.content;
     const identity = kindOf(doc.kind).identity;
     const key = identity.declared(doc.attributes);
     if (key !== undefined) {
@@ -79,7 +75,7 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
         continue;
       }
       handles.set(objectKey(doc.kind, key.key), doc.name);
-      object = { ...object, identityKey: key.key };
+      object.identityKey = key.key;
     }
     byName.set(doc.name, object);
 

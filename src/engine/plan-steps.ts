@@ -78,6 +78,8 @@ export function updateNode(
 ): StepNode | undefined {
   const compared = diffAttributes(object.kind, withoutSubResources(object.kind, object.attributes), liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
   const rotated = versionChanges(object, appliedVersions);
+  // Most objects of a large plan are unchanged: nothing more to build for them.
+  if (compared.changes.length === 0 && rotated.length === 0 && !object.content) return undefined;
   const diff = {
     ...compared,
     changes: [...compared.changes, ...rotated],
