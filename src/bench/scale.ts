@@ -2,8 +2,9 @@
  * Scale benchmark, how gwops's targets at 100,000 mappings are checked: at 1,000 / 10,000 /
  * 100,000 mappings (200 / 1,000 with `--quick`), against an emulator in a child process
  * seeded to that size, `gwops plan --no-server-check` and `gwops drift` (every tenth
- * mapping changed in the manifests), `gwops export`, and `gwops plan` (server check) and
- * `gwops apply --yes` (a tenth of the size in new mappings).
+ * mapping changed in the manifests), `gwops export`, and `gwops plan --no-server-check
+ * --format json --out FILE`, `gwops plan` (server check) and `gwops apply --yes` (a tenth
+ * of the size in new mappings).
  *
  * Each command runs as the real CLI in a fresh process (src/bench/probe-run.ts), timed from
  * outside, its peak RSS its own; side by side in the same run a bare client does the least
@@ -11,7 +12,7 @@
  * parse of the same lists; for the server-checked plan and apply the same calls, told the
  * changes (src/bench/minimum-calls.ts). The emulator counts the requests of both. Targets
  * (src/bench/scale-format.ts): gwops's wall time at most 1.2x the bare client's for plan
- * and drift, 1.5x for export, 1.1x for the server-checked plan and apply, at 100,000
+ * (the JSON plan too) and drift, 1.5x for export, 1.1x for the server-checked plan and apply, at 100,000
  * mappings; every gwops process and the emulator under 1 GB peak RSS. A missed target is
  * reported, never an exit code.
  *
@@ -126,6 +127,9 @@ async function readRows(s: SizeSetup, progress: (line: string) => void): Promise
       rows.push({ size: s.size, objects: s.objects, command, changes, ...sides, emulatorRssMb: (await emulator.peakRssBytes()) / 1024 ** 2 });
     };
     await measure('plan-no-check', s.changed, bareRun({ mode: 'fetch', collections: SCENARIO_COLLECTIONS }), cli(['plan', '--no-server-check', '-q'], s.changedDir, 0));
+    // The JSON plan of the new mappings, on stdout and in a plan file: the largest documents gwops writes.
+    const planFile = path.join(s.work, 'plan.json');
+    await measure('plan-json', s.added, bareRun({ mode: 'fetch', collections: SCENARIO_COLLECTIONS }), cli(['plan', '--no-server-check', '--format', 'json', '--out', planFile, '-q'], s.newDir, 0));
     await measure('drift', s.changed, bareRun({ mode: 'fetch', collections: [...SCENARIO_COLLECTIONS, 'configurations'] }), cli(['drift', '-q'], s.changedDir, 2));
     await measure(
       'export',
