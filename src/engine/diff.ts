@@ -141,16 +141,33 @@ export function getAt(value: unknown, segments: readonly string[]): unknown {
 }
 
 /**
- * A copy of `value` (found at attribute path `segments` of a `type` object) in which each
- * secret leaf is replaced by what `replace` returns for it and its attribute path.
+ * `value` (found at attribute path `segments` of a `type` object) with each secret leaf
+ * replaced by what `replace` returns for it and its attribute path. What holds no secret is
+ * not copied: a subtree that no secret path reaches, or in which nothing was replaced, is
+ * the same object as in `value` (treat the result as read-only). At 100,000 mappings a
+ * plan file copied every desired attribute tree this way.
  */
 export function mapSecrets(type: ResourceType, value: unknown, segments: readonly string[], replace: (value: unknown, at: readonly string[]) => unknown): unknown {
   if (segments.length > 0 && isSecretPath(type, segments)) return replace(value, segments);
-  if (Array.isArray(value)) return value.map((item: unknown, i) => mapSecrets(type, item, [...segments, String(i)], replace));
+  if (!secretPatterns(type).some((p) => p.length > segments.length && prefixMatches(p, segments))) return value;
+  if (Array.isArray(value)) {
+    let replaced = false;
+    const out = value.map((item: unknown, i) => {
+      const mapped = mapSecrets(type, item, [...segments, String(i)], replace);
+      if (mapped !== item) replaced = true;
+      return mapped;
+    });
+    return replaced ? out : value;
+  }
   if (isPlainObject(value)) {
+    let replaced = false;
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) out[key] = mapSecrets(type, child, [...segments, key], replace);
-    return out;
+    for (const [key, child] of Object.entries(value)) {
+      const mapped = mapSecrets(type, child, [...segments, key], replace);
+      if (mapped !== child) replaced = true;
+      out[key] = mapped;
+    }
+    return replaced ? out : value;
   }
   return value;
 }
