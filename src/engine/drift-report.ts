@@ -187,3 +187,15 @@ export function driftedObjects(entries: readonly DriftEntry[]): ObjectRef[] {
   }
   return out;
 }
+
+/** The entries grouped by object, objects in order of their first entry and entries in their order (one pass). */
+export function entriesByObject(entries: readonly DriftEntry[]): { readonly ref: ObjectRef; readonly entries: DriftEntry[] }[] {
+  const groups = new Map<string, { ref: ObjectRef; entries: DriftEntry[] }>();
+  for (const e of entries) {
+    const key = `${e.kind}\u0000${e.name}`;
+    const group = groups.get(key);
+    if (group) group.entries.push(e);
+    else groups.set(key, { ref: { kind: e.kind, name: e.name }, entries: [e] });
+  }
+  return [...groups.values()];
+}

@@ -7,7 +7,7 @@
 import { createColors } from 'picocolors';
 import type { DriftActivation, DriftAttribution } from '../engine/drift-attribution.js';
 import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../engine/drift-report.js';
-import { DRIFT_DIRECTIONS, DRIFT_FORMAT_VERSION, driftedObjects } from '../engine/drift-report.js';
+import { DRIFT_DIRECTIONS, DRIFT_FORMAT_VERSION, driftedObjects, entriesByObject } from '../engine/drift-report.js';
 import { jsonDocument } from '../json-document.js';
 import { pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
@@ -140,8 +140,7 @@ export function renderDriftText(report: DriftReport, options: { readonly color: 
       const entries = report.entries.filter((e) => e.direction === direction);
       if (entries.length === 0) continue;
       out.push('', c.bold(`${DIRECTION_HEADINGS[direction]}:`));
-      for (const ref of driftedObjects(entries)) {
-        const mine = entries.filter((e) => e.kind === ref.kind && e.name === ref.name);
+      for (const { ref, entries: mine } of entriesByObject(entries)) {
         const first = mine[0];
         out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed ? ' — cannot be attributed' : ''}`);
         for (const entry of mine) out.push(...entryLines(entry, { full: options.fullCertificates }));

@@ -13,6 +13,8 @@ import { escapeVariables } from '../../src/manifest/variables.js';
 import { attributeDrift } from '../../src/engine/drift-attribution.js';
 import { entriesInForce, matchingEntry, parseDriftSettings } from '../../src/manifest/drift-ignore.js';
 import { EXAMPLES } from '../e2e/harness.js';
+import { DRIFT_DIRECTIONS, driftedObjects, entriesByObject } from '../../src/engine/drift-report.js';
+import type { ResourceType } from '../../src/kinds/index.js';
 
 describe('drift.ignore', () => {
   const { settings, problems } = parseDriftSettings({
@@ -200,5 +202,25 @@ describe('drift --adopt never writes a secret', () => {
     });
     expect(skipped).toEqual([expect.stringContaining("mapping 'm' access.tokenVerification.jwsKey: a secret is never written into a manifest") as unknown]);
     expect([...edits.values()].flat().map((e) => e.edit)).toEqual([{ type: 'set', path: ['attributes', 'backendPath'], value: '/b/' }]);
+  });
+});
+
+describe('drift entries by object', () => {
+  it('groups every entry under its object, objects in order of first entry, entries in order (property)', () => {
+    const entry = fc.record({
+      direction: fc.constantFrom(...DRIFT_DIRECTIONS),
+      kind: fc.constantFrom<ResourceType>('mapping', 'virtual-host'),
+      name: fc.constantFrom('a', 'b', 'c', 'a\u0000b'),
+      path: fc.constantFrom('x', 'y'),
+      sensitive: fc.constant(false),
+    });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 30 }), (entries) => {
+        const groups = entriesByObject(entries);
+        expect(groups.map((g) => g.ref)).toEqual(driftedObjects(entries));
+        for (const g of groups) expect(g.entries).toEqual(entries.filter((e) => e.kind === g.ref.kind && e.name === g.ref.name));
+        expect(groups.flatMap((g) => g.entries)).toHaveLength(entries.length);
+      }),
+    );
   });
 });
