@@ -136,17 +136,19 @@ export function liveStateNamed(
     const link = canonicalLink(self, def, nameOf(def.target, targetId) ?? `${UNKNOWN_ID_PREFIX}${targetId}`);
     links.set(linkKey(link), link);
   };
-  const carried = new Map<string, number>(); // `${kind}\u0000${relationship}` → fetched objects of the kind carrying it
+  const carried = new Map<ResourceType, Map<string, number>>(); // kind → relationship → fetched objects of the kind carrying it
   const fetched = new Map<ResourceType, number>(); // kind → fetched objects (built-ins left out, as their links are)
   const inverseSides: { self: ObjectRef; def: RelationshipDefinition; data: ResourceIdentifier | readonly ResourceIdentifier[] }[] = [];
   for (const kind of KINDS) {
+    const carriedHere = new Map<string, number>();
+    carried.set(kind.type, carriedHere);
     for (const resource of lists[kind.type] ?? []) {
       if (isBuiltInId(String(resource.id))) continue;
       fetched.set(kind.type, (fetched.get(kind.type) ?? 0) + 1);
       const self: ObjectRef = { kind: kind.type, name: nameOf(kind.type, String(resource.id)) ?? `${UNKNOWN_ID_PREFIX}${resource.id}` };
       for (const [relationship, member] of Object.entries(resource.relationships ?? {})) {
         const def = relationshipDefinition(kind.type, relationship);
-        if (def?.canonical && member.data !== undefined) carried.set(carriedKey(kind.type, def.name), (carried.get(carriedKey(kind.type, def.name)) ?? 0) + 1);
+        if (def?.canonical && member.data !== undefined) carriedHere.set(def.name, (carriedHere.get(def.name) ?? 0) + 1);
         const data = member.data;
         if (data === null || data === undefined) continue;
         if (!def) {
@@ -168,7 +170,8 @@ export function liveStateNamed(
   }
   for (const { self, def, data } of inverseSides) {
     const inverse = kindOf(def.target).relationships[def.inverse];
-    const everyTargetCarries = inverse !== undefined && carried.get(carriedKey(def.target, inverse.name)) === fetched.get(def.target);
+    const targets = fetched.get(def.target);
+    const everyTargetCarries = inverse !== undefined && targets !== undefined && carried.get(def.target)?.get(inverse.name) === targets;
     const idents: readonly ResourceIdentifier[] = Array.isArray(data) ? data : [data as ResourceIdentifier];
     for (const ident of idents) {
       const targetId = String(ident.id);
@@ -178,10 +181,6 @@ export function liveStateNamed(
   }
   const state: State = { objects, links: recordLinkKeys([...links.values()], [...links.keys()]), ...(builtIns.size > 0 ? { builtIns } : {}) };
   return { state, naming: { unnamed, duplicates } };
-}
-
-function carriedKey(kind: string, relationship: string): string {
-  return `${kind}\u0000${relationship}`;
 }
 
 function countUnmanaged(objects: Map<ResourceType, Map<string, StateObject>>, kind: ResourceType, name: string): void {

@@ -46,15 +46,27 @@ export function objectsDeclaringSubResources(desired: State): readonly StateObje
   for (const [kind, objects] of desired.objects) {
     const defs = subResourcesOf(kind);
     if (defs.length === 0) continue;
-    for (const object of objects.values()) if (defs.some(([name]) => declaredEntries(object.attributes, name).length > 0)) out.push(object);
+    for (const object of objects.values()) if (defs.some(([name]) => declaresEntries(object.attributes, name))) out.push(object);
   }
   declaringMemo.set(desired, out);
   return out;
 }
 
+/** True when `attributes` declares at least one entry of the sub-resource attribute `name` ({@link declaredEntries} not empty). */
+function declaresEntries(attributes: AttributeObject, name: string): boolean {
+  const map = attributes[name];
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return false;
+  for (const value of Object.values(map as Record<string, unknown>)) if (typeof value === 'object' && value !== null && !Array.isArray(value)) return true;
+  return false;
+}
+
+const namesOfKind = new Map<ResourceType, readonly string[]>();
+
 /** `attributes` without the kind's sub-resource attributes (what the object's own calls send and compare). */
 export function withoutSubResources(kind: ResourceType, attributes: AttributeObject): AttributeObject {
-  const names = subResourcesOf(kind).map(([name]) => name);
+  let names = namesOfKind.get(kind);
+  if (!names) namesOfKind.set(kind, (names = subResourcesOf(kind).map(([name]) => name)));
+  if (names.length === 0) return attributes;
   if (!names.some((n) => n in attributes)) return attributes;
   return Object.fromEntries(Object.entries(attributes).filter(([k]) => !names.includes(k)));
 }
