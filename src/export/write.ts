@@ -3,6 +3,7 @@
  * `<kind>/<name>.yaml`, or one multi-document file per kind `<kind>.yaml`),
  * `secrets.env.example` (variable names only) and, unless one exists, `gwops.yaml`.
  */
+import { writeFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { dump } from 'js-yaml';
@@ -294,7 +295,10 @@ async function writeChecked(
       await appendFile(full, chunk);
     }
   } else {
-    await eachLimited(documents, WRITES_IN_FLIGHT, (document) => writeFile(join(dir, manifestPath(document, layout)), renderDocument(document)));
+    // One after the other, synchronously: creating files in one folder is serialised by the file system anyway
+    // (the folder is locked for each), so writes in flight only contend, and each asynchronous write costs
+    // three round trips to the thread pool (open, write, close).
+    for (const document of documents) writeFileSync(join(dir, manifestPath(document, layout)), renderDocument(document));
   }
   const files = manifests.map((path) => relative(dir, join(dir, path)));
   await eachLimited(documents, WRITES_IN_FLIGHT, async (document) => {
