@@ -14,7 +14,7 @@ import { ConfigError } from '../errors.js';
 import { errnoWords } from '../files.js';
 import { PROJECT_FILE } from '../manifest/project.js';
 import { escapeVariables } from '../manifest/variables.js';
-import { lengthProblem, writeProblem } from '../out-paths.js';
+import { NAME_MAX_BYTES, PATH_MAX_BYTES, lengthProblem, writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
 import type { ManifestStaging } from './staging.js';
@@ -185,16 +185,23 @@ export interface Written {
  * length of its path.
  */
 async function firstWriteProblem(paths: readonly string[]): Promise<{ path: string; problem: string } | undefined> {
-  const folders = new Map<string, { problem?: string | undefined; entries: ReadonlySet<string> }>();
+  const folders = new Map<string, { problem?: string | undefined; entries?: ReadonlySet<string>; namesFit?: boolean }>();
   for (const full of paths) {
-    const tooLong = lengthProblem(full);
-    if (tooLong !== undefined) return { path: full, problem: tooLong };
     const folder = dirname(full);
     let checked = folders.get(folder);
     if (!checked) {
-      const problem = await writeProblem(folder, 'directory');
-      checked = { problem, entries: new Set(problem === undefined ? await readdir(folder).catch(() => []) : []) };
+      checked = { namesFit: lengthProblem(folder) === undefined };
       folders.set(folder, checked);
+    }
+    // A UTF-16 unit is at most 3 bytes of UTF-8: in a folder whose names fit, a short file name on a short path fits too,
+    // without encoding the path (the same answer as lengthProblem, which is asked otherwise).
+    const short = checked.namesFit === true && basename(full).length * 3 <= NAME_MAX_BYTES && full.length * 3 <= PATH_MAX_BYTES;
+    const tooLong = short ? undefined : lengthProblem(full);
+    if (tooLong !== undefined) return { path: full, problem: tooLong };
+    if (!checked.entries) {
+      const problem = await writeProblem(folder, 'directory');
+      checked.problem = problem;
+      checked.entries = new Set(problem === undefined ? await readdir(folder).catch(() => []) : []);
     }
     const problem = checked.problem ?? (checked.entries.has(basename(full)) ? await writeProblem(full, 'file') : undefined);
     if (problem !== undefined) return { path: full, problem };
