@@ -17,7 +17,6 @@ import { escapeVariables } from '../manifest/variables.js';
 import { NAME_MAX_BYTES, PATH_MAX_BYTES, lengthProblem, writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
-import type { ManifestStaging } from './staging.js';
 
 /** How the manifests are laid out. */
 export type ExportLayout = 'per-object' | 'per-kind';
@@ -241,7 +240,6 @@ export async function writeExport(
   project: string,
   clearFolders: readonly string[],
   projectDir: string = dir,
-  staging?: ManifestStaging,
 ): Promise<Written> {
   const manifests = [...new Set(documents.map((d) => manifestPath(d, layout)))];
   const contents = documents.flatMap((d) => contentPath(d, layout) ?? []);
@@ -249,7 +247,7 @@ export async function writeExport(
   const found = await firstWriteProblem(paths);
   if (found !== undefined) throw new ConfigError(`cannot write ${relative(dir, found.path)}: ${found.problem}; nothing was written or removed`);
   try {
-    return await writeChecked(dir, documents, layout, manifests, secrets, project, clearFolders, projectDir, staging);
+    return await writeChecked(dir, documents, layout, manifests, secrets, project, clearFolders, projectDir);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`cannot write the export into ${dir}: ${errnoWords(error)}`, { cause: error });
@@ -268,7 +266,6 @@ async function writeChecked(
   project: string,
   clearFolders: readonly string[],
   projectDir: string,
-  staging: ManifestStaging | undefined,
 ): Promise<Written> {
   await mkdir(dir, { recursive: true });
   for (const folder of clearFolders) {
@@ -280,8 +277,6 @@ async function writeChecked(
       (entry) => rm(join(full, entry), { force: true }),
     );
   }
-  // The files staged while the lists were read (src/export/staging.ts) take their kind's folder now.
-  await staging?.publish(new Set(manifests.map((path) => dirname(path))));
   for (const folder of new Set(manifests.map((path) => dirname(join(dir, path))))) await mkdir(folder, { recursive: true });
   if (layout === 'per-kind') {
     // One file per kind, its documents appended in order.
@@ -310,11 +305,7 @@ async function writeChecked(
     // One after the other, synchronously: creating files in one folder is serialised by the file system anyway
     // (the folder is locked for each), so writes in flight only contend, and each asynchronous write costs
     // three round trips to the thread pool (open, write, close).
-    for (const document of documents) {
-      const path = manifestPath(document, layout);
-      writeFileSync(join(dir, path), renderDocument(document));
-      staging?.take(path);
-    }
+    for (const document of documents) writeFileSync(join(dir, manifestPath(document, layout)), renderDocument(document));
   }
   const files = manifests.map((path) => relative(dir, join(dir, path)));
   await eachLimited(documents, WRITES_IN_FLIGHT, async (document) => {

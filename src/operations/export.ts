@@ -25,7 +25,6 @@ import type { ExportedDocument, SecretVariable } from '../export/build.js';
 import { buildDocuments, contentKey } from '../export/build.js';
 import type { ExportLayout } from '../export/write.js';
 import { isNonEmptyDirectory, manifestPath, renderProjectFile, writeExport } from '../export/write.js';
-import { ManifestStaging } from '../export/staging.js';
 
 /** Options of {@link runExport} (command-line flags). */
 export interface ExportInput extends GatewayInput {
@@ -113,117 +112,107 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     throw new ConfigError(`the output directory ${dir} is not empty; name an empty or new one with --out, or pass --force to write into it`);
   }
 
-  // The manifest files are created while the lists are read (src/export/staging.ts); what is left of that is removed at the end.
-  const requested = KINDS.map((k) => k.type).filter((k) => !input.kinds || input.kinds.length === 0 || input.kinds.includes(k));
-  const staging = input.layout === 'per-object' ? await ManifestStaging.start(dir, requested) : undefined;
-  try {
-    const unknown = new Map<string, number>();
-    const nameOnly: string[] = [];
-    const contents = new Map<string, Uint8Array>();
-    let exported: ResourceType[] = [];
-    let filters: Partial<Record<ResourceType, string[]>> = {};
-    const lists = await withSession({ ...connection, onWarning: input.warn }, async (session) => {
-      // The variant the gateway reports decides which kinds exist (docs/gateway-api.md "Variants").
-      const variant = gatewayVariant(await session.nodeVersion(), declaredVariant);
-      const available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
-      for (const kind of input.kinds ?? []) {
-        if (isResourceType(kind) && !available.includes(kind)) throw new UsageError(`--kind ${kind} does not exist in the ${variant} variant of this gateway`);
-      }
-      exported = input.kinds && input.kinds.length > 0 ? available.filter((k) => input.kinds?.includes(k)) : available;
-      filters = filtersByKind(input.filters ?? [], exported);
-      await session.loadActive();
-      const fetched: Partial<Record<ResourceType, ApiResource[]>> = {};
-      for (const kind of exported) {
-        input.progress?.(`Reading ${kindOf(kind).collection}${filters[kind] ? ` (${filters[kind].join(' and ')})` : ''}`);
-        fetched[kind] = await session.list(kindOf(kind).collection, filters[kind] ?? [], {
-          project: (resource) => {
-            staging?.add(kind, resource.attributes);
-            return {
-              ...resource,
-              attributes: exportAttributes(kind, resource.attributes, {
-                variant,
-                keepDefaults: input.keepDefaults,
-                unknown: (path) => unknown.set(`${kind} attribute ${path}`, (unknown.get(`${kind} attribute ${path}`) ?? 0) + 1),
-              }),
-            };
-          },
-        });
-      }
-      // The other end of every link, and every object an attribute names, needs a name: read the kinds whose linked objects are not
-      // among the lists yet (whole, only their identity kept).
-      const known = new Set<string>();
-      for (const [kind, list] of Object.entries(fetched)) for (const r of list) known.add(refKey(kind, r.id));
-      const missing = new Set<ResourceType>();
-      for (const [kind, list] of Object.entries(fetched) as [ResourceType, ApiResource[]][]) {
-        for (const r of list) {
-          for (const [name, member] of Object.entries(r.relationships)) {
-            const def = relationshipNamed(kindOf(kind), name);
-            if (!def || member.data === null) continue;
-            for (const ident of Array.isArray(member.data) ? member.data : [member.data]) {
-              if (!known.has(refKey(def.target, ident.id))) missing.add(def.target);
-            }
-          }
-          // Attributes that hold another object's id need its name too (src/schema/references.ts).
-          for (const reference of attributeReferences(kind, r.attributes)) {
-            if (!known.has(refKey(reference.target, String(reference.value)))) missing.add(reference.target);
+  const unknown = new Map<string, number>();
+  const nameOnly: string[] = [];
+  const contents = new Map<string, Uint8Array>();
+  let exported: ResourceType[] = [];
+  let filters: Partial<Record<ResourceType, string[]>> = {};
+  const lists = await withSession({ ...connection, onWarning: input.warn }, async (session) => {
+    // The variant the gateway reports decides which kinds exist (docs/gateway-api.md "Variants").
+    const variant = gatewayVariant(await session.nodeVersion(), declaredVariant);
+    const available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
+    for (const kind of input.kinds ?? []) {
+      if (isResourceType(kind) && !available.includes(kind)) throw new UsageError(`--kind ${kind} does not exist in the ${variant} variant of this gateway`);
+    }
+    exported = input.kinds && input.kinds.length > 0 ? available.filter((k) => input.kinds?.includes(k)) : available;
+    filters = filtersByKind(input.filters ?? [], exported);
+    await session.loadActive();
+    const fetched: Partial<Record<ResourceType, ApiResource[]>> = {};
+    for (const kind of exported) {
+      input.progress?.(`Reading ${kindOf(kind).collection}${filters[kind] ? ` (${filters[kind].join(' and ')})` : ''}`);
+      fetched[kind] = await session.list(kindOf(kind).collection, filters[kind] ?? [], {
+        project: (resource) => ({
+          ...resource,
+          attributes: exportAttributes(kind, resource.attributes, {
+            variant,
+            keepDefaults: input.keepDefaults,
+            unknown: (path) => unknown.set(`${kind} attribute ${path}`, (unknown.get(`${kind} attribute ${path}`) ?? 0) + 1),
+          }),
+        }),
+      });
+    }
+    // The other end of every link, and every object an attribute names, needs a name: read the kinds whose linked objects are not
+    // among the lists yet (whole, only their identity kept).
+    const known = new Set<string>();
+    for (const [kind, list] of Object.entries(fetched)) for (const r of list) known.add(refKey(kind, r.id));
+    const missing = new Set<ResourceType>();
+    for (const [kind, list] of Object.entries(fetched) as [ResourceType, ApiResource[]][]) {
+      for (const r of list) {
+        for (const [name, member] of Object.entries(r.relationships)) {
+          const def = relationshipNamed(kindOf(kind), name);
+          if (!def || member.data === null) continue;
+          for (const ident of Array.isArray(member.data) ? member.data : [member.data]) {
+            if (!known.has(refKey(def.target, ident.id))) missing.add(def.target);
           }
         }
-      }
-      // The content of every exported document of a kind that has one (docs/manifest-reference.md "Document content").
-      for (const kind of exported.filter((k) => kindOf(k).content === true)) {
-        for (const resource of fetched[kind] ?? []) {
-          if (isBuiltInId(resource.id)) continue;
-          contents.set(contentKey(kind, resource.id), await session.readContent(kindOf(kind).collection, resource.id, { kind, name: typeof resource.attributes.name === 'string' ? resource.attributes.name : resource.id }));
+        // Attributes that hold another object's id need its name too (src/schema/references.ts).
+        for (const reference of attributeReferences(kind, r.attributes)) {
+          if (!known.has(refKey(reference.target, String(reference.value)))) missing.add(reference.target);
         }
       }
-      // The sub-resources of every exported object, when asked for (docs/manifest-reference.md "Deny rule use").
-      if (input.subResources === true) {
-        for (const kind of exported.filter((k) => subResourcesOf(k).length > 0)) {
-          const resources = fetched[kind] ?? [];
-          const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
-          const of = resources.length === 1 ? `1 ${kind}` : `${resources.length} ${kindOf(kind).collection}`;
-          input.progress?.(`Reading the use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')} of ${of}`);
-          fetched[kind] = await withSubResources(session, { kind, resources, exported: fetched, keepDefaults: input.keepDefaults });
-        }
+    }
+    // The content of every exported document of a kind that has one (docs/manifest-reference.md "Document content").
+    for (const kind of exported.filter((k) => kindOf(k).content === true)) {
+      for (const resource of fetched[kind] ?? []) {
+        if (isBuiltInId(resource.id)) continue;
+        contents.set(contentKey(kind, resource.id), await session.readContent(kindOf(kind).collection, resource.id, { kind, name: typeof resource.attributes.name === 'string' ? resource.attributes.name : resource.id }));
       }
-      const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = { ...fetched };
-      for (const kind of available.filter((k) => missing.has(k))) {
-        const identity = kindOf(kind).identity.attributes;
-        const whole = await session.list(kindOf(kind).collection, [], {
-          project: (resource) => ({ ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) }),
-        });
-        // Objects of an exported kind that the filters left out only name link ends.
-        const inList = new Set((fetched[kind] ?? []).map((r) => r.id));
-        const others = whole.filter((r) => !inList.has(r.id));
-        lists[kind] = [...(fetched[kind] ?? []), ...others];
-        if (exported.includes(kind)) nameOnly.push(...others.map((r) => refKey(kind, r.id)));
+    }
+    // The sub-resources of every exported object, when asked for (docs/manifest-reference.md "Deny rule use").
+    if (input.subResources === true) {
+      for (const kind of exported.filter((k) => subResourcesOf(k).length > 0)) {
+        const resources = fetched[kind] ?? [];
+        const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
+        const of = resources.length === 1 ? `1 ${kind}` : `${resources.length} ${kindOf(kind).collection}`;
+        input.progress?.(`Reading the use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')} of ${of}`);
+        fetched[kind] = await withSubResources(session, { kind, resources, exported: fetched, keepDefaults: input.keepDefaults });
       }
-      return lists;
-    });
+    }
+    const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = { ...fetched };
+    for (const kind of available.filter((k) => missing.has(k))) {
+      const identity = kindOf(kind).identity.attributes;
+      const whole = await session.list(kindOf(kind).collection, [], {
+        project: (resource) => ({ ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) }),
+      });
+      // Objects of an exported kind that the filters left out only name link ends.
+      const inList = new Set((fetched[kind] ?? []).map((r) => r.id));
+      const others = whole.filter((r) => !inList.has(r.id));
+      lists[kind] = [...(fetched[kind] ?? []), ...others];
+      if (exported.includes(kind)) nameOnly.push(...others.map((r) => refKey(kind, r.id)));
+    }
+    return lists;
+  });
 
-    const built = buildDocuments({ exported, lists, nameOnly: new Set(nameOnly), contents });
-    const warnings = [...built.warnings, ...[...unknown].map(([what, count]) => `${what} is not known to gwops: left out (${count} object${count === 1 ? '' : 's'})`)];
+  const built = buildDocuments({ exported, lists, nameOnly: new Set(nameOnly), contents });
+  const warnings = [...built.warnings, ...[...unknown].map(([what, count]) => `${what} is not known to gwops: left out (${count} object${count === 1 ? '' : 's'})`)];
 
-    const projectDir = input.projectDir === undefined ? dir : resolve(input.cwd, input.projectDir);
-    const inProject = (path: string): string => portable(relative(projectDir, resolve(dir, path))) || '.';
-    const manifestPaths = [...new Set(built.documents.map((d) => (input.layout === 'per-kind' ? manifestPath(d, input.layout) : d.kind)))];
-    const caFile = input.caFile ?? target?.caFile;
-    const projectText = renderProjectFile({
-      manifests: (manifestPaths.length > 0 ? manifestPaths : ['.']).map(inProject),
-      targetName: targetName ?? 'default',
-      url: connection.url,
-      caFile: caFile === undefined ? undefined : portable(relative(projectDir, resolve(input.cwd, caFile))),
-      variant: input.variant ?? target?.variant,
-      ownership: filters,
-      allowExternalLinks: built.externalLinks > 0,
-    });
-    const written = await writeExport(dir, built.documents, input.layout, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
-    const counts: Partial<Record<ResourceType, number>> = {};
-    for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
-    return { dir, files: written.files, secrets: built.secrets, warnings, counts, projectWritten: written.projectWritten };
-  } finally {
-    await staging?.discard();
-  }
+  const projectDir = input.projectDir === undefined ? dir : resolve(input.cwd, input.projectDir);
+  const inProject = (path: string): string => portable(relative(projectDir, resolve(dir, path))) || '.';
+  const manifestPaths = [...new Set(built.documents.map((d) => (input.layout === 'per-kind' ? manifestPath(d, input.layout) : d.kind)))];
+  const caFile = input.caFile ?? target?.caFile;
+  const projectText = renderProjectFile({
+    manifests: (manifestPaths.length > 0 ? manifestPaths : ['.']).map(inProject),
+    targetName: targetName ?? 'default',
+    url: connection.url,
+    caFile: caFile === undefined ? undefined : portable(relative(projectDir, resolve(input.cwd, caFile))),
+    variant: input.variant ?? target?.variant,
+    ownership: filters,
+    allowExternalLinks: built.externalLinks > 0,
+  });
+  const written = await writeExport(dir, built.documents, input.layout, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
+  const counts: Partial<Record<ResourceType, number>> = {};
+  for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
+  return { dir, files: written.files, secrets: built.secrets, warnings, counts, projectWritten: written.projectWritten };
 }
 
 /** A relative path with `/` separators (an absolute one stays as it is). */
