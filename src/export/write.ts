@@ -34,11 +34,21 @@ export const PROJECT_API_KEY_ENV = 'GWOPS_API_KEY';
  */
 const YAML_OPTIONS = { lineWidth: -1, noRefs: true, quotingType: '"' } as const;
 
-/** Every string of a JSON value (keys excepted, as the reader never substitutes them) through {@link escapeVariables}. */
+/**
+ * Every string of a JSON value (keys excepted, as the reader never substitutes them) through
+ * {@link escapeVariables}; a list or object with nothing to escape is the same one, not a copy.
+ */
 function escapeStrings(value: unknown): unknown {
   if (typeof value === 'string') return escapeVariables(value);
-  if (Array.isArray(value)) return value.map(escapeStrings);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeStrings(v)]));
+  if (Array.isArray(value)) {
+    for (const item of value) if (escapeStrings(item) !== item) return value.map(escapeStrings);
+    return value;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key in record) if (escapeStrings(record[key]) !== record[key]) return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, escapeStrings(v)]));
+    return value;
+  }
   return value;
 }
 
@@ -241,13 +251,14 @@ export async function writeExport(
   clearFolders: readonly string[],
   projectDir: string = dir,
 ): Promise<Written> {
-  const manifests = [...new Set(documents.map((d) => manifestPath(d, layout)))];
+  const documentPaths = documents.map((d) => manifestPath(d, layout));
+  const manifests = [...new Set(documentPaths)];
   const contents = documents.flatMap((d) => contentPath(d, layout) ?? []);
   const paths = [...manifests.map((path) => join(dir, path)), ...contents.map((path) => join(dir, path)), join(projectDir, PROJECT_FILE), ...(secrets.length > 0 ? [join(projectDir, SECRETS_EXAMPLE_FILE)] : [])];
   const found = await firstWriteProblem(paths);
   if (found !== undefined) throw new ConfigError(`cannot write ${relative(dir, found.path)}: ${found.problem}; nothing was written or removed`);
   try {
-    return await writeChecked(dir, documents, layout, manifests, secrets, project, clearFolders, projectDir);
+    return await writeChecked(dir, documents, documentPaths, layout, manifests, secrets, project, clearFolders, projectDir);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`cannot write the export into ${dir}: ${errnoWords(error)}`, { cause: error });
@@ -260,6 +271,8 @@ const CHUNK_CHARS = 1 << 20;
 async function writeChecked(
   dir: string,
   documents: readonly ExportedDocument[],
+  /** The manifest file of each document (relative to `dir`), in the same order. */
+  documentPaths: readonly string[],
   layout: ExportLayout,
   manifests: readonly string[],
   secrets: readonly SecretVariable[],
@@ -305,9 +318,10 @@ async function writeChecked(
     // One after the other, synchronously: creating files in one folder is serialised by the file system anyway
     // (the folder is locked for each), so writes in flight only contend, and each asynchronous write costs
     // three round trips to the thread pool (open, write, close).
-    for (const document of documents) writeFileSync(join(dir, manifestPath(document, layout)), renderDocument(document));
+    documents.forEach((document, i) => writeFileSync(join(dir, documentPaths[i] ?? manifestPath(document, layout)), renderDocument(document)));
   }
-  const files = manifests.map((path) => relative(dir, join(dir, path)));
+  // Manifest paths are relative and normalised already (a kind's folder and an escaped name: never `.`, `..` or a separator).
+  const files = [...manifests];
   await eachLimited(documents, WRITES_IN_FLIGHT, async (document) => {
     const path = contentPath(document, layout);
     if (path === undefined || document.content === undefined) return;
