@@ -18,7 +18,8 @@ const MAX_MEMBERS = 5000;
 /**
  * A predicate telling whether a JSON value equals `expected` ({@link jsonEqual} of
  * src/export/attributes.ts: lists item by item, objects key by key in any order, scalars by
- * `===`), or undefined when `expected` is not plain JSON or too large to compile.
+ * `===`), or undefined when `expected` is not plain JSON or too large to compile, or when the
+ * process may not generate code.
  */
 export function compileEquals(expected: unknown): EqualsValue | undefined {
   const lines: string[] = [];
@@ -59,6 +60,11 @@ export function compileEquals(expected: unknown): EqualsValue | undefined {
     });
   };
   if (!emit('v0', expected)) return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code holds only literals from JSON.stringify and generated names
-  return new Function('v0', `${lines.join('\n')}\nreturn true;`) as EqualsValue;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code holds only literals from JSON.stringify and generated names
+    return new Function('v0', `${lines.join('\n')}\nreturn true;`) as EqualsValue;
+  } catch {
+    // Code generation is off (node --disallow-code-generation-from-strings): the values are compared by walking them.
+    return undefined;
+  }
 }

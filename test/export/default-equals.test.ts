@@ -3,10 +3,12 @@
  * answers as `jsonEqual` does, for any JSON default and any value: the default itself, a
  * copy with its members in another order, one changed in one place, or anything else.
  */
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonEqual } from '../../src/export/attributes.js';
 import { compileEquals } from '../../src/export/default-equals.js';
+import { REPO } from '../e2e/harness.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -62,6 +64,18 @@ describe('compileEquals', () => {
       }),
       { numRuns: 2000, seed: 11 },
     );
+  });
+
+  it('compiles nothing, and export leaves defaults out all the same, in a process that may not generate code (the compiled dist/)', () => {
+    const script = [
+      "const { compileEquals } = await import('./dist/export/default-equals.js');",
+      "const { exportAttributes, defaultTree } = await import('./dist/export/attributes.js');",
+      "const live = { ...defaultTree('mapping'), name: 'shop' };",
+      "const kept = exportAttributes('mapping', live, { variant: 'latest', keepDefaults: false, unknown: () => {} });",
+      'console.log(JSON.stringify([compileEquals({ a: 1 }) === undefined, kept]));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual([true, { name: 'shop' }]);
   });
 
   it('compiles nothing for a value that is not plain JSON or has a member named __proto__', () => {
