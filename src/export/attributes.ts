@@ -11,6 +11,8 @@ import { recordedDefaults } from '../kinds/server-defaults.js';
 import type { Key } from '../object-key.js';
 import { joinKey } from '../object-key.js';
 import type { JsonSchema } from '../schema/index.js';
+import type { EqualsValue } from './default-equals.js';
+import { compileEquals } from './default-equals.js';
 import { secretAttributes, wireSchema, writeOnlyAttributes } from '../schema/index.js';
 
 /** A plain JSON object (not an array, not null). */
@@ -187,7 +189,19 @@ function keptEquals(value: unknown, schema: JsonSchema, fallback: unknown, at: s
     at.pop();
     if (!equal && !unknown) return false;
   }
-  return equal && other !== undefined && kept === Object.keys(other).length;
+  return equal && other !== undefined && kept === keyCount(other);
+}
+
+/** How many members each object of a default tree has, counted once (the trees never change). */
+const keyCounts = new WeakMap<object, number>();
+
+function keyCount(value: Record<string, unknown>): number {
+  let count = keyCounts.get(value);
+  if (count === undefined) {
+    count = Object.keys(value).length;
+    keyCounts.set(value, count);
+  }
+  return count;
 }
 
 /**
@@ -195,7 +209,14 @@ function keptEquals(value: unknown, schema: JsonSchema, fallback: unknown, at: s
  * that also reports the unknown members (with `unknown`): a member equal to its default is
  * compared where it is, never copied (most of a live object's attributes are defaults).
  */
-function keepChanged(value: Record<string, unknown>, schema: JsonSchema, defaults: Readonly<Record<string, unknown>>, at: string[], unknown: Unknown | undefined): Record<string, unknown> {
+function keepChanged(
+  value: Record<string, unknown>,
+  schema: JsonSchema,
+  defaults: Readonly<Record<string, unknown>>,
+  at: string[],
+  unknown: Unknown | undefined,
+  equalsDefault?: ReadonlyMap<string, EqualsValue>,
+): Record<string, unknown> {
   const props = schema.properties;
   const out: Record<string, unknown> = {};
   for (const key in value) {
@@ -206,6 +227,8 @@ function keepChanged(value: Record<string, unknown>, schema: JsonSchema, default
     }
     if (childSchema === LEFT_OUT) continue;
     const child = value[key];
+    // A member equal to its default (the compiled check): nothing to keep, nothing unknown (the default has nothing unknown).
+    if (equalsDefault?.get(key)?.(child) === true) continue;
     at.push(key);
     if (!Object.hasOwn(defaults, key)) {
       out[key] = keep(child, childSchema, at, unknown);
@@ -277,7 +300,7 @@ export interface AttributeOptions {
  */
 export function exportAttributes(type: ResourceType, live: Readonly<Record<string, unknown>>, options: AttributeOptions): Record<string, unknown> {
   const kind = kindOf(type);
-  const { exportSchema, secrets, defaults } = kindRules(type, options.variant);
+  const { exportSchema, secrets, defaults, equalsDefault } = kindRules(type, options.variant);
   // The readable secrets that hold a value, found in the live object: what the schema keeps
   // of it holds them at the same paths (lists keep every item).
   const slots: string[][] = [];
@@ -291,7 +314,7 @@ export function exportAttributes(type: ResourceType, live: Readonly<Record<strin
       slots.push(path);
     });
   }
-  const attributes = options.keepDefaults ? (keep(live, exportSchema, [], options.unknown) as Record<string, unknown>) : keepChanged(live, exportSchema, defaults, [], options.unknown);
+  const attributes = options.keepDefaults ? (keep(live, exportSchema, [], options.unknown) as Record<string, unknown>) : keepChanged(live, exportSchema, defaults, [], options.unknown, equalsDefault);
   for (const path of slots) {
     const last = path[path.length - 1];
     let node: unknown = attributes;
@@ -310,6 +333,12 @@ interface KindRules {
   /** The attributes marked secret, and whether each is write-only. */
   readonly secrets: readonly { readonly segments: readonly string[]; readonly writeOnly: boolean }[];
   readonly defaults: Readonly<Record<string, unknown>>;
+  /**
+   * Per top-level attribute whose default object or list {@link keptEquals} finds equal to
+   * itself with nothing unknown, a compiled check that a live value equals that default
+   * (src/export/default-equals.ts): such a value is left out without walking it.
+   */
+  readonly equalsDefault: ReadonlyMap<string, EqualsValue>;
 }
 
 const rulesCache = new Map<Key<'export rules'>, KindRules>();
@@ -326,7 +355,17 @@ function kindRules(type: ResourceType, variant: Variant): KindRules {
       schema,
       secrets.filter((s) => s.writeOnly).map((s) => s.segments),
     );
-    rules = { schema, exportSchema, secrets, defaults: defaultTree(type) };
+    const defaults = defaultTree(type);
+    const equalsDefault = new Map<string, EqualsValue>();
+    for (const [key, value] of Object.entries(defaults)) {
+      const childSchema = exportSchema.properties?.[key];
+      if (typeof value !== 'object' || value === null || !childSchema || childSchema === LEFT_OUT) continue;
+      let unknown = false;
+      if (!keptEquals(value, childSchema, value, [key], () => (unknown = true)) || unknown) continue;
+      const equals = compileEquals(value);
+      if (equals) equalsDefault.set(key, equals);
+    }
+    rules = { schema, exportSchema, secrets, defaults, equalsDefault };
     rulesCache.set(key, rules);
   }
   return rules;

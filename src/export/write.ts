@@ -3,6 +3,7 @@
  * `<kind>/<name>.yaml`, or one multi-document file per kind `<kind>.yaml`),
  * `secrets.env.example` (variable names only) and, unless one exists, `gwops.yaml`.
  */
+import { writeFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { dump } from 'js-yaml';
@@ -13,7 +14,7 @@ import { ConfigError } from '../errors.js';
 import { errnoWords } from '../files.js';
 import { PROJECT_FILE } from '../manifest/project.js';
 import { escapeVariables } from '../manifest/variables.js';
-import { lengthProblem, writeProblem } from '../out-paths.js';
+import { NAME_MAX_BYTES, PATH_MAX_BYTES, lengthProblem, writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
 
@@ -33,11 +34,21 @@ export const PROJECT_API_KEY_ENV = 'GWOPS_API_KEY';
  */
 const YAML_OPTIONS = { lineWidth: -1, noRefs: true, quotingType: '"' } as const;
 
-/** Every string of a JSON value (keys excepted, as the reader never substitutes them) through {@link escapeVariables}. */
+/**
+ * Every string of a JSON value (keys excepted, as the reader never substitutes them) through
+ * {@link escapeVariables}; a list or object with nothing to escape is the same one, not a copy.
+ */
 function escapeStrings(value: unknown): unknown {
   if (typeof value === 'string') return escapeVariables(value);
-  if (Array.isArray(value)) return value.map(escapeStrings);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeStrings(v)]));
+  if (Array.isArray(value)) {
+    for (const item of value) if (escapeStrings(item) !== item) return value.map(escapeStrings);
+    return value;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key in record) if (escapeStrings(record[key]) !== record[key]) return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, escapeStrings(v)]));
+    return value;
+  }
   return value;
 }
 
@@ -183,16 +194,23 @@ export interface Written {
  * length of its path.
  */
 async function firstWriteProblem(paths: readonly string[]): Promise<{ path: string; problem: string } | undefined> {
-  const folders = new Map<string, { problem?: string | undefined; entries: ReadonlySet<string> }>();
+  const folders = new Map<string, { problem?: string | undefined; entries?: ReadonlySet<string>; namesFit?: boolean }>();
   for (const full of paths) {
-    const tooLong = lengthProblem(full);
-    if (tooLong !== undefined) return { path: full, problem: tooLong };
     const folder = dirname(full);
     let checked = folders.get(folder);
     if (!checked) {
-      const problem = await writeProblem(folder, 'directory');
-      checked = { problem, entries: new Set(problem === undefined ? await readdir(folder).catch(() => []) : []) };
+      checked = { namesFit: lengthProblem(folder) === undefined };
       folders.set(folder, checked);
+    }
+    // A UTF-16 unit is at most 3 bytes of UTF-8: in a folder whose names fit, a short file name on a short path fits too,
+    // without encoding the path (the same answer as lengthProblem, which is asked otherwise).
+    const short = checked.namesFit === true && basename(full).length * 3 <= NAME_MAX_BYTES && full.length * 3 <= PATH_MAX_BYTES;
+    const tooLong = short ? undefined : lengthProblem(full);
+    if (tooLong !== undefined) return { path: full, problem: tooLong };
+    if (!checked.entries) {
+      const problem = await writeProblem(folder, 'directory');
+      checked.problem = problem;
+      checked.entries = new Set(problem === undefined ? await readdir(folder).catch(() => []) : []);
     }
     const problem = checked.problem ?? (checked.entries.has(basename(full)) ? await writeProblem(full, 'file') : undefined);
     if (problem !== undefined) return { path: full, problem };
@@ -233,13 +251,14 @@ export async function writeExport(
   clearFolders: readonly string[],
   projectDir: string = dir,
 ): Promise<Written> {
-  const manifests = [...new Set(documents.map((d) => manifestPath(d, layout)))];
+  const documentPaths = documents.map((d) => manifestPath(d, layout));
+  const manifests = [...new Set(documentPaths)];
   const contents = documents.flatMap((d) => contentPath(d, layout) ?? []);
   const paths = [...manifests.map((path) => join(dir, path)), ...contents.map((path) => join(dir, path)), join(projectDir, PROJECT_FILE), ...(secrets.length > 0 ? [join(projectDir, SECRETS_EXAMPLE_FILE)] : [])];
   const found = await firstWriteProblem(paths);
   if (found !== undefined) throw new ConfigError(`cannot write ${relative(dir, found.path)}: ${found.problem}; nothing was written or removed`);
   try {
-    return await writeChecked(dir, documents, layout, manifests, secrets, project, clearFolders, projectDir);
+    return await writeChecked(dir, documents, documentPaths, layout, manifests, secrets, project, clearFolders, projectDir);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`cannot write the export into ${dir}: ${errnoWords(error)}`, { cause: error });
@@ -252,6 +271,8 @@ const CHUNK_CHARS = 1 << 20;
 async function writeChecked(
   dir: string,
   documents: readonly ExportedDocument[],
+  /** The manifest file of each document (relative to `dir`), in the same order. */
+  documentPaths: readonly string[],
   layout: ExportLayout,
   manifests: readonly string[],
   secrets: readonly SecretVariable[],
@@ -294,9 +315,13 @@ async function writeChecked(
       await appendFile(full, chunk);
     }
   } else {
-    await eachLimited(documents, WRITES_IN_FLIGHT, (document) => writeFile(join(dir, manifestPath(document, layout)), renderDocument(document)));
+    // One after the other, synchronously: creating files in one folder is serialised by the file system anyway
+    // (the folder is locked for each), so writes in flight only contend, and each asynchronous write costs
+    // three round trips to the thread pool (open, write, close).
+    documents.forEach((document, i) => writeFileSync(join(dir, documentPaths[i] ?? manifestPath(document, layout)), renderDocument(document)));
   }
-  const files = manifests.map((path) => relative(dir, join(dir, path)));
+  // Manifest paths are relative and normalised already (a kind's folder and an escaped name: never `.`, `..` or a separator).
+  const files = [...manifests];
   await eachLimited(documents, WRITES_IN_FLIGHT, async (document) => {
     const path = contentPath(document, layout);
     if (path === undefined || document.content === undefined) return;
