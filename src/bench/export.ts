@@ -48,19 +48,18 @@ export interface ExportBenchRow {
 export const EXPORT_COLLECTIONS: readonly string[] = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((k) => k.collection);
 
 /**
- * One export (`gwops export --out` a new directory under `base`, removed after it is timed)
- * or one bare fetch of {@link EXPORT_COLLECTIONS}, in a fresh process.
+ * One export (`gwops export --out` a new directory under `base`) or one bare fetch of
+ * {@link EXPORT_COLLECTIONS}, in a fresh process. The export's files stay until the caller
+ * removes `base` once its size is measured: deleting tens of thousands of files right
+ * before the next run made that run's file creation several times slower (the file system
+ * searches the freshly freed inodes on every create), a cost no user's export pays.
  * @throws Error when it fails
  */
 export async function exportProbe(emulator: Pick<BenchEmulator, 'url' | 'apiKey'>, mode: 'export' | 'fetch', base: string): Promise<ProbeRun> {
   const out = path.join(base, `run-${++exportRuns}`);
-  try {
-    const run = await runProbe(emulator, mode === 'export' ? { mode: 'cli', args: ['export', '--out', out, '-q'] } : { mode: 'fetch', collections: EXPORT_COLLECTIONS });
-    if (run.exitCode !== 0) throw new Error(`${mode} probe ended with exit code ${run.exitCode}: ${run.stderrTail.trim()}`);
-    return run;
-  } finally {
-    await rm(out, { recursive: true, force: true });
-  }
+  const run = await runProbe(emulator, mode === 'export' ? { mode: 'cli', args: ['export', '--out', out, '-q'] } : { mode: 'fetch', collections: EXPORT_COLLECTIONS });
+  if (run.exitCode !== 0) throw new Error(`${mode} probe ended with exit code ${run.exitCode}: ${run.stderrTail.trim()}`);
+  return run;
 }
 
 let exportRuns = 0;
