@@ -306,6 +306,17 @@ export function identifiersOf(body: RelationshipBody): readonly ResourceIdentifi
  * @throws Error naming the first problem (a planner bug, or a plan file edited by hand)
  */
 export function checkCalls(steps: readonly PlanStep[], calls: readonly PlanCall[]): void {
+  // The same arrays (never changed once planned) were checked already: the planner checks
+  // what it made, and executing that plan in the same run asks again.
+  if (checked.get(calls) === steps) return;
+  checkCallsOnce(steps, calls);
+  checked.set(calls, steps);
+}
+
+/** Calls already found sendable, with the steps they were checked against. */
+const checked = new WeakMap<readonly PlanCall[], readonly PlanStep[]>();
+
+function checkCallsOnce(steps: readonly PlanStep[], calls: readonly PlanCall[]): void {
   const stepByIndex = new Map(steps.map((s) => [s.index, s]));
   const callOfStep = new Map<number, number>();
   for (const [i, call] of calls.entries()) {
