@@ -133,6 +133,11 @@ export function fastParse(text: string, options: FastParseOptions = {}): FastDoc
           // Each node is composed inside its parent's composition: a collection closing at
           // `depth` is nested at most `depth` levels deep.
           if (depth > maxNesting && (state.kind === 'mapping' || state.kind === 'sequence')) tooDeep = true;
+          // js-yaml grows each list item by item, leaving room for about 16 items in each (most
+          // lists of a manifest hold one or two): the node's value, which its parent takes
+          // once this event returns, becomes a copy of exactly its length. (No alias can name
+          // the list being replaced: texts with aliases never take this path.)
+          if (state.kind === 'sequence' && Array.isArray(state.result)) state.result = state.result.slice();
           depth -= 1;
         }
       },

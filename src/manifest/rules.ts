@@ -183,7 +183,8 @@ export interface Resolved {
  */
 export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, links: 'errors' | 'warnings' | 'skip', out: Diagnostic[]): void {
   if (links !== 'skip') for (const r of resolved) checkLinks(r, index, links === 'warnings', out);
-  const entries = new Map<RuleDocument, Entry>(resolved.map((r) => [r.doc, r.entry]));
+  // The entry of a document is looked up only for a problem found: indexed when first needed.
+  let entries: Map<RuleDocument, Entry> | undefined;
   const all = resolved.map((r) => r.doc);
   const byKind = new Map<ResourceType, ManifestDocument[]>();
   for (const doc of all) {
@@ -192,6 +193,7 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
     else byKind.set(doc.kind, [doc]);
   }
   const entryOf = (document: RuleDocument): Entry => {
+    entries ??= new Map<RuleDocument, Entry>(resolved.map((r) => [r.doc, r.entry]));
     const entry = entries.get(document);
     if (!entry) throw new Error(`rules reported about ${labelOf(document.kind, document.name)}, which is no resolved document`);
     return entry;
@@ -252,7 +254,7 @@ function linkPointer(cardinality: 'one' | 'many', relationship: string, i: numbe
  * relationship and name (the plan locates a link it cannot resolve there, not at the
  * document's start).
  */
-export function undeclaredLinkSources(doc: ManifestDocument, entry: Entry, index: EntryIndex): Record<string, Record<string, SourceLocation>> | undefined {
+export function undeclaredLinkSources(doc: Pick<ManifestDocument, 'kind' | 'relationships'>, entry: Entry, index: EntryIndex): Record<string, Record<string, SourceLocation>> | undefined {
   let out: Record<string, Record<string, SourceLocation>> | undefined;
   for (const [rel, names] of Object.entries(doc.relationships)) {
     const def = kindOf(doc.kind).relationships[rel];
@@ -272,7 +274,7 @@ export function undeclaredLinkSources(doc: ManifestDocument, entry: Entry, index
  * `x-gwops-reference`) is written, by dotted attribute path (ManifestDocument
  * `referenceSources`): the plan locates a name it cannot resolve there.
  */
-export function undeclaredReferenceSources(doc: ManifestDocument, entry: Entry, index: EntryIndex): Record<string, SourceLocation> | undefined {
+export function undeclaredReferenceSources(doc: Pick<ManifestDocument, 'kind' | 'attributes'>, entry: Entry, index: EntryIndex): Record<string, SourceLocation> | undefined {
   let out: Record<string, SourceLocation> | undefined;
   for (const reference of attributeReferences(doc.kind, doc.attributes)) {
     if (index.get(reference.target)?.has(String(reference.value)) === true) continue;
