@@ -274,7 +274,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
       for (const [rel, targets] of Object.entries(rels)) {
         if (typeof targets === 'string') relationships[rel] = [targets];
         // slice: a copy of exactly its length (arrays grown item by item keep spare room).
-        else if (Array.isArray(targets)) relationships[rel] = targets.every((t) => typeof t === 'string') ? (targets as string[]).slice() : targets.filter((t): t is string => typeof t === 'string');
+        else if (Array.isArray(targets)) relationships[rel] = targets.every((t) => typeof t === 'string') ? targets.slice() : targets.filter((t): t is string => typeof t === 'string');
       }
     }
     const start = documentStart(entry.base);
