@@ -66,6 +66,9 @@ export function applyVariables(
   return result.substituted;
 }
 
+/** The document kinds by name: the kind of a document is this string, not the copy read from its file (one string for every lookup). */
+const KNOWN_KINDS = new Map<string, SchemaKind>(SCHEMA_KINDS.map((k) => [k, k]));
+
 function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: Diagnostic[]): SchemaKind | undefined {
   const kind = value.kind;
   if (kind === undefined) {
@@ -74,7 +77,8 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
     );
     return undefined;
   }
-  if (typeof kind !== 'string' || !SCHEMA_KINDS.includes(kind)) {
+  const known = typeof kind === 'string' ? KNOWN_KINDS.get(kind) : undefined;
+  if (known === undefined) {
     const shown = typeof kind === 'string' ? kind : JSON.stringify(kind);
     out.push(
       makeDiagnostic(parsed, {
@@ -87,7 +91,7 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
     );
     return undefined;
   }
-  return kind;
+  return known;
 }
 
 function checkName(parsed: ParsedDocument, kind: SchemaKind, value: Record<string, unknown>, out: Diagnostic[]): string | undefined {

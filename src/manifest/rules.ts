@@ -314,8 +314,11 @@ export function undeclaredReferenceSources(doc: Pick<ManifestDocument, 'kind' | 
   }
   // Sub-resource keys (KindDefinition `subResources`): short names are checked against the
   // gateway's catalogue, names of objects may resolve to live ones; both at plan time.
-  for (const [name, def] of Object.entries(kindOf(doc.kind).subResources ?? {})) {
+  const subResources = kindOf(doc.kind).subResources ?? {};
+  for (const name in subResources) {
+    const def = subResources[name];
     const map = doc.attributes[name];
+    if (def === undefined) continue;
     if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
     for (const key of Object.keys(map)) {
       if ('target' in def.key && index.get(def.key.target)?.has(key) === true) continue;
