@@ -3,6 +3,8 @@
  * process, and the translation of ajv's errors into diagnostics that say what would be
  * right (did-you-mean for unknown keys and enum values; docs/architecture.md "Habits").
  */
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
@@ -11,6 +13,7 @@ import { SCHEMA_KINDS, documentSchema } from '../schema/index.js';
 import type { JsonSchema, SchemaKind } from '../schema/index.js';
 import type { DiagnosticSpec } from './positions.js';
 import { pointerSegments } from './positions.js';
+import { precompiledValidator } from './precompiled.js';
 import type { ScalarType } from './variables.js';
 import { typedReference } from './variables.js';
 
@@ -22,24 +25,59 @@ import { typedReference } from './variables.js';
  */
 export const PACKAGE_SCHEMA_OPTIONS = { allErrors: true, strict: false, verbose: true, validateSchema: false } as const;
 
+/**
+ * The ajv options of the document schemas. `optimize: false`: the optimiser pass costs more
+ * time than it saves on manifests (measured ~40 %). `inlineRefs: false`: each `$defs` entry
+ * is compiled once as a function of its own instead of once per `$ref` (halves the compile).
+ * `validateSchema: false`: the schemas are the package's own, checked against the
+ * meta-schema by a test, not at every run.
+ */
+const DOCUMENT_SCHEMA_OPTIONS = { ...PACKAGE_SCHEMA_OPTIONS, code: { optimize: false }, inlineRefs: false } as const;
+
+/** The `$id` of a document kind's schema. */
+export const documentSchemaId = (kind: SchemaKind): string => `https://gwops.dev/schemas/${kind}.schema.json`;
+
+/**
+ * An ajv instance holding every document schema (adding is cheap; each is compiled when
+ * first asked for). `source`: keep the generated code, for {@link precompiledValidator}'s files.
+ */
+export function documentAjv(source = false): InstanceType<typeof Ajv2020.default> {
+  const instance = new Ajv2020.default({ ...DOCUMENT_SCHEMA_OPTIONS, code: { ...DOCUMENT_SCHEMA_OPTIONS.code, source } });
+  for (const k of SCHEMA_KINDS) instance.addSchema(documentSchema(k));
+  return instance;
+}
+
+let digest: string | undefined;
+
+/**
+ * What the validators of the document schemas are compiled from (ajv's version, the options,
+ * every document schema), as a SHA-256 hex digest: a precompiled validator is used only when
+ * it was made from the same.
+ */
+export function documentSchemasDigest(): string {
+  digest ??= createHash('sha256')
+    .update(JSON.stringify({ ajv: (createRequire(import.meta.url)('ajv/package.json') as { version: string }).version, options: DOCUMENT_SCHEMA_OPTIONS, schemas: SCHEMA_KINDS.map(documentSchema) }))
+    .digest('hex');
+  return digest;
+}
+
 let ajv: InstanceType<typeof Ajv2020.default> | undefined;
 const validators = new Map<SchemaKind, ValidateFunction>();
 
-/** The compiled validator of a document kind (compiled on first use, then cached for the process). */
+/**
+ * The validator of a document kind, cached for the process: the one `npm run build`
+ * precompiled ({@link precompiledValidator}) when it is there and made from these schemas,
+ * else compiled on first use (compiling the large mapping schema took about a third of a
+ * second, loading its precompiled code a twentieth).
+ */
 export function validatorFor(kind: SchemaKind): ValidateFunction {
   let fn = validators.get(kind);
   if (fn) return fn;
-  if (!ajv) {
-    // Compiling the large mapping schema is the biggest fixed cost of a run. `optimize: false`:
-    // the optimiser pass costs more time than it saves on manifests (measured ~40 %).
-    // `inlineRefs: false`: each `$defs` entry is compiled once as a function of its own
-    // instead of once per `$ref` (halves the compile). `validateSchema: false`: the schemas
-    // are the package's own, checked against the meta-schema by a test, not at every run.
-    ajv = new Ajv2020.default({ ...PACKAGE_SCHEMA_OPTIONS, code: { optimize: false }, inlineRefs: false });
-    // Adding is cheap; each schema is compiled only when a document of its kind is validated.
-    for (const k of SCHEMA_KINDS) ajv.addSchema(documentSchema(k));
+  fn = precompiledValidator(kind, documentSchemasDigest);
+  if (!fn) {
+    ajv ??= documentAjv();
+    fn = ajv.getSchema(documentSchemaId(kind));
   }
-  fn = ajv.getSchema(`https://gwops.dev/schemas/${kind}.schema.json`);
   if (!fn) throw new Error(`schema of ${kind} did not compile`);
   validators.set(kind, fn);
   return fn;
