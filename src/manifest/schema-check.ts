@@ -3,8 +3,6 @@
  * process, and the translation of ajv's errors into diagnostics that say what would be
  * right (did-you-mean for unknown keys and enum values; docs/architecture.md "Habits").
  */
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
@@ -13,7 +11,7 @@ import { SCHEMA_KINDS, documentSchema } from '../schema/index.js';
 import type { JsonSchema, SchemaKind } from '../schema/index.js';
 import type { DiagnosticSpec } from './positions.js';
 import { pointerSegments } from './positions.js';
-import { precompiledValidator } from './precompiled.js';
+import { precompiledValidator, validatorDigest } from './precompiled.js';
 import type { ScalarType } from './variables.js';
 import { typedReference } from './variables.js';
 
@@ -49,15 +47,9 @@ export function documentAjv(source = false): InstanceType<typeof Ajv2020.default
 
 let digest: string | undefined;
 
-/**
- * What the validators of the document schemas are compiled from (ajv's version, the options,
- * every document schema), as a SHA-256 hex digest: a precompiled validator is used only when
- * it was made from the same.
- */
+/** What the validators of the document schemas are compiled from ({@link validatorDigest}). */
 export function documentSchemasDigest(): string {
-  digest ??= createHash('sha256')
-    .update(JSON.stringify({ ajv: (createRequire(import.meta.url)('ajv/package.json') as { version: string }).version, options: DOCUMENT_SCHEMA_OPTIONS, schemas: SCHEMA_KINDS.map(documentSchema) }))
-    .digest('hex');
+  digest ??= validatorDigest(DOCUMENT_SCHEMA_OPTIONS, SCHEMA_KINDS.map(documentSchema));
   return digest;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The validators `npm run build` precompiles (src/manifest/precompile.ts) must judge every
- * document as the validators compiled at run time do, and a file made from other schemas
- * must not be used.
+ * document and project file as the validators compiled at run time do, and a file made
+ * from other schemas must not be used.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,10 +9,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { precompiledFile, precompiledValidator } from '../../src/manifest/precompiled.js';
-import { documentAjv, documentSchemaId, documentSchemasDigest } from '../../src/manifest/schema-check.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { PROJECT_FILE_VALIDATOR, precompiledFile, precompiledValidator } from '../../src/manifest/precompiled.js';
+import { projectSchemaDigest } from '../../src/manifest/project.js';
+import { PACKAGE_SCHEMA_OPTIONS, documentAjv, documentSchemaId, documentSchemasDigest } from '../../src/manifest/schema-check.js';
 import { precompiledModules } from '../../src/manifest/precompile.js';
-import { SCHEMA_KINDS, attributesSchema } from '../../src/schema/index.js';
+import { SCHEMA_KINDS, attributesSchema, loadSchemaFile } from '../../src/schema/index.js';
 import type { SchemaKind } from '../../src/schema/index.js';
 import { isResourceType } from '../../src/kinds/index.js';
 
@@ -57,8 +59,24 @@ function judge(kind: SchemaKind, value: unknown, precompiled: boolean): { valid:
 }
 
 describe('precompiled validators', () => {
-  it('are made for every document kind', () => {
-    expect([...modules.keys()].sort()).toEqual([...SCHEMA_KINDS].sort());
+  it('are made for every document kind and the project file', () => {
+    expect([...modules.keys()].sort()).toEqual([...SCHEMA_KINDS, PROJECT_FILE_VALIDATOR].sort());
+  });
+
+  it('judge project files as the compiled one does (property)', () => {
+    const precompiled = precompiledValidator(PROJECT_FILE_VALIDATOR, projectSchemaDigest, dirUrl);
+    const compiledProject = new Ajv2020.default(PACKAGE_SCHEMA_OPTIONS).compile(loadSchemaFile('project.schema.json'));
+    if (!precompiled) throw new Error('no precompiled project file validator');
+    const names = Object.keys((loadSchemaFile('project.schema.json').properties ?? {}));
+    const project = fc.dictionary(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 4 })), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
+    fc.assert(
+      fc.property(project, (value) => {
+        const valid = precompiled(structuredClone(value));
+        const expected = compiledProject(structuredClone(value));
+        expect({ valid, errors: precompiled.errors ?? null }).toEqual({ valid: expected, errors: compiledProject.errors ?? null });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('judge the documents of the corpus and the examples as the compiled ones do', () => {
