@@ -7,8 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { PRECOMPILED_DIR, PROJECT_FILE_VALIDATOR, precompiledFile, precompiledModule } from './precompiled.js';
-import Ajv2020 from 'ajv/dist/2020.js';
-import { PACKAGE_SCHEMA_OPTIONS, documentAjv, documentSchemaId, documentSchemasDigest } from './schema-check.js';
+import { PACKAGE_SCHEMA_OPTIONS, documentAjv, documentSchemaId, documentSchemasDigest, newAjv } from './schema-check.js';
 import { projectSchemaDigest } from './project.js';
 import { SCHEMA_KINDS, loadSchemaFile } from '../schema/index.js';
 
@@ -22,7 +21,7 @@ export function precompiledModules(): Map<string, string> {
     if (!validate) throw new Error(`schema of ${kind} did not compile`);
     modules.set(kind, precompiledModule(standaloneCode.default(ajv, validate), digest));
   }
-  const projectAjv = new Ajv2020.default({ ...PACKAGE_SCHEMA_OPTIONS, code: { source: true } });
+  const projectAjv = newAjv({ ...PACKAGE_SCHEMA_OPTIONS, code: { source: true } });
   const project = projectAjv.compile(loadSchemaFile('project.schema.json'));
   modules.set(PROJECT_FILE_VALIDATOR, precompiledModule(standaloneCode.default(projectAjv, project), projectSchemaDigest()));
   return modules;

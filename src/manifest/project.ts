@@ -5,7 +5,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { InputError, FileReadError } from '../errors.js';
 import { FILE_LIMITS, readFileBounded } from '../files.js';
@@ -18,7 +17,7 @@ import { parseFile } from './parse.js';
 import type { DiagnosticSpec } from './positions.js';
 import { makeDiagnostic } from './positions.js';
 import { decodeUtf8 } from './source-file.js';
-import { PACKAGE_SCHEMA_OPTIONS, schemaDiagnosticsWith } from './schema-check.js';
+import { PACKAGE_SCHEMA_OPTIONS, newAjv, schemaDiagnosticsWith } from './schema-check.js';
 import { PROJECT_FILE_VALIDATOR, precompiledValidator, validatorDigest } from './precompiled.js';
 
 /** One gateway a project is applied to. Paths are absolute (resolved against the project file's directory). */
@@ -89,7 +88,7 @@ export function projectSchemaDigest(): string {
  */
 function validateProject(value: unknown): ValidateFunction {
   projectValidator ??=
-    precompiledValidator(PROJECT_FILE_VALIDATOR, projectSchemaDigest) ?? new Ajv2020.default(PACKAGE_SCHEMA_OPTIONS).compile(loadSchemaFile('project.schema.json'));
+    precompiledValidator(PROJECT_FILE_VALIDATOR, projectSchemaDigest) ?? newAjv(PACKAGE_SCHEMA_OPTIONS).compile(loadSchemaFile('project.schema.json'));
   projectValidator(value);
   return projectValidator;
 }

@@ -3,7 +3,8 @@
  * process, and the translation of ajv's errors into diagnostics that say what would be
  * right (did-you-mean for unknown keys and enum values; docs/architecture.md "Habits").
  */
-import Ajv2020 from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import { isResourceType, kindOf } from '../kinds/index.js';
@@ -40,7 +41,7 @@ export const documentSchemaId = (kind: SchemaKind): string => `https://gwops.dev
  * first asked for). `source`: keep the generated code, for {@link precompiledValidator}'s files.
  */
 export function documentAjv(source = false): InstanceType<typeof Ajv2020.default> {
-  const instance = new Ajv2020.default({ ...DOCUMENT_SCHEMA_OPTIONS, code: { ...DOCUMENT_SCHEMA_OPTIONS.code, source } });
+  const instance = newAjv({ ...DOCUMENT_SCHEMA_OPTIONS, code: { ...DOCUMENT_SCHEMA_OPTIONS.code, source } });
   for (const k of SCHEMA_KINDS) instance.addSchema(documentSchema(k));
   return instance;
 }
@@ -51,6 +52,15 @@ let digest: string | undefined;
 export function documentSchemasDigest(): string {
   digest ??= validatorDigest(DOCUMENT_SCHEMA_OPTIONS, SCHEMA_KINDS.map(documentSchema));
   return digest;
+}
+
+/**
+ * A new ajv instance (draft 2020-12). ajv is loaded on first use: a run whose validators are
+ * all precompiled (src/manifest/precompiled.ts) never loads it.
+ */
+export function newAjv(options: ConstructorParameters<typeof Ajv2020.default>[0]): InstanceType<typeof Ajv2020.default> {
+  const { default: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof Ajv2020;
+  return new Ajv(options);
 }
 
 let ajv: InstanceType<typeof Ajv2020.default> | undefined;
