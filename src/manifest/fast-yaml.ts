@@ -132,7 +132,8 @@ export function fastParse(text: string, options: FastParseOptions = {}): FastDoc
         } else if (event === 'close') {
           // Each node is composed inside its parent's composition: a collection closing at
           // `depth` is nested at most `depth` levels deep.
-          if (depth > maxNesting && (state.kind === 'mapping' || state.kind === 'sequence')) tooDeep = true;
+          // A collection: js-yaml's node kinds are scalar, sequence and mapping (null: no node).
+          if (depth > maxNesting && state.kind !== null && state.kind !== 'scalar') tooDeep = true;
           // js-yaml grows each list item by item, leaving room for about 16 items in each (most
           // lists of a manifest hold one or two): the node's value, which its parent takes
           // once this event returns, becomes a copy of exactly its length. (No alias can name
