@@ -30,6 +30,9 @@ const shown = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.s
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The pointers of a document without references (shared: never modified). */
+const NO_POINTERS: ReadonlySet<string> = new Set();
+
 /**
  * Substitutes variables in a parsed document in place (and records its whole references in
  * `wholeReferences`); unset ones become diagnostics, and so does every reference to a
@@ -41,7 +44,12 @@ export function applyVariables(
   env: Readonly<Record<string, string | undefined>>,
   out: Diagnostic[],
   guard?: VariableGuard,
-): Set<string> {
+): ReadonlySet<string> {
+  if (parsed.hints?.references === false) {
+    // No string of the document holds `${`: nothing to substitute, report or record.
+    parsed.wholeReferences = NO_POINTERS;
+    return NO_POINTERS;
+  }
   if (guard) checkGuardedReferences(parsed, guard, out);
   const result = substituteVariables(parsed.value, guard?.env ?? env);
   parsed.value = result.value;
@@ -58,6 +66,9 @@ export function applyVariables(
   return result.substituted;
 }
 
+/** The document kinds by name: the kind of a document is this string, not the copy read from its file (one string for every lookup). */
+const KNOWN_KINDS = new Map<string, SchemaKind>(SCHEMA_KINDS.map((k) => [k, k]));
+
 function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: Diagnostic[]): SchemaKind | undefined {
   const kind = value.kind;
   if (kind === undefined) {
@@ -66,7 +77,8 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
     );
     return undefined;
   }
-  if (typeof kind !== 'string' || !SCHEMA_KINDS.includes(kind)) {
+  const known = typeof kind === 'string' ? KNOWN_KINDS.get(kind) : undefined;
+  if (known === undefined) {
     const shown = typeof kind === 'string' ? kind : JSON.stringify(kind);
     out.push(
       makeDiagnostic(parsed, {
@@ -79,7 +91,7 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
     );
     return undefined;
   }
-  return kind;
+  return known;
 }
 
 function checkName(parsed: ParsedDocument, kind: SchemaKind, value: Record<string, unknown>, out: Diagnostic[]): string | undefined {
@@ -132,7 +144,7 @@ function checkApiVersion(parsed: ParsedDocument, apiVersion: unknown, required: 
  * left out of the index (unnamed documents are returned separately for schema checks).
  */
 export function collectEntries(
-  docs: readonly { parsed: ParsedDocument; substituted: Set<string> }[],
+  docs: readonly { parsed: ParsedDocument; substituted: ReadonlySet<string> }[],
   out: Diagnostic[],
 ): { index: EntryIndex; unnamed: { parsed: ParsedDocument; kind: SchemaKind }[] } {
   const index: EntryIndex = new Map();
@@ -203,7 +215,7 @@ function patchOrigin(parsed: ParsedDocument, ops: readonly { path: string }[], s
  * `/attributes/threatHandling`). An overlay naming an object no manifest defines is an error.
  */
 export function applyOverlays(
-  overlays: readonly { parsed: ParsedDocument; substituted: Set<string> }[],
+  overlays: readonly { parsed: ParsedDocument; substituted: ReadonlySet<string> }[],
   index: EntryIndex,
   out: Diagnostic[],
 ): void {

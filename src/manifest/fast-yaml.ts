@@ -39,21 +39,35 @@ interface CoreTag {
  */
 const CORE = (() => {
   const byTag = new Map<string, CoreTag[]>();
+  const tests: RegExp[] = [];
   for (const tag of new Schema({ schema: 'core' }).tags as CoreTag[]) {
     if (!tag.test) continue;
     byTag.set(tag.tag, [...(byTag.get(tag.tag) ?? []), tag]);
+    tests.push(tag.test);
   }
+  // Most plain scalars (keys, names) are strings that no tag matches: js-yaml asks each
+  // implicit type in turn, so one test of all the tags' patterns at once, remembered for
+  // the scalar asked about, answers them (the patterns have no flags: a union is exact).
+  const any = new RegExp(tests.map((t) => `(?:${t.source})`).join('|'));
+  let last: string | undefined;
+  let lastMatches = false;
+  const mayMatch = (text: string): boolean => {
+    if (text !== last) {
+      last = text;
+      lastMatches = any.test(text);
+    }
+    return lastMatches;
+  };
   const implicit = [...byTag].map(
     ([name, tags]) =>
       new yaml.Type(name, {
         kind: 'scalar',
-        resolve: (data: string | null) => tags.some((t) => t.test?.test(data ?? '')),
+        resolve: (data: string | null) => mayMatch(data ?? '') && tags.some((t) => t.test?.test(data ?? '')),
         construct: (data: string | null) => {
           const text = data ?? '';
           const tag = tags.find((t) => t.test?.test(text));
           const value = tag ? tag.resolve(text, () => undefined, {}) : text;
           return isScalar(value) ? value.value : value; // booleans come wrapped, to keep their source form
-
         },
       }),
   );
@@ -82,25 +96,49 @@ export function mayHoldAlias(text: string): boolean {
   return false;
 }
 
+/** Options of {@link fastParse}. */
+export interface FastParseOptions {
+  /**
+   * Refuse (undefined) a text with a collection nested deeper than this (the root is at
+   * level 1), so that the caller's parser can say where; default: no limit. Counted on the
+   * parser's events, so no value needs to be walked for it: the nodes of keys count as a
+   * level, and so does a block node that js-yaml first reads as a possible key (a text one
+   * level less deep than the limit may be refused too; never one deeper accepted).
+   */
+  readonly maxNesting?: number;
+}
+
 /**
  * Reads every document of `text` with `js-yaml`. Returns undefined when the text is not
  * valid YAML for it (or uses anything listed in {@link DIFFERENT}, or may hold an alias:
- * {@link mayHoldAlias}); the caller then uses the `yaml` package. Empty documents (no
- * content, or just `null`) are left out.
+ * {@link mayHoldAlias}, or nests deeper than `options.maxNesting`); the caller then uses
+ * the `yaml` package. Empty documents (no content, or just `null`) are left out.
  */
-export function fastParse(text: string): FastDocument[] | undefined {
+export function fastParse(text: string, options: FastParseOptions = {}): FastDocument[] | undefined {
   if (DIFFERENT.test(text) || mayHoldAlias(text)) return undefined;
-  const starts: { line: number; column: number }[] = [];
+  const maxNesting = options.maxNesting ?? Infinity;
+  /** Line and column of each document's first node, two numbers per document. */
+  const starts: number[] = [];
   let depth = 0;
+  let tooDeep = false;
   let values: unknown[];
   try {
     values = yaml.loadAll(text, null, {
       schema: CORE,
       listener(event, state) {
         if (event === 'open') {
-          if (depth === 0) starts.push({ line: state.line + 1, column: state.position - state.lineStart + 1 });
+          if (depth === 0) starts.push(state.line + 1, state.position - state.lineStart + 1);
           depth += 1;
         } else if (event === 'close') {
+          // Each node is composed inside its parent's composition: a collection closing at
+          // `depth` is nested at most `depth` levels deep.
+          // A collection: js-yaml's node kinds are scalar, sequence and mapping (null: no node).
+          if (depth > maxNesting && state.kind !== null && state.kind !== 'scalar') tooDeep = true;
+          // js-yaml grows each list item by item, leaving room for about 16 items in each (most
+          // lists of a manifest hold one or two): the node's value, which its parent takes
+          // once this event returns, becomes a copy of exactly its length. (No alias can name
+          // the list being replaced: texts with aliases never take this path.)
+          if (state.kind === 'sequence' && Array.isArray(state.result)) state.result = state.result.slice();
           depth -= 1;
         }
       },
@@ -108,11 +146,10 @@ export function fastParse(text: string): FastDocument[] | undefined {
   } catch {
     return undefined;
   }
-  if (starts.length !== values.length) return undefined;
+  if (tooDeep || starts.length !== 2 * values.length) return undefined;
   const docs: FastDocument[] = [];
   values.forEach((value, i) => {
-    const start = starts[i];
-    if (value !== null && value !== undefined && start) docs.push({ value, ...start });
+    if (value !== null && value !== undefined) docs.push({ value, line: starts[2 * i] ?? 1, column: starts[2 * i + 1] ?? 1 });
   });
   return docs;
 }

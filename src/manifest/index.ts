@@ -16,7 +16,7 @@ import type { EntryIndex } from './collect.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { sortDiagnostics } from '../diagnostics.js';
 import type { Entry } from './entries.js';
-import { entryDiagnostic, isWholeReference, labelOf } from './entries.js';
+import { entryDiagnostic, isWholeReference, labelOf, withName } from './entries.js';
 import { parseFile } from './parse.js';
 import { documentStart, makeDiagnostic } from './positions.js';
 import { loadProject } from './project.js';
@@ -144,11 +144,17 @@ function documentOrigin(origin: Entry['baseOrigin'], base: boolean): DocumentOri
 /**
  * {@link LoadResult.locate} and {@link LoadResult.origins}, made outside `loadManifests` so
  * that they hold only what they answer from (not the loader's other locals).
+ * @param documents the resolved documents (`locate` indexes them when first asked: most
+ *   runs never ask)
  * @param index the entries by kind and name; undefined: `origins` answers undefined
  */
-function lookups(byKey: ReadonlyMap<ObjectKey<ResourceType>, SourceLocation>, index: EntryIndex | undefined): Pick<LoadResult, 'locate' | 'origins'> {
+function lookups(documents: readonly ManifestDocument[], index: EntryIndex | undefined): Pick<LoadResult, 'locate' | 'origins'> {
+  let byKey: Map<ObjectKey<ResourceType>, SourceLocation> | undefined;
   return {
-    locate: (kind, name) => byKey.get(objectKey(kind, name)),
+    locate: (kind, name) => {
+      byKey ??= new Map(documents.map((d) => [objectKey(d.kind, d.name), d.source]));
+      return byKey.get(objectKey(kind, name));
+    },
     origins: (kind, name) => {
       const entry = index?.get(kind)?.get(name);
       return entry ? { base: documentOrigin(entry.baseOrigin, true), overlays: entry.overlays.map((o) => documentOrigin(o, false)) } : undefined;
@@ -261,16 +267,19 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     if (!isResourceType(kind)) continue;
     const own = entry.value.attributes;
     let attributes = effective.get(entry) ?? (typeof own === 'object' && own !== null && !Array.isArray(own) ? (own as Record<string, unknown>) : {});
-    if (attributesSchema(kind).properties?.name) attributes = { ...attributes, name: entry.name };
+    if (attributesSchema(kind).properties?.name) attributes = withName(attributes, entry.name);
     const relationships: Record<string, string[]> = {};
     const rels = entry.value.relationships;
     if (typeof rels === 'object' && rels !== null) {
       for (const [rel, targets] of Object.entries(rels)) {
         if (typeof targets === 'string') relationships[rel] = [targets];
-        else if (Array.isArray(targets)) relationships[rel] = targets.filter((t): t is string => typeof t === 'string');
+        // slice: a copy of exactly its length (arrays grown item by item keep spare room).
+        else if (Array.isArray(targets)) relationships[rel] = targets.every((t) => typeof t === 'string') ? targets.slice() : targets.filter((t): t is string => typeof t === 'string');
       }
     }
     const start = documentStart(entry.base);
+    const linkSources = project.allowExternalLinks ? undeclaredLinkSources({ kind, relationships }, entry, index) : undefined;
+    const referenceSources = undeclaredReferenceSources({ kind, attributes }, entry, index);
     const doc: ManifestDocument = {
       kind,
       name: entry.name,
@@ -279,10 +288,10 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
       source: { file: entry.base.source.file, line: start.line, column: start.column },
       ...(secretVersions.has(entry) ? { secretVersions: secretVersions.get(entry) } : {}),
       ...(contents.has(entry) ? { content: contents.get(entry) } : {}),
+      ...(linkSources ? { linkSources } : {}),
+      ...(referenceSources ? { referenceSources } : {}),
     };
-    const linkSources = project.allowExternalLinks ? undeclaredLinkSources(doc, entry, index) : undefined;
-    const referenceSources = undeclaredReferenceSources(doc, entry, index);
-    resolved.push({ doc: { ...doc, ...(linkSources ? { linkSources } : {}), ...(referenceSources ? { referenceSources } : {}) }, entry });
+    resolved.push({ doc, entry });
   }
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
@@ -302,13 +311,13 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     );
   }
 
-  const byKey = new Map<ObjectKey<ResourceType>, SourceLocation>(resolved.map((r) => [objectKey(r.doc.kind, r.doc.name), r.doc.source]));
+  const documents = resolved.map((r) => r.doc);
   return {
-    documents: resolved.map((r) => r.doc),
+    documents,
     diagnostics: sortDiagnostics(out),
     project,
     variant,
-    ...lookups(byKey, options.keepOrigins === false ? undefined : index),
+    ...lookups(documents.slice(), options.keepOrigins === false ? undefined : index),
     secretValues: [...new Set(secretValues)],
     secretReferences,
     jwksReferences,

@@ -49,9 +49,19 @@ function locationOf(entry: Entry, pointer: readonly string[]): Location {
   return { file: d.file ?? '', line: d.line ?? 1, column: d.column ?? 1, pointer: d.pointer ?? '' };
 }
 
-function markedPaths(kind: string): readonly { segments: readonly string[]; algorithm: string }[] {
-  const type = kindOfDocument(kind).type;
-  return publicKeyAttributes(type).map((p) => ({ segments: p.segments, algorithm: p.schema['x-gwops-public-key']?.algorithm ?? '' }));
+type MarkedPath = { readonly segments: readonly string[]; readonly algorithm: string };
+
+/** {@link markedPaths} by kind (asked for about every document twice). */
+const markedPathsByKind = new Map<string, readonly MarkedPath[]>();
+
+function markedPaths(kind: string): readonly MarkedPath[] {
+  let paths = markedPathsByKind.get(kind);
+  if (!paths) {
+    const type = kindOfDocument(kind).type;
+    paths = publicKeyAttributes(type).map((p) => ({ segments: p.segments, algorithm: p.schema['x-gwops-public-key']?.algorithm ?? '' }));
+    markedPathsByKind.set(kind, paths);
+  }
+  return paths;
 }
 
 /**

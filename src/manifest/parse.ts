@@ -9,10 +9,10 @@ import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit }
 import type { Document, Node } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
 import { fastParse } from './fast-yaml.js';
-import type { DocumentAst, ParsedDocument, Position } from './positions.js';
-import { astStart, positionAt, toPointer } from './positions.js';
+import type { DocumentAst, ParsedDocument, Position, TextHints } from './positions.js';
+import { astStart, positionAt, textHints, toPointer } from './positions.js';
 import type { SourceFile } from './source-file.js';
-import { MAX_ALIAS_EXPANSION, MAX_NESTING, MAY_HOLD_CONTROL, aliasMessage, aliasProblem, checkControlCharacters, nestsTooDeep, tooDeepNode } from './yaml-guards.js';
+import { MAX_ALIAS_EXPANSION, MAX_NESTING, MAY_HOLD_CONTROL, aliasMessage, aliasProblem, checkControlCharacters, tooDeepNode } from './yaml-guards.js';
 
 interface FullParse {
   readonly lineCounter: LineCounter;
@@ -68,7 +68,7 @@ export function parseFile(source: SourceFile, out: Diagnostic[]): ParsedDocument
       message: `the file is not valid UTF-8 (byte 0x${hex} here is not part of a UTF-8 character): save it as UTF-8`,
     });
   }
-  const docs = readDocuments(source, out);
+  const docs = readDocuments(source, textHints(source.text), out);
   if (MAY_HOLD_CONTROL.test(source.text)) for (const parsed of docs) checkControlCharacters(parsed, out);
   return docs;
 }
@@ -102,32 +102,42 @@ function restoreReferences(value: unknown): unknown {
   return value;
 }
 
+/**
+ * A document the fast path read: its syntax tree is parsed (for the whole file, once) only
+ * when a position inside it is asked for. A class, so that the documents of a file share
+ * one `ast` function instead of holding a closure each.
+ */
+class FastReadDocument implements ParsedDocument {
+  wholeReferences?: ReadonlySet<string>;
+  constructor(
+    readonly source: SourceFile,
+    readonly index: number,
+    public value: unknown,
+    readonly start: Position,
+    readonly hints: TextHints,
+  ) {}
+
+  ast(): DocumentAst | undefined {
+    const { docs, lineCounter } = fullParse(this.source);
+    const doc = docs[this.index];
+    return doc ? { doc, lineCounter } : undefined;
+  }
+}
+
 /** {@link parseFile} without the checks of the text and the values. */
-function readDocuments(given: SourceFile, out: Diagnostic[]): ParsedDocument[] {
+function readDocuments(given: SourceFile, hints: TextHints, out: Diagnostic[]): ParsedDocument[] {
   const source = protectReferences(given);
-  const docs = readProtected(source, out);
+  const docs = readProtected(source, hints, out);
   if (source === given) return docs;
   for (const doc of docs) doc.value = restoreReferences(doc.value);
   return docs;
 }
 
 /** {@link readDocuments} of a text whose references are protected. */
-function readProtected(source: SourceFile, out: Diagnostic[]): ParsedDocument[] {
-  const read = fastParse(source.text);
+function readProtected(source: SourceFile, hints: TextHints, out: Diagnostic[]): ParsedDocument[] {
   // Too deep a document takes the full parser, which says where.
-  const fast = read?.some((d) => nestsTooDeep(d.value)) === true ? undefined : read;
-  if (fast) {
-    return fast.map((d, index) => ({
-      source,
-      index,
-      value: d.value,
-      start: { line: d.line, column: d.column },
-      ast: () => {
-        const doc = fullParse(source).docs[index];
-        return doc ? { doc, lineCounter: fullParse(source).lineCounter } : undefined;
-      },
-    }));
-  }
+  const fast = fastParse(source.text, { maxNesting: MAX_NESTING });
+  if (fast) return fast.map((d, index) => new FastReadDocument(source, index, d.value, { line: d.line, column: d.column }, hints));
   const { docs, lineCounter } = fullParse(source);
   const result: ParsedDocument[] = [];
   const aliasLimit = Math.max(MAX_ALIAS_EXPANSION, source.text.length);
@@ -157,7 +167,7 @@ function readProtected(source: SourceFile, out: Diagnostic[]): ParsedDocument[] 
       out.push(yamlDiagnostic(source, where, `YAML error: collections nested more than ${MAX_NESTING} levels deep; a manifest needs only a few`));
       return;
     }
-    const parsed: ParsedDocument = { source, index, value: undefined, start: astStart(ast), ast: () => ast };
+    const parsed: ParsedDocument = { source, index, value: undefined, start: astStart(ast), ast: () => ast, hints };
     checkDuplicateKeys(ast, source.file, doc.contents, [], out);
     const aliases = aliasProblem(doc, aliasBudget);
     if (aliases) {

@@ -29,8 +29,33 @@ export interface ParsedDocument {
   wholeReferences?: ReadonlySet<string>;
   /** Where the document's content starts. */
   readonly start: Position;
+  /**
+   * What the text of the document's file may hold ({@link textHints}), shared by the
+   * documents of a file: passes that look for something no string or key can hold skip
+   * the walk of the value. Undefined: anything (the value is walked).
+   */
+  readonly hints?: TextHints;
   /** The document's syntax tree, parsed on first use (only diagnostics need it). */
   readonly ast: () => DocumentAst | undefined;
+}
+
+/**
+ * What the strings and keys read from a YAML text may hold, from a scan of the text: a value
+ * can hold `${` or a key `fromEnv` only where the text writes it, or where an escape of a
+ * double-quoted scalar (`\x24{`, a `\` that joins lines) makes it; folded line breaks become a
+ * space, never nothing.
+ */
+export interface TextHints {
+  /** Some string may hold a `${...}` reference (src/manifest/variables.ts). */
+  readonly references: boolean;
+  /** Some key may be `fromEnv` (src/manifest/secret-variables.ts). */
+  readonly fromEnv: boolean;
+}
+
+/** The {@link TextHints} of a YAML text (as written: before any rewriting for the parser). */
+export function textHints(text: string): TextHints {
+  const escapes = text.includes('\\');
+  return { references: escapes || text.includes('${'), fromEnv: escapes || text.includes('fromEnv') };
 }
 
 /** A 1-based position. */

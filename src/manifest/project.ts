@@ -5,7 +5,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { InputError, FileReadError } from '../errors.js';
 import { FILE_LIMITS, readFileBounded } from '../files.js';
@@ -18,7 +17,8 @@ import { parseFile } from './parse.js';
 import type { DiagnosticSpec } from './positions.js';
 import { makeDiagnostic } from './positions.js';
 import { decodeUtf8 } from './source-file.js';
-import { PACKAGE_SCHEMA_OPTIONS, schemaDiagnosticsWith } from './schema-check.js';
+import { PACKAGE_SCHEMA_OPTIONS, newAjv, schemaDiagnosticsWith } from './schema-check.js';
+import { PROJECT_FILE_VALIDATOR, precompiledValidator, validatorDigest } from './precompiled.js';
 
 /** One gateway a project is applied to. Paths are absolute (resolved against the project file's directory). */
 export interface TargetConfig {
@@ -77,11 +77,18 @@ export function defaultProject(): ProjectConfig {
 
 let projectValidator: ValidateFunction | undefined;
 
+/** What the project file's validator is compiled from ({@link validatorDigest}). */
+export function projectSchemaDigest(): string {
+  return validatorDigest(PACKAGE_SCHEMA_OPTIONS, [loadSchemaFile('project.schema.json')]);
+}
+
+/**
+ * Validates a project file's value: with the validator `npm run build` precompiled when it
+ * is there and made from this schema (src/manifest/precompiled.ts), else compiled once.
+ */
 function validateProject(value: unknown): ValidateFunction {
-  if (!projectValidator) {
-    const ajv = new Ajv2020.default(PACKAGE_SCHEMA_OPTIONS);
-    projectValidator = ajv.compile(loadSchemaFile('project.schema.json'));
-  }
+  projectValidator ??=
+    precompiledValidator(PROJECT_FILE_VALIDATOR, projectSchemaDigest) ?? newAjv(PACKAGE_SCHEMA_OPTIONS).compile(loadSchemaFile('project.schema.json'));
   projectValidator(value);
   return projectValidator;
 }

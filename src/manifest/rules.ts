@@ -23,12 +23,41 @@ const variantsText = (schema: JsonSchema): string => {
   return v.length === 1 ? `the ${v[0] ?? ''} variant` : `the ${v.join(' and ')} variants`;
 };
 
+/** {@link excludesSome} by schema node, root and variant. */
+const excluding = new Map<JsonSchema, Map<JsonSchema, Map<Variant, boolean>>>();
+
+/**
+ * True when some property reachable from `schema` (through `properties`, `items` and local
+ * `$ref`s into `root`, as {@link checkVariant} walks a value) does not exist in `variant`:
+ * where none does, no value under it can hold one and the walk skips it. Cached per schema
+ * node (a schema is walked once per node a value reaches).
+ */
+function excludesSome(schema: JsonSchema, root: JsonSchema, variant: Variant): boolean {
+  let byRoot = excluding.get(schema);
+  if (!byRoot) excluding.set(schema, (byRoot = new Map<JsonSchema, Map<Variant, boolean>>()));
+  let byVariant = byRoot.get(root);
+  if (!byVariant) byRoot.set(root, (byVariant = new Map<Variant, boolean>()));
+  let known = byVariant.get(variant);
+  if (known === undefined) {
+    const seen = new Set<JsonSchema>();
+    const search = (node: JsonSchema): boolean => {
+      const n = deref(node, root);
+      if (seen.has(n)) return false;
+      seen.add(n);
+      for (const child of Object.values(n.properties ?? {})) if (!existsInVariant(child, variant) || search(child)) return true;
+      return n.items !== undefined && search(n.items);
+    };
+    known = search(schema);
+    byVariant.set(variant, known);
+  }
+  return known;
+}
+
 /**
  * Reports attributes, relationships and kinds that do not exist in `variant`
  * (docs/gateway-api.md "Variants"; the schemas' `x-gwops-variants` marks).
  */
 export function checkVariant(entry: Entry, variant: Variant, out: Diagnostic[]): void {
-  const label = labelOf(entry.kind, entry.name);
   const docSchema = documentSchema(entry.kind);
   if (!existsInVariant(docSchema, variant)) {
     out.push(
@@ -57,18 +86,19 @@ export function checkVariant(entry: Entry, variant: Variant, out: Diagnostic[]):
               code: 'variant-attribute',
               pointer: at,
               at: 'key',
-              message: `${at[0] === 'relationships' ? 'relationship' : 'attribute'} '${attributePath(at.slice(1))}' of ${label} exists only in ${variantsText(childSchema)}, not in the ${variant} variant of this target`,
+              message: `${at[0] === 'relationships' ? 'relationship' : 'attribute'} '${attributePath(at.slice(1))}' of ${labelOf(entry.kind, entry.name)} exists only in ${variantsText(childSchema)}, not in the ${variant} variant of this target`,
             }),
           );
           continue;
         }
-        if (typeof child !== 'object' || child === null) continue;
+        if (typeof child !== 'object' || child === null || !excludesSome(childSchema, root, variant)) continue;
         segments.push(key);
         visit(child, childSchema, segments);
         segments.pop();
       }
     } else if (Array.isArray(value) && n.items) {
       const items = n.items;
+      if (!excludesSome(items, root, variant)) return;
       value.forEach((item, i) => {
         segments.push(String(i));
         visit(item, items, segments);
@@ -76,9 +106,10 @@ export function checkVariant(entry: Entry, variant: Variant, out: Diagnostic[]):
       });
     }
   };
-  visit(entry.value.attributes, attributesSchema(type), ['attributes']);
+  const attributes = attributesSchema(type);
+  if (excludesSome(attributes, root, variant)) visit(entry.value.attributes, attributes, ['attributes']);
   const rels = docSchema.properties?.relationships;
-  if (rels) visit(entry.value.relationships, rels, ['relationships']);
+  if (rels && excludesSome(rels, root, variant)) visit(entry.value.relationships, rels, ['relationships']);
 }
 
 /** `attributes.name`, when given, must equal the document's `name`. */
@@ -183,7 +214,8 @@ export interface Resolved {
  */
 export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, links: 'errors' | 'warnings' | 'skip', out: Diagnostic[]): void {
   if (links !== 'skip') for (const r of resolved) checkLinks(r, index, links === 'warnings', out);
-  const entries = new Map<RuleDocument, Entry>(resolved.map((r) => [r.doc, r.entry]));
+  // The entry of a document is looked up only for a problem found: indexed when first needed.
+  let entries: Map<RuleDocument, Entry> | undefined;
   const all = resolved.map((r) => r.doc);
   const byKind = new Map<ResourceType, ManifestDocument[]>();
   for (const doc of all) {
@@ -192,6 +224,7 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
     else byKind.set(doc.kind, [doc]);
   }
   const entryOf = (document: RuleDocument): Entry => {
+    entries ??= new Map<RuleDocument, Entry>(resolved.map((r) => [r.doc, r.entry]));
     const entry = entries.get(document);
     if (!entry) throw new Error(`rules reported about ${labelOf(document.kind, document.name)}, which is no resolved document`);
     return entry;
@@ -252,7 +285,7 @@ function linkPointer(cardinality: 'one' | 'many', relationship: string, i: numbe
  * relationship and name (the plan locates a link it cannot resolve there, not at the
  * document's start).
  */
-export function undeclaredLinkSources(doc: ManifestDocument, entry: Entry, index: EntryIndex): Record<string, Record<string, SourceLocation>> | undefined {
+export function undeclaredLinkSources(doc: Pick<ManifestDocument, 'kind' | 'relationships'>, entry: Entry, index: EntryIndex): Record<string, Record<string, SourceLocation>> | undefined {
   let out: Record<string, Record<string, SourceLocation>> | undefined;
   for (const [rel, names] of Object.entries(doc.relationships)) {
     const def = kindOf(doc.kind).relationships[rel];
@@ -272,7 +305,7 @@ export function undeclaredLinkSources(doc: ManifestDocument, entry: Entry, index
  * `x-gwops-reference`) is written, by dotted attribute path (ManifestDocument
  * `referenceSources`): the plan locates a name it cannot resolve there.
  */
-export function undeclaredReferenceSources(doc: ManifestDocument, entry: Entry, index: EntryIndex): Record<string, SourceLocation> | undefined {
+export function undeclaredReferenceSources(doc: Pick<ManifestDocument, 'kind' | 'attributes'>, entry: Entry, index: EntryIndex): Record<string, SourceLocation> | undefined {
   let out: Record<string, SourceLocation> | undefined;
   for (const reference of attributeReferences(doc.kind, doc.attributes)) {
     if (index.get(reference.target)?.has(String(reference.value)) === true) continue;
@@ -281,8 +314,11 @@ export function undeclaredReferenceSources(doc: ManifestDocument, entry: Entry, 
   }
   // Sub-resource keys (KindDefinition `subResources`): short names are checked against the
   // gateway's catalogue, names of objects may resolve to live ones; both at plan time.
-  for (const [name, def] of Object.entries(kindOf(doc.kind).subResources ?? {})) {
+  const subResources = kindOf(doc.kind).subResources ?? {};
+  for (const name in subResources) {
+    const def = subResources[name];
     const map = doc.attributes[name];
+    if (def === undefined) continue;
     if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
     for (const key of Object.keys(map)) {
       if ('target' in def.key && index.get(def.key.target)?.has(key) === true) continue;

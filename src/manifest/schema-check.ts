@@ -3,7 +3,8 @@
  * process, and the translation of ajv's errors into diagnostics that say what would be
  * right (did-you-mean for unknown keys and enum values; docs/architecture.md "Habits").
  */
-import Ajv2020 from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import { isResourceType, kindOf } from '../kinds/index.js';
@@ -11,6 +12,7 @@ import { SCHEMA_KINDS, documentSchema } from '../schema/index.js';
 import type { JsonSchema, SchemaKind } from '../schema/index.js';
 import type { DiagnosticSpec } from './positions.js';
 import { pointerSegments } from './positions.js';
+import { precompiledValidator, validatorDigest } from './precompiled.js';
 import type { ScalarType } from './variables.js';
 import { typedReference } from './variables.js';
 
@@ -22,24 +24,62 @@ import { typedReference } from './variables.js';
  */
 export const PACKAGE_SCHEMA_OPTIONS = { allErrors: true, strict: false, verbose: true, validateSchema: false } as const;
 
+/**
+ * The ajv options of the document schemas. `optimize: false`: the optimiser pass costs more
+ * time than it saves on manifests (measured ~40 %). `inlineRefs: false`: each `$defs` entry
+ * is compiled once as a function of its own instead of once per `$ref` (halves the compile).
+ * `validateSchema: false`: the schemas are the package's own, checked against the
+ * meta-schema by a test, not at every run.
+ */
+const DOCUMENT_SCHEMA_OPTIONS = { ...PACKAGE_SCHEMA_OPTIONS, code: { optimize: false }, inlineRefs: false } as const;
+
+/** The `$id` of a document kind's schema. */
+export const documentSchemaId = (kind: SchemaKind): string => `https://gwops.dev/schemas/${kind}.schema.json`;
+
+/**
+ * An ajv instance holding every document schema (adding is cheap; each is compiled when
+ * first asked for). `source`: keep the generated code, for {@link precompiledValidator}'s files.
+ */
+export function documentAjv(source = false): InstanceType<typeof Ajv2020.default> {
+  const instance = newAjv({ ...DOCUMENT_SCHEMA_OPTIONS, code: { ...DOCUMENT_SCHEMA_OPTIONS.code, source } });
+  for (const k of SCHEMA_KINDS) instance.addSchema(documentSchema(k));
+  return instance;
+}
+
+let digest: string | undefined;
+
+/** What the validators of the document schemas are compiled from ({@link validatorDigest}). */
+export function documentSchemasDigest(): string {
+  digest ??= validatorDigest(DOCUMENT_SCHEMA_OPTIONS, SCHEMA_KINDS.map(documentSchema));
+  return digest;
+}
+
+/**
+ * A new ajv instance (draft 2020-12). ajv is loaded on first use: a run whose validators are
+ * all precompiled (src/manifest/precompiled.ts) never loads it.
+ */
+export function newAjv(options: ConstructorParameters<typeof Ajv2020.default>[0]): InstanceType<typeof Ajv2020.default> {
+  const { default: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof Ajv2020;
+  return new Ajv(options);
+}
+
 let ajv: InstanceType<typeof Ajv2020.default> | undefined;
 const validators = new Map<SchemaKind, ValidateFunction>();
 
-/** The compiled validator of a document kind (compiled on first use, then cached for the process). */
+/**
+ * The validator of a document kind, cached for the process: the one `npm run build`
+ * precompiled ({@link precompiledValidator}) when it is there and made from these schemas,
+ * else compiled on first use (compiling the large mapping schema took about a third of a
+ * second, loading its precompiled code a twentieth).
+ */
 export function validatorFor(kind: SchemaKind): ValidateFunction {
   let fn = validators.get(kind);
   if (fn) return fn;
-  if (!ajv) {
-    // Compiling the large mapping schema is the biggest fixed cost of a run. `optimize: false`:
-    // the optimiser pass costs more time than it saves on manifests (measured ~40 %).
-    // `inlineRefs: false`: each `$defs` entry is compiled once as a function of its own
-    // instead of once per `$ref` (halves the compile). `validateSchema: false`: the schemas
-    // are the package's own, checked against the meta-schema by a test, not at every run.
-    ajv = new Ajv2020.default({ ...PACKAGE_SCHEMA_OPTIONS, code: { optimize: false }, inlineRefs: false });
-    // Adding is cheap; each schema is compiled only when a document of its kind is validated.
-    for (const k of SCHEMA_KINDS) ajv.addSchema(documentSchema(k));
+  fn = precompiledValidator(kind, documentSchemasDigest);
+  if (!fn) {
+    ajv ??= documentAjv();
+    fn = ajv.getSchema(documentSchemaId(kind));
   }
-  fn = ajv.getSchema(`https://gwops.dev/schemas/${kind}.schema.json`);
   if (!fn) throw new Error(`schema of ${kind} did not compile`);
   validators.set(kind, fn);
   return fn;

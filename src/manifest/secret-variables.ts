@@ -54,7 +54,7 @@ export function variableGuard(
 ): VariableGuard {
   const names = new Map<string, GuardedKind>([[GLOBAL_API_KEY_ENV, 'an API key']]);
   for (const target of Object.values(project.targets)) if (target.apiKeyEnv !== undefined) names.set(target.apiKeyEnv, 'an API key');
-  for (const doc of documents) fromEnvNames(doc.value, (name) => names.has(name) || names.set(name, 'a secret'));
+  for (const doc of documents) if (doc.hints?.fromEnv !== false) fromEnvNames(doc.value, (name) => names.has(name) || names.set(name, 'a secret'));
   // Guarded names shadow the environment (which may be any object that answers reads, a Proxy included).
   const masked = Object.create(env) as Record<string, string | undefined>;
   const values: string[] = [];

@@ -23,6 +23,8 @@ export interface InvalidUtf8 {
   readonly byte: number;
 }
 
+import { Buffer, isAscii } from 'node:buffer';
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -63,6 +65,8 @@ function invalidUtf8Offset(bytes: Uint8Array): number {
  * column counted like the YAML positions: UTF-16 units of the decoded text, from 1).
  */
 export function decodeUtf8(bytes: Uint8Array): { text: string; invalidUtf8?: InvalidUtf8 } {
+  // Bytes below 0x80 are UTF-8 and Latin-1 alike: most manifests take this quicker decoding.
+  if (isAscii(bytes)) return { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') };
   try {
     return { text: strictUtf8.decode(bytes) };
   } catch {

@@ -129,13 +129,13 @@ export function aliasMessage(problem: AliasProblem, limit: number): string {
  */
 export const MAX_NESTING = 100;
 
-/** True when `value` (plain data) nests collections deeper than {@link MAX_NESTING}; iterative. */
-export function nestsTooDeep(value: unknown): boolean {
+/** True when `value` (plain data) nests collections deeper than `limit` (the root is at level 1); iterative. */
+export function nestsTooDeep(value: unknown, limit: number = MAX_NESTING): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const [item, depth] = top;
     if (typeof item !== 'object' || item === null) continue;
-    if (depth > MAX_NESTING) return true;
+    if (depth > limit) return true;
     for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
   }
   return false;

@@ -30,8 +30,6 @@ import { fileURLToPath } from 'node:url';
 import { FILE_LIMITS, readTextBounded } from '../files.js';
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
-import type { Key } from '../object-key.js';
-import { joinKey } from '../object-key.js';
 
 /** A JSON Schema node (loosely typed: schemas are data). */
 export interface JsonSchema {
@@ -116,9 +114,13 @@ export function schemaFileName(kind: SchemaKind): string {
   return `${kind}.schema.json`;
 }
 
-/** The manifest document schema of a kind (`schemas/<kind>.schema.json`). */
+const documentSchemas = new Map<SchemaKind, JsonSchema>();
+
+/** The manifest document schema of a kind (`schemas/<kind>.schema.json`; cached by kind: asked for about every document). */
 export function documentSchema(kind: SchemaKind): JsonSchema {
-  return loadSchemaFile(schemaFileName(kind));
+  let schema = documentSchemas.get(kind);
+  if (!schema) documentSchemas.set(kind, (schema = loadSchemaFile(schemaFileName(kind))));
+  return schema;
 }
 
 /** The attribute object schema of a resource type (`$defs.attributes`). */
@@ -167,16 +169,20 @@ export function walkAttributes(type: ResourceType): AttributePath[] {
 }
 
 /** Attribute paths with a schema mark, walked once per (type, mark) and cached. */
-const markCache = new Map<Key<'marked attributes'>, readonly AttributePath[]>();
+type Mark = 'x-gwops-secret' | 'writeOnly' | 'x-gwops-public-key' | 'x-gwops-reference';
 
-function markedAttributes(type: ResourceType, mark: 'x-gwops-secret' | 'writeOnly' | 'x-gwops-public-key' | 'x-gwops-reference'): readonly AttributePath[] {
-  const key = joinKey<'marked attributes'>(type, mark);
-  let found = markCache.get(key);
+/** By mark, then type (two lookups of strings that exist already: asked for about every document). */
+const markCache = new Map<Mark, Map<ResourceType, readonly AttributePath[]>>();
+
+function markedAttributes(type: ResourceType, mark: Mark): readonly AttributePath[] {
+  let byType = markCache.get(mark);
+  if (!byType) markCache.set(mark, (byType = new Map<ResourceType, readonly AttributePath[]>()));
+  let found = byType.get(type);
   if (!found) {
     found = walkAttributes(type).filter((p) =>
       mark === 'x-gwops-public-key' ? typeof p.schema[mark] === 'object' : mark === 'x-gwops-reference' ? typeof p.schema[mark] === 'string' : p.schema[mark] === true,
     );
-    markCache.set(key, found);
+    byType.set(type, found);
   }
   return found;
 }

@@ -67,7 +67,8 @@ describe('the package, installed from its tarball into an empty project', () => 
 describe('the scripts that install from a git reference', () => {
   it('prepare builds dist/ (npm runs it after installing a git dependency, and before npm pack)', () => {
     expect(pkg.scripts.prepare).toBe('npm run build');
-    expect(pkg.scripts.build).toMatch(/^tsc -p tsconfig\.json$/);
+    // tsc, then the validators precompiled from the schemas (src/manifest/precompile.ts).
+    expect(pkg.scripts.build).toMatch(/^tsc -p tsconfig\.json && node dist\/manifest\/precompile\.js$/);
     expect(pkg.scripts.prepack, 'prepare already runs before npm pack').toBeUndefined();
   });
 

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { LineCounter, parseAllDocuments, stringify, visit } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { fastParse, mayHoldAlias } from '../../src/manifest/fast-yaml.js';
+import { nestsTooDeep } from '../../src/manifest/yaml-guards.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -149,6 +150,39 @@ describe('fastParse', () => {
       e: null,
       f: '2024-01-01',
     });
+  });
+
+  it('resolves every plain scalar as the yaml package does, whatever its characters (property)', () => {
+    // Characters of the core schema's patterns (null, booleans, ints, floats) and a few others.
+    const scalar = fc.stringMatching(/^[0-9a-fA-FxoeEnNuUlLtTrRsS.+~_-]{1,8}$/);
+    fc.assert(
+      fc.property(scalar, (text) => {
+        const yamlText = `k: ${text}\n`;
+        const fast = fastParse(yamlText);
+        if (fast === undefined) return;
+        expect(fast[0]?.value).toEqual(reference(yamlText)?.[0]?.value);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses a text whose values nest deeper than maxNesting, and reads one that nests less deep (property)', () => {
+    const key = fc.stringMatching(/^[a-z]{1,3}$/);
+    const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+      tree: fc.oneof({ depthSize: 'medium' }, fc.integer(), fc.array(tie('tree'), { maxLength: 3 }), fc.dictionary(key, tie('tree'), { maxKeys: 3 })),
+    }));
+    fc.assert(
+      fc.property(fc.array(tree, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.integer({ min: 1, max: 6 }), (values, flow, limit) => {
+        const text = values.map((v) => stringify(v, flow ? { collectionStyle: 'flow' } : {})).join('---\n');
+        const unlimited = fastParse(text);
+        if (unlimited === undefined) return;
+        const limited = fastParse(text, { maxNesting: limit });
+        // Never too lenient; strict by one level at most (a node js-yaml first tries as a key).
+        if (unlimited.some((d) => nestsTooDeep(d.value, limit))) expect(limited).toBeUndefined();
+        if (!unlimited.some((d) => nestsTooDeep(d.value, limit - 1))) expect(limited).toEqual(unlimited);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('agrees with yaml on generated documents (property)', () => {

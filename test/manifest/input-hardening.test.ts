@@ -225,6 +225,18 @@ describe('bytes that are not UTF-8', () => {
     expect(r.documents[0]?.attributes).toMatchObject({ backendHosts: [{ hostName: 'é€😀' }] });
   });
 
+  it('decodeUtf8 reads ASCII text as a strict TextDecoder does (property)', () => {
+    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 0x7f }), { maxLength: 64 }), fc.nat({ max: 3 }), (list, offset) => {
+        // A view into a larger buffer (with bytes that are not UTF-8 around it), as a file read may give.
+        const buffer = Uint8Array.from([...Array.from({ length: offset }, () => 0xff), ...list, 0xff]);
+        const view = buffer.subarray(offset, offset + list.length);
+        expect(decodeUtf8(view)).toEqual({ text: strict.decode(view) });
+      }),
+    );
+  });
+
   it('decodeUtf8 agrees with a strict TextDecoder (property)', () => {
     const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     /** Line of the byte where a streaming strict decoder notices the first error. */
