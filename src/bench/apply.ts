@@ -75,12 +75,14 @@ export interface MinimumRequests {
 }
 
 /**
- * The fixed calls of one run: session create, load-active, one GET per kind fetched,
- * session terminate; with a non-empty plan that is executed, the validator messages; and
- * for an apply that activates, the configurations list before and after and the activation.
+ * The fixed calls of one run: session create, the node's status (the gateway's version,
+ * which decides the variant of every body sent and is checked against a declared one),
+ * load-active, one GET per kind fetched, session terminate; with a non-empty plan that is
+ * executed, the validator messages; and for an apply that activates, the configurations
+ * list before and after and the activation.
  */
 export function sessionCalls(mode: 'apply' | 'plan', kindsFetched: number, steps: number): number {
-  const base = 3 + kindsFetched;
+  const base = 4 + kindsFetched;
   if (steps === 0) return base;
   return mode === 'apply' ? base + 4 : base + 1;
 }

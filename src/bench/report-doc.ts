@@ -144,7 +144,7 @@ export function performanceMarkdown(results: BenchResults): string {
       '',
       'Requests are counted by the emulator. The minimum is computed from the plan: one call per object created, updated or deleted, plus one call per link group',
       '(per relationship and direction, the links grouped on the side with fewer distinct objects), plus the fixed calls of the session',
-      '(create, load-active, one GET per kind fetched, terminate; with changes the validator messages, and for apply the configurations list twice and the activation).',
+      '(create, the node status that gives the variant, load-active, one GET per kind fetched, terminate; with changes the validator messages, and for apply the configurations list twice and the activation).',
       'Wall time includes reading the manifests. Two floors are given. The nominal floor is the minimum times the added latency. The floor is what the network costs',
       'a bare HTTP client (undici, no gwops code) for the same calls, measured against the same emulator just before the run: every call of the minimum but the',
       "lists at the round trip of a small GET (the latency plus what this machine's loopback and process wake-ups cost any client), plus the time to receive each",
