@@ -46,6 +46,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Creates an object through the raw API (in a {@link Harness.raw} session) and returns its id. */
+export async function createdId(session: GatewaySession, collection: string, type: string, attributes: Record<string, unknown>): Promise<string> {
+  return (await session.create(collection, { type, attributes })).id;
+}
+
 /**
  * `stderr` without the notice that a call has waited for the gateway for more than 5 s
  * (src/gateway/http.ts `WAITING_NOTICE_MS`): whether it appears depends on how busy the

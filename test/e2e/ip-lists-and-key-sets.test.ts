@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResource } from '../../src/gateway/index.js';
-import { useHarness, writeManifests } from './harness.js';
+import { createdId, useHarness, writeManifests } from './harness.js';
 
 const ids: Record<string, string> = {};
 
@@ -46,7 +46,7 @@ describe('IP address lists, API policy services and remote key sets through ever
 
   beforeAll(async () => {
     await t.h.raw(async (s) => {
-      const create = async (collection: string, type: string, attributes: Record<string, unknown>): Promise<string> => (await s.create(collection, { type, attributes })).id;
+      const create = (collection: string, type: string, attributes: Record<string, unknown>): Promise<string> => createdId(s, collection, type, attributes);
       ids.backend = await create('back-end-groups', 'back-end-group', { name: 'app-backend', backendHosts: [{ protocol: 'HTTP', hostName: 'app.internal', port: 80 }] });
       ids.office = await create('ip-address-lists', 'ip-address-list', { name: 'app-office', ips: ['192.0.2.0/24'] });
       ids.blocked = await create('ip-address-lists', 'ip-address-list', { name: 'app-blocked', ips: ['198.51.100.0/24'] });

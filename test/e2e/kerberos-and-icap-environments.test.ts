@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResource } from '../../src/gateway/index.js';
-import { useHarness, writeManifests } from './harness.js';
+import { createdId, useHarness, writeManifests } from './harness.js';
 
 const ids: Record<string, string> = {};
 
@@ -57,7 +57,7 @@ describe('Kerberos and ICAP environments through every command', () => {
 
   beforeAll(async () => {
     await t.h.raw(async (s) => {
-      const create = async (collection: string, type: string, attributes: Record<string, unknown>): Promise<string> => (await s.create(collection, { type, attributes })).id;
+      const create = (collection: string, type: string, attributes: Record<string, unknown>): Promise<string> => createdId(s, collection, type, attributes);
       ids.backend = await create('back-end-groups', 'back-end-group', { name: 'app-backend', backendHosts: [{ protocol: 'HTTP', hostName: 'app.internal', port: 80 }] });
       ids.kerberos = await create('kerberos-environments', 'kerberos-environment', { name: 'app-kerberos' });
       ids.old = await create('kerberos-environments', 'kerberos-environment', { name: 'app-kerberos-old' });

@@ -10,7 +10,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
+import { createdId, useHarness } from './harness.js';
 
 const SPEC = ['openapi: 3.0.3', 'info:', '  title: Orders', '  version: 1.0.0', 'paths:', '  /orders:', '    get:', '      summary: list the orders', ''].join('\n');
 const SCHEMA = 'type Query {\n  orders: [String]\n}\n';
@@ -26,7 +26,7 @@ describe('the whole object model: export, change in Git, drift, restore', () => 
 
   beforeAll(async () => {
     await t.h.raw(async (s) => {
-      const create = async (collection: string, type: string, attributes: Record<string, unknown>): Promise<string> => (await s.create(collection, { type, attributes })).id;
+      const create = (collection: string, type: string, attributes: Record<string, unknown>): Promise<string> => createdId(s, collection, type, attributes);
       ids.backend = await create('back-end-groups', 'back-end-group', { name: 'om-backend', backendHosts: [{ protocol: 'HTTP', hostName: 'om.internal', port: 80 }] });
       ids.office = await create('ip-address-lists', 'ip-address-list', { name: 'om-office', ips: ['192.0.2.0/24'] });
       ids.blocked = await create('ip-address-lists', 'ip-address-list', { name: 'om-blocked', ips: ['198.51.100.0/24'] });
