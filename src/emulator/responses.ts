@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Variant } from '../kinds/index.js';
+import { JsonChunks } from './json-text.js';
 
 /** `meta.type` of every document (docs/gateway-api.md "Documents and ids"). */
 export const DOCUMENT_TYPE = 'jsonapi.metadata.document';
@@ -31,7 +32,7 @@ export interface Reply {
    * they come, in chunks, waiting whenever the client reads slower, so a list of 100,000
    * objects never exists as one string.
    */
-  readonly pieces?: Iterable<string>;
+  readonly pieces?: Iterable<string | Buffer>;
 }
 
 /** A success envelope `{meta:{type,timestamp}, data}` with the given status (default 200). */
@@ -41,21 +42,26 @@ export function dataReply(data: unknown, status = 200): Reply {
 
 /**
  * A 200 envelope `{meta, data: [...]}` written piece by piece ({@link Reply} `pieces`): the
- * `data` array holds `items`, each serialised only when the server comes to write it.
+ * `data` array holds `items`, each written (by `write`, usually `chunks.json(item)`) only when
+ * the server comes to write it, in UTF-8 chunks of json-text.ts's size.
  */
-export function dataListReply<T>(items: Iterable<T>, serialise: (item: T) => string): Reply {
+export function dataListReply<T>(items: Iterable<T>, write: (item: T, chunks: JsonChunks) => void): Reply {
   const meta = JSON.stringify({ type: DOCUMENT_TYPE, timestamp: timestamp() });
-  return { status: 200, pieces: listPieces(`{"meta":${meta},"data":[`, items, serialise) };
+  return { status: 200, pieces: listChunks(`{"meta":${meta},"data":[`, items, write) };
 }
 
-function* listPieces<T>(head: string, items: Iterable<T>, serialise: (item: T) => string): Generator<string> {
-  yield head;
+function* listChunks<T>(head: string, items: Iterable<T>, write: (item: T, chunks: JsonChunks) => void): Generator<Buffer> {
+  const chunks = new JsonChunks();
+  chunks.text(head);
   let first = true;
   for (const item of items) {
-    yield first ? serialise(item) : `,${serialise(item)}`;
+    if (!first) chunks.text(',');
+    write(item, chunks);
     first = false;
+    if (chunks.ready) yield* chunks.take();
   }
-  yield ']}';
+  chunks.text(']}');
+  yield* chunks.end();
 }
 
 /** A success answer without a body (204 unless told otherwise). */

@@ -10,7 +10,6 @@ import { initialContent } from './built-ins.js';
 import { matchesFilter, validatorMessageId, validatorMessages } from './pure.js';
 import type { Reply } from './responses.js';
 import { EmulatorApiError, dataListReply, dataReply, emptyReply, errors } from './responses.js';
-import { jsonText } from './json-text.js';
 import { filterOf } from './routes-resources.js';
 import type { Call, Route } from './routing.js';
 import { isJsonObject, loadWorkingCopy, param, workingCopy } from './routing.js';
@@ -140,7 +139,7 @@ function validatorMessagesRoute(call: Call): Reply {
     .map(messageObject)
     // A `type` filter means the type of the object concerned (docs/gateway-api.md "Validator messages").
     .filter((m) => !filter || matchesFilter(filter, { ...m, type: (m.meta as { type: string }).type }));
-  return dataListReply(out, jsonText);
+  return dataListReply(out, (m, chunks) => chunks.json(m));
 }
 
 const BASE = ['configuration', 'configurations'] as const;

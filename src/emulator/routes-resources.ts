@@ -9,7 +9,6 @@ import type { ItemAction } from '../kinds/emulator-hooks.js';
 import { writeOnlyAttributes } from '../schema/index.js';
 import type { ConfigContent, Json, JsonObject, ObjectMap, StoredObject } from './model.js';
 import { disown } from './model.js';
-import { jsonText } from './json-text.js';
 import { addLinks, relationshipOf, relationshipsMember, removeAllLinks, removeLinks } from './links.js';
 import {
   FilterSyntaxError,
@@ -36,11 +35,6 @@ export function resourceObject(obj: StoredObject, variant: Variant): { type: Res
     attributes: readableAttributes(obj.type, obj.attributes),
     relationships: relationshipsMember(obj, variant),
   };
-}
-
-/** {@link resourceObject} as JSON text (its server defaults serialised once for all objects: json-text.ts). */
-export function resourceJson(obj: StoredObject, variant: Variant): string {
-  return jsonText(resourceObject(obj, variant));
 }
 
 /**
@@ -106,7 +100,7 @@ function list(call: Call): Reply {
   // The answer is written over several turns of the event loop: edits made meanwhile must not
   // reach it, so the content stops appending in place to the relationship lists it holds.
   disown(content);
-  return dataListReply(matching, (obj) => resourceJson(obj, variant));
+  return dataListReply(matching, (obj, chunks) => chunks.json(resourceObject(obj, variant)));
 }
 
 /** True when the objects' ids ascend numerically (as after creates: the sort is skipped). */

@@ -261,9 +261,16 @@ async function write(res: ServerResponse, reply: Reply): Promise<void> {
  * {@link CHUNK_BYTES}, waiting for `drain` whenever the socket's buffer is full.
  * @throws Error when the client goes away before the end (the caller destroys the response)
  */
-async function writePieces(res: ServerResponse, pieces: Iterable<string>): Promise<void> {
+async function writePieces(res: ServerResponse, pieces: Iterable<string | Buffer>): Promise<void> {
   let chunk = '';
   for (const piece of pieces) {
+    if (typeof piece !== 'string') {
+      // Bytes come in whole chunks already.
+      if (chunk.length > 0 && !res.write(chunk)) await drained(res);
+      chunk = '';
+      if (!res.write(piece)) await drained(res);
+      continue;
+    }
     chunk += piece;
     if (chunk.length < CHUNK_BYTES) continue;
     const room = res.write(chunk);
