@@ -36,7 +36,7 @@ export interface CreateCheck {
   readonly object?: ObjectLabel;
 }
 
-/** Size above which a projected list is framed element by element instead of parsed whole. */
+/** Size above which a projected list is framed element by element as it arrives. */
 export const STREAM_THRESHOLD_BYTES = 32 * 1024 * 1024;
 
 /** Options of {@link GatewaySession.list}. */
@@ -47,7 +47,14 @@ export interface ListOptions {
    * stays proportional to what is kept.
    */
   readonly project?: ((resource: ApiResource) => ApiResource) | undefined;
-  /** With `project`: bodies larger than this are framed element by element (default {@link STREAM_THRESHOLD_BYTES}). */
+  /**
+   * With `project`: a sparse fieldset, the names of the attributes `project` reads. Each
+   * element's other attributes may then be cut out unparsed (src/gateway/data-array.ts), and
+   * the body is framed element by element whatever its size. `project` must itself drop
+   * the attributes it does not keep: some outside the set may remain.
+   */
+  readonly fields?: Iterable<string> | undefined;
+  /** With `project`: bodies larger than this are framed element by element as they arrive (default {@link STREAM_THRESHOLD_BYTES}). */
   readonly streamAboveBytes?: number | undefined;
 }
 
@@ -138,31 +145,37 @@ export class GatewaySession extends SessionChannel {
   async list(collection: string, filters: readonly string[] = [], options: ListOptions = {}): Promise<ApiResource[]> {
     const path = configurationPath(collection) + filterQuery(filters);
     const project = options.project;
+    const fields = options.fields === undefined ? undefined : [...options.fields];
     const threshold = options.streamAboveBytes ?? STREAM_THRESHOLD_BYTES;
     if (!project) {
       const res = await this.call({ method: 'GET', path, retry: 'transient' });
       return this.parse('GET', path, res, resourcesOf);
     }
-    // A small body is parsed whole (fastest); past STREAM_THRESHOLD_BYTES the body is
-    // framed element by element instead, so memory stays proportional to what is kept.
-    // Each attempt starts afresh.
+    // A small body is parsed whole (fastest), unless a sparse fieldset is given; past the
+    // threshold, or with a fieldset, the body is framed element by element instead, so
+    // memory stays proportional to what is kept. Each attempt starts afresh.
     return retrying(
       async () => {
         const out: ApiResource[] = [];
         const held: Buffer[] = [];
         let heldBytes = 0;
         let splitter: DataArraySplitter | undefined;
+        const frame = (): DataArraySplitter => new DataArraySplitter((element) => out.push(project(toResource(element))), 'data', fields);
         const sink = (chunk: Buffer): void => {
           if (splitter) return splitter.write(chunk);
           held.push(chunk);
           heldBytes += chunk.length;
           if (heldBytes <= threshold) return;
-          splitter = new DataArraySplitter((element) => out.push(project(toResource(element))));
+          splitter = frame();
           for (const part of held.splice(0)) splitter.write(part);
         };
         try {
           await this.send({ method: 'GET', path, retry: 'transient', sink });
-          if (!splitter) return resourcesOf(parseJson(Buffer.concat(held).toString('utf8'))).map(project);
+          if (!splitter && fields === undefined) return resourcesOf(parseJson(Buffer.concat(held).toString('utf8'))).map(project);
+          if (!splitter) {
+            splitter = frame();
+            for (const part of held.splice(0)) splitter.write(part);
+          }
           splitter.end();
         } catch (error) {
           if (error instanceof DocumentShapeError || error instanceof SyntaxError) {

@@ -56,3 +56,114 @@ describe('DataArraySplitter', () => {
     expect(() => s.end()).toThrow(DocumentShapeError);
   });
 });
+
+/**
+ * JSON text of `value` written the way other servers may write it: every string (member
+ * names included) with some characters escaped as `\uXXXX` (decided by `seed`), and
+ * optional white space around the punctuation.
+ */
+function writeJson(value: unknown, seed: number, spaced: boolean): string {
+  let state = seed >>> 0 || 1;
+  const next = (): number => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % 4;
+  };
+  const gap = (): string => (spaced && next() === 0 ? ' \n' : '');
+  const text = (s: string): string => {
+    const plain = JSON.stringify(s);
+    if (next() !== 0) return plain;
+    // Escape the first character that is written plainly.
+    const first = s.codePointAt(0);
+    if (first === undefined || first > 0xffff || s[0] === '"' || s[0] === '\\') return plain;
+    return `"\\u${first.toString(16).padStart(4, '0')}${plain.slice(2)}`;
+  };
+  const write = (v: unknown): string => {
+    if (Array.isArray(v)) return `[${gap()}${v.map(write).join(`${gap()},${gap()}`)}${gap()}]`;
+    if (typeof v === 'object' && v !== null) {
+      return `{${gap()}${Object.entries(v)
+        .map(([k, m]) => `${text(k)}${gap()}:${gap()}${write(m)}`)
+        .join(`${gap()},${gap()}`)}${gap()}}`;
+    }
+    return typeof v === 'string' ? text(v) : JSON.stringify(v);
+  };
+  return write(value);
+}
+
+/** Runs a splitter with a sparse fieldset over `text` cut at `cuts`. */
+function splitFields(text: string, cuts: readonly number[], fields: readonly string[] | undefined): unknown[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: unknown[] = [];
+  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields);
+  let start = 0;
+  for (const p of [...points, bytes.length]) {
+    splitter.write(bytes.subarray(start, p));
+    start = p;
+  }
+  splitter.end();
+  return out;
+}
+
+/** The element with its attributes restricted to `fields`. */
+function restricted(element: unknown, fields: ReadonlySet<string>): unknown {
+  const { attributes, ...rest } = element as { attributes?: unknown };
+  if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) return element;
+  return { ...rest, attributes: Object.fromEntries(Object.entries(attributes).filter(([k]) => fields.has(k))) };
+}
+
+// Member names and values drawn from small pools, so that elements repeat each other's
+// members at the same places (what the framing remembers), differ from them, or hold them
+// in another order; values long enough to be remembered, with strings that look like JSON.
+const NAMES = ['name', 'labels', 'entryPath', 'access', 'a"b', 'c\\d', '{', 'é', 'attributes', 'data'];
+const longString = fc.constantFrom('x'.repeat(80), '"},{"type":"m"'.repeat(6), '\\"'.repeat(40), 'ü€😀'.repeat(20));
+const memberValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  longString,
+  fc.record({ nested: longString, list: fc.array(longString, { maxLength: 2 }) }),
+);
+const pooledResource = fc.record({
+  type: fc.constantFrom('mapping', 'virtual-host'),
+  id: fc.string({ maxLength: 3 }),
+  attributes: fc.array(fc.tuple(fc.constantFrom(...NAMES), memberValue), { maxLength: 6 }).map((pairs) => Object.fromEntries(pairs)),
+  relationships: fc.dictionary(fc.constantFrom('virtual-hosts', 'attributes'), fc.record({ data: fc.array(fc.record({ type: fc.string(), id: fc.string() }), { maxLength: 2 }) })),
+});
+
+describe('DataArraySplitter with a sparse fieldset', () => {
+  it('keeps every asked-for attribute whole and every other member as it is, however the body is written and chunked', () => {
+    fc.assert(
+      fc.property(
+        // Elements that repeat: a few shapes, each used several times.
+        fc.array(pooledResource, { minLength: 1, maxLength: 4 }).chain((shapes) => fc.array(fc.nat(shapes.length - 1), { maxLength: 10 }).map((picks) => picks.map((k) => shapes[k]))),
+        fc.subarray(NAMES),
+        fc.option(fc.constant(undefined), { nil: null }),
+        fc.integer(),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (data, fields, whole, seed, spaced, cuts) => {
+          const text = writeJson({ meta: { type: 'jsonapi.metadata.document' }, data }, seed, spaced);
+          const parsed = (JSON.parse(text) as { data: unknown[] }).data;
+          if (whole === undefined) {
+            // Without a fieldset every element is whole.
+            expect(splitFields(text, cuts, undefined)).toEqual(parsed);
+            return;
+          }
+          const asked = new Set(fields);
+          const got = splitFields(text, cuts, fields);
+          expect(got.map((e) => restricted(e, asked))).toEqual(parsed.map((e) => restricted(e, asked)));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('cuts the members not asked for out of a body written plainly in one chunk', () => {
+    const element = { type: 'mapping', id: '1', attributes: { name: 'a', access: { big: 'x'.repeat(100) }, labels: ['l'] }, relationships: { 'virtual-hosts': { data: [] } } };
+    const text = JSON.stringify({ data: [element, element] });
+    expect(splitFields(text, [], ['name', 'labels'])).toEqual([
+      { ...element, attributes: { name: 'a', labels: ['l'] } },
+      { ...element, attributes: { name: 'a', labels: ['l'] } },
+    ]);
+  });
+});

@@ -14,7 +14,7 @@ import { fetchFilters, projectAttributes, projectionShape } from '../../engine/f
 /** The one call of the REST client that fetching needs (GatewaySession has it). */
 export interface ListClient {
   /** GET `/configuration/{collection}` with `filter` parameters (AND), each resource shrunk by `project` as it arrives. */
-  list(collection: string, filters: readonly string[], options: { project: (resource: ApiResource) => ApiResource }): Promise<readonly ApiResource[]>;
+  list(collection: string, filters: readonly string[], options: { project: (resource: ApiResource) => ApiResource; fields?: Iterable<string> }): Promise<readonly ApiResource[]>;
 }
 
 /**
@@ -33,7 +33,8 @@ export async function fetchLiveLists(
   for (const kind of kinds) {
     const shape = projectionShape(kind, desired, scope);
     const project = (resource: ApiResource): ApiResource => ({ ...resource, attributes: projectAttributes(shape, resource.attributes) });
-    lists[kind] = await client.list(kindOf(kind).collection, fetchFilters(kind, desired, scope), { project });
+    // The shape's top-level names are the sparse fieldset: the other attributes are cut out unparsed.
+    lists[kind] = await client.list(kindOf(kind).collection, fetchFilters(kind, desired, scope), { project, fields: Object.keys(shape) });
     onList?.((done += 1));
   }
   return lists;
