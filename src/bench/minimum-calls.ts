@@ -39,7 +39,7 @@ export async function runMinimumCalls(command: 'apply' | 'plan', shape: Shape, e
     await session.loadActive();
     const ids = new Map<string, string>();
     for (const collection of SCENARIO_COLLECTIONS) {
-      for (const r of await session.list(collection, LIST_FILTERS[collection] ?? [], { project: keep })) ids.set(`${r.type}:${String(r.attributes.name)}`, r.id);
+      for (const r of await session.list(collection, LIST_FILTERS[collection] ?? [], { plain: true, project: keep })) ids.set(`${r.type}:${String(r.attributes.name)}`, r.id);
     }
     const idOf = (type: string, name: string): string => {
       const id = ids.get(`${type}:${name}`);

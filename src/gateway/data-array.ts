@@ -20,12 +20,16 @@
  * {@link MEMO_BYTES} is remembered by its place: when the next element's member at that place
  * has the very same bytes (one native comparison), the framing jumps over it. Scanning the
  * same bytes from the same state ends in the same state, so the jump changes nothing but
- * the time.
+ * the time. Without a fieldset the member is not parsed either: its value is parsed once,
+ * deep-frozen, and shared by every element that repeats it (a list of 100,000 mappings then
+ * holds one copy of each default subtree instead of 100,000). Given `plain`, the splitter
+ * does neither: it scans every byte and parses every element whole, as a plain client does.
  *
  * Streaming parsers from npm were measured for this and were about 5x slower than
  * `JSON.parse`, against 1.6x for this framing plus `JSON.parse` (see the closing note of
  * the commit that added it); the plan benchmark's 1.5x target rules them out.
  */
+import { randomUUID } from 'node:crypto';
 import { DocumentShapeError } from '../api/documents.js';
 
 const QUOTE = 0x22;
@@ -41,18 +45,42 @@ const MEMO_BYTES = 64;
 
 /** A member of the previous element's `attributes`, at the same place: its bytes and whether it was kept. */
 interface Remembered {
+  /** The member as written: name, colon, value (and any white space before the next). */
   readonly bytes: Buffer;
+  /** Bytes of `bytes` up to the end of the name's closing quote. */
+  readonly nameEnd: number;
   readonly kept: boolean;
+  /** Its name and value, parsed when first reused (the value deep-frozen: every element reusing it shares it). */
+  parsed?: { readonly name: string; readonly value: unknown };
 }
+
+/** A remembered member met again in an element: where, counted from the element's first byte. */
+interface Reuse {
+  readonly start: number;
+  readonly end: number;
+  readonly member: Remembered;
+}
+
+/**
+ * What a reused member's value is written as in the text given to JSON.parse, before the
+ * shared parsed value takes its place: a string no server can send by chance.
+ */
+const REUSED = `\\u0000gwops-reused:${randomUUID()}`;
+const REUSED_TEXT = Buffer.from(`:"${REUSED}"`);
+const REUSED_VALUE = JSON.parse(`"${REUSED}"`) as string;
 
 /** A byte range `[start, end)` of an element, counted from the element's first byte. */
 type Range = readonly [start: number, end: number];
 
-/** One `attributes` object of an element: where it opens and closes, and the members kept (with a sparse fieldset). */
+/**
+ * One `attributes` object of an element: where it opens and closes, the members kept (with
+ * a sparse fieldset) and the members reused (without one).
+ */
 interface Reduction {
   readonly open: number;
   close: number;
   readonly kept: Range[];
+  readonly reused: Reuse[];
 }
 
 /** The attribute names of a sparse fieldset as bytes, grouped by length for a quick test. */
@@ -115,8 +143,10 @@ export class DataArraySplitter {
   private memberKept = false;
   /** True once the member being read has had its name read. */
   private memberNamed = false;
-  /** True when the member being read was jumped over (it is remembered already). */
-  private memberRemembered = false;
+  /** The remembered member jumped over, when the member being read is one. */
+  private memberRemembered: Remembered | undefined;
+  /** Bytes from its start to the end of its name (-1 when unknown). */
+  private memberNameEnd = -1;
   /** True when the next string at attribute depth is a member name. */
   private expectName = false;
   /** Start, in the current chunk, of the string being read at depth 3 or 4 (-1: none, or begun in an earlier chunk). */
@@ -124,19 +154,26 @@ export class DataArraySplitter {
   /** The previous element's long `attributes` members, by place. */
   private readonly remembered: (Remembered | undefined)[] = [];
 
+  /** False when told to be plain: nothing is remembered. */
+  private readonly remembers: boolean;
+
   /**
-   * @param onElement receives each element, parsed
+   * @param onElement receives each element, parsed (a reused member's value is shared and
+   *   frozen: do not change it)
    * @param member the top-level member holding the array (`objects` for the emulator's own
    *   configuration JSON)
    * @param fields a sparse fieldset: the attribute names to keep in each element's
    *   `attributes` (others may be left out unparsed); without it elements are whole
+   * @param options `plain`: remember nothing, scan every byte and parse every element whole
    */
   constructor(
     private readonly onElement: (element: unknown) => void,
     private readonly member = 'data',
     fields?: Iterable<string>,
+    options: { readonly plain?: boolean } = {},
   ) {
     this.fields = fields === undefined ? undefined : new FieldNames(fields);
+    this.remembers = options.plain !== true;
   }
 
   /** Number of elements delivered so far. */
@@ -178,6 +215,7 @@ export class DataArraySplitter {
         } else if (this.depth === 4 && this.memberStart >= 0 && !this.memberNamed) {
           this.memberNamed = true;
           this.memberKept = fields === undefined || this.stringStart < 0 || fields.mayHold(chunk, this.stringStart, end);
+          this.memberNameEnd = this.memberStartInChunk >= 0 ? end + 1 - this.memberStartInChunk : -1;
         }
         i = end + 1;
         continue;
@@ -190,11 +228,11 @@ export class DataArraySplitter {
           const known = this.remembered[this.memberIndex];
           if (known !== undefined && i + known.bytes.length <= chunk.length && chunk.compare(known.bytes, 0, known.bytes.length, i, i + known.bytes.length) === 0) {
             // The same member as the previous element's at this place: jump to its end.
-            this.startMember(i, base, known.kept, true);
+            this.startMember(i, base, known.kept, known);
             i += known.bytes.length;
             continue;
           }
-          this.startMember(i, base, false, false);
+          this.startMember(i, base, false, undefined);
         }
         this.inString = true;
         if (this.depth === 1) this.keyStart = i + 1;
@@ -207,7 +245,7 @@ export class DataArraySplitter {
           this.elementStart = i;
           base = -i;
         } else if (this.depth === 3 && c === OPEN_BRACE && this.attributesKey && this.inData) {
-          this.reduction = { open: i + base, close: -1, kept: [] };
+          this.reduction = { open: i + base, close: -1, kept: [], reused: [] };
           this.expectName = true;
           this.memberStart = -1;
           this.memberIndex = -1;
@@ -218,7 +256,7 @@ export class DataArraySplitter {
         if (this.reduction !== undefined && this.depth === 3) {
           this.endMember(chunk, i, base);
           this.reduction.close = i + base;
-          if (fields !== undefined) this.reductions.push(this.reduction);
+          if (fields !== undefined || this.reduction.reused.length > 0) this.reductions.push(this.reduction);
           this.reduction = undefined;
           this.expectName = false;
         } else if (this.inData && this.depth === 2 && this.elementStart >= 0) {
@@ -242,12 +280,13 @@ export class DataArraySplitter {
   }
 
   /** Starts an attribute member at chunk[i]; a remembered one comes with its name read and whether it is kept. */
-  private startMember(i: number, base: number, kept: boolean, remembered: boolean): void {
+  private startMember(i: number, base: number, kept: boolean, remembered: Remembered | undefined): void {
     this.memberStart = i + base;
     this.memberStartInChunk = i;
-    this.memberNamed = remembered;
+    this.memberNamed = remembered !== undefined;
     this.memberKept = kept;
     this.memberRemembered = remembered;
+    this.memberNameEnd = -1;
   }
 
   /**
@@ -258,8 +297,11 @@ export class DataArraySplitter {
     if (this.memberStart < 0) return;
     const kept = this.memberKept || !this.memberNamed;
     if (kept && this.fields !== undefined) this.reduction?.kept.push([this.memberStart, i + base]);
-    if (!this.memberRemembered && this.memberStartInChunk >= 0 && i - this.memberStartInChunk >= MEMO_BYTES) {
-      this.remembered[this.memberIndex] = { bytes: Buffer.from(chunk.subarray(this.memberStartInChunk, i)), kept };
+    const remembered = this.memberRemembered;
+    if (remembered) {
+      if (this.fields === undefined) this.reduction?.reused.push({ start: this.memberStart, end: i + base, member: remembered });
+    } else if (this.remembers && this.memberStartInChunk >= 0 && this.memberNameEnd > 0 && i - this.memberStartInChunk >= MEMO_BYTES) {
+      this.remembered[this.memberIndex] = { bytes: Buffer.from(chunk.subarray(this.memberStartInChunk, i)), nameEnd: this.memberNameEnd, kept };
     }
     this.memberStart = -1;
   }
@@ -299,23 +341,70 @@ export class DataArraySplitter {
 
   private deliver(): void {
     const element = this.elementParts.length === 1 ? (this.elementParts[0] as Buffer) : Buffer.concat(this.elementParts);
-    const bytes = this.reductions.length === 0 ? element : reduced(element, this.reductions);
+    const reductions = this.reductions;
+    const bytes = reductions.length === 0 ? element : reduced(element, reductions);
     this.elementParts = [];
     this.heldBytes = 0;
     this.reductions = [];
     this.elementStart = -1;
     this.count += 1;
-    this.onElement(JSON.parse(bytes.toString('utf8')));
+    const parsed: unknown = JSON.parse(bytes.toString('utf8'));
+    if (this.fields === undefined && reductions.length > 0) putReused(parsed, reductions);
+    this.onElement(parsed);
   }
+}
+
+/**
+ * Puts the shared values of the reused members into the parsed element's `attributes`,
+ * where JSON.parse left the placeholder: the last object and the last member first, so that
+ * a name written twice gets the value JSON.parse would have kept.
+ */
+function putReused(element: unknown, reductions: readonly Reduction[]): void {
+  const attributes = (element as { attributes?: unknown }).attributes;
+  if (typeof attributes !== 'object' || attributes === null) return;
+  for (let r = reductions.length - 1; r >= 0; r--) {
+    const reused = reductions[r]?.reused ?? [];
+    for (let k = reused.length - 1; k >= 0; k--) {
+      const member = reused[k]?.member;
+      if (!member) continue;
+      member.parsed ??= parsedMember(member.bytes);
+      const { name, value } = member.parsed;
+      if ((attributes as Record<string, unknown>)[name] === REUSED_VALUE) Object.defineProperty(attributes, name, { value, writable: true, enumerable: true, configurable: true });
+    }
+  }
+}
+
+/** A member's name and value from its bytes, the value deep-frozen. */
+function parsedMember(bytes: Buffer): { name: string; value: unknown } {
+  const [entry] = Object.entries(JSON.parse(`{${bytes.toString('utf8')}}`) as Record<string, unknown>);
+  return { name: entry?.[0] ?? '', value: deepFrozen(entry?.[1]) };
+}
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFrozen(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 const COMMA_BYTES = Buffer.from(',');
 
-/** The element with each reduced `attributes` object holding only its kept members. */
+/**
+ * The element with each reduced `attributes` object holding only its kept members (with a
+ * sparse fieldset), or with each reused member's value written as a placeholder (without).
+ */
 function reduced(element: Buffer, reductions: readonly Reduction[]): Buffer {
   const pieces: Buffer[] = [];
   let from = 0;
-  for (const { open, close, kept } of reductions) {
+  for (const { open, close, kept, reused } of reductions) {
+    if (reused.length > 0) {
+      for (const { start, end, member } of reused) {
+        pieces.push(element.subarray(from, start + member.nameEnd), REUSED_TEXT);
+        from = end;
+      }
+      continue;
+    }
     pieces.push(element.subarray(from, open + 1));
     kept.forEach(([start, end], k) => {
       if (k > 0) pieces.push(COMMA_BYTES);

@@ -56,6 +56,12 @@ export interface ListOptions {
   readonly fields?: Iterable<string> | undefined;
   /** With `project`: bodies larger than this are framed element by element as they arrive (default {@link STREAM_THRESHOLD_BYTES}). */
   readonly streamAboveBytes?: number | undefined;
+  /**
+   * With `project`: frame and parse every element whole, remembering nothing (no member
+   * jumped over or shared: src/gateway/data-array.ts), as a plain client does; for the
+   * benchmarks' bare client.
+   */
+  readonly plain?: boolean | undefined;
 }
 
 function configurationPath(collection: string, ...rest: string[]): string {
@@ -160,7 +166,7 @@ export class GatewaySession extends SessionChannel {
         const held: Buffer[] = [];
         let heldBytes = 0;
         let splitter: DataArraySplitter | undefined;
-        const frame = (): DataArraySplitter => new DataArraySplitter((element) => out.push(project(toResource(element))), 'data', fields);
+        const frame = (): DataArraySplitter => new DataArraySplitter((element) => out.push(project(toResource(element))), 'data', fields, { plain: options.plain === true });
         const sink = (chunk: Buffer): void => {
           if (splitter) return splitter.write(chunk);
           held.push(chunk);

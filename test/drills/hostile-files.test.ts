@@ -133,7 +133,7 @@ describe('drill: hostile files', () => {
         if (lines.length !== 1) f.notOneLine = 1;
         if (!lines.some((l) => reader.names.test(l))) f.unnamed = 1;
         if (f.otherExit + f.killed + f.overMemory + f.notOneLine + f.unnamed > 0) {
-          failures.push(`${reader.name} × ${kind}: exit ${run.code}${run.killed ? ` (killed: ${run.killed})` : ''}, ${lines.length} error lines: ${(run.stdout + run.stderr).slice(0, 400)}`);
+          failures.push(`${reader.name} × ${kind}: exit ${run.code}${run.killed ? ` (killed: ${run.killed})` : ''}, ${lines.length} error lines: ${JSON.stringify(lines)}, peak RSS ${String(run.maxRssBytes)} bytes, output: ${(run.stdout + run.stderr).slice(0, 400)}`);
         }
         rows.push([reader.name, kind, f.trials, f.refused, f.otherExit, f.killed, f.overMemory, f.notOneLine, f.unnamed]);
       }

@@ -92,11 +92,11 @@ function writeJson(value: unknown, seed: number, spaced: boolean): string {
 }
 
 /** Runs a splitter with a sparse fieldset over `text` cut at `cuts`. */
-function splitFields(text: string, cuts: readonly number[], fields: readonly string[] | undefined): unknown[] {
+function splitFields(text: string, cuts: readonly number[], fields: readonly string[] | undefined, plain = false): unknown[] {
   const bytes = Buffer.from(text, 'utf8');
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
   const out: unknown[] = [];
-  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields);
+  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields, { plain });
   let start = 0;
   for (const p of [...points, bytes.length]) {
     splitter.write(bytes.subarray(start, p));
@@ -116,7 +116,7 @@ function restricted(element: unknown, fields: ReadonlySet<string>): unknown {
 // Member names and values drawn from small pools, so that elements repeat each other's
 // members at the same places (what the framing remembers), differ from them, or hold them
 // in another order; values long enough to be remembered, with strings that look like JSON.
-const NAMES = ['name', 'labels', 'entryPath', 'access', 'a"b', 'c\\d', '{', 'é', 'attributes', 'data'];
+const NAMES = ['name', 'labels', 'entryPath', 'access', 'a"b', 'c\\d', '{', 'é', 'attributes', 'data', '__proto__', '7'];
 const longString = fc.constantFrom('x'.repeat(80), '"},{"type":"m"'.repeat(6), '\\"'.repeat(40), 'ü€😀'.repeat(20));
 const memberValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
@@ -130,8 +130,8 @@ const pooledResource = fc.record({
   relationships: fc.dictionary(fc.constantFrom('virtual-hosts', 'attributes'), fc.record({ data: fc.array(fc.record({ type: fc.string(), id: fc.string() }), { maxLength: 2 }) })),
 });
 
-describe('DataArraySplitter with a sparse fieldset', () => {
-  it('keeps every asked-for attribute whole and every other member as it is, however the body is written and chunked', () => {
+describe('DataArraySplitter remembering repeated members', () => {
+  it('keeps every asked-for attribute whole and every other member as it is, and without a fieldset gives what JSON.parse gives, however the body is written and chunked', () => {
     fc.assert(
       fc.property(
         // Elements that repeat: a few shapes, each used several times.
@@ -145,8 +145,9 @@ describe('DataArraySplitter with a sparse fieldset', () => {
           const text = writeJson({ meta: { type: 'jsonapi.metadata.document' }, data }, seed, spaced);
           const parsed = (JSON.parse(text) as { data: unknown[] }).data;
           if (whole === undefined) {
-            // Without a fieldset every element is whole.
-            expect(splitFields(text, cuts, undefined)).toEqual(parsed);
+            // Without a fieldset every element is whole, reused members or not, plain or not.
+            expect(splitFields(text, cuts, undefined)).toStrictEqual(parsed);
+            expect(splitFields(text, cuts, undefined, true)).toStrictEqual(parsed);
             return;
           }
           const asked = new Set(fields);
@@ -156,6 +157,17 @@ describe('DataArraySplitter with a sparse fieldset', () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  it('shares one frozen value of a member repeated from element to element, and nothing when plain', () => {
+    const element = { type: 'mapping', id: '1', attributes: { name: 'a', access: { big: 'x'.repeat(100) } } };
+    const text = JSON.stringify({ data: [element, { ...element, id: '2' }, { ...element, id: '3' }] });
+    const [, second, third] = splitFields(text, [], undefined) as { attributes: { access: object } }[];
+    expect(second?.attributes.access).toBe(third?.attributes.access);
+    expect(Object.isFrozen(third?.attributes.access)).toBe(true);
+    const [, plainSecond, plainThird] = splitFields(text, [], undefined, true) as { attributes: { access: object } }[];
+    expect(plainSecond?.attributes.access).not.toBe(plainThird?.attributes.access);
+    expect(plainThird?.attributes.access).toEqual(element.attributes.access);
   });
 
   it('cuts the members not asked for out of a body written plainly in one chunk', () => {
