@@ -9,7 +9,7 @@
  * `js-yaml` reads, and the `yaml` package parses a file only when a diagnostic needs a
  * position in it, or whenever `js-yaml` refuses the file (syntax errors, duplicate keys:
  * the `yaml` package then reports every problem with its position) or the file uses what
- * the two libraries treat differently (merge keys `<<`, tabs, CR line ends, a byte-order
+ * the two libraries treat differently (merge keys `<<`, tabs, CR line ends, empty list items, a byte-order
  * mark). A differential test checks that both give the same values and positions. Files
  * with aliases are left to the `yaml` package too: `js-yaml` has no bound on what aliases
  * expand to (a "billion laughs" file of 1 KB stands for billions of nodes), while parseFile
@@ -74,8 +74,12 @@ const CORE = (() => {
   return yaml.FAILSAFE_SCHEMA.extend({ implicit });
 })();
 
-/** Inputs the fast path leaves to the `yaml` package. */
-const DIFFERENT = /\t|\r|^\uFEFF|<<\s*:/m;
+/**
+ * Inputs the fast path leaves to the `yaml` package: tabs, CR, a byte-order mark, merge
+ * keys, and empty block sequence items (a line of only `-`, as in `- - x` then `  -`), which
+ * js-yaml reads into the wrong list when a less indented item follows.
+ */
+const DIFFERENT = /\t|\r|^\uFEFF|<<\s*:|^[ ]*(?:-[ ]+)*-[ ]*(?:#.*)?$/m;
 
 /**
  * True when `text` may hold an alias (`*name`): it has an anchor (`&`; an alias without one

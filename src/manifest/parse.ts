@@ -122,6 +122,46 @@ class FastReadDocument implements ParsedDocument {
     const doc = docs[this.index];
     return doc ? { doc, lineCounter } : undefined;
   }
+
+  /**
+   * Whether the YAML holds a node at `segments`, read from the value without the syntax
+   * tree: the fast path reads no aliases and no merge keys, so the value has the YAML's
+   * shape, except that a value that was one whole `${...}` reference is a scalar in the
+   * YAML. Undefined (ask the tree) where the value cannot tell: a null list item (`-` and
+   * `- null` differ there) or a file that may use collections as keys.
+   */
+  hasNode(segments: readonly string[]): boolean | undefined {
+    if (mayHoldComplexKeys(this.source)) return undefined;
+    let node: unknown = this.value;
+    for (const [i, segment] of segments.entries()) {
+      if (i > 0 && this.wholeReferences?.has(segments.slice(0, i).join('/')) === true) return false;
+      if (Array.isArray(node)) {
+        if (!/^\d+$/.test(segment)) return false;
+        const item: unknown = node[Number(segment)];
+        if (item === null) return undefined;
+        if (item === undefined) return false;
+        node = item;
+      } else if (typeof node === 'object' && node !== null) {
+        if (!Object.hasOwn(node, segment)) return false;
+        node = (node as Record<string, unknown>)[segment];
+      } else {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+const complexKeys = new WeakMap<SourceFile, boolean>();
+
+/** True when the text may write a collection as a key (`? ` or a flow collection before `:`), which a value cannot show. */
+function mayHoldComplexKeys(source: SourceFile): boolean {
+  let may = complexKeys.get(source);
+  if (may === undefined) {
+    may = /(?:^|[\s,[{])\?(?:\s|$)|[\]}][ \t]*:/m.test(source.text);
+    complexKeys.set(source, may);
+  }
+  return may;
 }
 
 /** {@link parseFile} without the checks of the text and the values. */

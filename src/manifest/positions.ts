@@ -37,6 +37,8 @@ export interface ParsedDocument {
   readonly hints?: TextHints;
   /** The document's syntax tree, parsed on first use (only diagnostics need it). */
   readonly ast: () => DocumentAst | undefined;
+  /** {@link hasNode} without the syntax tree, when the document can tell (undefined: ask the tree). */
+  readonly hasNode?: (segments: readonly string[]) => boolean | undefined;
 }
 
 /**
@@ -138,6 +140,8 @@ function walk(ast: DocumentAst, segments: readonly string[]): { node: Node | nul
 /** True when the document's own YAML contains the node a pointer names. */
 export function hasNode(parsed: ParsedDocument, segments: readonly string[]): boolean {
   if (segments.length === 0) return true;
+  const known = parsed.hasNode?.(segments);
+  if (known !== undefined) return known;
   const ast = parsed.ast();
   return ast !== undefined && walk(ast, segments).matched === segments.length;
 }

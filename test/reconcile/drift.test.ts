@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { editManifestText } from '../../src/adopt/edit.js';
+import { editEachOnWholeText, editManifestText } from '../../src/adopt/edit.js';
 import { escapeVariables } from '../../src/manifest/variables.js';
 import { attributeDrift } from '../../src/engine/drift-attribution.js';
 import { entriesInForce, matchingEntry, parseDriftSettings } from '../../src/manifest/drift-ignore.js';
@@ -221,6 +221,50 @@ describe('drift entries by object', () => {
         for (const g of groups) expect(g.entries).toEqual(entries.filter((e) => e.kind === g.ref.kind && e.name === g.ref.name));
         expect(groups.flatMap((g) => g.entries)).toHaveLength(entries.length);
       }),
+    );
+  });
+});
+
+describe('editManifestText on a file of many documents', () => {
+  const kinds = ['mapping', 'back-end-group'] as const;
+  const names = ['a', 'b c', "it's #x"];
+  const attributes = fc.dictionary(fc.constantFrom('backendPath', 'labels', 'entryPath', 'port', 'x y'), fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }), fc.record({ value: fc.string({ maxLength: 5 }) })), { maxKeys: 4 });
+  const documentText = fc
+    .record({
+      kind: fc.constantFrom(...kinds),
+      name: fc.constantFrom(...names),
+      attributes,
+      links: fc.array(fc.constantFrom('g1', 'g2', 'm1'), { maxLength: 3 }),
+      style: fc.constantFrom('flow', 'block', 'any') as fc.Arbitrary<'flow' | 'block' | 'any'>,
+      comment: fc.boolean(),
+      // How the kind is written: plainly, with a tag, with an anchor; and a document end marker.
+      written: fc.constantFrom('plain', 'tag', 'anchor'),
+      ended: fc.boolean(),
+    })
+    .map(({ kind, name, attributes: attrs, links, style, comment, written, ended }) => {
+      let body = stringify({ apiVersion: 'gwops/v1', kind, name, attributes: attrs, relationships: { 'back-end-groups': links } }, { collectionStyle: style });
+      if (written !== 'plain') body = body.replace(`kind: ${kind}`, `kind: ${written === 'tag' ? '!!str' : '&k'} ${kind}`);
+      if (comment) body = `# ${name}\n${body}# end of ${name}\n`;
+      return ended ? `${body}...\n` : body;
+    });
+  const path = fc.array(fc.constantFrom('attributes', 'backendPath', 'labels', 'entryPath', 'value', '0', '1', 'new'), { minLength: 1, maxLength: 3 });
+  const edit = fc.record({
+    ref: fc.record({ kind: fc.constantFrom(...kinds), name: fc.constantFrom(...names, 'missing') }),
+    edit: fc.oneof(
+      fc.record({ type: fc.constant('set' as const), path, value: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 })) }),
+      fc.record({ type: fc.constant('delete' as const), path }),
+      fc.record({ type: fc.constant('link' as const), relationship: fc.constant('back-end-groups'), target: fc.constantFrom('g1', 'g2', 'g3'), add: fc.boolean(), cardinality: fc.constant('many' as const) }),
+      fc.record({ type: fc.constant('remove-document' as const) }),
+    ),
+  });
+
+  it('gives what making every edit on the whole text gives, whichever documents the edits address and in which order', () => {
+    fc.assert(
+      fc.property(fc.array(documentText, { minLength: 1, maxLength: 6 }), fc.boolean(), fc.boolean(), fc.array(edit, { maxLength: 8 }), (docs, leadingMarker, headComment, edits) => {
+        const text = `${headComment ? '# head\n' : ''}${leadingMarker ? '---\n' : ''}${docs.join('---\n')}`;
+        expect(editManifestText(text, edits)).toEqual(editEachOnWholeText(text, edits));
+      }),
+      { numRuns: 300 },
     );
   });
 });
