@@ -235,7 +235,7 @@ describe('editManifestText on a file of many documents', () => {
       name: fc.constantFrom(...names),
       attributes,
       links: fc.array(fc.constantFrom('g1', 'g2', 'm1'), { maxLength: 3 }),
-      style: fc.constantFrom('flow', 'block', 'any') as fc.Arbitrary<'flow' | 'block' | 'any'>,
+      style: fc.constantFrom<'flow' | 'block' | 'any'>('flow', 'block', 'any'),
       comment: fc.boolean(),
       // How the kind is written: plainly, with a tag, with an anchor; and a document end marker.
       written: fc.constantFrom('plain', 'tag', 'anchor'),
