@@ -66,7 +66,7 @@ interface Reuse {
  * shared parsed value takes its place: a string no server can send by chance.
  */
 const REUSED = `\\u0000gwops-reused:${randomUUID()}`;
-const REUSED_TEXT = Buffer.from(`:"${REUSED}"`);
+const REUSED_TEXT = `:"${REUSED}"`;
 const REUSED_VALUE = JSON.parse(`"${REUSED}"`) as string;
 
 /** A byte range `[start, end)` of an element, counted from the element's first byte. */
@@ -342,13 +342,13 @@ export class DataArraySplitter {
   private deliver(): void {
     const element = this.elementParts.length === 1 ? (this.elementParts[0] as Buffer) : Buffer.concat(this.elementParts);
     const reductions = this.reductions;
-    const bytes = reductions.length === 0 ? element : reduced(element, reductions);
+    const text = reductions.length === 0 ? element.toString('utf8') : reducedText(element, reductions);
     this.elementParts = [];
     this.heldBytes = 0;
     this.reductions = [];
     this.elementStart = -1;
     this.count += 1;
-    const parsed: unknown = JSON.parse(bytes.toString('utf8'));
+    const parsed: unknown = JSON.parse(text);
     if (this.fields === undefined && reductions.length > 0) putReused(parsed, reductions);
     this.onElement(parsed);
   }
@@ -388,30 +388,29 @@ function deepFrozen<T>(value: T): T {
   return value;
 }
 
-const COMMA_BYTES = Buffer.from(',');
 
 /**
- * The element with each reduced `attributes` object holding only its kept members (with a
- * sparse fieldset), or with each reused member's value written as a placeholder (without).
+ * The text of the element with each reduced `attributes` object holding only its kept
+ * members (with a sparse fieldset), or with each reused member's value written as a
+ * placeholder (without). Decoded piece by piece: every cut is at an ASCII quote, comma or
+ * brace, never inside a character.
  */
-function reduced(element: Buffer, reductions: readonly Reduction[]): Buffer {
-  const pieces: Buffer[] = [];
+function reducedText(element: Buffer, reductions: readonly Reduction[]): string {
+  let text = '';
   let from = 0;
   for (const { open, close, kept, reused } of reductions) {
     if (reused.length > 0) {
       for (const { start, end, member } of reused) {
-        pieces.push(element.subarray(from, start + member.nameEnd), REUSED_TEXT);
+        text += element.toString('utf8', from, start + member.nameEnd) + REUSED_TEXT;
         from = end;
       }
       continue;
     }
-    pieces.push(element.subarray(from, open + 1));
+    text += element.toString('utf8', from, open + 1);
     kept.forEach(([start, end], k) => {
-      if (k > 0) pieces.push(COMMA_BYTES);
-      pieces.push(element.subarray(start, end));
+      text += (k > 0 ? ',' : '') + element.toString('utf8', start, end);
     });
     from = close;
   }
-  pieces.push(element.subarray(from));
-  return Buffer.concat(pieces);
+  return text + element.toString('utf8', from);
 }
