@@ -3,12 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { DataArraySplitter } from '../../src/gateway/data-array.js';
 import { DocumentShapeError } from '../../src/api/documents.js';
 
-/** Splits `text` into chunks at the given cut points and runs the splitter over them. */
-function split(text: string, cuts: readonly number[]): unknown[] {
+/**
+ * Splits `text` into chunks at the given cut points and runs the splitter over them, with a
+ * sparse fieldset when `fields` is given, plain when told.
+ */
+function split(text: string, cuts: readonly number[], fields?: readonly string[], plain = false): unknown[] {
   const bytes = Buffer.from(text, 'utf8');
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
   const out: unknown[] = [];
-  const splitter = new DataArraySplitter((e) => out.push(e));
+  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields, { plain });
   let start = 0;
   for (const p of [...points, bytes.length]) {
     splitter.write(bytes.subarray(start, p));
@@ -91,21 +94,6 @@ function writeJson(value: unknown, seed: number, spaced: boolean): string {
   return write(value);
 }
 
-/** Runs a splitter with a sparse fieldset over `text` cut at `cuts`. */
-function splitFields(text: string, cuts: readonly number[], fields: readonly string[] | undefined, plain = false): unknown[] {
-  const bytes = Buffer.from(text, 'utf8');
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: unknown[] = [];
-  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields, { plain });
-  let start = 0;
-  for (const p of [...points, bytes.length]) {
-    splitter.write(bytes.subarray(start, p));
-    start = p;
-  }
-  splitter.end();
-  return out;
-}
-
 /** The element with its attributes restricted to `fields`. */
 function restricted(element: unknown, fields: ReadonlySet<string>): unknown {
   const { attributes, ...rest } = element as { attributes?: unknown };
@@ -146,12 +134,12 @@ describe('DataArraySplitter remembering repeated members', () => {
           const parsed = (JSON.parse(text) as { data: unknown[] }).data;
           if (whole === undefined) {
             // Without a fieldset every element is whole, reused members or not, plain or not.
-            expect(splitFields(text, cuts, undefined)).toStrictEqual(parsed);
-            expect(splitFields(text, cuts, undefined, true)).toStrictEqual(parsed);
+            expect(split(text, cuts, undefined)).toStrictEqual(parsed);
+            expect(split(text, cuts, undefined, true)).toStrictEqual(parsed);
             return;
           }
           const asked = new Set(fields);
-          const got = splitFields(text, cuts, fields);
+          const got = split(text, cuts, fields);
           expect(got.map((e) => restricted(e, asked))).toEqual(parsed.map((e) => restricted(e, asked)));
         },
       ),
@@ -162,10 +150,10 @@ describe('DataArraySplitter remembering repeated members', () => {
   it('shares one frozen value of a member repeated from element to element, and nothing when plain', () => {
     const element = { type: 'mapping', id: '1', attributes: { name: 'a', access: { big: 'x'.repeat(100) } } };
     const text = JSON.stringify({ data: [element, { ...element, id: '2' }, { ...element, id: '3' }] });
-    const [, second, third] = splitFields(text, [], undefined) as { attributes: { access: object } }[];
+    const [, second, third] = split(text, [], undefined) as { attributes: { access: object } }[];
     expect(second?.attributes.access).toBe(third?.attributes.access);
     expect(Object.isFrozen(third?.attributes.access)).toBe(true);
-    const [, plainSecond, plainThird] = splitFields(text, [], undefined, true) as { attributes: { access: object } }[];
+    const [, plainSecond, plainThird] = split(text, [], undefined, true) as { attributes: { access: object } }[];
     expect(plainSecond?.attributes.access).not.toBe(plainThird?.attributes.access);
     expect(plainThird?.attributes.access).toEqual(element.attributes.access);
   });
@@ -173,7 +161,7 @@ describe('DataArraySplitter remembering repeated members', () => {
   it('cuts the members not asked for out of a body written plainly in one chunk', () => {
     const element = { type: 'mapping', id: '1', attributes: { name: 'a', access: { big: 'x'.repeat(100) }, labels: ['l'] }, relationships: { 'virtual-hosts': { data: [] } } };
     const text = JSON.stringify({ data: [element, element] });
-    expect(splitFields(text, [], ['name', 'labels'])).toEqual([
+    expect(split(text, [], ['name', 'labels'])).toEqual([
       { ...element, attributes: { name: 'a', labels: ['l'] } },
       { ...element, attributes: { name: 'a', labels: ['l'] } },
     ]);
