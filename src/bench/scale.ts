@@ -38,8 +38,10 @@ import { SCENARIO_COLLECTIONS } from './scenario.js';
 
 const GROUPS = 10;
 const HOSTS = 5;
-/** Sizes at and below this get a warm-up run of each side and the median of 3 alternating runs; larger ones 1 run. */
+/** Sizes at and below this get a warm-up run of each side; every size the median of {@link RUNS} alternating runs. */
 const WARM_UP_UP_TO = 10_000;
+/** Alternating runs of each side at every size (a single run at 100,000 mappings was off by a third on this shared machine). */
+const RUNS = 3;
 
 /**
  * The sizes of `npm run bench -- scale`, of `--quick`, or of `--sizes=N,M` (`given`, which wins).
@@ -83,7 +85,7 @@ async function alternate(size: number, bare: () => Promise<SideRun>, gwops: () =
   }
   const bares: SideRun[] = [];
   const gwopses: SideRun[] = [];
-  for (let run = 0; run < (warm ? 3 : 1); run++) {
+  for (let run = 0; run < RUNS; run++) {
     bares.push(await bare());
     gwopses.push(await gwops());
   }
