@@ -33,10 +33,12 @@ function yamlText(value: unknown, flow: boolean): string {
 
 describe('hasNode of a fast-read document', () => {
   it('gives what the syntax tree gives, or leaves it to the tree, for every pointer of any document', () => {
+    let answered = 0;
     fc.assert(
       fc.property(tree, fc.boolean(), (value, flow) => {
         const text = yamlText(value, flow);
         const [doc] = parseFile({ file: 't.yaml', dir: '/', text }, []);
+        expect(doc).toBeDefined();
         if (!doc) return;
         // Variables substituted as loading does, so that whole references are known.
         doc.wholeReferences = new Set(
@@ -51,11 +53,15 @@ describe('hasNode of a fast-read document', () => {
         const byTree = { ast: () => doc.ast() } as unknown as ParsedDocument;
         for (const segments of pathsOf(doc.value)) {
           const fast = doc.hasNode?.(segments);
-          if (fast !== undefined) expect(fast, JSON.stringify({ text, segments })).toBe(hasNode(byTree, segments));
+          if (fast === undefined) continue;
+          answered += 1;
+          expect(fast, JSON.stringify({ text, segments })).toBe(hasNode(byTree, segments));
         }
       }),
       { numRuns: 300 },
     );
+    // Most pointers are answered from the value: the comparison above is not vacuous.
+    expect(answered).toBeGreaterThan(1000);
   });
 
   it('answers from the value, without parsing a syntax tree, for a plain document', () => {
