@@ -28,11 +28,11 @@ export interface Reply {
   /** The whole JSON body as text (instead of `body`). */
   readonly json?: string;
   /**
-   * A JSON body written piece by piece (instead of `body`): the server writes the pieces as
-   * they come, in chunks, waiting whenever the client reads slower, so a list of 100,000
-   * objects never exists as one string.
+   * A JSON body written chunk by chunk (instead of `body`): UTF-8 chunks made only when the
+   * server comes to write them, waiting whenever the client reads slower, so a list of
+   * 100,000 objects never exists as one string.
    */
-  readonly pieces?: Iterable<string | Buffer>;
+  readonly pieces?: Iterable<Buffer>;
 }
 
 /** A success envelope `{meta:{type,timestamp}, data}` with the given status (default 200). */

@@ -226,8 +226,6 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   log(reply.status);
 }
 
-/** Bytes gathered before a piece of a streamed body is written. */
-const CHUNK_BYTES = 64 * 1024;
 
 async function write(res: ServerResponse, reply: Reply): Promise<void> {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
@@ -257,27 +255,13 @@ async function write(res: ServerResponse, reply: Reply): Promise<void> {
 }
 
 /**
- * Writes a body piece by piece (chunked transfer encoding), in chunks of about
- * {@link CHUNK_BYTES}, waiting for `drain` whenever the socket's buffer is full.
+ * Writes a body chunk by chunk (chunked transfer encoding; the chunks come about
+ * json-text.ts's size), waiting for `drain` whenever the socket's buffer is full.
  * @throws Error when the client goes away before the end (the caller destroys the response)
  */
-async function writePieces(res: ServerResponse, pieces: Iterable<string | Buffer>): Promise<void> {
-  let chunk = '';
-  for (const piece of pieces) {
-    if (typeof piece !== 'string') {
-      // Bytes come in whole chunks already.
-      if (chunk.length > 0 && !res.write(chunk)) await drained(res);
-      chunk = '';
-      if (!res.write(piece)) await drained(res);
-      continue;
-    }
-    chunk += piece;
-    if (chunk.length < CHUNK_BYTES) continue;
-    const room = res.write(chunk);
-    chunk = '';
-    if (!room) await drained(res);
-  }
-  res.end(chunk);
+async function writePieces(res: ServerResponse, chunks: Iterable<Buffer>): Promise<void> {
+  for (const chunk of chunks) if (!res.write(chunk)) await drained(res);
+  res.end();
 }
 
 /** Resolves when `res` can take more, rejects when it closes first. */
