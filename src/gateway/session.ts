@@ -166,22 +166,22 @@ export class GatewaySession extends SessionChannel {
         const held: Buffer[] = [];
         let heldBytes = 0;
         let splitter: DataArraySplitter | undefined;
-        const frame = (): DataArraySplitter => new DataArraySplitter((element) => out.push(project(toResource(element))), 'data', fields, { plain: options.plain === true });
+        // The splitter, fed the chunks held so far.
+        const frame = (): DataArraySplitter => {
+          const framing = new DataArraySplitter((element) => out.push(project(toResource(element))), 'data', fields, { plain: options.plain === true });
+          for (const part of held.splice(0)) framing.write(part);
+          return framing;
+        };
         const sink = (chunk: Buffer): void => {
           if (splitter) return splitter.write(chunk);
           held.push(chunk);
           heldBytes += chunk.length;
-          if (heldBytes <= threshold) return;
-          splitter = frame();
-          for (const part of held.splice(0)) splitter.write(part);
+          if (heldBytes > threshold) splitter = frame();
         };
         try {
           await this.send({ method: 'GET', path, retry: 'transient', sink });
           if (!splitter && fields === undefined) return resourcesOf(parseJson(Buffer.concat(held).toString('utf8'))).map(project);
-          if (!splitter) {
-            splitter = frame();
-            for (const part of held.splice(0)) splitter.write(part);
-          }
+          splitter ??= frame();
           splitter.end();
         } catch (error) {
           if (error instanceof DocumentShapeError || error instanceof SyntaxError) {
