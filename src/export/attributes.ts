@@ -208,6 +208,10 @@ function keyCount(value: Record<string, unknown>): number {
  * `stripDefaults(keep(value, schema), defaults)` for an object `value`, made in one pass
  * that also reports the unknown members (with `unknown`): a member equal to its default is
  * compared where it is, never copied (most of a live object's attributes are defaults).
+ * With `frozen` (the top level only), a member whose value is a frozen object, taken as
+ * deep-frozen (the REST client shares the members that repeat from one list element to the
+ * next that way), is walked once per value and name: what it kept and reported is
+ * remembered in `frozen` and given again for the same value.
  */
 function keepChanged(
   value: Record<string, unknown>,
@@ -216,38 +220,70 @@ function keepChanged(
   at: string[],
   unknown: Unknown | undefined,
   equalsDefault?: ReadonlyMap<string, EqualsValue>,
+  frozen?: FrozenMembers,
 ): Record<string, unknown> {
-  const props = schema.properties;
   const out: Record<string, unknown> = {};
   for (const key in value) {
-    const childSchema = props ? props[key] : AS_IS;
-    if (!childSchema) {
-      unknown?.(dotted([...at, key]));
+    const child = value[key];
+    if (frozen !== undefined && typeof child === 'object' && child !== null && Object.isFrozen(child)) {
+      let byName = frozen.get(child);
+      let outcome = byName?.get(key);
+      if (outcome === undefined) {
+        const reported: string[] = [];
+        const one: Record<string, unknown> = {};
+        keepMember(one, key, child, schema, defaults, at, (path) => reported.push(path), equalsDefault);
+        outcome = { has: Object.hasOwn(one, key), kept: one[key], unknown: reported };
+        if (byName === undefined) frozen.set(child, (byName = new Map()));
+        byName.set(key, outcome);
+      }
+      if (unknown !== undefined) for (const path of outcome.unknown) unknown(path);
+      if (outcome.has) out[key] = outcome.kept;
       continue;
     }
-    if (childSchema === LEFT_OUT) continue;
-    const child = value[key];
-    // A member equal to its default (the compiled check): nothing to keep, nothing unknown (the default has nothing unknown).
-    if (equalsDefault?.get(key)?.(child) === true) continue;
-    at.push(key);
-    if (!Object.hasOwn(defaults, key)) {
-      out[key] = keep(child, childSchema, at, unknown);
-    } else {
-      const fallback = defaults[key];
-      // The comparison reports what `child` holds that the schema does not know; what follows does not again.
-      if (!keptEquals(child, childSchema, fallback, at, unknown)) {
-        if (isPlainObject(child) && isPlainObject(fallback)) {
-          const stripped = keepChanged(child, childSchema, fallback, at, undefined);
-          if (Object.keys(stripped).length > 0) out[key] = stripped;
-        } else {
-          out[key] = keep(child, childSchema, at, undefined);
-        }
-      }
-    }
-    at.pop();
+    keepMember(out, key, child, schema, defaults, at, unknown, equalsDefault);
   }
   return out;
 }
+
+/** What {@link keepChanged} keeps of the member `key` (value `child`) of an object of `schema`, set into `out`. */
+function keepMember(
+  out: Record<string, unknown>,
+  key: string,
+  child: unknown,
+  schema: JsonSchema,
+  defaults: Readonly<Record<string, unknown>>,
+  at: string[],
+  unknown: Unknown | undefined,
+  equalsDefault: ReadonlyMap<string, EqualsValue> | undefined,
+): void {
+  const childSchema = schema.properties ? schema.properties[key] : AS_IS;
+  if (!childSchema) {
+    unknown?.(dotted([...at, key]));
+    return;
+  }
+  if (childSchema === LEFT_OUT) return;
+  // A member equal to its default (the compiled check): nothing to keep, nothing unknown (the default has nothing unknown).
+  if (equalsDefault?.get(key)?.(child) === true) return;
+  at.push(key);
+  if (!Object.hasOwn(defaults, key)) {
+    out[key] = keep(child, childSchema, at, unknown);
+  } else {
+    const fallback = defaults[key];
+    // The comparison reports what `child` holds that the schema does not know; what follows does not again.
+    if (!keptEquals(child, childSchema, fallback, at, unknown)) {
+      if (isPlainObject(child) && isPlainObject(fallback)) {
+        const stripped = keepChanged(child, childSchema, fallback, at, undefined);
+        if (Object.keys(stripped).length > 0) out[key] = stripped;
+      } else {
+        out[key] = keep(child, childSchema, at, undefined);
+      }
+    }
+  }
+  at.pop();
+}
+
+/** What {@link keepChanged} made of a frozen member value, by the value and the member's name. */
+type FrozenMembers = WeakMap<object, Map<string, { readonly has: boolean; readonly kept: unknown; readonly unknown: readonly string[] }>>;
 
 /** `schema` with the member at each of `paths` (`*` = list items) replaced by {@link LEFT_OUT}; copied along the paths only. */
 function leaveOut(schema: JsonSchema, paths: readonly (readonly string[])[]): JsonSchema {
@@ -300,7 +336,7 @@ export interface AttributeOptions {
  */
 export function exportAttributes(type: ResourceType, live: Readonly<Record<string, unknown>>, options: AttributeOptions): Record<string, unknown> {
   const kind = kindOf(type);
-  const { exportSchema, secrets, defaults, equalsDefault } = kindRules(type, options.variant);
+  const { exportSchema, secrets, defaults, equalsDefault, frozenMembers } = kindRules(type, options.variant);
   // The readable secrets that hold a value, found in the live object: what the schema keeps
   // of it holds them at the same paths (lists keep every item).
   const slots: string[][] = [];
@@ -314,7 +350,11 @@ export function exportAttributes(type: ResourceType, live: Readonly<Record<strin
       slots.push(path);
     });
   }
-  const attributes = options.keepDefaults ? (keep(live, exportSchema, [], options.unknown) as Record<string, unknown>) : keepChanged(live, exportSchema, defaults, [], options.unknown, equalsDefault);
+  // A secret slot is set into what is kept below: that must not be a kept value shared with other objects.
+  const frozen = slots.length === 0 ? frozenMembers : undefined;
+  const attributes = options.keepDefaults
+    ? (keep(live, exportSchema, [], options.unknown) as Record<string, unknown>)
+    : keepChanged(live, exportSchema, defaults, [], options.unknown, equalsDefault, frozen);
   for (const path of slots) {
     const last = path[path.length - 1];
     let node: unknown = attributes;
@@ -339,6 +379,8 @@ interface KindRules {
    * (src/export/default-equals.ts): such a value is left out without walking it.
    */
   readonly equalsDefault: ReadonlyMap<string, EqualsValue>;
+  /** What the top-level walk made of each frozen member value met so far ({@link keepChanged}). */
+  readonly frozenMembers: FrozenMembers;
 }
 
 const rulesCache = new Map<Key<'export rules'>, KindRules>();
@@ -365,7 +407,7 @@ function kindRules(type: ResourceType, variant: Variant): KindRules {
       const equals = compileEquals(value);
       if (equals) equalsDefault.set(key, equals);
     }
-    rules = { schema, exportSchema, secrets, defaults, equalsDefault };
+    rules = { schema, exportSchema, secrets, defaults, equalsDefault, frozenMembers: new WeakMap() };
     rulesCache.set(key, rules);
   }
   return rules;

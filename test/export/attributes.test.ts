@@ -66,6 +66,51 @@ describe('exportAttributes', () => {
     );
   });
 
+  it('a member value shared deep-frozen by several objects (as the REST client shares repeated members) gives what a fresh copy gives, unknown attributes reported for each object (property, every kind)', () => {
+    const kinds = KINDS.map((k) => k.type);
+    const deepFrozen = <T>(value: T): T => {
+      if (typeof value === 'object' && value !== null) {
+        for (const child of Object.values(value)) deepFrozen(child);
+        Object.freeze(value);
+      }
+      return value;
+    };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...kinds).chain((type) => fc.tuple(fc.constant(type), fc.constantFrom(...VARIANTS), fc.array(liveOf(type), { minLength: 1, maxLength: 4 }), fc.array(fc.nat(3), { minLength: 2, maxLength: 6 }))),
+        ([type, variant, lives, picks]) => {
+          // The objects of a list: each a pick of the lives, whose object and list members are
+          // (after the first time) the very values an earlier object held, under any name.
+          const shared = new Map<string, unknown>();
+          const sharedObjects = picks.map((pick) => {
+            const live = lives[pick % lives.length] ?? {};
+            const object: Record<string, unknown> = {};
+            for (const [key, value] of Object.entries(live)) {
+              if (typeof value !== 'object' || value === null) {
+                object[key] = value;
+                continue;
+              }
+              const id = JSON.stringify(value);
+              if (!shared.has(id)) shared.set(id, deepFrozen(structuredClone(value)));
+              object[key] = shared.get(id);
+            }
+            return object;
+          });
+          for (const object of sharedObjects) {
+            const fresh = structuredClone(object);
+            const unknownShared: string[] = [];
+            const unknownFresh: string[] = [];
+            const fromShared = exportAttributes(type, object, { variant, keepDefaults: false, unknown: (p) => unknownShared.push(p) });
+            const fromFresh = exportAttributes(type, fresh, { variant, keepDefaults: false, unknown: (p) => unknownFresh.push(p) });
+            expect(fromShared).toEqual(fromFresh);
+            expect(unknownShared).toEqual(unknownFresh);
+          }
+        },
+      ),
+      { seed: 26, numRuns: 200 },
+    );
+  });
+
   it('reports each unknown attribute by its dotted path and leaves it out', () => {
     const unknown: string[] = [];
     const out = exportAttributes('mapping', { name: 'm', bogus: 1, access: { nope: [1] }, backendPath: '/x/' }, { variant: 'latest', keepDefaults: false, unknown: (p) => unknown.push(p) });
