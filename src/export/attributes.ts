@@ -233,7 +233,7 @@ function keepChanged(
         const one: Record<string, unknown> = {};
         keepMember(one, key, child, schema, defaults, at, (path) => reported.push(path), equalsDefault);
         outcome = { has: Object.hasOwn(one, key), kept: one[key], unknown: reported };
-        if (byName === undefined) frozen.set(child, (byName = new Map()));
+        if (byName === undefined) frozen.set(child, (byName = new Map<string, FrozenOutcome>()));
         byName.set(key, outcome);
       }
       if (unknown !== undefined) for (const path of outcome.unknown) unknown(path);
@@ -283,7 +283,14 @@ function keepMember(
 }
 
 /** What {@link keepChanged} made of a frozen member value, by the value and the member's name. */
-type FrozenMembers = WeakMap<object, Map<string, { readonly has: boolean; readonly kept: unknown; readonly unknown: readonly string[] }>>;
+type FrozenMembers = WeakMap<object, Map<string, FrozenOutcome>>;
+
+/** Whether a frozen member value was kept, as what, and the unknown paths reported walking it. */
+interface FrozenOutcome {
+  readonly has: boolean;
+  readonly kept: unknown;
+  readonly unknown: readonly string[];
+}
 
 /** `schema` with the member at each of `paths` (`*` = list items) replaced by {@link LEFT_OUT}; copied along the paths only. */
 function leaveOut(schema: JsonSchema, paths: readonly (readonly string[])[]): JsonSchema {
