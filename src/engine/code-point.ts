@@ -8,3 +8,12 @@
 export function codePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * `strings` sorted in {@link codePoint} order, in place, and returned: that is the order
+ * `Array.prototype.sort` gives strings without a comparator, made natively (a JS
+ * comparator costs a call per comparison: a tenth of a second for 100,000 names).
+ */
+export function sortByCodePoint(strings: string[]): string[] {
+  return strings.sort();
+}

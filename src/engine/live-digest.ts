@@ -9,7 +9,7 @@ import type { ResourceType } from '../kinds/index.js';
 import { getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue } from './diff.js';
 import type { State } from './model.js';
 import { linkKeysOf } from './model.js';
-import { codePoint } from './code-point.js';
+import { sortByCodePoint } from './code-point.js';
 
 /**
  * A stable hash of the part of a live state a plan was computed from: every live object's
@@ -31,10 +31,20 @@ import { codePoint } from './code-point.js';
  */
 export function liveStateDigest(live: State, desired: State, key?: string): string {
   const hash = key === undefined ? sha256() : hmacSha256(key);
+  // The lines are handed to the hash in batches: the digest of their concatenation is the
+  // same, and a call per line cost more than hashing it.
+  let batch = '';
+  const line = (text: string): void => {
+    batch += `${text}\n`;
+    if (batch.length >= DIGEST_BATCH_CHARS) {
+      hash.update(batch);
+      batch = '';
+    }
+  };
   for (const kind of KINDS) {
     const objects = live.objects.get(kind.type);
     if (!objects) continue;
-    for (const name of [...objects.keys()].sort(codePoint)) {
+    for (const name of sortByCodePoint([...objects.keys()])) {
       const object = objects.get(name);
       if (!object) continue;
       const declared = desired.objects.get(kind.type)?.get(name);
@@ -44,19 +54,22 @@ export function liveStateDigest(live: State, desired: State, key?: string): stri
           ? maskValue(kind.type, [], projected).value
           : mapSecrets(kind.type, projected, [], (value, at) => ({ value, desired: value === getAt(declared?.attributes, at) }));
       const content = declared?.content ? [object.content?.digest ?? null] : [];
-      hash.update(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, covered, ...content]));
-      hash.update('\n');
+      line(JSON.stringify([kind.type, name, object.id ?? null, object.identityKey ?? null, covered, ...content]));
     }
   }
-  for (const key of [...linkKeysOf(live.links)].sort(codePoint)) hash.update(`${key}\n`);
+  for (const linkKey of sortByCodePoint([...linkKeysOf(live.links)])) line(linkKey);
+  hash.update(batch);
   return `${key === undefined ? 'sha256' : 'hmac-sha256'}:${hash.hex()}`;
 }
+
+/** Characters of digest lines gathered before they are hashed. */
+const DIGEST_BATCH_CHARS = 64 * 1024;
 
 /** The live value restricted to the declared shape: declared keys in sorted order; arrays and scalars whole. */
 function project(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[]): unknown {
   if (!isPlainObject(declared) || !isPlainObject(live)) return live ?? null;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(declared).sort(codePoint)) {
+  for (const key of sortByCodePoint(Object.keys(declared))) {
     const childSegments = [...segments, key];
     if (isWriteOnlyPath(type, childSegments)) continue;
     out[key] = project(type, declared[key], live[key], childSegments);

@@ -43,7 +43,7 @@ import type { OutsideScope } from './ownership.js';
 import { outsideScopeMessage } from './ownership.js';
 import { checkCalls, planCalls } from './batch.js';
 import { createNode, deleteNode, linkNode, linkParts, updateNode } from './plan-steps.js';
-import { codePoint } from './code-point.js';
+import { sortByCodePoint } from './code-point.js';
 import { unresolvedReferences } from './attribute-references.js';
 import { objectsDeclaringSubResources, subResourceNodes } from './sub-resources.js';
 
@@ -150,7 +150,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   for (const kind of KINDS) {
     const desiredObjects = desired.objects.get(kind.type);
     if (!desiredObjects) continue;
-    for (const name of [...desiredObjects.keys()].sort(codePoint)) {
+    for (const name of sortByCodePoint([...desiredObjects.keys()])) {
       const object = desiredObjects.get(name);
       if (!object) continue;
       const liveObject = live.objects.get(kind.type)?.get(name);
@@ -219,7 +219,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
     if (!liveObjects) continue;
     let owned = 0;
     let pruned = 0;
-    for (const name of [...liveObjects.keys()].sort(codePoint)) {
+    for (const name of sortByCodePoint([...liveObjects.keys()])) {
       const object = liveObjects.get(name);
       if (!object) continue;
       const isOwned = options.isOwned(object);

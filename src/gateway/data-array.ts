@@ -369,7 +369,11 @@ function putReused(element: unknown, reductions: readonly Reduction[]): void {
       if (!member) continue;
       member.parsed ??= parsedMember(member.bytes);
       const { name, value } = member.parsed;
-      if ((attributes as Record<string, unknown>)[name] === REUSED_VALUE) Object.defineProperty(attributes, name, { value, writable: true, enumerable: true, configurable: true });
+      const record = attributes as Record<string, unknown>;
+      if (record[name] !== REUSED_VALUE) continue;
+      // An assignment replaces the placeholder where it is; `__proto__` would set the prototype, so it is defined.
+      if (name === '__proto__') Object.defineProperty(record, name, { value, writable: true, enumerable: true, configurable: true });
+      else record[name] = value;
     }
   }
 }
