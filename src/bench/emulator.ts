@@ -16,13 +16,14 @@
  * at most 0.5 ms, peak RSS under 1 GB at 100,000).
  *
  * Usage: `node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]
- * [--scale-100k] [--scale-only] [--no-scale]`.
+ * [--scale-100k] [--scale-only] [--no-scale] [--write-docs]` (`--write-docs`: also writes
+ * docs/performance-emulator.md, src/bench/emulator-doc.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import { checkAttributes } from '../emulator/attributes.js';
 import { newObjectAttributes } from '../emulator/defaults.js';
@@ -36,6 +37,8 @@ import type { BenchReport, ListTiming, MemoryFigures, ModelTiming, SizeResult } 
 import { formatReport, median, slowestFilteredMs } from './emulator-report.js';
 import { EXIT } from '../exit-codes.js';
 import { runScaleBench } from './emulator-scale.js';
+import { writeEmulatorDoc } from './emulator-doc.js';
+import { machineInfo } from './report-doc.js';
 
 /** The emulator's targets: a filtered list of 20,000 mappings under 250 ms, memory under 1 GB. */
 const FILTERED_LIST_TARGET_MS = 250;
@@ -316,12 +319,14 @@ async function main(): Promise<void> {
       'scale-100k': { type: 'boolean', default: false },
       'scale-only': { type: 'boolean', default: false },
       'no-scale': { type: 'boolean', default: false },
+      'write-docs': { type: 'boolean', default: false },
     },
   });
+  const startedAt = new Date().toISOString();
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
   const runs = Number(values.runs);
   if (sizes.some((s) => !Number.isInteger(s) || s < 1) || !Number.isInteger(runs) || runs < 1) {
-    process.stderr.write('usage: node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5] [--scale-100k] [--scale-only] [--no-scale]\n');
+    process.stderr.write('usage: node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5] [--scale-100k] [--scale-only] [--no-scale] [--write-docs]\n');
     process.exitCode = EXIT.error;
     return;
   }
@@ -335,6 +340,11 @@ async function main(): Promise<void> {
     progress: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+  if (values['write-docs']) {
+    const command = `npm run bench:emulator -- ${process.argv.slice(2).join(' ')}`;
+    const file = await writeEmulatorDoc(report, startedAt, command, machineInfo(), fileURLToPath(new URL('../../docs/', import.meta.url)));
+    process.stderr.write(`wrote ${file}\n`);
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -28,6 +28,11 @@ export interface MachineInfo {
   readonly node: string;
 }
 
+/** The machine line of a generated report: model, cores, memory, OS and Node.js. */
+export function machineLine(m: MachineInfo): string {
+  return `Machine: ${m.cpu}, ${m.cores} cores, ${(m.memoryBytes / 1024 ** 3).toFixed(1)} GB memory, ${m.os}, Node.js ${m.node}.`;
+}
+
 /** The machine the bench runs on, from node:os. */
 export function machineInfo(): MachineInfo {
   const list = cpus();
@@ -55,6 +60,8 @@ export interface BenchResults {
 }
 
 export const APPLY_SVG = 'performance-apply.svg';
+/** The emulator's report under docs/, written by `npm run bench:emulator -- --write-docs` (src/bench/emulator-doc.ts). */
+export const EMULATOR_DOC = 'performance-emulator.md';
 export const PLAN_SVG = 'performance-plan.svg';
 
 const n = (value: number): string => value.toLocaleString('en-US');
@@ -71,7 +78,6 @@ function markdownTable(header: readonly string[], rows: readonly (readonly strin
 
 /** docs/performance.md for `results`. */
 export function performanceMarkdown(results: BenchResults): string {
-  const m = results.machine;
   const out: string[] = [
     '# Performance',
     '',
@@ -81,7 +87,10 @@ export function performanceMarkdown(results: BenchResults): string {
     `Every figure, table and plot in this file was written by that command from the numbers of that run (\`src/bench/\`);`,
     'regenerate them instead of editing them. Speed targets are checked here, never by timed tests.',
     '',
-    `Machine: ${m.cpu}, ${m.cores} cores, ${(m.memoryBytes / 1024 ** 3).toFixed(1)} GB memory, ${m.os}, Node.js ${m.node}.`,
+    machineLine(results.machine),
+    '',
+    `The emulator's own figures (create, list and activation times, the state file and memory at 100,000 mappings) are in [${EMULATOR_DOC}](${EMULATOR_DOC}),`,
+    'written by `npm run bench:emulator -- --scale-100k --write-docs`.',
     '',
   ];
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { modelTiming } from '../../src/bench/emulator.js';
 import type { BenchReport } from '../../src/bench/emulator-report.js';
 import { formatReport, median, slowestFilteredMs } from '../../src/bench/emulator-report.js';
+import { emulatorMarkdown } from '../../src/bench/emulator-doc.js';
+import { machineInfo, machineLine } from '../../src/bench/report-doc.js';
 
 const report: BenchReport = {
   formatVersion: 1,
@@ -85,6 +87,14 @@ describe('emulator bench report', () => {
     expect(lines).toContain('restart on the state file of 100,000 mappings: listening after 4000.0 ms, filtered list 3.5 ms, peak RSS 700 MB');
     expect(lines).toContain('target: a create handled in at most 0.5 ms of emulator CPU at 100,000: 0.450 ms: met');
     expect(lines).toContain('target: emulator peak RSS under 1.0 GB through the scale part: met');
+  });
+
+  it('writes docs/performance-emulator.md from the report: the command and date it was measured by, the machine and the printed report whole', () => {
+    const machine = machineInfo();
+    const md = emulatorMarkdown(report, '2026-11-26T12:00:00.000Z', 'npm run bench:emulator -- --scale-100k --write-docs', machine);
+    expect(md).toContain('Measured by `npm run bench:emulator -- --scale-100k --write-docs` on 2026-11-26T12:00:00.000Z.');
+    expect(md).toContain(machineLine(machine));
+    expect(md).toContain(`\`\`\`text\n${formatReport(report)}\n\`\`\``);
   });
 
   it('takes the median and the slowest filtered list', () => {
