@@ -17,6 +17,7 @@
  *   the body is destroyed, and the call fails with a {@link ResponseTooLargeError} (not
  *   retried).
  */
+import { finished } from 'node:stream/promises';
 import { rootCertificates } from 'node:tls';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -257,25 +258,33 @@ export class HttpTransport {
       } else {
         const chunks: Buffer[] = [];
         let bytes = 0;
-        for await (const data of res.body) {
-          const chunk = data as Buffer;
+        // Each chunk as it was received ('data'): an async iterator over the body joins the
+        // chunks waiting into one Buffer at every step, a copy of most of a 900 MB list.
+        const body = res.body;
+        body.on('data', (chunk: Buffer) => {
+          if (stop !== undefined) return;
           bytes += chunk.length;
           if (bytes > limit) {
             stop = tooLarge();
-            res.body.destroy();
-            break;
+            body.destroy();
+            return;
           }
           if (!sink) {
             chunks.push(chunk);
-            continue;
+            return;
           }
           try {
             sink(chunk);
           } catch (error) {
             stop = error instanceof Error ? error : new Error(String(error));
-            res.body.destroy();
-            break;
+            body.destroy();
           }
+        });
+        try {
+          await finished(body);
+        } catch (error) {
+          // Destroyed here (`stop`): the body ends early by design.
+          if (stop === undefined) throw error;
         }
         if (stop === undefined) {
           // TextDecoder drops a leading BOM, as undici's body.text() does.
