@@ -106,16 +106,33 @@ export function toResource(value: unknown): ApiResource {
   const attributes = value.attributes === undefined ? {} : value.attributes;
   if (!isRecord(attributes)) throw new DocumentShapeError(`${ident.type} ${ident.id}: attributes is not an object`);
   const relationships: Record<string, RelationshipData> = {};
-  if (isRecord(value.relationships)) {
-    for (const [name, rel] of Object.entries(value.relationships)) {
+  const given = value.relationships;
+  if (isRecord(given)) {
+    // Plain loops: this runs for every element of every list (100,000 mappings, seven relationships each).
+    for (const name in given) {
+      if (!Object.hasOwn(given, name)) continue;
+      const rel = given[name];
       if (!isRecord(rel)) continue;
       const data = rel.data;
+      let member: RelationshipData;
       if (Array.isArray(data)) {
-        relationships[name] = data.length === 0 ? NO_LINKS : { data: data.map(identifier).filter((d): d is ResourceIdentifier => d !== undefined) };
+        if (data.length === 0) {
+          member = NO_LINKS;
+        } else {
+          const idents: ResourceIdentifier[] = [];
+          for (const item of data) {
+            const one = identifier(item);
+            if (one !== undefined) idents.push(one);
+          }
+          member = { data: idents };
+        }
       } else {
-        const ident = identifier(data);
-        relationships[name] = ident ? { data: ident } : NO_LINK;
+        const one = identifier(data);
+        member = one ? { data: one } : NO_LINK;
       }
+      // `__proto__` would set the prototype by assignment.
+      if (name === '__proto__') Object.defineProperty(relationships, name, { value: member, writable: true, enumerable: true, configurable: true });
+      else relationships[name] = member;
     }
   }
   return { type: ident.type, id: ident.id, attributes, relationships };
