@@ -272,9 +272,12 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     const rels = entry.value.relationships;
     if (typeof rels === 'object' && rels !== null) {
       for (const [rel, targets] of Object.entries(rels)) {
-        if (typeof targets === 'string') relationships[rel] = [targets];
         // slice: a copy of exactly its length (arrays grown item by item keep spare room).
-        else if (Array.isArray(targets)) relationships[rel] = targets.every((t) => typeof t === 'string') ? targets.slice() : targets.filter((t): t is string => typeof t === 'string');
+        const names = typeof targets === 'string' ? [targets] : Array.isArray(targets) ? (targets.every((t) => typeof t === 'string') ? targets.slice() : targets.filter((t): t is string => typeof t === 'string')) : undefined;
+        if (names === undefined) continue;
+        // A relationship named `__proto__` (the schema reports it) is defined: assigned, it would set the prototype.
+        if (rel === '__proto__') Object.defineProperty(relationships, rel, { value: names, writable: true, enumerable: true, configurable: true });
+        else relationships[rel] = names;
       }
     }
     const start = documentStart(entry.base);

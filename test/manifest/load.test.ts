@@ -244,6 +244,20 @@ relationships: { virtual-hosts: [shop] }
     expect(result.diagnostics.map((d) => [d.severity, d.code, d.line, d.column])).toEqual([['warning', 'unresolved-link', 5, 34]]);
   });
 
+  it('keeps a relationship named __proto__ as a member (the schema reports it) instead of setting the prototype', async () => {
+    const dir = project({
+      'm.yaml': 'apiVersion: gwops/v1\nkind: mapping\nname: m\nrelationships:\n  __proto__: [shop]\n  virtual-hosts: [shop]\n',
+    });
+    const result = await loadManifests({ paths: ['m.yaml'], cwd: dir, env: {} });
+    const relationships = result.documents[0]?.relationships ?? {};
+    expect(Object.getPrototypeOf(relationships)).toBe(Object.prototype);
+    expect(Object.entries(relationships)).toEqual([
+      ['__proto__', ['shop']],
+      ['virtual-hosts', ['shop']],
+    ]);
+    expect(result.diagnostics.some((d) => d.severity === 'error' && d.message.includes('__proto__'))).toBe(true);
+  });
+
   it('warns about a literal secret without failing', async () => {
     const dir = project({
       'c.yaml': `apiVersion: gwops/v1\nkind: ssl-certificate\nname: tls\nattributes:\n  privateKey: ${yamlQuoted(PLAIN_KEY)}\n`,
