@@ -48,6 +48,8 @@ export interface ScaleSide {
   readonly rssMb: number;
   /** Requests the emulator handled during one run. */
   readonly requests: number;
+  /** The wall time of each run, ms, in the order run (paired with the other side's runs of the same index). */
+  readonly wallRunsMs: readonly number[];
 }
 
 /** One command at one size. */
@@ -119,6 +121,7 @@ export const SCALE_HEADER = [
   'bare wall',
   'bare ms/object',
   'ratio',
+  'ratio per run',
   'ratio <= target',
   'gwops RSS',
   'bare RSS',
@@ -126,6 +129,19 @@ export const SCALE_HEADER = [
   `RSS < ${n(SCALE_RSS_TARGET_MB)} MB`,
   'requests (gwops / bare)',
 ];
+
+/**
+ * The lowest and highest ratio of the runs paired by index (gwops's run over the bare
+ * client's run just before it), `1.05-1.31x`: how far the machine's noise moved one run's ratio.
+ */
+export function runRatios(row: Pick<ScaleRow, 'gwops' | 'bare'>): string {
+  const ratios = row.gwops.wallRunsMs.flatMap((ms, i) => {
+    const bare = row.bare.wallRunsMs[i];
+    return bare !== undefined && bare > 0 ? [ms / bare] : [];
+  });
+  if (ratios.length === 0) return 'n/a';
+  return `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x`;
+}
 
 /** The rows of the scale table, one per command and size. */
 export function scaleRows(report: ScaleBenchReport): string[][] {
@@ -141,6 +157,7 @@ export function scaleRows(report: ScaleBenchReport): string[][] {
       seconds(r.bare.wallMs),
       perObject(r.bare.wallMs, r.objects),
       `${v.ratio.toFixed(2)}x`,
+      runRatios(r),
       `${word(v.ratioMet)} (${v.target}x)`,
       mb(r.gwops.rssMb),
       mb(r.bare.rssMb),

@@ -73,6 +73,7 @@ function side(runs: readonly SideRun[]): ScaleSide {
     cpuMs: median(runs.map((r) => r.cpuMs)),
     rssMb: Math.max(...runs.map((r) => r.rssMb)),
     requests: median(runs.map((r) => r.requests)),
+    wallRunsMs: runs.map((r) => r.wallMs),
   };
 }
 

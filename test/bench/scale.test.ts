@@ -14,6 +14,7 @@ import { scaleSizes } from '../../src/bench/scale.js';
 import { machineInfo, performanceMarkdown } from '../../src/bench/report-doc.js';
 import type { ScaleBenchReport, ScaleCommand, ScaleRow } from '../../src/bench/scale-format.js';
 import {
+  runRatios,
   SCALE_COMMANDS,
   SCALE_HEADER,
   SCALE_RSS_TARGET_MB,
@@ -71,7 +72,7 @@ describe('the bare client of the scale bench', () => {
   }, 30_000);
 });
 
-const side = (wallMs: number, rssMb = 200, requests = 7): ScaleRow['gwops'] => ({ wallMs, cpuMs: wallMs / 2, rssMb, requests });
+const side = (wallMs: number, rssMb = 200, requests = 7): ScaleRow['gwops'] => ({ wallMs, cpuMs: wallMs / 2, rssMb, requests, wallRunsMs: [wallMs * 0.9, wallMs, wallMs * 1.2] });
 
 function row(size: number, command: ScaleCommand, gwopsMs: number, bareMs: number, emulatorRssMb = 300, gwopsRssMb = 200): ScaleRow {
   return { size, objects: size + 15, command, changes: size / 10, gwops: side(gwopsMs, gwopsRssMb), bare: side(bareMs, 90), emulatorRssMb };
@@ -96,6 +97,14 @@ const report: ScaleBenchReport = {
 };
 
 describe('scale targets', () => {
+  it('gives the lowest and highest ratio of the runs paired by index, n/a without a pair', () => {
+    const at = (gwops: number[], bare: number[]): string => runRatios({ gwops: { ...side(0), wallRunsMs: gwops }, bare: { ...side(0), wallRunsMs: bare } });
+    expect(at([10, 20, 30], [10, 10, 20])).toBe('1.00-2.00x');
+    expect(at([12, 11], [10])).toBe('1.20-1.20x');
+    expect(at([10], [0])).toBe('n/a');
+    expect(at([], [])).toBe('n/a');
+  });
+
   it('compares the wall times with the command\'s ratio target and both processes with the RSS target', () => {
     expect(scaleVerdict(row(100_000, 'plan-no-check', 12_000, 10_000))).toEqual({ ratio: 1.2, target: 1.2, ratioMet: true, rssMet: true });
     expect(scaleVerdict(row(100_000, 'drift', 12_500, 10_000)).ratioMet).toBe(false);
@@ -147,6 +156,7 @@ describe('scale report', () => {
       '10.00 s',
       '0.100',
       '1.20x',
+      '1.20-1.20x',
       'pass (1.2x)',
       '200 MB',
       '90 MB',
@@ -178,7 +188,7 @@ describe('scale report', () => {
     const md = performanceMarkdown({ ...base, scale: report });
     expect(md.indexOf('## Scale')).toBeGreaterThan(md.indexOf('## Apply at latency'));
     expect(md).toContain(`](${SCALE_SVG})`);
-    expect(md).toContain('| 100,000 | apply | 10,000 | 22.00 s | 0.220 | same calls | 19.00 s | 0.190 | 1.16x | FAIL (1.1x) |');
+    expect(md).toContain('| 100,000 | apply | 10,000 | 22.00 s | 0.220 | same calls | 19.00 s | 0.190 | 1.16x | 1.16-1.16x | FAIL (1.1x) |');
     expect(md).toContain('- drift: at most 1.2x the bare client (fetch + parse) at 100,000 mappings: **FAIL**');
     expect(performanceMarkdown({ ...base, scale: null })).toMatch(/## Scale\n\nNot measured in this run\./);
   });
