@@ -7,97 +7,14 @@
  */
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
-import { recordedDefaults } from '../kinds/server-defaults.js';
 import type { Key } from '../object-key.js';
 import { joinKey } from '../object-key.js';
 import type { JsonSchema } from '../schema/index.js';
 import type { EqualsValue } from './default-equals.js';
 import { compileEquals } from './default-equals.js';
 import { secretAttributes, wireSchema, writeOnlyAttributes } from '../schema/index.js';
-
-/** A plain JSON object (not an array, not null). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof SecretSlot);
-}
-
-/** Where a secret value was: the manifest reads it from an environment variable instead. */
-export class SecretSlot {
-  constructor(
-    /** False when the gateway returns the value (a secret that is readable): the variable must then hold the live value. */
-    readonly writeOnly: boolean,
-  ) {}
-}
-
-/** Deep equality of JSON values (lists item by item, objects key by key). Plain loops: it runs on every attribute of every exported object. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (isPlainObject(a)) {
-    if (!isPlainObject(b)) return false;
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    for (const k of keys) if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
-    return true;
-  }
-  return false;
-}
-
-/** `over` merged onto `under`: objects deeply, everything else (lists included) replaced. */
-function merge(under: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...under };
-  for (const [key, value] of Object.entries(over)) {
-    const below = out[key];
-    out[key] = isPlainObject(below) && isPlainObject(value) ? merge(below, value) : value;
-  }
-  return out;
-}
-
-const defaultsCache = new Map<ResourceType, Readonly<Record<string, unknown>>>();
-
-/**
- * The default attribute tree of a new object of `type`: the recording the kind's hooks
- * name (`defaults.recorded`, a file under `server-defaults/`) over their `defaults.extra`.
- * @throws Error when the recording is missing or malformed (a packaging error)
- */
-export function defaultTree(type: ResourceType): Readonly<Record<string, unknown>> {
-  let tree = defaultsCache.get(type);
-  if (!tree) {
-    const defaults = kindOf(type).emulator.defaults;
-    const recorded = defaults.recorded === undefined ? {} : structuredClone(recordedDefaults(defaults.recorded));
-    tree = merge(structuredClone(defaults.extra), recorded);
-    defaultsCache.set(type, tree);
-  }
-  return tree;
-}
-
-/**
- * `value` without the members equal to the default tree `defaults` at the same path:
- * objects recursively (an object left empty by that is dropped too), lists and scalars
- * compared whole. Members the defaults do not have are kept.
- */
-export function stripDefaults(value: Record<string, unknown>, defaults: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const child = value[key];
-    if (!Object.hasOwn(defaults, key)) {
-      out[key] = child;
-      continue;
-    }
-    const fallback = defaults[key];
-    if (jsonEqual(child, fallback)) continue;
-    if (isPlainObject(child) && isPlainObject(fallback)) {
-      const stripped = stripDefaults(child, fallback);
-      if (Object.keys(stripped).length > 0) out[key] = stripped;
-      continue;
-    }
-    out[key] = child;
-  }
-  return out;
-}
+import { SecretSlot, isPlainObject, jsonEqual } from './values.js';
+import { defaultTree } from './default-tree.js';
 
 /** Receives the path of an attribute the schema does not know (see {@link AttributeOptions.unknown}). */
 type Unknown = (path: string) => void;

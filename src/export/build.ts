@@ -17,7 +17,7 @@ import { linkDefinition, liveIdOf, objectOf, refKey } from '../engine/model.js';
 import type { ObjectKey } from '../object-key.js';
 import { writeOnlyAttributes } from '../schema/index.js';
 import { attributeReferences } from '../schema/references.js';
-import { SecretSlot, isPlainObject } from './attributes.js';
+import { SecretSlot, isPlainObject } from './values.js';
 import { generatedName, secretEnvName } from './names.js';
 
 /** One manifest document: the gwops/v1 format (apiVersion and kind are added when written). */

@@ -27,7 +27,7 @@ import { rollbackCommentWithVersions } from '../engine/secret-versions.js';
 import type { Plan } from '../engine/plan-types.js';
 import { locateMessages } from './plan.js';
 import { gatewayVariant } from '../engine/variant.js';
-import { defaultTree, stripDefaults } from '../export/attributes.js';
+import { defaultTree, stripDefaults } from '../export/default-tree.js';
 import { InterruptedError } from '../gateway/errors.js';
 
 /** What activating the target would change, known before consent. */

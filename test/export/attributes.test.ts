@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultTree, exportAttributes, stripDefaults } from '../../src/export/attributes.js';
+import { exportAttributes } from '../../src/export/attributes.js';
+import { defaultTree, stripDefaults } from '../../src/export/default-tree.js';
 import type { ResourceType, Variant } from '../../src/kinds/index.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { secretAttributes } from '../../src/schema/index.js';

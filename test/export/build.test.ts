@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exportAttributes, stripDefaults } from '../../src/export/attributes.js';
+import { exportAttributes } from '../../src/export/attributes.js';
+import { stripDefaults } from '../../src/export/default-tree.js';
 import { buildDocuments } from '../../src/export/build.js';
 import { filtersByKind } from '../../src/operations/export.js';
 import { manifestFiles, renderProjectFile } from '../../src/export/write.js';

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonEqual } from '../../src/export/attributes.js';
+import { jsonEqual } from '../../src/export/values.js';
 import { compileEquals } from '../../src/export/default-equals.js';
 import { REPO } from '../e2e/harness.js';
 
@@ -69,7 +69,8 @@ describe('compileEquals', () => {
   it('compiles nothing, and export leaves defaults out all the same, in a process that may not generate code (the compiled dist/)', () => {
     const script = [
       "const { compileEquals } = await import('./dist/export/default-equals.js');",
-      "const { exportAttributes, defaultTree } = await import('./dist/export/attributes.js');",
+      "const { exportAttributes } = await import('./dist/export/attributes.js');",
+      "const { defaultTree } = await import('./dist/export/default-tree.js');",
       "const live = { ...defaultTree('mapping'), name: 'shop' };",
       "const kept = exportAttributes('mapping', live, { variant: 'latest', keepDefaults: false, unknown: () => {} });",
       'console.log(JSON.stringify([compileEquals({ a: 1 }) === undefined, kept]));',
