@@ -14,13 +14,8 @@ import type { ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ROOT, loadAction, yamlFiles } from './action-runner.js';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+import type { Job, Obj, Step } from './workflow-values.js';
+import { conditionsAndExpressions, jobsOf, list, needsOf, obj, stepsOf, str } from './workflow-values.js';
 
 /** Parses a YAML file; parse errors and warnings (a duplicate key is an error) fail the test. */
 function readYaml(file: string): Obj {
@@ -42,40 +37,6 @@ const validateWorkflow = ajv.compile(schema('github-workflow.schema.json'));
 const validateAction = ajv.compile(schema('github-action.schema.json'));
 const problems = (errors: ErrorObject[] | null | undefined): string[] =>
   (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${e.params ? JSON.stringify(e.params) : ''}`);
-
-interface Step extends Obj {
-  id?: string;
-  uses?: string;
-  run?: string;
-  with?: Obj;
-  env?: Obj;
-}
-interface Job extends Obj {
-  steps?: Step[];
-  env?: Obj;
-  needs?: string | string[];
-  outputs?: Obj;
-  environment?: unknown;
-  strategy?: Obj;
-  permissions?: unknown;
-}
-const jobsOf = (workflow: Obj): [string, Job][] => Object.entries(obj(workflow.jobs)).map(([id, job]) => [id, obj(job) as Job]);
-const stepsOf = (job: Job): Step[] => list(job.steps).map((s) => obj(s) as Step);
-const needsOf = (job: Job): string[] => (typeof job.needs === 'string' ? [job.needs] : list(job.needs).map(str));
-
-/** Every `${{ … }}` in a value, deep. */
-function expressions(value: unknown): string[] {
-  if (typeof value === 'string') return [...value.matchAll(/\$\{\{([\s\S]*?)\}\}/g)].map((m) => (m[1] ?? '').trim());
-  if (Array.isArray(value)) return value.flatMap(expressions);
-  if (isObj(value)) return Object.values(value).flatMap(expressions);
-  return [];
-}
-/** `if:` values are expressions without the braces. */
-function conditionsAndExpressions(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(conditionsAndExpressions);
-  if (!isObj(value)) return expressions(value);
-  return Object.entries(value).flatMap(([key, v]) => (key === 'if' && typeof v === 'string' && !v.includes('${{') ? [v] : conditionsAndExpressions(v)));
-}
 
 const action = loadAction();
 const ACTION_REF = /^[\w.-]+\/gwops@v\d+$/;
