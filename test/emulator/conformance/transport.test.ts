@@ -7,6 +7,13 @@ import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { Client, jsessionSetCookie, startHarness, VALID } from './client.js';
 
+/** The status of POST /session/create at `url` with the key, through `dispatcher`. */
+async function createStatus(url: string, apiKey: string, dispatcher: Agent): Promise<number> {
+  const res = await request(`${url}/session/create`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, dispatcher });
+  await res.body.dump();
+  return res.statusCode;
+}
+
 describe('TLS', () => {
   it('the generated certificate is self-signed: refused without the CA, accepted when pinned or when verification is off', async () => {
     const h = await startHarness();
@@ -16,13 +23,7 @@ describe('TLS', () => {
       await expect(request(`${h.emulator.url}/session/create`, { method: 'POST', dispatcher: strict })).rejects.toThrow();
       const pinned = await h.client().createSession(h.emulator.apiKey);
       expect(pinned.status).toBe(200);
-      const res = await request(`${h.emulator.url}/session/create`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${h.emulator.apiKey}` },
-        dispatcher: lax,
-      });
-      await res.body.dump();
-      expect(res.statusCode).toBe(200);
+      expect(await createStatus(h.emulator.url, h.emulator.apiKey, lax)).toBe(200);
     } finally {
       await strict.close();
       await lax.close();
@@ -35,13 +36,7 @@ describe('TLS', () => {
     const byName = new Agent({ connect: { ca: h.emulator.caCertificate } });
     try {
       const url = h.emulator.url.replace('127.0.0.1', 'localhost');
-      const res = await request(`${url}/session/create`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${h.emulator.apiKey}` },
-        dispatcher: byName,
-      });
-      await res.body.dump();
-      expect(res.statusCode).toBe(200);
+      expect(await createStatus(url, h.emulator.apiKey, byName)).toBe(200);
     } finally {
       await byName.close();
       await h.close();
