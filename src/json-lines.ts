@@ -10,6 +10,7 @@
  * {@link JsonLinesReader.end} answer undefined: the caller then parses the whole text, so
  * that such a file is read, or refused with `JSON.parse`'s own message, as before.
  */
+import { setOwnMember } from './own-member.js';
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -35,12 +36,6 @@ function stringEnd(text: string, start: number): number {
     else if (c === 0x22) return i + 1;
   }
   return -1;
-}
-
-function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
-  // As JSON.parse makes it: an own member even when the key is `__proto__`.
-  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  else object[key] = value;
 }
 
 /**
@@ -118,7 +113,7 @@ export class JsonLinesReader {
     top.count++;
     top.comma = false;
     if (Array.isArray(top.container)) top.container.push(value);
-    else setMember(top.container, key ?? '', value);
+    else setOwnMember(top.container, key ?? '', value);
   }
 
   /** Records whether the value just completed was followed by a comma. */

@@ -3,6 +3,7 @@
  * "Validator messages" and "Errors"), checked at the boundary so that the rest of gwops
  * works with typed values.
  */
+import { setOwnMember } from '../own-member.js';
 
 /** A JSON:API resource identifier. Ids are strings holding integers (docs/gateway-api.md "Documents and ids"). */
 export interface ResourceIdentifier {
@@ -130,9 +131,7 @@ export function toResource(value: unknown): ApiResource {
         const one = identifier(data);
         member = one ? { data: one } : NO_LINK;
       }
-      // `__proto__` would set the prototype by assignment.
-      if (name === '__proto__') Object.defineProperty(relationships, name, { value: member, writable: true, enumerable: true, configurable: true });
-      else relationships[name] = member;
+      setOwnMember(relationships, name, member);
     }
   }
   return { type: ident.type, id: ident.id, attributes, relationships };

@@ -8,15 +8,11 @@ import type { ResourceType, Variant } from '../kinds/index.js';
 import { isJsonObject, mergeAttributes } from './attributes.js';
 import { defaultAttributes } from './defaults.js';
 import type { Json, JsonObject } from './model.js';
+import { setOwnMember } from '../own-member.js';
 
 /** A member whose value equals the default's. */
 export const SAME = Symbol('same');
 
-/** Sets `key` of `out` (an own `__proto__` member defined, never the prototype set). */
-function setMember(out: JsonObject, key: string, value: Json): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
-}
 
 /**
  * What of `value` differs from `base`: {@link SAME}, the value whole, or, where both are
@@ -32,7 +28,7 @@ export function difference(value: Json, base: Json, path: readonly string[], abs
     const member = value[key] as Json;
     const d = Object.hasOwn(base, key) ? difference(member, base[key] as Json, [...path, key], absent) : member;
     if (d === SAME) continue;
-    setMember(out, key, d);
+    setOwnMember(out, key, d);
     differs = true;
   }
   for (const key of Object.keys(base)) {

@@ -11,6 +11,7 @@ import { wireSchema, writeOnlyAttributes } from '../schema/index.js';
 import type { Key } from '../object-key.js';
 import { joinKey } from '../object-key.js';
 import type { Json, JsonObject } from './model.js';
+import { setOwnMember } from '../own-member.js';
 
 /** Result of {@link checkAttributes}. */
 export type AttributeCheck = { ok: true; value: JsonObject } | { ok: false; detail: string };
@@ -171,9 +172,8 @@ export function mergeAttributes(base: Readonly<JsonObject>, patch: Readonly<Json
   for (const [key, value] of Object.entries(patch)) {
     const current = Object.hasOwn(base, key) ? base[key] : undefined;
     const merged = isJsonObject(current) && isJsonObject(value) ? mergeAttributes(current, value) : value;
-    // A JSON body may carry an own `__proto__` member: define it, never invoke the setter.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true });
-    else out[key] = merged;
+    // A JSON body may carry an own `__proto__` member: it stays one.
+    setOwnMember(out, key, merged);
   }
   return out;
 }

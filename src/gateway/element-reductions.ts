@@ -5,6 +5,7 @@
  * values put back in place of the placeholders afterwards.
  */
 import { randomUUID } from 'node:crypto';
+import { setOwnMember } from '../own-member.js';
 
 /** A member of the previous element's `attributes`, at the same place: its bytes and whether it was kept. */
 export interface Remembered {
@@ -63,9 +64,8 @@ export function putReused(element: unknown, reductions: readonly Reduction[]): v
       const { name, value } = member.parsed;
       const record = attributes as Record<string, unknown>;
       if (record[name] !== REUSED_VALUE) continue;
-      // An assignment replaces the placeholder where it is; `__proto__` would set the prototype, so it is defined.
-      if (name === '__proto__') Object.defineProperty(record, name, { value, writable: true, enumerable: true, configurable: true });
-      else record[name] = value;
+      // Replaces the placeholder where it is.
+      setOwnMember(record, name, value);
     }
   }
 }

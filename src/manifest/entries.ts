@@ -7,6 +7,7 @@ import type { SchemaKind } from '../schema/index.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { DiagnosticSpec, ParsedDocument } from './positions.js';
 import { hasNode, makeDiagnostic, toPointer } from './positions.js';
+import { setOwnMember } from '../own-member.js';
 
 /** A document that contributed to an entry: the base, or an overlay. */
 export interface Origin {
@@ -92,9 +93,8 @@ export function isWholeReference(entry: Entry, segments: readonly string[]): boo
 export function withName(attributes: Readonly<Record<string, unknown>>, name: string): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(attributes)) {
-    // `__proto__` read from YAML is an own key: define it as one, never set the prototype.
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: attributes[key], enumerable: true, writable: true, configurable: true });
-    else copy[key] = attributes[key];
+    // `__proto__` read from YAML is an own key: it stays one.
+    setOwnMember(copy, key, attributes[key]);
   }
   copy.name = name;
   return copy;

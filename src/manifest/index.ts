@@ -34,6 +34,7 @@ import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant, undecl
 import { schemaDiagnostics, suggestion } from './schema-check.js';
 import { expandPaths, readSources } from './sources.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
+import { setOwnMember } from '../own-member.js';
 
 export type { Diagnostic, DiagnosticCode } from '../diagnostics.js';
 export type { DiagnosticFormat } from '../diagnostics-format.js';
@@ -275,9 +276,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
         // slice: a copy of exactly its length (arrays grown item by item keep spare room).
         const names = typeof targets === 'string' ? [targets] : Array.isArray(targets) ? (targets.every((t) => typeof t === 'string') ? targets.slice() : targets.filter((t): t is string => typeof t === 'string')) : undefined;
         if (names === undefined) continue;
-        // A relationship named `__proto__` (the schema reports it) is defined: assigned, it would set the prototype.
-        if (rel === '__proto__') Object.defineProperty(relationships, rel, { value: names, writable: true, enumerable: true, configurable: true });
-        else relationships[rel] = names;
+        // A relationship named `__proto__` (the schema reports it) stays a member.
+        setOwnMember(relationships, rel, names);
       }
     }
     const start = documentStart(entry.base);
