@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { startEmulator } from '../emulator/index.js';
+import { peakResidentKib } from './peak-memory.js';
 
 /** What an emulator has handled so far. */
 export interface EmulatorCounters {
@@ -106,7 +107,7 @@ export const inProcessEmulator: EmulatorFactory = async ({ latencyMs, stateFile 
         cpuMs: cpuMsOfProcess(),
       }),
     // The emulator shares this process: its peak includes the client's.
-    peakRssBytes: () => Promise.resolve(process.resourceUsage().maxRSS * 1024),
+    peakRssBytes: () => Promise.resolve(peakResidentKib() * 1024),
     close: () => emulator.close(),
   };
 };

@@ -5,10 +5,11 @@
  * its figures and its peak RSS (KiB) to the parent over IPC.
  */
 import { runGwops } from './apply.js';
+import { peakResidentKib } from './peak-memory.js';
 
 const mode = process.env.GWOPS_BENCH_MODE === 'plan' ? 'plan' : 'apply';
 const figures = await runGwops(mode, process.env.GWOPS_BENCH_DIR ?? '', {
   url: process.env.GWOPS_BENCH_URL ?? '',
   apiKey: process.env.GWOPS_BENCH_KEY ?? '',
 });
-process.send?.({ figures, maxRssKb: process.resourceUsage().maxRSS }, () => process.exit(0));
+process.send?.({ figures, maxRssKb: peakResidentKib() }, () => process.exit(0));

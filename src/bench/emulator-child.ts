@@ -13,6 +13,7 @@
  */
 import { startEmulator } from '../emulator/index.js';
 import { cpuMsOfProcess, processingMs } from './apply-emulator.js';
+import { peakResidentKib } from './peak-memory.js';
 
 const latencyMs = Number(process.env.GWOPS_BENCH_LATENCY_MS ?? '0');
 const stateFile = process.env.GWOPS_BENCH_STATE_FILE;
@@ -37,6 +38,6 @@ process.on('message', (message) => {
   else if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'counters') {
     process.send?.({ type: 'counters', requests: handled, processingMs: processing, cpuMs: cpuMsOfProcess() });
   } else if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'memory') {
-    process.send?.({ type: 'memory', peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+    process.send?.({ type: 'memory', peakRssBytes: peakResidentKib() * 1024 });
   }
 });

@@ -15,7 +15,7 @@
  * - the emulator's CPU time per delete of a linked mapping (its virtual host's and back-end
  *   group's lists of all the others edited), over a few deletes after a first untimed one
  *   (which copies those lists from the activated configuration: copy-on-write);
- * - the emulator's peak RSS so far (`process.resourceUsage().maxRSS` in the child).
+ * - the emulator's peak RSS so far (the child's own high-water mark, src/bench/peak-memory.ts).
  *
  * At the largest size, the configuration is exported (`GET .../configurations/export`) and
  * the archive imported again into the session (`PUT .../configurations/import`): their

@@ -27,6 +27,7 @@ import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
 import { jsonDocument } from '../json-document.js';
 import { planJson, renderJson, renderJsonChunks, renderPlanFileChunks } from '../render/index.js';
 import { desiredDocuments } from './plan.js';
+import { peakResidentKib } from './peak-memory.js';
 
 const size = Number(process.env.GWOPS_BENCH_SIZE ?? '0');
 const out = process.env.GWOPS_BENCH_OUT ?? '';
@@ -45,4 +46,4 @@ if (streamed) {
   const { gateway, ownership, options, commit, desired: saved } = file;
   await writeFile(out, jsonDocument(PLAN_FORMAT_VERSION, { ...planJson(plan), gateway, ownership, options, commit, desired: saved }));
 }
-process.send?.({ maxRssKb: process.resourceUsage().maxRSS, bytes: statSync(out).size }, () => process.exit(0));
+process.send?.({ maxRssKb: peakResidentKib(), bytes: statSync(out).size }, () => process.exit(0));

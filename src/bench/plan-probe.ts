@@ -5,6 +5,7 @@
  */
 import { GatewaySession } from '../gateway/index.js';
 import { desiredDocuments, planSteps } from './plan.js';
+import { peakResidentKib } from './peak-memory.js';
 
 const session = new GatewaySession({ url: process.env.GWOPS_BENCH_URL ?? '', apiKey: process.env.GWOPS_BENCH_KEY ?? '' });
 try {
@@ -14,4 +15,4 @@ try {
 } finally {
   await session.terminate();
 }
-process.send?.(process.resourceUsage().maxRSS, () => process.exit(0));
+process.send?.(peakResidentKib(), () => process.exit(0));

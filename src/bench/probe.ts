@@ -16,6 +16,7 @@
  * Sends `{ exitCode, maxRssKb, cpuMs }` (its peak RSS and CPU time) to the parent over IPC.
  */
 import type { ProbeWork } from './probe-run.js';
+import { peakResidentKib } from './peak-memory.js';
 
 const work = JSON.parse(process.env.GWOPS_BENCH_WORK ?? '{}') as ProbeWork;
 const url = process.env.GWOPS_BENCH_URL ?? '';
@@ -44,4 +45,4 @@ if (work.mode === 'cli') {
   await runMinimumCalls(work.command, work.shape, work.existing, { url, apiKey });
 }
 const cpu = process.cpuUsage();
-process.send?.({ exitCode, maxRssKb: process.resourceUsage().maxRSS, cpuMs: (cpu.user + cpu.system) / 1000 }, () => process.exit(0));
+process.send?.({ exitCode, maxRssKb: peakResidentKib(), cpuMs: (cpu.user + cpu.system) / 1000 }, () => process.exit(0));

@@ -1,12 +1,15 @@
 /**
  * The watchdog of test/support/bounded-process.ts: it kills a process that spins past its
- * CPU budget or stalls, and lets one that works end by itself.
+ * CPU budget or stalls, and lets one that works end by itself; the peak memory it reports
+ * is the child's own, whatever the size of the process that started it.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBounded } from './bounded-process.js';
+
+const MIB = 1024 * 1024;
 
 const module = (code: string): string => `data:text/javascript,${encodeURIComponent(code)}`;
 
@@ -35,5 +38,20 @@ describe('runBounded', () => {
     expect(run.killed).toBeUndefined();
     expect(run.code).toBe(0);
     expect(run.maxRssBytes).toBeGreaterThan(0);
+  });
+  it('reports the peak of the child itself, not the size of the process that started it', async () => {
+    // Linux keeps the high-water mark of resident memory across exec: a child of a large
+    // test worker used to report the worker's size. Hold 320 MiB (touched) while it runs.
+    const held = Buffer.alloc(320 * MIB, 1);
+    const run = await runBounded(['validate', 'm.yaml'], { cwd: dir });
+    expect(held.length).toBe(320 * MIB);
+    expect(run.code).toBe(0);
+    expect(run.maxRssBytes).toBeLessThan(256 * MIB);
+  });
+
+  it('counts what the child itself grows to', async () => {
+    const run = await runBounded(['validate', 'm.yaml'], { cwd: dir, imports: [module('globalThis.held = Buffer.alloc(300 * 1024 * 1024, 1);')] });
+    expect(run.code).toBe(0);
+    expect(run.maxRssBytes).toBeGreaterThan(300 * MIB);
   });
 });

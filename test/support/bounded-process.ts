@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startGwops } from '../e2e/spawn.js';
 import { REPO } from '../e2e/harness.js';
 
@@ -114,12 +115,13 @@ async function sampleProcess(pid: number): Promise<ProcessSample | undefined> {
   };
 }
 
-/** Writes the process's peak RSS (KiB) to the file named by GWOPS_TEST_RUSAGE_FILE as it exits. */
+/** Writes the process's peak RSS (KiB, as src/bench/peak-memory.ts reads it) to the file named by GWOPS_TEST_RUSAGE_FILE as it exits. */
 const REPORT_PEAK =
   'data:text/javascript,' +
   encodeURIComponent(
     "import { writeFileSync } from 'node:fs';" +
-      "process.on('exit', () => { const f = process.env.GWOPS_TEST_RUSAGE_FILE; if (f) writeFileSync(f, String(process.resourceUsage().maxRSS)); });",
+      `import { peakResidentKib } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'bench', 'peak-memory.js')).href)};` +
+      "process.on('exit', () => { const f = process.env.GWOPS_TEST_RUSAGE_FILE; if (f) writeFileSync(f, String(peakResidentKib())); });",
   );
 
 /** True when `now` shows no progress since `before`: every thread asleep, no CPU time used, no byte read or written. */
