@@ -238,7 +238,15 @@ export class HttpTransport {
     const deadlineMs = this.headersMs + this.bodyMs;
     const timer = setTimeout(() => deadline.abort(new Error(BODY_TOO_SLOW)), deadlineMs);
     timer.unref();
-    const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+    // The run's signal aborts this request through a listener removed when it ends, not
+    // AbortSignal.any: that one registers every request's signal with the run's for as
+    // long as the run lasts, and V8 keeps what those registrations reach through every
+    // minor collection (at 100,000 calls, gigabytes promoted to the old generation).
+    const outer = req.signal;
+    const onAbort = (): void => deadline.abort(outer?.reason);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    const signal = deadline.signal;
     try {
       const res = await this.pool.request({
         path: this.basePath + req.path,
@@ -300,6 +308,7 @@ export class HttpTransport {
       throw await this.diagnose(this.classify(error, req));
     } finally {
       clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
     }
     throw stop;
   }

@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, getEventListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -39,6 +39,18 @@ describe('withSession', () => {
     expect(during).toBe(2);
     expect(handlerCount(signals)).toBe(0);
     expect(emulator.openSessionCount()).toBe(0);
+  });
+
+  it("leaves nothing on the run's signal from the requests it made (a run of 100,000 calls keeps no trace of each)", async () => {
+    const signals = signalSource();
+    let during = -1;
+    let after = -1;
+    await withSession({ url: emulator.url, apiKey: emulator.apiKey, retry: TEST_POLICY, signals }, async (s, signal) => {
+      during = getEventListeners(signal, 'abort').length;
+      for (let i = 0; i < 50; i++) await s.loadActive();
+      after = getEventListeners(signal, 'abort').length;
+    });
+    expect(after).toBe(during);
   });
 
   it('leaves process signal handlers as it found them', async () => {
