@@ -38,6 +38,7 @@ import type { ObjectContent } from './content.js';
 import type { ContentChange, LinkStep, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UnlinkStep } from './plan-types.js';
 import { placeholderRef } from './plan-types.js';
 import { minimumVertexCover } from './vertex-cover.js';
+import { withIndex } from './indexed.js';
 
 type LinkLike = LinkStep | UnlinkStep;
 
@@ -286,7 +287,7 @@ export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => 
     }
   }
   drafts.sort((a, b) => a.anchor - b.anchor);
-  return drafts.map(({ anchor: _anchor, ...call }, i): PlanCall => ({ ...call, index: i + 1 }));
+  return drafts.map((draft, i): PlanCall => withIndex(draft, i + 1, 'anchor'));
 }
 
 function isIdentifierList(data: RelationshipBody['data']): data is readonly ResourceIdentifier[] {

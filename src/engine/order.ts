@@ -16,6 +16,7 @@ import { joinKey, splitKey } from '../object-key.js';
 import type { PlanStep } from './plan-types.js';
 import { PLAN_ACTIONS } from './plan-types.js';
 import { codePoint } from './code-point.js';
+import { withIndex } from './indexed.js';
 
 /** A step before it has a position: `index` is filled in by {@link orderSteps}. */
 export type DraftStep = PlanStep extends infer S ? (S extends PlanStep ? Omit<S, 'index'> : never) : never;
@@ -85,6 +86,6 @@ export function orderSteps(nodes: readonly StepNode[]): PlanStep[] {
     const index = i + 1;
     const late = node.needs.map((k) => indexOf.get(k) ?? 0).filter((d) => d >= index);
     if (late.length > 0) throw new Error(`step ${index} (${splitKey(node.key).join(' ')}) would run before step ${Math.min(...late)} it needs`);
-    return { ...node.step, index };
+    return withIndex(node.step, index);
   });
 }
