@@ -132,12 +132,21 @@ function* pieces(value: unknown, indent: string, layout: JsonLayout, element: bo
  */
 export function* jsonDocumentChunks(formatVersion: string, body: Readonly<Record<string, unknown>>, layout: JsonLayout = 'indented'): Generator<string> {
   const { formatVersion: _own, ...members } = body;
-  let chunk = '';
   const all = function* (): Generator<string> {
     yield* pieces({ formatVersion, ...members }, '', layout, false);
     yield '\n';
   };
-  for (const piece of all()) {
+  yield* gatherChunks(all());
+}
+
+/**
+ * Gathers `pieces` into chunks of at most {@link CHUNK_SIZE} characters, never splitting a
+ * piece (a piece longer than that is a chunk of its own). Joined, the chunks are the pieces
+ * joined; at least one chunk (empty when there is no piece).
+ */
+export function* gatherChunks(pieces: Iterable<string>): Generator<string> {
+  let chunk = '';
+  for (const piece of pieces) {
     if (chunk.length > 0 && chunk.length + piece.length > CHUNK_SIZE) {
       yield chunk;
       chunk = '';

@@ -7,6 +7,7 @@ import pc from 'picocolors';
 import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import type { ObjectGroup } from './groups.js';
+import { gatherChunks } from './json-chunks.js';
 import type { Row, Sign } from './values.js';
 import { NO_CHANGES, changeRows, contentRows, objectTitle, pathWidth, shownChange, summaryLine, unchangedNote } from './values.js';
 
@@ -82,27 +83,39 @@ function renderGroup(group: ObjectGroup, c: Colors, options: TextOptions): strin
  *   are already masked in the plan and stay masked.
  */
 export function renderText(plan: Plan, options: TextOptions): string {
+  return [...renderTextChunks(plan, options)].join('');
+}
+
+/**
+ * {@link renderText} in chunks of at most `CHUNK_SIZE` characters (src/render/json-chunks.ts)
+ * cut between lines, each made when it is asked for: the text of a plan of 100,000 objects
+ * never exists whole (nor its million lines as one array).
+ */
+export function renderTextChunks(plan: Plan, options: TextOptions): Generator<string> {
+  return gatherChunks(textLines(plan, options));
+}
+
+/** The lines of {@link renderText}, each with its newline. */
+function* textLines(plan: Plan, options: TextOptions): Generator<string> {
   const c = pc.createColors(options.color);
-  const out: string[] = [];
+  const line = (text: string): string => `${text}\n`;
   if (plan.steps.length === 0) {
-    out.push(c.green(c.bold(NO_CHANGES)));
+    yield line(c.green(c.bold(NO_CHANGES)));
   } else {
     const used = new Set(plan.steps.map((s) => s.action));
-    out.push('Object actions are indicated with the following symbols:');
-    if (used.has('create') || used.has('link')) out.push(`  ${paintSign(c, '+')} create / link`);
-    if (used.has('update')) out.push(`  ${paintSign(c, '~')} update in place`);
-    if (used.has('delete') || used.has('unlink')) out.push(`  ${paintSign(c, '-')} destroy / unlink`);
-    out.push('', options.heading ?? 'gwops will perform the following actions:', '');
-    for (const group of groupSteps(plan)) out.push(...renderGroup(group, c, options), '');
-    out.push(c.bold(summaryLine(plan.summary)));
+    yield line('Object actions are indicated with the following symbols:');
+    if (used.has('create') || used.has('link')) yield line(`  ${paintSign(c, '+')} create / link`);
+    if (used.has('update')) yield line(`  ${paintSign(c, '~')} update in place`);
+    if (used.has('delete') || used.has('unlink')) yield line(`  ${paintSign(c, '-')} destroy / unlink`);
+    yield line(`\n${options.heading ?? 'gwops will perform the following actions:'}\n`);
+    for (const group of groupSteps(plan)) yield line(`${renderGroup(group, c, options).join('\n')}\n`);
+    yield line(c.bold(summaryLine(plan.summary)));
   }
   if (plan.unmanaged.length > 0) {
     const n = plan.unmanaged.length;
-    out.push(
-      '',
-      `${n} object${n === 1 ? '' : 's'} inside the ownership scope ${n === 1 ? 'is' : 'are'} declared by no manifest (kept; --prune deletes ${n === 1 ? 'it' : 'them'}):`,
+    yield line(
+      `\n${n} object${n === 1 ? '' : 's'} inside the ownership scope ${n === 1 ? 'is' : 'are'} declared by no manifest (kept; --prune deletes ${n === 1 ? 'it' : 'them'}):`,
     );
-    for (const ref of plan.unmanaged) out.push(`  ${c.yellow('?')} ${objectTitle(ref)}`);
+    for (const ref of plan.unmanaged) yield line(`  ${c.yellow('?')} ${objectTitle(ref)}`);
   }
-  return `${out.join('\n')}\n`;
 }

@@ -3,7 +3,7 @@ import { identityHandles, desiredState } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import type { Plan } from '../../src/engine/plan-types.js';
-import { MARKDOWN_MARKER, NO_CHANGES, renderJson, renderMarkdown, renderText, summaryLine } from '../../src/render/index.js';
+import { CHUNK_SIZE, MARKDOWN_MARKER, NO_CHANGES, renderJson, renderMarkdown, renderText, renderTextChunks, summaryLine } from '../../src/render/index.js';
 import { doc, options, resource } from '../reconcile/helpers.js';
 
 function planFor(docs: Parameters<typeof desiredState>[0], lists: Parameters<typeof liveState>[0]): Plan {
@@ -34,6 +34,33 @@ describe('renderText', () => {
     expect(text).toContain('~ backendPath = "/old" -> "/x```y|<b>"');
     expect(text).toContain('# (1 unchanged attribute hidden)');
     expect(text).not.toContain('name');
+  });
+});
+
+describe('renderTextChunks', () => {
+  // 3,000 new mappings, each with an attribute long enough that the text spans many chunks.
+  const large = planFor(
+    Array.from({ length: 3000 }, (_, i) => doc('mapping', `m${i}`, { backendPath: `/${'p'.repeat(i % 97)}/${i}` })),
+    {},
+  );
+
+  it('gives the text of renderText in chunks of at most CHUNK_SIZE characters, cut between lines', () => {
+    const chunks = [...renderTextChunks(large, { color: false })];
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.join('')).toBe(renderText(large, { color: false }));
+    for (const chunk of chunks) {
+      expect(chunk.length).toBeLessThanOrEqual(CHUNK_SIZE);
+      expect(chunk.endsWith('\n')).toBe(true);
+    }
+    expect(chunks.join('')).toContain('+ mapping "m2999" {');
+  });
+
+  it('makes each chunk when it is asked for', () => {
+    const chunks = renderTextChunks(large, { color: false });
+    const first = chunks.next();
+    expect(first.done).toBe(false);
+    expect(first.value).toContain('gwops will perform the following actions:');
+    expect(first.value).not.toContain('Plan: 3000 to create');
   });
 });
 

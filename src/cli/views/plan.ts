@@ -11,7 +11,7 @@ import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, Validat
 import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
-import { planTopology, renderJsonChunks, renderMarkdown, renderText } from '../../render/index.js';
+import { planTopology, renderJsonChunks, renderMarkdown, renderTextChunks } from '../../render/index.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
@@ -71,13 +71,16 @@ function executionReport(error: unknown, io: CliIO, verbose: boolean): void {
  * validator's messages after the plan in the text format of every diagnostic; markdown
  * shows them in a table, and the plan's topology when the states are given.
  */
-function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content: PlanContent) => string): PlanView {
+function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content: PlanContent) => Iterable<string>): PlanView {
   const color = colorEnabled(io);
+  const print = (chunks: Iterable<string>): void => {
+    for (const chunk of chunks) io.stdout.write(chunk);
+  };
   return {
-    plan: (plan, content) => void io.stdout.write(render(plan, content)),
+    plan: (plan, content) => print(render(plan, content)),
     failure(error, warnings) {
       if (error instanceof OutsideScopeError) {
-        io.stdout.write(render(error.plan, { warnings }));
+        print(render(error.plan, { warnings }));
         io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
       } else if (error instanceof ValidatorRejectedError) {
         io.stderr.write(renderValidatorMessages(error.diagnostics, { color }));
@@ -85,7 +88,7 @@ function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content
         io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
       } else if (error instanceof ServerCheckForbiddenError) {
         // The plan from what was read, as a plan without a server check; the error's message follows on stderr.
-        io.stdout.write(render(error.plan, { warnings }));
+        print(render(error.plan, { warnings }));
       }
       executionReport(error, io, verbose);
       throw error;
@@ -93,22 +96,26 @@ function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content
   };
 }
 
-/** The text of a plan for a terminal, then the validator's messages. */
-export function textPlan(io: CliIO, fullCertificates = false): (plan: Plan, content: PlanContent) => string {
+/** The text of a plan for a terminal, then the validator's messages, in chunks (each made when written). */
+export function textPlan(io: CliIO, fullCertificates = false): (plan: Plan, content: PlanContent) => Iterable<string> {
   const color = colorEnabled(io);
-  return (plan, { messages }) => renderText(plan, { color, fullCertificates }) + (messages ? renderValidatorMessages(messages, { color }) : '');
+  return function* (plan, { messages }) {
+    yield* renderTextChunks(plan, { color, fullCertificates });
+    if (messages) yield renderValidatorMessages(messages, { color });
+  };
 }
 
 /** The markdown of a plan (under `title` when given): its picture and the validator's messages. */
-export function markdownPlan(title?: string, fullCertificates = false): (plan: Plan, content: PlanContent) => string {
-  return (plan, { messages, states, maxBytes }) =>
+export function markdownPlan(title?: string, fullCertificates = false): (plan: Plan, content: PlanContent) => [string] {
+  return (plan, { messages, states, maxBytes }) => [
     renderMarkdown(plan, {
       fullCertificates,
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(messages ? { validatorMessages: messages } : {}),
       ...(title !== undefined ? { title } : {}),
       ...(states ? { topology: planTopology(plan, states.desired, states.live) } : {}),
-    });
+    }),
+  ];
 }
 
 /**
