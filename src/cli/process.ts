@@ -2,23 +2,15 @@
  * gwops as a real process: what `bin/gwops.js` runs. Before the CLI is even loaded it
  * installs the signal hub (so a signal at any moment gets a message and its exit code:
  * 129 SIGHUP, 130 SIGINT, 143 SIGTERM) and makes a closed output pipe (`gwops plan |
- * head -1`) end quietly instead of crashing. Only `../interrupts.js` is imported
+ * head -1`) end quietly instead of crashing. Only `../interrupts.js` and `../heap.js` are imported
  * statically, so this costs nothing at start-up.
  *
- * It also tells V8 to at most double its heap between full collections
- * ({@link HEAP_GROWING_PERCENT}) instead of growing it up to four times: a large run
- * (100,000 mappings) makes garbage faster than it keeps data, and the default let a
- * server-checked plan's memory grow by about a seventh more (growing by half at most saved
- * a little more memory for about a tenth more CPU: `npm run bench` measures both). No
- * limit is set: a larger gateway still gets all the memory it needs.
+ * It also sets how V8's heap grows (src/heap.ts `configureHeap`).
  */
-import v8 from 'node:v8';
+import { configureHeap } from '../heap.js';
 import { SignalHub, useSignalHub } from '../interrupts.js';
 import { SIGNAL_EXIT } from '../exit-codes.js';
 import type { InterruptSignal } from '../interrupts.js';
-
-/** How much V8's heap may grow between full collections, in percent (V8's `--heap-growing-percent`). */
-export const HEAP_GROWING_PERCENT = 100;
 
 /** Ignores write errors of a standard stream: a reader that went away (EPIPE) or a closed terminal (EIO). */
 function tolerateClosedStream(stream: NodeJS.WriteStream): void {
@@ -35,7 +27,7 @@ function tolerateClosedStream(stream: NodeJS.WriteStream): void {
  * hold timers or sockets. Else the process ends when its work is done.
  */
 export async function runProcess(argv: readonly string[]): Promise<void> {
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  configureHeap();
   tolerateClosedStream(process.stdout);
   tolerateClosedStream(process.stderr);
   const hub = new SignalHub(process, (signal: InterruptSignal) => {
