@@ -8,8 +8,8 @@ import type { Series } from './svg.js';
 import { chart, svgDocument } from './svg.js';
 
 /** The commands measured at each size. */
-export type ScaleCommand = 'plan-no-check' | 'plan-json' | 'drift' | 'export' | 'plan' | 'apply';
-export const SCALE_COMMANDS: readonly ScaleCommand[] = ['plan-no-check', 'plan-json', 'drift', 'export', 'plan', 'apply'];
+export type ScaleCommand = 'plan-no-check' | 'plan-json' | 'drift' | 'export' | 'plan' | 'apply' | 'plan-all-new' | 'apply-all-new';
+export const SCALE_COMMANDS: readonly ScaleCommand[] = ['plan-no-check', 'plan-json', 'drift', 'export', 'plan', 'apply', 'plan-all-new', 'apply-all-new'];
 
 /** How each command is named in the table. */
 export const SCALE_LABELS: Readonly<Record<ScaleCommand, string>> = {
@@ -19,6 +19,8 @@ export const SCALE_LABELS: Readonly<Record<ScaleCommand, string>> = {
   export: 'export',
   plan: 'plan (server check)',
   apply: 'apply',
+  'plan-all-new': 'plan (server check), all new',
+  'apply-all-new': 'apply, all new',
 };
 
 /** What the bare client does beside each command. */
@@ -29,10 +31,21 @@ export const SCALE_BARE_WORK: Readonly<Record<ScaleCommand, string>> = {
   export: 'fetch + parse',
   plan: 'same calls',
   apply: 'same calls',
+  'plan-all-new': 'same calls',
+  'apply-all-new': 'same calls',
 };
 
 /** gwops's wall time may be at most this multiple of the bare client's, at {@link SCALE_TARGET_SIZE} mappings. */
-export const SCALE_RATIO_TARGETS: Readonly<Record<ScaleCommand, number>> = { 'plan-no-check': 1.2, 'plan-json': 1.2, drift: 1.2, export: 1.5, plan: 1.1, apply: 1.1 };
+export const SCALE_RATIO_TARGETS: Readonly<Record<ScaleCommand, number>> = {
+  'plan-no-check': 1.2,
+  'plan-json': 1.2,
+  drift: 1.2,
+  export: 1.5,
+  plan: 1.1,
+  apply: 1.1,
+  'plan-all-new': 1.1,
+  'apply-all-new': 1.1,
+};
 /** Every gwops process and the emulator stay under this peak RSS, at every size. */
 export const SCALE_RSS_TARGET_MB = 1024;
 /** The size the ratio targets are set for: 100,000 mappings, an ordinary day. */
@@ -54,7 +67,7 @@ export interface ScaleSide {
 
 /** One command at one size. */
 export interface ScaleRow {
-  /** Mappings on the gateway before the command. */
+  /** The size measured: mappings on the gateway before the command (for the "all new" rows, the mappings it creates on a gateway holding none). */
   readonly size: number;
   /** Objects on the gateway (mappings, back-end groups, virtual hosts): the divisor of ms per object. */
   readonly objects: number;
@@ -185,7 +198,7 @@ export function formatScaleBench(report: ScaleBenchReport): string[] {
   return [
     `scale: each command against one emulator (child process) seeded to the size, mappings linked to ${report.groups} back-end groups and ${report.hosts} virtual hosts; gwops and the bare client side by side, each a fresh process timed from outside`,
     ...textTable(SCALE_HEADER, scaleRows(report)),
-    'ms/object: wall time / objects on the gateway; RSS: peak resident memory in MB, node itself included; the emulator serves plan, drift, export and the server-checked plan in turn (its peak so far), each apply run has its own',
+    'ms/object: wall time / objects on the gateway; RSS: peak resident memory in MB, node itself included; the emulator serves plan, drift, export and the server-checked plan in turn (its peak so far), each apply run and each run of the "all new" rows has its own',
     `seeding: ${report.seeding.map((s) => `${n(s.size)} mappings in ${seconds(s.ms)}`).join(', ')}`,
     ...scaleTargetLines(report, (met) => (met === null ? `n/a (${n(SCALE_TARGET_SIZE)} not measured)` : word(met))).map((line) => `target: ${line}`),
   ];
@@ -200,6 +213,8 @@ const COMMAND_COLORS: Readonly<Record<ScaleCommand, string>> = {
   export: '#2da44e',
   plan: '#bf8700',
   apply: '#d1242f',
+  'plan-all-new': '#fb8f44',
+  'apply-all-new': '#8c959f',
 };
 
 /** docs/performance-scale.svg: ms per object (gwops solid, bare client dashed) and peak RSS against mappings, log scale on mappings. */

@@ -4,7 +4,8 @@
  * seeded to that size, `gwops plan --no-server-check` and `gwops drift` (every tenth
  * mapping changed in the manifests), `gwops export`, and `gwops plan --no-server-check
  * --format json --out FILE`, `gwops plan` (server check) and `gwops apply --yes` (a tenth
- * of the size in new mappings).
+ * of the size in new mappings), and the server-checked plan and apply of the size's
+ * mappings all new, on a gateway holding only the groups and hosts.
  *
  * Each command runs as the real CLI in a fresh process (src/bench/probe-run.ts), timed from
  * outside, its peak RSS its own; side by side in the same run a bare client does the least
@@ -20,7 +21,8 @@
  * mapping over HTTP, links from the groups' and hosts' side, an activation that writes
  * the emulator's state file); every emulator of a size then starts from a copy of that
  * file: one serves plan, drift, export and the server-checked plan in turn (they change
- * nothing), each apply run gets its own.
+ * nothing), each apply run gets its own, and so does each run of the "all new" rows (from
+ * a state file with the groups and hosts alone).
  */
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -93,7 +95,7 @@ async function alternate(size: number, bare: () => Promise<SideRun>, gwops: () =
   return { bare: side(bares), gwops: side(gwopses) };
 }
 
-/** What one size needs: its seeded state file and its two projects. */
+/** What one size needs: its seeded state files and its three projects. */
 interface SizeSetup {
   readonly size: number;
   readonly objects: number;
@@ -106,6 +108,10 @@ interface SizeSetup {
   readonly newDir: string;
   readonly newShape: Shape;
   readonly added: number;
+  /** A state file with the groups and hosts but no mapping, and the project declaring `size` mappings (plan and apply, all new). */
+  readonly emptySeed: string;
+  readonly allNewDir: string;
+  readonly allNewShape: Shape;
 }
 
 let copies = 0;
@@ -147,12 +153,22 @@ async function readRows(s: SizeSetup, progress: (line: string) => void): Promise
   return rows;
 }
 
-/** Apply, each run (gwops's and the bare client's) on an emulator of its own started from the seed. */
-async function applyRow(s: SizeSetup, progress: (line: string) => void): Promise<ScaleRow> {
-  progress(`scale bench: ${s.size} mappings, apply...`);
+/**
+ * A command whose runs (gwops's and the bare client's) each get an emulator of their own,
+ * started from `seed`: apply changes the gateway; the server-checked plan of a whole
+ * gateway of new mappings fills a session with them.
+ */
+async function freshRow(
+  s: SizeSetup,
+  command: ScaleCommand,
+  seed: string,
+  project: { readonly dir: string; readonly shape: Shape; readonly existing: number; readonly changes: number },
+  progress: (line: string) => void,
+): Promise<ScaleRow> {
+  progress(`scale bench: ${s.size} mappings, ${command}...`);
   let emulatorRssMb = 0;
   const fresh = async (what: string, work: ProbeWork, cwd?: string): Promise<SideRun> => {
-    const emulator = await childEmulator({ latencyMs: 0, stateFile: await copyOf(s.seed, s.work) });
+    const emulator = await childEmulator({ latencyMs: 0, stateFile: await copyOf(seed, s.work) });
     try {
       const run = await counted(emulator, what, 0, () => runProbe(emulator, work, cwd));
       emulatorRssMb = Math.max(emulatorRssMb, (await emulator.peakRssBytes()) / 1024 ** 2);
@@ -161,33 +177,44 @@ async function applyRow(s: SizeSetup, progress: (line: string) => void): Promise
       await emulator.close();
     }
   };
+  const verb = command === 'apply' || command === 'apply-all-new' ? 'apply' : 'plan';
   const sides = await alternate(
     s.size,
-    () => fresh('the bare client (calls)', { mode: 'calls', command: 'apply', shape: s.newShape, existing: s.size }),
-    () => fresh('gwops apply --yes', { mode: 'cli', args: ['apply', '--yes', '-q'] }, s.newDir),
+    () => fresh(`the bare client (${verb} calls)`, { mode: 'calls', command: verb, shape: project.shape, existing: project.existing }),
+    () => fresh(`gwops ${verb}`, { mode: 'cli', args: verb === 'apply' ? ['apply', '--yes', '-q'] : ['plan', '-q'] }, project.dir),
   );
-  return { size: s.size, objects: s.objects, command: 'apply', changes: s.added, ...sides, emulatorRssMb };
+  return { size: s.size, objects: s.objects, command, changes: project.changes, ...sides, emulatorRssMb };
 }
 
-/** Seeds a state file with `size` mappings and writes the two projects of the size into `work`. */
+/** Seeds a state file with `mappings` mappings (and the groups and hosts) at `seed`. */
+async function seedState(seed: string, mappings: number): Promise<void> {
+  const seeding = await childEmulator({ latencyMs: 0, stateFile: seed });
+  try {
+    await populate(seeding, { mappings, groups: GROUPS, hosts: HOSTS, changeEvery: 0 });
+  } finally {
+    await seeding.close();
+  }
+}
+
+/** Seeds the state files of a size (`size` mappings; the groups and hosts alone) and writes its three projects into `work`. */
 async function setUp(size: number, work: string, progress: (line: string) => void): Promise<{ setup: SizeSetup; seedMs: number }> {
   const seed = path.join(work, 'seed.json');
   progress(`scale bench: seeding ${size} mappings...`);
   const t0 = performance.now();
-  const seeding = await childEmulator({ latencyMs: 0, stateFile: seed });
-  try {
-    await populate(seeding, { mappings: size, groups: GROUPS, hosts: HOSTS, changeEvery: 0 });
-  } finally {
-    await seeding.close();
-  }
+  await seedState(seed, size);
   const seedMs = performance.now() - t0;
+  const emptySeed = path.join(work, 'seed-empty.json');
+  await seedState(emptySeed, 0);
   const added = Math.max(1, Math.round(size / 10));
   const changedDir = path.join(work, 'changed');
   const newDir = path.join(work, 'new');
+  const allNewDir = path.join(work, 'all-new');
   const newShape: Shape = { mappings: size + added, groups: GROUPS, hosts: HOSTS, changeEvery: 0 };
+  const allNewShape: Shape = { mappings: size, groups: GROUPS, hosts: HOSTS, changeEvery: 0 };
   await writeProject(changedDir, { mappings: size, groups: GROUPS, hosts: HOSTS, changeEvery: 10 });
   await writeProject(newDir, newShape);
-  const setup = { size, objects: size + GROUPS + HOSTS, seed, work, changedDir, changed: Math.ceil(size / 10), newDir, newShape, added };
+  await writeProject(allNewDir, allNewShape);
+  const setup = { size, objects: size + GROUPS + HOSTS, seed, emptySeed, work, changedDir, changed: Math.ceil(size / 10), newDir, newShape, added, allNewDir, allNewShape };
   return { setup, seedMs };
 }
 
@@ -200,7 +227,12 @@ export async function benchScale(sizes: readonly number[], progress: (line: stri
     try {
       const { setup, seedMs } = await setUp(size, work, progress);
       seeding.push({ size, ms: seedMs });
-      rows.push(...(await readRows(setup, progress)), await applyRow(setup, progress));
+      rows.push(...(await readRows(setup, progress)));
+      rows.push(await freshRow(setup, 'apply', setup.seed, { dir: setup.newDir, shape: setup.newShape, existing: size, changes: setup.added }, progress));
+      // The whole gateway's mappings new (only the groups and hosts there): most calls per object read.
+      const allNew = { dir: setup.allNewDir, shape: setup.allNewShape, existing: 0, changes: size };
+      rows.push(await freshRow(setup, 'plan-all-new', setup.emptySeed, allNew, progress));
+      rows.push(await freshRow(setup, 'apply-all-new', setup.emptySeed, allNew, progress));
     } finally {
       await rm(work, { recursive: true, force: true });
     }
