@@ -29,14 +29,14 @@
 import type { KindDefinition, RelationshipDefinition } from '../kinds/index.js';
 import { VARIANTS, kindOf } from '../kinds/index.js';
 import type { ObjectKey } from '../object-key.js';
-import { joinKey, objectKey } from '../object-key.js';
+import { joinKey } from '../object-key.js';
 import { isBuiltInId } from '../api/documents.js';
 import { collectionPathOf } from './live.js';
 import type { ObjectRef } from './model.js';
 import { refKey } from './model.js';
 import type { ObjectContent } from './content.js';
 import type { ContentChange, LinkStep, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UnlinkStep } from './plan-types.js';
-import { placeholderRef } from './plan-types.js';
+import { idPlaceholder, placeholderRef } from './plan-types.js';
 import { minimumVertexCover } from './vertex-cover.js';
 import { withIndex } from './indexed.js';
 
@@ -63,8 +63,8 @@ function variantsOf(kind: KindDefinition, def: RelationshipDefinition): Set<stri
   return new Set((def.variants ?? VARIANTS).filter((v) => kind.variants.includes(v)));
 }
 
-/** {@link usableInverse} by `kind` and canonical relationship name. */
-const inverseCache = new Map<string, RelationshipDefinition | null>();
+/** {@link usableInverse} by kind and canonical relationship definition (objects, so no key is built per step). */
+const inverseCache = new Map<KindDefinition, Map<RelationshipDefinition, RelationshipDefinition | null>>();
 
 /**
  * The inverse of the canonical relationship `def` of `kind`, when a request may address it:
@@ -72,15 +72,16 @@ const inverseCache = new Map<string, RelationshipDefinition | null>();
  * in every variant in which the canonical one exists between these kinds.
  */
 function usableInverse(kind: KindDefinition, def: RelationshipDefinition): RelationshipDefinition | undefined {
-  const key = joinKey(kind.type, def.name);
-  let found = inverseCache.get(key);
+  let ofKind = inverseCache.get(kind);
+  if (!ofKind) inverseCache.set(kind, (ofKind = new Map<RelationshipDefinition, RelationshipDefinition | null>()));
+  let found = ofKind.get(def);
   if (found === undefined) {
     const to = kindOf(def.target);
     const inverse = to.relationships[def.inverse];
     const linkVariants = [...variantsOf(kind, def)].filter((v) => to.variants.some((w) => w === v));
     const inverseVariants = inverse ? variantsOf(to, inverse) : new Set<string>();
     found = inverse && inverse.documented !== false && linkVariants.every((v) => inverseVariants.has(v)) ? inverse : null;
-    inverseCache.set(key, found);
+    ofKind.set(def, found);
   }
   return found ?? undefined;
 }
@@ -96,18 +97,25 @@ function batchable(def: RelationshipDefinition): boolean {
   return def.cardinality === 'many' && (def.aliases?.length ?? 0) === 0;
 }
 
-/** Numbers vertices by key in order of first appearance. */
+/**
+ * Numbers the sides of links in order of first appearance: a batchable side (see
+ * {@link batchable}) by its object and relationship, every other side on its own. Looked up
+ * through maps of the names themselves: no key is built per link.
+ */
 class Vertices {
-  private readonly numbers = new Map<string, number>();
+  private next = 0;
+  private readonly numbers = new Map<string, Map<string, Map<string, number>>>();
   get count(): number {
-    return this.numbers.size;
+    return this.next;
   }
-  number(key: string): number {
-    let n = this.numbers.get(key);
-    if (n === undefined) {
-      n = this.numbers.size;
-      this.numbers.set(key, n);
-    }
+  number(side: Side): number {
+    if (!batchable(side.def)) return this.next++;
+    let byName = this.numbers.get(side.object.kind);
+    if (!byName) this.numbers.set(side.object.kind, (byName = new Map<string, Map<string, number>>()));
+    let byRelationship = byName.get(side.object.name);
+    if (!byRelationship) byName.set(side.object.name, (byRelationship = new Map<string, number>()));
+    let n = byRelationship.get(side.def.name);
+    if (n === undefined) byRelationship.set(side.def.name, (n = this.next++));
     return n;
   }
 }
@@ -119,8 +127,6 @@ class Vertices {
 export function chooseSides(steps: readonly LinkLike[], builtIn: (ref: ObjectRef) => boolean = () => false): Map<number, Side> {
   const left = new Vertices();
   const right = new Vertices();
-  const vertexKey = (side: Side, index: number): string =>
-    batchable(side.def) ? joinKey(side.object.kind, side.object.name, side.def.name) : joinKey('step', String(index));
   const edges: { step: number; l: number; r: number | undefined; canonical: Side; inverse: Side | undefined; onlyInverse: boolean }[] = [];
   for (const step of steps) {
     const def = canonicalDef(step);
@@ -130,8 +136,8 @@ export function chooseSides(steps: readonly LinkLike[], builtIn: (ref: ObjectRef
     const other = inverseSide(step, def);
     const inverse = other && !builtIn(other.object) ? other : undefined;
     const onlyInverse = inverse !== undefined && builtIn(canonical.object);
-    const l = left.number(vertexKey(canonical, step.index));
-    const r = inverse ? right.number(vertexKey(inverse, step.index)) : undefined;
+    const l = left.number(canonical);
+    const r = inverse ? right.number(inverse) : undefined;
     edges.push({ step: step.index, l, r, canonical, inverse, onlyInverse });
   }
   // A vertex with an edge that only it can carry is in every cover: its edges are covered.
@@ -260,11 +266,13 @@ export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => 
     [links, 'PATCH'],
   ] as const) {
     const sides = chooseSides(group, (ref) => isBuiltInId(idOf(ref)));
-    const calls = new Map<string, { side: Side; steps: number[]; others: ObjectRef[] }>();
+    // One call per batchable side, one per step otherwise: the side's number says which.
+    const callNumbers = new Vertices();
+    const calls = new Map<number, { side: Side; steps: number[]; others: ObjectRef[] }>();
     for (const step of group) {
       const side = sides.get(step.index);
       if (!side) throw new Error(`no side chosen for step ${step.index}`);
-      const key = batchable(side.def) ? joinKey(side.object.kind, side.object.name, side.def.name) : joinKey('step', String(step.index));
+      const key = callNumbers.number(side);
       let call = calls.get(key);
       if (!call) calls.set(key, (call = { side, steps: [], others: [] }));
       call.steps.push(step.index);
@@ -330,12 +338,15 @@ function checkCallsOnce(steps: readonly PlanStep[], calls: readonly PlanCall[]):
   }
   for (const step of steps) if (!callOfStep.has(step.index)) throw new Error(`step ${step.index} is carried by no call`);
 
-  const created = new Set<ObjectKey>();
+  // The placeholders of the objects created so far: a placeholder names one object, written one way (idPlaceholder).
+  const created = new Set<string>();
   const deleted = new Set<string>();
   const check = (call: PlanCall, kind: string, id: string): void => {
-    const ref = placeholderRef(id);
-    if (ref && !created.has(refKey(ref))) throw new Error(`call ${call.index} names ${ref.kind} '${ref.name}' before it is created`);
-    if (deleted.has(joinKey(kind, id))) throw new Error(`call ${call.index} names ${kind} ${id} after it is deleted`);
+    if (!created.has(id)) {
+      const ref = placeholderRef(id);
+      if (ref) throw new Error(`call ${call.index} names ${ref.kind} '${ref.name}' before it is created`);
+    }
+    if (deleted.size > 0 && deleted.has(joinKey(kind, id))) throw new Error(`call ${call.index} names ${kind} ${id} after it is deleted`);
   };
   for (const call of calls) {
     if (call.endpoint === 'content') {
@@ -350,7 +361,7 @@ function checkCallsOnce(steps: readonly PlanStep[], calls: readonly PlanCall[]):
       for (const body of Object.values(call.relationships ?? {})) for (const ident of identifiersOf(body)) check(call, ident.type, ident.id);
       const step = stepByIndex.get(call.steps[0] ?? 0);
       if (step?.action === 'update' || step?.action === 'delete') check(call, step.kind, step.id);
-      if (step?.action === 'create') created.add(objectKey(step.kind, step.name));
+      if (step?.action === 'create') created.add(idPlaceholder(step));
       if (step?.action === 'delete') deleted.add(joinKey(step.kind, step.id));
     }
   }
@@ -372,6 +383,8 @@ function checkCallsOnce(steps: readonly PlanStep[], calls: readonly PlanCall[]):
       else unlinkCalls.set(key, [callOfStep.get(step.index) ?? 0]);
     }
   }
+  // Without an unlink there is no replacement to check.
+  if (unlinkCalls.size === 0) return;
   for (const step of steps) {
     if (step.action !== 'link') continue;
     const at = callOfStep.get(step.index) ?? 0;

@@ -54,14 +54,22 @@ export function phaseOf(step: DraftStep): [phase: number, level: number, kind: n
   return [phase, step.action === 'delete' ? -level : level, kindIndex.get(step.kind) ?? 0];
 }
 
-/** Total order of steps (see the module comment). */
-export function compareSteps(a: DraftStep, b: DraftStep): number {
-  const pa = phaseOf(a);
-  const pb = phaseOf(b);
-  for (let i = 0; i < pa.length; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+/** The order of {@link compareSteps} after each step's {@link phaseOf} was worked out once. */
+function compareRanked(a: { readonly step: DraftStep; readonly rank: readonly number[] }, b: { readonly step: DraftStep; readonly rank: readonly number[] }): number {
+  for (let i = 0; i < a.rank.length; i++) {
+    const d = (a.rank[i] ?? 0) - (b.rank[i] ?? 0);
     if (d !== 0) return d;
   }
+  return compareWithinPhase(a.step, b.step);
+}
+
+/** Total order of steps (see the module comment). */
+export function compareSteps(a: DraftStep, b: DraftStep): number {
+  return compareRanked({ step: a, rank: phaseOf(a) }, { step: b, rank: phaseOf(b) });
+}
+
+/** The order of two steps of the same phase, level and kind: by name, then a link's relationship and other end. */
+function compareWithinPhase(a: DraftStep, b: DraftStep): number {
   const byName = codePoint(a.name, b.name);
   if (byName !== 0) return byName;
   if ((a.action === 'link' || a.action === 'unlink') && (b.action === 'link' || b.action === 'unlink')) {
@@ -80,12 +88,18 @@ export function compareSteps(a: DraftStep, b: DraftStep): number {
  *   phase order is built so that this cannot happen)
  */
 export function orderSteps(nodes: readonly StepNode[]): PlanStep[] {
-  const sorted = [...nodes].sort((a, b) => compareSteps(a.step, b.step));
-  const indexOf = new Map<StepKey, number>(sorted.map((n, i) => [n.key, i + 1]));
-  return sorted.map((node, i): PlanStep => {
+  // Each step's phase, level and kind once, not twice per comparison.
+  const sorted = nodes.map((node) => ({ node, step: node.step, rank: phaseOf(node.step) })).sort(compareRanked);
+  const indexOf = new Map<StepKey, number>();
+  for (const [i, { node }] of sorted.entries()) indexOf.set(node.key, i + 1);
+  return sorted.map(({ node }, i): PlanStep => {
     const index = i + 1;
-    const late = node.needs.map((k) => indexOf.get(k) ?? 0).filter((d) => d >= index);
-    if (late.length > 0) throw new Error(`step ${index} (${splitKey(node.key).join(' ')}) would run before step ${Math.min(...late)} it needs`);
+    let late: number | undefined;
+    for (const need of node.needs) {
+      const at = indexOf.get(need) ?? 0;
+      if (at >= index && (late === undefined || at < late)) late = at;
+    }
+    if (late !== undefined) throw new Error(`step ${index} (${splitKey(node.key).join(' ')}) would run before step ${late} it needs`);
     return withIndex(node.step, index);
   });
 }

@@ -25,6 +25,7 @@
  *   on the gateway, so no unlink is planned for links nobody manages.
  */
 import { KINDS } from '../kinds/index.js';
+import type { ResourceType } from '../kinds/index.js';
 import type { KeyNames } from './diff.js';
 import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
@@ -144,7 +145,8 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
 export function planOutcome(desired: State, live: State, options: PlanOptions): PlanOutcome {
   refuseBuiltIns(desired, live);
   const nodes: StepNode[] = [];
-  const created = new Set<ObjectKey>();
+  // The placeholder of each object the plan creates, by kind and name: made once, and no key built per look-up.
+  const created = new Map<ResourceType, Map<string, string>>();
   const foreign: Diagnostic[] = [];
 
   for (const kind of KINDS) {
@@ -158,7 +160,9 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
       if (outside) foreign.push(objectDiagnostic({ code: 'outside-ownership-scope', object, source: object.source, message: outsideScopeMessage(object, outside) }));
       if (liveObject?.id === undefined) {
         nodes.push(createNode(object, options.keyNames));
-        created.add(refKey(object));
+        let ofKind = created.get(kind.type);
+        if (!ofKind) created.set(kind.type, (ofKind = new Map<string, string>()));
+        ofKind.set(name, idPlaceholder(object));
       } else {
         const node = updateNode(object, liveObject, liveObject.id, options.keyNames, versionsOf(options.appliedVersions, object.kind, object.name));
         if (node) nodes.push(node);
@@ -167,8 +171,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   }
 
   const idOf = (ref: ObjectRef): string | undefined => {
-    if (created.has(refKey(ref))) return idPlaceholder(ref);
-    return liveIdOf(live, ref);
+    return created.get(ref.kind)?.get(ref.name) ?? liveIdOf(live, ref);
   };
   const { add, remove } = diffLinks(desired, live);
   const unresolved: Diagnostic[] = [];
