@@ -1,18 +1,20 @@
 /**
  * How V8's heap grows in a gwops process, in two phases.
  *
- * - From the start ({@link configureHeap}): the heap may at most double between full
- *   collections ({@link HEAP_GROWING_PERCENT}) instead of growing up to four times. A large
- *   run (100,000 mappings) makes garbage faster than it keeps data, and the default let a
- *   server-checked plan's memory grow by about a seventh more; growing by half at most
- *   saved a little more memory for about a tenth more CPU while planning (`npm run bench`
- *   measures both). No limit is set: a larger gateway still gets all the memory it needs.
+ * - From the start ({@link configureHeap}): the heap may grow by at most half between full
+ *   collections ({@link HEAP_GROWING_PERCENT}) instead of up to four times. A large run
+ *   (100,000 mappings) makes garbage faster than it keeps data: planning 100,000 new
+ *   mappings keeps about 600 MB, and letting the heap double from there took the process
+ *   to 1 GB; growing by half kept it near 900 MB, for about a twentieth more CPU in a plan
+ *   of 100,000 mappings (`npm run bench` measures both). No limit is set: a larger gateway
+ *   still gets all the memory it needs.
  * - Before a long run of calls ({@link settleHeapForCalls}): the planning is done and what
  *   the run keeps is known (the desired state, the plan), so its garbage is collected once
  *   and the heap may from then on grow by a quarter of what is kept
  *   ({@link CALLS_GROWING_PERCENT}). The calls are spent waiting for the gateway (a session
- *   is sequential), so the more frequent collections cost no wall time; doubling what a
- *   plan of 100,000 new mappings keeps (about 600 MB) would have passed 1 GB.
+ *   is sequential), so the more frequent collections cost no wall time; promoted garbage
+ *   let the heap of a plan of 100,000 new mappings (about 600 MB kept) pass 1 GB during
+ *   its calls.
  *
  * V8 reads these flags each time it sizes the heap after a full collection, so setting
  * them while running takes effect at the next one: the collection `settleHeapForCalls`
@@ -22,7 +24,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** How much V8's heap may grow between full collections while planning, in percent (V8's `--heap-growing-percent`). */
-export const HEAP_GROWING_PERCENT = 100;
+export const HEAP_GROWING_PERCENT = 50;
 
 /** How much it may grow during a long run of calls, in percent. */
 export const CALLS_GROWING_PERCENT = 25;
