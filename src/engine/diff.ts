@@ -32,6 +32,7 @@ import { declaredKey, linkDefinition, linkKeysOf } from './model.js';
 import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
+import { setOwnMember } from '../own-member.js';
 
 /** A plain JSON object (not an array, not null). */
 export function isPlainObject(value: unknown): value is AttributeObject {
@@ -193,11 +194,20 @@ export function redactAttributes(
       secretPaths.push(pointerPrefix + segments.map((s) => `/${pointerSegment(s)}`).join(''));
       return SENSITIVE_MASK;
     }
-    if (Array.isArray(value)) return value.map((item: unknown, i) => walk(item, [...segments, String(i)]));
+    // A list or object without a secret is the same one, not a copy: most objects have none.
+    if (Array.isArray(value)) {
+      const items = value.map((item: unknown, i) => walk(item, [...segments, String(i)]));
+      return items.every((item, i) => item === value[i]) ? value : items;
+    }
     if (isPlainObject(value)) {
       const out: AttributeObject = {};
-      for (const [key, child] of Object.entries(value)) out[key] = walk(child, [...segments, key]);
-      return out;
+      let changed = false;
+      for (const [key, child] of Object.entries(value)) {
+        const walked = walk(child, [...segments, key]);
+        changed ||= walked !== child;
+        setOwnMember(out, key, walked);
+      }
+      return changed ? out : value;
     }
     return value;
   };
