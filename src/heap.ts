@@ -8,8 +8,9 @@
  *   to 1 GB; growing by half kept it near 900 MB, for about a twentieth more CPU in a plan
  *   of 100,000 mappings (`npm run bench` measures both). No limit is set: a larger gateway
  *   still gets all the memory it needs.
- * - Before a long run of calls ({@link settleHeapForCalls}): the planning is done and what
- *   the run keeps is known (the desired state, the plan), so its garbage is collected once
+ * - Before a long run of calls ({@link settleHeapForCalls}; apply asks before it shows the
+ *   plan, whose text is garbage too): the planning is done and what the run keeps is known
+ *   (the desired state, the plan), so its garbage is collected
  *   and the heap may from then on grow by a quarter of what is kept
  *   ({@link CALLS_GROWING_PERCENT}). The calls are spent waiting for the gateway (a session
  *   is sequential), so the more frequent collections cost no wall time; promoted garbage
