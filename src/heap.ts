@@ -40,14 +40,18 @@ export function configureHeap(): void {
 
 let collect: (() => void) | undefined;
 
+/** The plans' calls already settled for: apply asks before it shows its plan and again before it sends it. */
+const settled = new WeakSet<readonly unknown[]>();
+
 /**
- * Before sending `calls` calls: when there are at least {@link SETTLE_AT_CALLS}, collects
- * the garbage of planning and lets the heap grow by {@link CALLS_GROWING_PERCENT} from
- * what is left. Nothing for a smaller plan.
+ * Before sending `calls` (a plan's calls): when there are at least {@link SETTLE_AT_CALLS},
+ * collects the garbage of planning and lets the heap grow by {@link CALLS_GROWING_PERCENT}
+ * from what is left, once per plan (the growth stays bounded after). Nothing for a smaller plan.
  * @returns true when it settled the heap
  */
-export function settleHeapForCalls(calls: number): boolean {
-  if (calls < SETTLE_AT_CALLS) return false;
+export function settleHeapForCalls(calls: readonly unknown[]): boolean {
+  if (calls.length < SETTLE_AT_CALLS || settled.has(calls)) return false;
+  settled.add(calls);
   v8.setFlagsFromString(`--heap-growing-percent=${CALLS_GROWING_PERCENT}`);
   if (!collect) {
     // V8 gives its collector to a context made after --expose-gc is set, the one way to

@@ -18,7 +18,7 @@ const run = (calls: number): { settled: boolean; beforeMb: number; afterMb: numb
     let junk = [];
     for (let i = 0; i < 200; i++) { junk.push(new Array(128 * 1024).fill(i)); if (junk.length > 4) junk = []; }
     const beforeMb = process.memoryUsage().heapUsed / 2 ** 20;
-    const settled = settleHeapForCalls(${calls});
+    const settled = settleHeapForCalls(new Array(${calls}).fill(0));
     const afterMb = process.memoryUsage().heapUsed / 2 ** 20;
     process.stdout.write(JSON.stringify({ settled, beforeMb, afterMb }));
   `;

@@ -7,7 +7,10 @@
  * high-water mark of this program's memory (`VmHWM` in /proc/self/status) starts at the
  * `exec`; it is read where /proc exists, `maxRSS` elsewhere.
  */
-import { FILE_LIMITS, readTextBounded } from '../files.js';
+import { readTextBounded } from '../files.js';
+
+/** The most of /proc/self/status read, in bytes (it holds about 1.5 KiB). */
+const STATUS_LIMIT = 64 * 1024;
 
 /**
  * @returns the peak resident set size of this process since it started its program, in KiB
@@ -16,8 +19,7 @@ import { FILE_LIMITS, readTextBounded } from '../files.js';
 export function peakResidentKib(): number {
   let status = '';
   try {
-    // At most 64 KiB; the file holds about 1.5 KiB.
-    status = readTextBounded('/proc/self/status', FILE_LIMITS.apiKey);
+    status = readTextBounded('/proc/self/status', STATUS_LIMIT);
   } catch {
     return process.resourceUsage().maxRSS;
   }

@@ -146,7 +146,7 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
     }
     const consented = shown !== undefined && samePlan(shown, planned.plan);
     // What the run keeps is made: the garbage of planning goes before the plan is shown (src/heap.ts).
-    settleHeapForCalls(planned.plan.calls.length);
+    settleHeapForCalls(planned.plan.calls);
     if (!consented) input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
     if (planned.plan.steps.length === 0) return { result: { ...planned, prepared, outcome: 'no-changes' }, diagnostics: Diagnostics.none };
     if (!consented) {

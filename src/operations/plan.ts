@@ -281,7 +281,7 @@ export async function executeAndValidate(
 ): Promise<{ report: ExecutionReport; messages: Diagnostic[] }> {
   progress?.phase('executing', planned.plan.steps.length);
   // A long run of calls is spent waiting: its garbage is collected more often from here (src/heap.ts).
-  settleHeapForCalls(planned.plan.calls.length);
+  settleHeapForCalls(planned.plan.calls);
   let done = 0;
   const listener: ProgressListener = (event) => {
     onProgress?.(event);
