@@ -109,7 +109,7 @@ export function desiredState(documents: readonly ManifestDocument[]): State {
   if (problems.length > 0) throw new DesiredStateError(problems);
   return {
     objects,
-    links: recordLinkKeys(links, [...linkKeys]),
+    links: recordLinkKeys(links, [...linkKeys], linkKeys),
     declaredRelationships: declared,
     ...(linkSources.size > 0 ? { linkSources } : {}),
   };

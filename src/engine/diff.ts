@@ -28,7 +28,7 @@ import type { AttributeObject } from '../manifest/types.js';
 import { describeKey, pemThumbprint } from '../jwks/keys.js';
 import { publicKeyAttributes, secretAttributes, writeOnlyAttributes } from '../schema/index.js';
 import type { DeclaredKey, Link, LinkKey, State } from './model.js';
-import { declaredKey, linkDefinition, linkKeysOf } from './model.js';
+import { declaredKey, linkDefinition, linkKeyLookup, linkKeysOf } from './model.js';
 import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
@@ -375,9 +375,9 @@ export function diffLinks(desired: State, live: State): LinkDiff {
   const declared = (): Set<DeclaredKey> => (declaredSet ??= new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship))));
   // Each link's key is built once (hundreds of thousands of links at 100,000 mappings).
   const desiredKeys = linkKeysOf(desired.links);
-  const desiredKeySet = new Set(desiredKeys);
+  const desiredKeySet = linkKeyLookup(desired.links);
   const liveKeys = linkKeysOf(live.links);
-  const liveKeySet = new Set(liveKeys);
+  const liveKeySet = linkKeyLookup(live.links);
   let toOneSet: Set<DeclaredKey> | undefined;
   const toOneTargets = (): Set<DeclaredKey> =>
     (toOneSet ??= new Set(desired.links.filter((l) => linkDefinition(l).cardinality === 'one').map((l) => declaredKey(l.from, l.relationship))));

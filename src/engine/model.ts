@@ -134,9 +134,30 @@ export function linkKeysOf(links: readonly Link[]): readonly LinkKey[] {
   return keys;
 }
 
-/** Records `keys` as the keys of `links` (same order; `keys[i]` is `linkKey(links[i])`); returns `links`. */
-export function recordLinkKeys(links: readonly Link[], keys: readonly LinkKey[]): readonly Link[] {
+/** What answers whether a key is among a state's link keys: a set of them, or a map keyed by them. */
+export type LinkKeyLookup = Pick<ReadonlySet<LinkKey>, 'has'>;
+
+/** The key lookups of a state's `links`, by the array. */
+const lookupsOfLinks = new WeakMap<readonly Link[], LinkKeyLookup>();
+
+/**
+ * Whether a link key is among the keys of `links` ({@link linkKeysOf}): the set or map the
+ * state was built with when it recorded one ({@link recordLinkKeys}), else a set of the keys
+ * made on first use.
+ */
+export function linkKeyLookup(links: readonly Link[]): LinkKeyLookup {
+  let lookup = lookupsOfLinks.get(links);
+  if (!lookup) lookupsOfLinks.set(links, (lookup = new Set(linkKeysOf(links))));
+  return lookup;
+}
+
+/**
+ * Records `keys` as the keys of `links` (same order; `keys[i]` is `linkKey(links[i])`) and,
+ * when given, `lookup` as what holds exactly those keys (never to be changed after); returns `links`.
+ */
+export function recordLinkKeys(links: readonly Link[], keys: readonly LinkKey[], lookup?: LinkKeyLookup): readonly Link[] {
   keysOfLinks.set(links, keys);
+  if (lookup !== undefined) lookupsOfLinks.set(links, lookup);
   return links;
 }
 

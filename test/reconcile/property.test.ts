@@ -13,6 +13,7 @@ import { identityHandles, desiredState } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import type { ApiResource } from '../../src/engine/live.js';
 import type { State } from '../../src/engine/model.js';
+import { linkKey, linkKeyLookup, linkKeysOf } from '../../src/engine/model.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
 import { writeOnlyAttributes } from '../../src/schema/index.js';
@@ -235,6 +236,14 @@ describe('plan property', () => {
         const json = JSON.stringify(plan);
         expect(JSON.parse(json)).toEqual(plan);
         expect(buildPlan(desired, live, options)).toEqual(plan);
+        // The states record the sets and maps they keyed their links with; states whose link arrays are copies carry none and key them anew.
+        const bare = (state: State): State => ({ ...state, links: [...state.links] });
+        expect(buildPlan(bare(desired), bare(live), options)).toEqual(plan);
+        for (const links of [desired.links, live.links]) {
+          const lookup = linkKeyLookup(links);
+          for (const key of linkKeysOf(links)) expect(lookup.has(key)).toBe(true);
+          for (const other of [...desired.links, ...live.links].map(linkKey)) expect(lookup.has(other)).toBe(links.some((l) => linkKey(l) === other));
+        }
         for (const out of [json, renderText(plan, { color: true }), renderMarkdown(plan), renderJson(plan)]) expect(out).not.toMatch(/SECRET-VALUE/);
 
         const gateway = new FakeGateway(lists);
