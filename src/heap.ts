@@ -1,13 +1,14 @@
 /**
- * How V8's heap grows in a gwops process, in two phases.
+ * How V8's heap grows in a gwops process: as V8 decides (up to four times between full
+ * collections, for the least CPU), except in two phases of large runs.
  *
- * - From the start ({@link configureHeap}): the heap may grow by at most half between full
- *   collections ({@link HEAP_GROWING_PERCENT}) instead of up to four times. A large run
- *   (100,000 mappings) makes garbage faster than it keeps data: planning 100,000 new
- *   mappings keeps about 600 MB, and letting the heap double from there took the process
- *   to 1 GB; growing by half kept it near 900 MB, for about a twentieth more CPU in a plan
- *   of 100,000 mappings (`npm run bench` measures both). No limit is set: a larger gateway
- *   still gets all the memory it needs.
+ * - Before planning many new objects ({@link boundHeapForPlanning}): a plan of 100,000 new
+ *   mappings keeps about 600 MB, and letting the heap grow as V8 likes from there took the
+ *   process past 1 GB. From what is kept before planning (a full collection), the heap then
+ *   grows by at most {@link HEAP_GROWING_PERCENT} percent between full collections: under
+ *   900 MB at the peak (by half: about 940 MB). Bounding every run from the start cost a plan
+ *   of 100,000 mappings (a tenth changed, which keeps far less) about a twentieth more time,
+ *   for no memory it needed.
  * - Before a long run of calls ({@link settleHeapForCalls}; apply asks before it shows the
  *   plan, whose text is garbage too): the planning is done and what the run keeps is known
  *   (the desired state, the plan), so its garbage is collected
@@ -17,28 +18,56 @@
  *   let the heap of a plan of 100,000 new mappings (about 600 MB kept) pass 1 GB during
  *   its calls.
  *
- * V8 reads these flags each time it sizes the heap after a full collection, so setting
- * them while running takes effect at the next one: the collection `settleHeapForCalls`
- * asks for. Both only change memory and CPU, never what gwops does.
+ * V8 reads the growth flag each time it sizes the heap after a full collection, so setting
+ * it while running takes effect at the next one: the collection each phase asks for. Neither
+ * sets a limit (a larger gateway still gets all the memory it needs), and both only change
+ * memory and CPU, never what gwops does.
  */
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** How much V8's heap may grow between full collections while planning, in percent (V8's `--heap-growing-percent`). */
-export const HEAP_GROWING_PERCENT = 50;
+/** How much V8's heap may grow between full collections while planning many new objects, in percent (V8's `--heap-growing-percent`). */
+export const HEAP_GROWING_PERCENT = 30;
 
 /** How much it may grow during a long run of calls, in percent. */
 export const CALLS_GROWING_PERCENT = 25;
 
+/** Plans of at least this many new objects bound the heap's growth first (each keeps a few kB while planned). */
+export const BOUND_AT_NEW_OBJECTS = 20_000;
+
 /** Plans of at least this many calls settle the heap first (a full collection takes tens of milliseconds per 100 MB kept). */
 export const SETTLE_AT_CALLS = 5_000;
 
-/** Sets the heap's growth for planning: called once, when the process starts. */
-export function configureHeap(): void {
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+let collect: (() => void) | undefined;
+
+/** V8's full collection, asked for once it is known to be needed. */
+function collectGarbage(): void {
+  if (!collect) {
+    // V8 gives its collector to a context made after --expose-gc is set, the one way to
+    // ask for a full collection without starting node with the flag.
+    v8.setFlagsFromString('--expose-gc');
+    collect = runInNewContext('gc') as () => void;
+  }
+  collect();
 }
 
-let collect: (() => void) | undefined;
+/** Whether the growth was bounded already (a run plans at most once more, with fewer new objects). */
+let bounded = false;
+
+/**
+ * Before planning `newObjects` objects the live state does not hold: when there are at
+ * least {@link BOUND_AT_NEW_OBJECTS}, collects the garbage made so far and lets the heap grow
+ * by at most {@link HEAP_GROWING_PERCENT} from what is kept, once per process. Nothing for
+ * fewer.
+ * @returns true when it bounded the growth
+ */
+export function boundHeapForPlanning(newObjects: number): boolean {
+  if (newObjects < BOUND_AT_NEW_OBJECTS || bounded) return false;
+  bounded = true;
+  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  collectGarbage();
+  return true;
+}
 
 /** The plans' calls already settled for: apply asks before it shows its plan and again before it sends it. */
 const settled = new WeakSet<readonly unknown[]>();
@@ -53,12 +82,6 @@ export function settleHeapForCalls(calls: readonly unknown[]): boolean {
   if (calls.length < SETTLE_AT_CALLS || settled.has(calls)) return false;
   settled.add(calls);
   v8.setFlagsFromString(`--heap-growing-percent=${CALLS_GROWING_PERCENT}`);
-  if (!collect) {
-    // V8 gives its collector to a context made after --expose-gc is set, the one way to
-    // ask for a full collection without starting node with the flag.
-    v8.setFlagsFromString('--expose-gc');
-    collect = runInNewContext('gc') as () => void;
-  }
-  collect();
+  collectGarbage();
   return true;
 }

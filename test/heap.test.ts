@@ -1,7 +1,7 @@
 /**
  * The heap's growth in a gwops process (src/heap.ts), checked in a node process of its own
- * (it changes V8 flags): a plan of fewer calls than the bound changes nothing; a large one
- * collects the garbage at once, so what is kept is what is live.
+ * (it changes V8 flags): a plan below each bound changes nothing; a large one collects the
+ * garbage at once, so what is kept is what is live, and only once.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -9,32 +9,59 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REPO } from './e2e/harness.js';
 
-const run = (calls: number): { settled: boolean; beforeMb: number; afterMb: number } => {
+interface Outcome {
+  readonly first: boolean;
+  readonly again: boolean;
+  readonly beforeMb: number;
+  readonly afterMb: number;
+}
+
+/** Makes 200 MB of garbage, then asks `settleHeapForCalls` (a plan of `size` calls) or `boundHeapForPlanning` (`size` new objects), twice. */
+const run = (phase: 'settle' | 'bound', size: number): Outcome => {
   const module = pathToFileURL(join(REPO, 'dist', 'heap.js')).href;
   const script = `
-    const { settleHeapForCalls, configureHeap } = await import(${JSON.stringify(module)});
-    configureHeap();
+    const { settleHeapForCalls, boundHeapForPlanning } = await import(${JSON.stringify(module)});
+    const calls = new Array(${size}).fill(0);
+    const ask = () => (${JSON.stringify(phase)} === 'settle' ? settleHeapForCalls(calls) : boundHeapForPlanning(${size}));
     // 200 MB of garbage: arrays no one holds.
     let junk = [];
     for (let i = 0; i < 200; i++) { junk.push(new Array(128 * 1024).fill(i)); if (junk.length > 4) junk = []; }
     const beforeMb = process.memoryUsage().heapUsed / 2 ** 20;
-    const settled = settleHeapForCalls(new Array(${calls}).fill(0));
+    const first = ask();
     const afterMb = process.memoryUsage().heapUsed / 2 ** 20;
-    process.stdout.write(JSON.stringify({ settled, beforeMb, afterMb }));
+    const again = ask();
+    process.stdout.write(JSON.stringify({ first, again, beforeMb, afterMb }));
   `;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as { settled: boolean; beforeMb: number; afterMb: number };
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Outcome;
 };
 
 describe('settleHeapForCalls', () => {
   it('leaves a plan of fewer calls than the bound alone', async () => {
     const { SETTLE_AT_CALLS } = await import('../src/heap.js');
-    expect(run(SETTLE_AT_CALLS - 1).settled).toBe(false);
+    expect(run('settle', SETTLE_AT_CALLS - 1).first).toBe(false);
   });
 
-  it('collects the garbage of planning before a long run of calls', async () => {
+  it('collects the garbage of planning before a long run of calls, once per plan', async () => {
     const { SETTLE_AT_CALLS } = await import('../src/heap.js');
-    const { settled, beforeMb, afterMb } = run(SETTLE_AT_CALLS);
-    expect(settled).toBe(true);
+    const { first, again, beforeMb, afterMb } = run('settle', SETTLE_AT_CALLS);
+    expect(first).toBe(true);
+    expect(again).toBe(false);
+    expect(beforeMb).toBeGreaterThan(20);
+    expect(afterMb).toBeLessThan(beforeMb / 2);
+  });
+});
+
+describe('boundHeapForPlanning', () => {
+  it('leaves a plan of fewer new objects than the bound alone', async () => {
+    const { BOUND_AT_NEW_OBJECTS } = await import('../src/heap.js');
+    expect(run('bound', BOUND_AT_NEW_OBJECTS - 1).first).toBe(false);
+  });
+
+  it('collects the garbage made so far before planning many new objects, once per process', async () => {
+    const { BOUND_AT_NEW_OBJECTS } = await import('../src/heap.js');
+    const { first, again, beforeMb, afterMb } = run('bound', BOUND_AT_NEW_OBJECTS);
+    expect(first).toBe(true);
+    expect(again).toBe(false);
     expect(beforeMb).toBeGreaterThan(20);
     expect(afterMb).toBeLessThan(beforeMb / 2);
   });

@@ -2,12 +2,9 @@
  * gwops as a real process: what `bin/gwops.js` runs. Before the CLI is even loaded it
  * installs the signal hub (so a signal at any moment gets a message and its exit code:
  * 129 SIGHUP, 130 SIGINT, 143 SIGTERM) and makes a closed output pipe (`gwops plan |
- * head -1`) end quietly instead of crashing. Only `../interrupts.js` and `../heap.js` are imported
+ * head -1`) end quietly instead of crashing. Only `../interrupts.js` is imported
  * statically, so this costs nothing at start-up.
- *
- * It also sets how V8's heap grows (src/heap.ts `configureHeap`).
  */
-import { configureHeap } from '../heap.js';
 import { SignalHub, useSignalHub } from '../interrupts.js';
 import { SIGNAL_EXIT } from '../exit-codes.js';
 import type { InterruptSignal } from '../interrupts.js';
@@ -27,7 +24,6 @@ function tolerateClosedStream(stream: NodeJS.WriteStream): void {
  * hold timers or sockets. Else the process ends when its work is done.
  */
 export async function runProcess(argv: readonly string[]): Promise<void> {
-  configureHeap();
   tolerateClosedStream(process.stdout);
   tolerateClosedStream(process.stderr);
   const hub = new SignalHub(process, (signal: InterruptSignal) => {

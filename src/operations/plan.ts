@@ -26,7 +26,7 @@ import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from '../e
 import type { ProgressListener } from './steps/execute.js';
 import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
-import { settleHeapForCalls } from '../heap.js';
+import { boundHeapForPlanning, settleHeapForCalls } from '../heap.js';
 import { fetchLiveLists } from './steps/fetch.js';
 import { withLiveContent } from './steps/fetch-content.js';
 import { readSubResources } from './steps/sub-resources.js';
@@ -222,6 +222,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   // The configurations list is read only when some secret declares a version.
   const appliedVersions = isEmptyVersions(declaredVersions(desired)) ? undefined : readAppliedVersions(await session.configurations());
   const massDeleteShare = prepared.loaded.project.massDeleteShare;
+  boundHeapForPlanning(newObjects(desired, live));
   const outcome = planOutcome(desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
@@ -237,6 +238,16 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   if (refused) throw refused;
   const plan = outcome.plan;
   return { live, plan, appliedVersions, ...(desired !== prepared.desired ? { desired } : {}) };
+}
+
+/** Desired objects the live state holds none of by their name: about what a plan creates (what the heap's growth is sized for). */
+function newObjects(desired: State, live: State): number {
+  let count = 0;
+  for (const [kind, objects] of desired.objects) {
+    const held = live.objects.get(kind);
+    for (const name of objects.keys()) if (held?.has(name) !== true) count += 1;
+  }
+  return count;
 }
 
 const SEVERITY: Readonly<Record<ValidatorSeverity, DiagnosticSeverity>> = { ERROR: 'error', WARNING: 'warning', INFO: 'info' };
