@@ -7,7 +7,7 @@
  *   process past 1 GB. From what is kept before planning (a full collection), the heap then
  *   grows by at most {@link HEAP_GROWING_PERCENT} percent between full collections: under
  *   900 MB at the peak (by half: about 940 MB). Bounding every run from the start cost a plan
- *   of 100,000 mappings (a tenth changed, which keeps far less) about a twentieth more time,
+ *   of 100,000 mappings (a tenth changed, which keeps far less) about a tenth more time,
  *   for no memory it needed.
  * - Before a long run of calls ({@link settleHeapForCalls}; apply asks before it shows the
  *   plan, whose text is garbage too): the planning is done and what the run keeps is known

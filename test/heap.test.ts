@@ -35,31 +35,21 @@ const run = (phase: 'settle' | 'bound', size: number): Outcome => {
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Outcome;
 };
 
-describe('settleHeapForCalls', () => {
-  it('leaves a plan of fewer calls than the bound alone', async () => {
-    const { SETTLE_AT_CALLS } = await import('../src/heap.js');
-    expect(run('settle', SETTLE_AT_CALLS - 1).first).toBe(false);
+/** Each phase: its function, the size from which it acts, and what it is told. */
+const PHASES = [
+  { phase: 'settle', name: 'settleHeapForCalls', bound: 'SETTLE_AT_CALLS', before: 'a long run of calls, once per plan' },
+  { phase: 'bound', name: 'boundHeapForPlanning', bound: 'BOUND_AT_NEW_OBJECTS', before: 'planning many new objects, once per process' },
+] as const;
+
+describe.each(PHASES)('$name', ({ phase, bound, before }) => {
+  it('leaves a plan below the bound alone', async () => {
+    const heap = await import('../src/heap.js');
+    expect(run(phase, heap[bound] - 1).first).toBe(false);
   });
 
-  it('collects the garbage of planning before a long run of calls, once per plan', async () => {
-    const { SETTLE_AT_CALLS } = await import('../src/heap.js');
-    const { first, again, beforeMb, afterMb } = run('settle', SETTLE_AT_CALLS);
-    expect(first).toBe(true);
-    expect(again).toBe(false);
-    expect(beforeMb).toBeGreaterThan(20);
-    expect(afterMb).toBeLessThan(beforeMb / 2);
-  });
-});
-
-describe('boundHeapForPlanning', () => {
-  it('leaves a plan of fewer new objects than the bound alone', async () => {
-    const { BOUND_AT_NEW_OBJECTS } = await import('../src/heap.js');
-    expect(run('bound', BOUND_AT_NEW_OBJECTS - 1).first).toBe(false);
-  });
-
-  it('collects the garbage made so far before planning many new objects, once per process', async () => {
-    const { BOUND_AT_NEW_OBJECTS } = await import('../src/heap.js');
-    const { first, again, beforeMb, afterMb } = run('bound', BOUND_AT_NEW_OBJECTS);
+  it(`collects the garbage made so far before ${before}`, async () => {
+    const heap = await import('../src/heap.js');
+    const { first, again, beforeMb, afterMb } = run(phase, heap[bound]);
     expect(first).toBe(true);
     expect(again).toBe(false);
     expect(beforeMb).toBeGreaterThan(20);
