@@ -51,7 +51,7 @@ function collectGarbage(): void {
   collect();
 }
 
-/** Whether the growth was bounded already (a run plans at most once more, with fewer new objects). */
+/** Whether the growth was bounded already: the flag stays set for the process (a transaction redone plans again, with the bound in place). */
 let bounded = false;
 
 /**
