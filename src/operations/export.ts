@@ -143,24 +143,32 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     }
     // The other end of every link, and every object an attribute names, needs a name: read the kinds whose linked objects are not
     // among the lists yet (whole, only their identity kept).
-    const known = new Set<string>();
-    for (const [kind, list] of Object.entries(fetched)) for (const r of list) known.add(refKey(kind, r.id));
-    const missing = new Set<ResourceType>();
+    // A kind read whole (exported with no filter) has nothing more to read, and neither has one found missing already:
+    // only link ends of the other kinds are looked up, in a set of every fetched object made on first use.
+    const missing = new Set<ResourceType>(exported.filter((k) => filters[k] === undefined));
+    const done = new Set(missing);
+    let knownSet: Set<string> | undefined;
+    const known = (kind: ResourceType, id: string): boolean => {
+      knownSet ??= new Set(Object.entries(fetched).flatMap(([k, list]) => list.map((r) => refKey(k, r.id))));
+      return knownSet.has(refKey(kind, id));
+    };
     for (const [kind, list] of Object.entries(fetched) as [ResourceType, ApiResource[]][]) {
       for (const r of list) {
-        for (const [name, member] of Object.entries(r.relationships)) {
+        for (const name in r.relationships) {
+          const member = r.relationships[name];
           const def = relationshipNamed(kindOf(kind), name);
-          if (!def || member.data === null) continue;
+          if (!def || !member || member.data === null || missing.has(def.target)) continue;
           for (const ident of Array.isArray(member.data) ? member.data : [member.data]) {
-            if (!known.has(refKey(def.target, ident.id))) missing.add(def.target);
+            if (!known(def.target, ident.id)) missing.add(def.target);
           }
         }
         // Attributes that hold another object's id need its name too (src/schema/references.ts).
         for (const reference of attributeReferences(kind, r.attributes)) {
-          if (!known.has(refKey(reference.target, String(reference.value)))) missing.add(reference.target);
+          if (!missing.has(reference.target) && !known(reference.target, String(reference.value))) missing.add(reference.target);
         }
       }
     }
+    for (const kind of done) missing.delete(kind);
     // The content of every exported document of a kind that has one (docs/manifest-reference.md "Document content").
     for (const kind of exported.filter((k) => kindOf(k).content === true)) {
       for (const resource of fetched[kind] ?? []) {

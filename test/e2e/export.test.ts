@@ -139,6 +139,9 @@ describe('gwops export', () => {
     expect(project).toContain('allowExternalLinks: true');
     const names = result.files.map((f) => relative(dir, f)).filter((f) => f.startsWith('mapping/'));
     expect(names.length).toBe(64);
+    // The groups and the host are not exported, yet the mappings' links name them: they were read to name the link ends.
+    expect(await readFile(join(dir, 'mapping', 'hand-0001.yaml'), 'utf8')).toMatch(/back-end-groups:\n {4}- hand-backend\n/);
+    expect(result.warnings.join('\n')).not.toMatch(/could not be read/);
     await roundTrip(dir, result);
   });
 
