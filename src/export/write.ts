@@ -1,8 +1,9 @@
 /**
- * Writes what `gwops export` built: the manifests (one file per object
+ * Writes what `gwops export` built, rendering each document as it writes it: the manifests (one file per object
  * `<kind>/<name>.yaml`, or one multi-document file per kind `<kind>.yaml`),
  * `secrets.env.example` (variable names only) and, unless one exists, `gwops.yaml`.
  */
+import { writeFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { dump } from 'js-yaml';
@@ -16,8 +17,6 @@ import { escapeVariables } from '../manifest/variables.js';
 import { NAME_MAX_BYTES, PATH_MAX_BYTES, lengthProblem, writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
-import type { FileText } from './shared-writes.js';
-import { writeFilesShared } from './shared-writes.js';
 
 /** How the manifests are laid out. */
 export type ExportLayout = 'per-object' | 'per-kind';
@@ -235,8 +234,8 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 }
 
 /**
- * Writes the manifests of `documents` into `dir` (created when missing; a per-kind file is
- * rendered in chunks as it is written, per-object files are rendered first), the project file and the secrets example into
+ * Writes the manifests of `documents` (each rendered as it is written, never all held at
+ * once) into `dir` (created when missing), the project file and the secrets example into
  * `projectDir` (default `dir`). In the per-object layout, the YAML files already in the
  * exported kinds' folders are removed first (they would be read as manifests of objects
  * that are gone); an existing project file is kept. Every path is checked first
@@ -316,11 +315,10 @@ async function writeChecked(
       await appendFile(full, chunk);
     }
   } else {
-    // Written synchronously by this thread and, for many files, a worker beside it (shared-writes.ts): an asynchronous
-    // write costs three round trips to the thread pool (open, write, close), and writes in flight beyond two threads
-    // only contend for the folder, which the file system locks for each file it creates. The texts are rendered first
-    // (about 250 bytes each: 25 MB at 100,000 objects).
-    await writeFilesShared(documents.map((document, i): FileText => [join(dir, documentPaths[i] ?? manifestPath(document, layout)), renderDocument(document)]));
+    // One after the other, synchronously: creating files in one folder is serialised by the file system anyway
+    // (the folder is locked for each), so writes in flight only contend, and each asynchronous write costs
+    // three round trips to the thread pool (open, write, close).
+    documents.forEach((document, i) => writeFileSync(join(dir, documentPaths[i] ?? manifestPath(document, layout)), renderDocument(document)));
   }
   // Manifest paths are relative and normalised already (a kind's folder and an escaped name: never `.`, `..` or a separator).
   const files = [...manifests];
