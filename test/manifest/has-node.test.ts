@@ -18,7 +18,9 @@ function pathsOf(value: unknown, prefix: string[] = []): string[][] {
   return out;
 }
 
-const key = fc.oneof(fc.constantFrom('a', 'b', '1', '01', 'true', 'null', '~', '1.50', '0x10', 'a b', '__proto__'), fc.string({ maxLength: 3 }));
+// Not `<<`: that is YAML's merge key, whose value must be a mapping; a document with one is read by the `yaml`
+// package (test/manifest/fast-yaml.test.ts), and written here with any value it would be refused, not read.
+const key = fc.oneof(fc.constantFrom('a', 'b', '1', '01', 'true', 'null', '~', '1.50', '0x10', 'a b', '__proto__'), fc.string({ maxLength: 3 }).filter((k) => k !== '<<'));
 const leaf = fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom('${X}', 'a${X}'));
 const tree = fc.letrec((tie) => ({
   node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(key, tie('node'), { maxKeys: 3 })),
