@@ -143,10 +143,11 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     }
     // The other end of every link, and every object an attribute names, needs a name: read the kinds whose linked objects are not
     // among the lists yet (whole, only their identity kept).
-    // A kind read whole (exported with no filter) has nothing more to read, and neither has one found missing already:
-    // only link ends of the other kinds are looked up, in a set of every fetched object made on first use.
-    const missing = new Set<ResourceType>(exported.filter((k) => filters[k] === undefined));
-    const done = new Set(missing);
+    // A kind read whole (exported with no filter) has nothing more to read, and one found missing is read once: only link
+    // ends of the other kinds are looked up, in a set of every fetched object made on first use.
+    const missing = new Set<ResourceType>();
+    const readWhole = new Set(exported.filter((k) => filters[k] === undefined));
+    const settled = (kind: ResourceType): boolean => readWhole.has(kind) || missing.has(kind);
     let knownSet: Set<string> | undefined;
     const known = (kind: ResourceType, id: string): boolean => {
       knownSet ??= new Set(Object.entries(fetched).flatMap(([k, list]) => list.map((r) => refKey(k, r.id))));
@@ -157,18 +158,17 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
         for (const name in r.relationships) {
           const member = r.relationships[name];
           const def = relationshipNamed(kindOf(kind), name);
-          if (!def || !member || member.data === null || missing.has(def.target)) continue;
+          if (!def || !member || member.data === null || settled(def.target)) continue;
           for (const ident of Array.isArray(member.data) ? member.data : [member.data]) {
             if (!known(def.target, ident.id)) missing.add(def.target);
           }
         }
         // Attributes that hold another object's id need its name too (src/schema/references.ts).
         for (const reference of attributeReferences(kind, r.attributes)) {
-          if (!missing.has(reference.target) && !known(reference.target, String(reference.value))) missing.add(reference.target);
+          if (!settled(reference.target) && !known(reference.target, String(reference.value))) missing.add(reference.target);
         }
       }
     }
-    for (const kind of done) missing.delete(kind);
     // The content of every exported document of a kind that has one (docs/manifest-reference.md "Document content").
     for (const kind of exported.filter((k) => kindOf(k).content === true)) {
       for (const resource of fetched[kind] ?? []) {
