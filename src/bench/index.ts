@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { applyBenchOptions, benchApply } from './apply.js';
 import { formatApplyBench } from './apply-format.js';
 import type { ApplyBenchReport } from './apply.js';
-import { benchExport, formatExportBench } from './export.js';
+import { benchExport, formatExportBench, removeExportOutputs } from './export.js';
 import { benchPlan, formatPlanBench } from './plan.js';
 import { benchPlanJson, formatPlanJsonBench } from './plan-json.js';
 import type { PlanBenchRow } from './plan.js';
@@ -61,17 +61,22 @@ if (want('apply')) {
   apply = await benchApply(applyBenchOptions(quick, progress));
   process.stdout.write(`${formatApplyBench(apply).join('\n')}\n`);
 }
-if (want('export')) {
-  const sizes = quick ? [200, 1000] : [1000, 10000, ...(large ? [100000] : [])];
-  process.stdout.write(`${formatExportBench(await benchExport(sizes, progress)).join('\n')}\n\n`);
-}
-if (want('planjson')) {
-  const sizes = quick ? [1000] : [10000, ...(large ? [100000] : [])];
-  process.stdout.write(`${formatPlanJsonBench(await benchPlanJson(sizes, progress)).join('\n')}\n\n`);
-}
-if (want('scale')) {
-  scale = await benchScale(scaleSizes(quick, sizesOption), progress);
-  process.stdout.write(`${formatScaleBench(scale).join('\n')}\n\n`);
+// Every export's files stay until the end (src/bench/export.ts exportOutputs): deleting them between runs slowed the next ones.
+try {
+  if (want('export')) {
+    const sizes = quick ? [200, 1000] : [1000, 10000, ...(large ? [100000] : [])];
+    process.stdout.write(`${formatExportBench(await benchExport(sizes, progress)).join('\n')}\n\n`);
+  }
+  if (want('planjson')) {
+    const sizes = quick ? [1000] : [10000, ...(large ? [100000] : [])];
+    process.stdout.write(`${formatPlanJsonBench(await benchPlanJson(sizes, progress)).join('\n')}\n\n`);
+  }
+  if (want('scale')) {
+    scale = await benchScale(scaleSizes(quick, sizesOption), progress);
+    process.stdout.write(`${formatScaleBench(scale).join('\n')}\n\n`);
+  }
+} finally {
+  await removeExportOutputs();
 }
 if (writeDocs) {
   const command = ['npm run bench --', ...args].join(' ');

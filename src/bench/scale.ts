@@ -143,8 +143,8 @@ async function readRows(s: SizeSetup, progress: (line: string) => void): Promise
     await measure(
       'export',
       0,
-      () => counted(emulator, 'the bare fetch of export', 0, () => exportProbe(emulator, 'fetch', s.work)),
-      () => counted(emulator, 'gwops export', 0, () => exportProbe(emulator, 'export', s.work)),
+      () => counted(emulator, 'the bare fetch of export', 0, () => exportProbe(emulator, 'fetch')),
+      () => counted(emulator, 'gwops export', 0, () => exportProbe(emulator, 'export')),
     );
     await measure('plan', s.added, bareRun({ mode: 'calls', command: 'plan', shape: s.newShape, existing: s.size }), cli(['plan', '-q'], s.newDir, 0));
   } finally {
