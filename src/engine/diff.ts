@@ -27,8 +27,8 @@ import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import { describeKey, pemThumbprint } from '../jwks/keys.js';
 import { publicKeyAttributes, secretAttributes, writeOnlyAttributes } from '../schema/index.js';
-import type { DeclaredKey, Link, LinkKey, State } from './model.js';
-import { declaredKey, linkDefinition, linkKeyLookup, linkKeysOf } from './model.js';
+import type { DeclaredKey, DeclaredLookup, Link, LinkKey, State } from './model.js';
+import { declaredKey, declaredRelationshipsOf, linkDefinition, linkKeyLookup, linkKeysOf } from './model.js';
 import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
@@ -371,8 +371,7 @@ export interface LinkDiff {
  */
 export function diffLinks(desired: State, live: State): LinkDiff {
   // Read only for live links that no manifest declares: built on first use.
-  let declaredSet: Set<DeclaredKey> | undefined;
-  const declared = (): Set<DeclaredKey> => (declaredSet ??= new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship))));
+  const declared = (): DeclaredLookup => declaredRelationshipsOf(desired);
   // Each link's key is built once (hundreds of thousands of links at 100,000 mappings).
   const desiredKeys = linkKeysOf(desired.links);
   const desiredKeySet = linkKeyLookup(desired.links);
@@ -386,8 +385,8 @@ export function diffLinks(desired: State, live: State): LinkDiff {
     if (desiredKeySet.has(liveKeys[i] as LinkKey)) return false;
     const def = linkDefinition(l);
     return (
-      declared().has(declaredKey(l.from, l.relationship)) ||
-      declared().has(declaredKey(l.to, def.inverse)) ||
+      declared()(l.from, l.relationship) ||
+      declared()(l.to, def.inverse) ||
       (def.cardinality === 'one' && toOneTargets().has(declaredKey(l.from, l.relationship)))
     );
   });

@@ -169,6 +169,33 @@ export function declaredKey(object: ObjectRef, relationship: string): DeclaredKe
   return joinKey<'declared'>(object.kind, object.name, relationship);
 }
 
+/** Whether `object` declares the relationship key `relationship` (see {@link declaredRelationshipsOf}). */
+export type DeclaredLookup = (object: ObjectRef, relationship: string) => boolean;
+
+const declaredLookups = new WeakMap<readonly DeclaredRelationship[], DeclaredLookup>();
+
+/**
+ * Whether an object declares a relationship key in `state`'s manifests (`declaredRelationships`): made
+ * once per state and shared by every reader, by kind and name with no key string built per entry
+ * (220,000 declared keys at 100,000 mappings).
+ */
+export function declaredRelationshipsOf(state: State): DeclaredLookup {
+  const list = state.declaredRelationships ?? [];
+  const known = declaredLookups.get(list);
+  if (known) return known;
+  const byKind = new Map<ResourceType, Map<string, Set<string>>>();
+  for (const { object, relationship } of list) {
+    let byName = byKind.get(object.kind);
+    if (!byName) byKind.set(object.kind, (byName = new Map<string, Set<string>>()));
+    const names = byName.get(object.name);
+    if (names) names.add(relationship);
+    else byName.set(object.name, new Set([relationship]));
+  }
+  const lookup: DeclaredLookup = (object, relationship) => byKind.get(object.kind)?.get(object.name)?.has(relationship) === true;
+  declaredLookups.set(list, lookup);
+  return lookup;
+}
+
 /** Prefix of the name of a live link end that is not among the fetched objects: `#id:<id>`. */
 export const UNKNOWN_ID_PREFIX = '#id:';
 

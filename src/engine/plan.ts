@@ -34,8 +34,8 @@ import { diffLinks } from './diff.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, objectDiagnostic } from '../diagnostics.js';
 import type { ObjectKey } from '../object-key.js';
-import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
-import { declaredKey, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
+import type { DeclaredKey, DeclaredLookup, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
+import { declaredKey, declaredRelationshipsOf, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
 import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
@@ -182,8 +182,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   }
 
   // Read only to locate a new link or an unresolved one: built on first use.
-  let declaredSet: Set<DeclaredKey> | undefined;
-  const declared = (): Set<DeclaredKey> => (declaredSet ??= new Set((desired.declaredRelationships ?? []).map((d) => declaredKey(d.object, d.relationship))));
+  const declared = (): DeclaredLookup => declaredRelationshipsOf(desired);
   const removedKeys = new Set<LinkKey>(remove.map(linkKey));
   const unlinkKeyOf = (l: Link): StepKey => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
   const removedByKey = new Map<DeclaredKey, Link[]>(); // unlinks by (from, relationship), for to-one replacements
@@ -291,8 +290,8 @@ function linksByEnd(links: readonly Link[]): Map<ObjectKey, Link[]> {
 }
 
 /** Where a desired link is declared: the canonical side's document when it declares the key, else the other side's. */
-function sourceOfLink(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link): StateObject['source'] {
-  const side = declared.has(declaredKey(link.from, link.relationship)) ? link.from : link.to;
+function sourceOfLink(desired: State, declared: DeclaredLookup, link: Link): StateObject['source'] {
+  const side = declared(link.from, link.relationship) ? link.from : link.to;
   return objectOf(desired, side)?.source ?? objectOf(desired, link.from)?.source ?? objectOf(desired, link.to)?.source;
 }
 
@@ -323,7 +322,7 @@ function refuseBuiltIns(desired: State, live: State): void {
 }
 
 /** The `unresolved-link` diagnostic of a desired link to `missing`, at the document of the object that names it. */
-function unresolvedOf(desired: State, declared: ReadonlySet<DeclaredKey>, link: Link, missing: ObjectRef): Diagnostic {
+function unresolvedOf(desired: State, declared: DeclaredLookup, link: Link, missing: ObjectRef): Diagnostic {
   const from = refKey(missing) === refKey(link.to) ? link.from : link.to;
   const relationship = from === link.from ? link.relationship : linkDefinition(link).inverse;
   return objectDiagnostic({
