@@ -17,6 +17,7 @@ import type { ObjectOrigins } from '../manifest/index.js';
 import { isPlainObject, isSecretPath } from '../engine/diff.js';
 import type { DriftEntry, DriftReport } from '../engine/drift-report.js';
 import type { ObjectRef, State } from '../engine/model.js';
+import { declaredRelationshipsOf } from '../engine/model.js';
 import type { DocumentEdit, DocumentRef } from './edit.js';
 import type { LeafChange } from './leaf-changes.js';
 import { applyLeafChanges, leafChanges, valueAt } from './leaf-changes.js';
@@ -67,7 +68,7 @@ export interface AdoptionPlan {
 const key = (ref: ObjectRef): string => `${ref.kind}\u0000${ref.name}`;
 
 function declares(desired: State, ref: ObjectRef, relationship: string): boolean {
-  return (desired.declaredRelationships ?? []).some((d) => d.object.kind === ref.kind && d.object.name === ref.name && d.relationship === relationship);
+  return declaredRelationshipsOf(desired)(ref, relationship);
 }
 
 function relatedOf(entry: DriftEntry): ObjectRef | undefined {
