@@ -27,7 +27,7 @@ import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import { describeKey, pemThumbprint } from '../jwks/keys.js';
 import { publicKeyAttributes, secretAttributes, writeOnlyAttributes } from '../schema/index.js';
-import type { DeclaredKey, DeclaredLookup, Link, LinkKey, State } from './model.js';
+import type { DeclaredKey, Link, LinkKey, State } from './model.js';
 import { declaredKey, declaredRelationshipsOf, linkDefinition, linkKeyLookup, linkKeysOf } from './model.js';
 import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
@@ -370,8 +370,7 @@ export interface LinkDiff {
  * say so and lets a replaced certificate be seen as orphaned).
  */
 export function diffLinks(desired: State, live: State): LinkDiff {
-  // Read only for live links that no manifest declares: built on first use.
-  const declared = (): DeclaredLookup => declaredRelationshipsOf(desired);
+  // Read only for live links that no manifest declares (declaredRelationshipsOf builds its lookup on first use).
   // Each link's key is built once (hundreds of thousands of links at 100,000 mappings).
   const desiredKeys = linkKeysOf(desired.links);
   const desiredKeySet = linkKeyLookup(desired.links);
@@ -385,8 +384,8 @@ export function diffLinks(desired: State, live: State): LinkDiff {
     if (desiredKeySet.has(liveKeys[i] as LinkKey)) return false;
     const def = linkDefinition(l);
     return (
-      declared()(l.from, l.relationship) ||
-      declared()(l.to, def.inverse) ||
+      declaredRelationshipsOf(desired)(l.from, l.relationship) ||
+      declaredRelationshipsOf(desired)(l.to, def.inverse) ||
       (def.cardinality === 'one' && toOneTargets().has(declaredKey(l.from, l.relationship)))
     );
   });

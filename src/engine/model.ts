@@ -176,7 +176,7 @@ const declaredLookups = new WeakMap<readonly DeclaredRelationship[], DeclaredLoo
 
 /**
  * Whether an object declares a relationship key in `state`'s manifests (`declaredRelationships`): made
- * once per state and shared by every reader, by kind and name with no key string built per entry
+ * on the first call for a state (most plans never ask) and shared by every later reader, by kind and name with no key string built per entry
  * (220,000 declared keys at 100,000 mappings).
  */
 export function declaredRelationshipsOf(state: State): DeclaredLookup {

@@ -34,7 +34,7 @@ import { diffLinks } from './diff.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, objectDiagnostic } from '../diagnostics.js';
 import type { ObjectKey } from '../object-key.js';
-import type { DeclaredKey, DeclaredLookup, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
+import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { declaredKey, declaredRelationshipsOf, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
@@ -181,8 +181,6 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
     unresolved.push(...found.unresolved);
   }
 
-  // Read only to locate a new link or an unresolved one: built on first use.
-  const declared = (): DeclaredLookup => declaredRelationshipsOf(desired);
   const removedKeys = new Set<LinkKey>(remove.map(linkKey));
   const unlinkKeyOf = (l: Link): StepKey => stepKey('unlink', l.from.kind, l.from.name, linkParts(l));
   const removedByKey = new Map<DeclaredKey, Link[]>(); // unlinks by (from, relationship), for to-one replacements
@@ -196,14 +194,14 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   for (const link of add) {
     const missing = [link.from, link.to].filter((ref) => idOf(ref) === undefined);
     if (missing.length > 0) {
-      for (const ref of missing) unresolved.push(unresolvedOf(desired, declared(), link, ref));
+      for (const ref of missing) unresolved.push(unresolvedOf(desired, link, ref));
       continue;
     }
     const needs = [link.from, link.to].map((ref) => stepKey('create', ref.kind, ref.name));
     if (linkDefinition(link).cardinality === 'one') {
       for (const old of removedByKey.get(declaredKey(link.from, link.relationship)) ?? []) needs.push(unlinkKeyOf(old));
     }
-    const source = sourceOfLink(desired, declared(), link);
+    const source = sourceOfLink(desired, link);
     nodes.push(linkNode('link', link, needs, source));
   }
   unresolved.push(...unresolvedReferences(desired, live));
@@ -290,8 +288,8 @@ function linksByEnd(links: readonly Link[]): Map<ObjectKey, Link[]> {
 }
 
 /** Where a desired link is declared: the canonical side's document when it declares the key, else the other side's. */
-function sourceOfLink(desired: State, declared: DeclaredLookup, link: Link): StateObject['source'] {
-  const side = declared(link.from, link.relationship) ? link.from : link.to;
+function sourceOfLink(desired: State, link: Link): StateObject['source'] {
+  const side = declaredRelationshipsOf(desired)(link.from, link.relationship) ? link.from : link.to;
   return objectOf(desired, side)?.source ?? objectOf(desired, link.from)?.source ?? objectOf(desired, link.to)?.source;
 }
 
@@ -322,13 +320,13 @@ function refuseBuiltIns(desired: State, live: State): void {
 }
 
 /** The `unresolved-link` diagnostic of a desired link to `missing`, at the document of the object that names it. */
-function unresolvedOf(desired: State, declared: DeclaredLookup, link: Link, missing: ObjectRef): Diagnostic {
+function unresolvedOf(desired: State, link: Link, missing: ObjectRef): Diagnostic {
   const from = refKey(missing) === refKey(link.to) ? link.from : link.to;
   const relationship = from === link.from ? link.relationship : linkDefinition(link).inverse;
   return objectDiagnostic({
     code: 'unresolved-link',
     object: from,
-    source: desired.linkSources?.get(linkKey(link)) ?? objectOf(desired, from)?.source ?? sourceOfLink(desired, declared, link),
+    source: desired.linkSources?.get(linkKey(link)) ?? objectOf(desired, from)?.source ?? sourceOfLink(desired, link),
     message:
       `${from.kind} '${from.name}' ${relationship} names ${missing.kind} '${missing.name}', which no manifest declares ` +
       'and the gateway does not have: declare it, or remove the link',
