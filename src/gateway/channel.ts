@@ -62,6 +62,8 @@ export interface CallSpec {
   readonly bearer?: boolean;
   /** Streams a 2xx body to this function instead of reading it as text (see RawRequest.sink). */
   readonly sink?: ((chunk: Buffer) => void) | undefined;
+  /** The sink holds the body until it ends: the whole-body limit applies (see RawRequest.sinkHoldsWhole). */
+  readonly sinkHoldsWhole?: boolean | undefined;
   /** The `Accept` header; default `application/json`. */
   readonly accept?: string | undefined;
 }
@@ -208,6 +210,7 @@ export class SessionChannel {
       signal: observeSignal ? this.signal : undefined,
       object: spec.object,
       sink: spec.sink,
+      sinkHoldsWhole: spec.sinkHoldsWhole,
     });
     if (res.status >= 200 && res.status < 300) return res;
     throw this.failure(spec, res);

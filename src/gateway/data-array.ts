@@ -112,11 +112,14 @@ export class DataArraySplitter {
   private expectName = false;
   /** Start, in the current chunk, of the string being read at depth 3 or 4 (-1: none, or begun in an earlier chunk). */
   private stringStart = -1;
-  /** The previous element's long `attributes` members, by place. */
-  private readonly remembered: (Remembered | undefined)[] = [];
+  /** The previous element's long `attributes` members, by place (shared with other splitters when given a memory). */
+  private readonly remembered: (Remembered | undefined)[];
 
   /** False when told to be plain: nothing is remembered. */
   private readonly remembers: boolean;
+
+  /** True when `member` holds one resource object, the one element, instead of an array. */
+  private readonly single: boolean;
 
   /**
    * @param onElement receives each element, parsed (a reused member's value is shared and
@@ -125,16 +128,23 @@ export class DataArraySplitter {
    *   configuration JSON)
    * @param fields a sparse fieldset: the attribute names to keep in each element's
    *   `attributes` (others may be left out unparsed); without it elements are whole
-   * @param options `plain`: remember nothing, scan every byte and parse every element whole
+   * @param options `plain`: remember nothing, scan every byte and parse every element whole;
+   *   `single`: `member` holds one object (a single-resource document such as a create's
+   *   answer), delivered as the one element; `memory`: where the long members are
+   *   remembered, shared by every splitter given it, so each document of a run of alike
+   *   documents jumps over what the one before it repeated (splitters sharing a memory must
+   *   be given the same `fields`)
    */
   constructor(
     private readonly onElement: (element: unknown) => void,
     private readonly member = 'data',
     fields?: Iterable<string>,
-    options: { readonly plain?: boolean } = {},
+    options: { readonly plain?: boolean; readonly single?: boolean; readonly memory?: (Remembered | undefined)[] } = {},
   ) {
     this.fields = fields === undefined ? undefined : new FieldNames(fields);
     this.remembers = options.plain !== true;
+    this.single = options.single === true;
+    this.remembered = options.memory ?? [];
   }
 
   /** Number of elements delivered so far. */
@@ -199,9 +209,15 @@ export class DataArraySplitter {
         if (this.depth === 1) this.keyStart = i + 1;
         else this.stringStart = i + 1;
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-        if (this.depth === 1 && c === OPEN_BRACKET && this.lastKey === this.member) {
+        if (this.depth === 1 && c === (this.single ? OPEN_BRACE : OPEN_BRACKET) && this.lastKey === this.member) {
           this.inData = true;
           this.sawData = true;
+          if (this.single) {
+            // The object is read as the one element of an array around it: one level deeper.
+            this.elementStart = i;
+            base = -i;
+            this.depth += 1;
+          }
         } else if (this.inData && this.depth === 2) {
           this.elementStart = i;
           base = -i;
@@ -223,6 +239,10 @@ export class DataArraySplitter {
         } else if (this.inData && this.depth === 2 && this.elementStart >= 0) {
           this.elementParts.push(chunk.subarray(this.elementStart, i + 1));
           this.deliver();
+          if (this.single) {
+            this.depth -= 1;
+            this.inData = false;
+          }
         } else if (this.inData && this.depth === 1) {
           this.inData = false;
         }
@@ -296,7 +316,7 @@ export class DataArraySplitter {
    * @throws DocumentShapeError otherwise
    */
   end(): void {
-    if (!this.sawData) throw new DocumentShapeError(`document without a ${this.member} array`);
+    if (!this.sawData) throw new DocumentShapeError(`document without a ${this.member} ${this.single ? 'object' : 'array'}`);
     if (this.depth !== 0 || this.inString || this.inData) throw new DocumentShapeError('truncated document');
   }
 

@@ -112,6 +112,11 @@ export interface RawRequest {
    * then empty), so large lists are never held whole. Other answers are read as text.
    */
   readonly sink?: ((chunk: Buffer) => void) | undefined;
+  /**
+   * True when the sink holds what it is given until the body ends (one resource read
+   * piece by piece): the whole-body limit applies to it, not the streamed one.
+   */
+  readonly sinkHoldsWhole?: boolean | undefined;
 }
 
 const TLS_CODES = new Set([
@@ -256,10 +261,10 @@ export class HttpTransport {
         signal,
       });
       const sink = res.statusCode >= 200 && res.statusCode < 300 ? req.sink : undefined;
-      const limit = sink ? this.maxStreamedBodyBytes : this.maxBodyBytes;
+      const limit = sink && req.sinkHoldsWhole !== true ? this.maxStreamedBodyBytes : this.maxBodyBytes;
       const declared = contentLength(res.headers);
       const tooLarge = (): ResponseTooLargeError =>
-        new ResponseTooLargeError({ method: req.method, path: req.path, object: req.object, limitBytes: limit, streamed: sink !== undefined, declaredBytes: declared });
+        new ResponseTooLargeError({ method: req.method, path: req.path, object: req.object, limitBytes: limit, streamed: sink !== undefined && req.sinkHoldsWhole !== true, declaredBytes: declared });
       if (declared !== undefined && declared > limit) {
         stop = tooLarge();
         res.body.destroy();

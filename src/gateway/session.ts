@@ -21,6 +21,7 @@ import {
   validatorMessagesOf,
 } from '../api/documents.js';
 import { DataArraySplitter } from './data-array.js';
+import type { Remembered } from './element-reductions.js';
 import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, ValidatorMessage } from '../api/documents.js';
 import { SessionChannel, isConnectPhase } from './channel.js';
 import { retrying } from './retry.js';
@@ -72,8 +73,27 @@ function filterQuery(filters: readonly string[]): string {
   return filters.length === 0 ? '' : '?' + filters.map((f) => `filter=${encodeURIComponent(f)}`).join('&');
 }
 
+/**
+ * The message of an error met while framing or parsing an answer's JSON, for an
+ * UnexpectedResponseError (never the body's text: it may hold secrets).
+ * @throws the error itself when it is of another kind
+ */
+function shapeProblem(error: unknown): string {
+  if (error instanceof DocumentShapeError) return error.message;
+  if (error instanceof SyntaxError) return 'body is not JSON';
+  throw error;
+}
+
 /** A REST session. Create with `new GatewaySession(options)` (SessionOptions, src/gateway/channel.ts), then `open()`. */
 export class GatewaySession extends SessionChannel {
+  /** Per collection, the long attribute members of the last create's answer (see {@link createChecked}). */
+  private readonly createdMemories = new Map<string, (Remembered | undefined)[]>();
+
+  private createdMemory(collection: string): (Remembered | undefined)[] {
+    let memory = this.createdMemories.get(collection);
+    if (!memory) this.createdMemories.set(collection, (memory = []));
+    return memory;
+  }
   /**
    * `POST /configuration/configurations/load-active`: loads the active configuration
    * into the session. Retried: before any edit, loading again is harmless.
@@ -221,9 +241,11 @@ export class GatewaySession extends SessionChannel {
    * `check.find` for kinds without a name) and returns it
    * if so; only otherwise is the POST sent again. A fault before the request was sent
    * (refused connection) is retried without the check.
-   * @throws ApiError, ConnectionError after the retry bounds; whatever the check throws
+   * @returns the created object's identifier (type and id): the rest of the answer is not read
+   * @throws ApiError, ConnectionError after the retry bounds; UnexpectedResponseError when
+   *   the answer holds no resource object with a type and an id; whatever the check throws
    */
-  async createChecked(collection: string, resource: NewResource, check: CreateCheck): Promise<ApiResource> {
+  async createChecked(collection: string, resource: NewResource, check: CreateCheck): Promise<ResourceIdentifier> {
     const object = check.object ?? (check.name !== undefined ? { kind: resource.type, name: check.name } : undefined);
     const find =
       check.find ??
@@ -235,13 +257,50 @@ export class GatewaySession extends SessionChannel {
         : undefined);
     if (!find) throw new TypeError('createChecked needs check.name or check.find');
     const path = configurationPath(collection);
+    const memory = this.createdMemory(collection);
     return retrying(
-      async () => this.parse('POST', path, await this.send({ method: 'POST', path, retry: 'unsent', object, body: { data: resource } }), resourceOf),
+      async () => {
+        // Only the answer's identifier is read: its attributes are cut out unparsed, and the
+        // long ones the previous answer of the collection repeated are jumped over (src/gateway/data-array.ts).
+        let created: ResourceIdentifier | undefined;
+        let problem: string | undefined;
+        const splitter = new DataArraySplitter(
+          (element) => {
+            const { type, id } = toResource(element);
+            created = { type, id };
+          },
+          'data',
+          [],
+          { single: true, memory },
+        );
+        const sink = (chunk: Buffer): void => {
+          if (problem !== undefined) return;
+          try {
+            splitter.write(chunk);
+          } catch (error) {
+            problem = shapeProblem(error);
+          }
+        };
+        const res = await this.send({ method: 'POST', path, retry: 'unsent', object, body: { data: resource }, sink, sinkHoldsWhole: true });
+        if (problem === undefined) {
+          try {
+            splitter.end();
+          } catch (error) {
+            problem = shapeProblem(error);
+          }
+        }
+        if (problem !== undefined || created === undefined) throw new UnexpectedResponseError('POST', path, res.status, problem ?? 'document without a data object');
+        return created;
+      },
       {
         policy: this.policy,
         clock: this.clock,
         signal: this.signal,
-        recover: async (error) => (isConnectPhase(error) ? undefined : find()),
+        recover: async (error) => {
+          if (isConnectPhase(error)) return undefined;
+          const found = await find();
+          return found && { type: found.type, id: found.id };
+        },
       },
     );
   }

@@ -167,3 +167,47 @@ describe('DataArraySplitter remembering repeated members', () => {
     ]);
   });
 });
+
+/** Runs a splitter told that `data` holds one object over `text`, cut at `cuts`, remembering into `memory`. */
+function splitSingle(text: string, cuts: readonly number[], fields: readonly string[], memory: NonNullable<ConstructorParameters<typeof DataArraySplitter>[3]>['memory']): unknown[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: unknown[] = [];
+  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields, { single: true, memory });
+  let start = 0;
+  for (const p of [...points, bytes.length]) {
+    splitter.write(bytes.subarray(start, p));
+    start = p;
+  }
+  splitter.end();
+  return out;
+}
+
+describe('DataArraySplitter reading a single-resource document', () => {
+  it('gives the one resource object of each document of a run, with a memory shared across the run, however each is written and chunked', () => {
+    fc.assert(
+      fc.property(
+        fc.array(pooledResource, { minLength: 1, maxLength: 3 }).chain((shapes) => fc.array(fc.nat(shapes.length - 1), { minLength: 1, maxLength: 6 }).map((picks) => picks.map((k) => shapes[k]))),
+        fc.subarray(NAMES),
+        fc.array(fc.tuple(fc.integer(), fc.boolean(), fc.array(fc.nat(), { maxLength: 6 })), { minLength: 6, maxLength: 6 }),
+        (documents, fields, writings) => {
+          const memory: NonNullable<Parameters<typeof splitSingle>[3]> = [];
+          const asked = new Set(fields);
+          for (const [i, data] of documents.entries()) {
+            const [seed, spaced, cuts] = writings[i] ?? [0, false, []];
+            const text = writeJson({ meta: { type: 'jsonapi.metadata.document', data: [1] }, data }, seed, spaced);
+            const parsed = (JSON.parse(text) as { data: unknown }).data;
+            expect(splitSingle(text, cuts, fields, memory).map((e) => restricted(e, asked))).toEqual([restricted(parsed, asked)]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports a document whose data is not an object, or that is truncated', () => {
+    for (const text of ['{"data":[{"type":"m","id":"1"}]}', '{"data":null}', '{"data":"x"}', '{"meta":{"data":{}}}', '', '{"data":{"type":"m","id":"1"']) {
+      expect(() => splitSingle(text, [], [], [])).toThrow(DocumentShapeError);
+    }
+  });
+});

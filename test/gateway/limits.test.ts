@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GwopsError } from '../../src/errors.js';
-import { ResponseTooLargeError } from '../../src/gateway/errors.js';
+import { ResponseTooLargeError, UnexpectedResponseError } from '../../src/gateway/errors.js';
 import { MAX_BODY_BYTES, MAX_STREAMED_BODY_BYTES } from '../../src/gateway/http.js';
 import { GatewaySession } from '../../src/gateway/session.js';
 import type { ApiResource } from '../../src/api/documents.js';
@@ -78,6 +78,55 @@ describe('response size limits', () => {
     expect((error as Error).message).toContain('4 MiB');
     expect(gateway?.requests.get('GET /configuration/mappings')).toBe(2);
     expect(gateway?.written ?? 0).toBeLessThan(2 * MiB + 4 * MiB + 16 * MiB);
+    await s.terminate();
+  });
+
+  it("a create's answer, read for its identifier only, is held to the whole-body limit", async () => {
+    const s = await openSession(async (_req, res, _path, g) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      await streamForever(res, g, '{"data":{"type":"mapping","id":"1","attributes":{"padding":[', '"' + 'x'.repeat(1000) + '",');
+    }, { maxBodyBytes: MiB, maxStreamedBodyBytes: 64 * MiB });
+    const error = await s.createChecked('mappings', { type: 'mapping', attributes: { name: 'm' } }, { name: 'm' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toContain('1 MiB');
+    expect(gateway?.requests.get('POST /configuration/mappings')).toBe(1);
+    expect(gateway?.written ?? 0).toBeLessThan(16 * MiB);
+    await s.terminate();
+  });
+});
+
+describe("a create's answer", () => {
+  const SECRET = 'sekrit-private-key-material';
+  const answers: readonly [body: string, problem: string][] = [
+    ['', 'document without a data object'],
+    [`{"data":[{"type":"mapping","id":"1","attributes":{"k":"${SECRET}"}}]}`, 'document without a data object'],
+    [`{"data":{"type":"mapping","attributes":{"k":"${SECRET}"}}}`, 'resource object without type and id'],
+    [`{"data":{"type":"mapping","id":"1","attributes":{"k":"${SECRET}"},}}`, 'body is not JSON'],
+    [`{"data":{"type":"mapping","id":"1","attributes":{"k":"${SECRET}"}`, 'truncated document'],
+  ];
+  it.each(answers)('%j is an UnexpectedResponseError saying %s, never echoing the body', async (body, problem) => {
+    const s = await openSession((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    const error = await s.createChecked('mappings', { type: 'mapping', attributes: { name: 'm' } }, { name: 'm' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toContain(problem);
+    expect((error as Error).message).toContain('201');
+    expect((error as Error).message).not.toContain(SECRET);
+    await s.terminate();
+  });
+
+  it('gives the type and id of each created object, however alike the answers of a run are', async () => {
+    let n = 0;
+    const s = await openSession((_req, res) => {
+      n += 1;
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: { type: 'mapping', id: String(n), attributes: { name: `m${n}`, defaults: { long: 'x'.repeat(200) } }, relationships: {} } }));
+    });
+    for (let i = 1; i <= 3; i++) {
+      expect(await s.createChecked('mappings', { type: 'mapping', attributes: { name: `m${i}` } }, { name: `m${i}` })).toEqual({ type: 'mapping', id: String(i) });
+    }
     await s.terminate();
   });
 });
