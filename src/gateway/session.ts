@@ -21,7 +21,7 @@ import {
   validatorMessagesOf,
 } from '../api/documents.js';
 import { DataArraySplitter } from './data-array.js';
-import type { Remembered } from './element-reductions.js';
+import { CreatedAnswers, shapeProblem } from './created-answer.js';
 import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, ValidatorMessage } from '../api/documents.js';
 import { SessionChannel, isConnectPhase } from './channel.js';
 import { retrying } from './retry.js';
@@ -73,27 +73,11 @@ function filterQuery(filters: readonly string[]): string {
   return filters.length === 0 ? '' : '?' + filters.map((f) => `filter=${encodeURIComponent(f)}`).join('&');
 }
 
-/**
- * The message of an error met while framing or parsing an answer's JSON, for an
- * UnexpectedResponseError (never the body's text: it may hold secrets).
- * @throws the error itself when it is of another kind
- */
-function shapeProblem(error: unknown): string {
-  if (error instanceof DocumentShapeError) return error.message;
-  if (error instanceof SyntaxError) return 'body is not JSON';
-  throw error;
-}
-
 /** A REST session. Create with `new GatewaySession(options)` (SessionOptions, src/gateway/channel.ts), then `open()`. */
 export class GatewaySession extends SessionChannel {
-  /** Per collection, the long attribute members of the last create's answer (see {@link createChecked}). */
-  private readonly createdMemories = new Map<string, (Remembered | undefined)[]>();
+  /** What the answers to creates keep from one to the next (see {@link createChecked}). */
+  private readonly createdAnswers = new CreatedAnswers();
 
-  private createdMemory(collection: string): (Remembered | undefined)[] {
-    let memory = this.createdMemories.get(collection);
-    if (!memory) this.createdMemories.set(collection, (memory = []));
-    return memory;
-  }
   /**
    * `POST /configuration/configurations/load-active`: loads the active configuration
    * into the session. Retried: before any edit, loading again is harmless.
@@ -205,7 +189,7 @@ export class GatewaySession extends SessionChannel {
           splitter.end();
         } catch (error) {
           if (error instanceof DocumentShapeError || error instanceof SyntaxError) {
-            throw new UnexpectedResponseError('GET', path, 200, error.message);
+            throw new UnexpectedResponseError('GET', path, 200, shapeProblem(error));
           }
           throw error;
         }
@@ -257,40 +241,12 @@ export class GatewaySession extends SessionChannel {
         : undefined);
     if (!find) throw new TypeError('createChecked needs check.name or check.find');
     const path = configurationPath(collection);
-    const memory = this.createdMemory(collection);
     return retrying(
       async () => {
-        // Only the answer's identifier is read: its attributes are cut out unparsed, and the
-        // long ones the previous answer of the collection repeated are jumped over (src/gateway/data-array.ts).
-        let created: ResourceIdentifier | undefined;
-        let problem: string | undefined;
-        const splitter = new DataArraySplitter(
-          (element) => {
-            const { type, id } = toResource(element);
-            created = { type, id };
-          },
-          'data',
-          [],
-          { single: true, memory },
-        );
-        const sink = (chunk: Buffer): void => {
-          if (problem !== undefined) return;
-          try {
-            splitter.write(chunk);
-          } catch (error) {
-            problem = shapeProblem(error);
-          }
-        };
-        const res = await this.send({ method: 'POST', path, retry: 'unsent', object, body: { data: resource }, sink, sinkHoldsWhole: true });
-        if (problem === undefined) {
-          try {
-            splitter.end();
-          } catch (error) {
-            problem = shapeProblem(error);
-          }
-        }
-        if (problem !== undefined || created === undefined) throw new UnexpectedResponseError('POST', path, res.status, problem ?? 'document without a data object');
-        return created;
+        // Only the answer's identifier is read (src/gateway/created-answer.ts).
+        const answer = this.createdAnswers.reader(collection);
+        const res = await this.send({ method: 'POST', path, retry: 'unsent', object, body: { data: resource }, sink: answer.sink, sinkHoldsWhole: true });
+        return answer.identifier('POST', path, res.status);
       },
       {
         policy: this.policy,

@@ -130,3 +130,22 @@ describe("a create's answer", () => {
     await s.terminate();
   });
 });
+
+describe('a list whose body is not JSON', () => {
+  it('is an UnexpectedResponseError that never quotes the body, framed or parsed whole', async () => {
+    const secret = 'sekrit-list-material';
+    const body = `{"data":[{"type":"mapping","id":"1","attributes":{"name":"m","key":"${secret}"},}]}`;
+    const s = await openSession((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    const project = (r: ApiResource): ApiResource => r;
+    for (const options of [{ project }, { project, fields: ['name'] }, { project, streamAboveBytes: 1 }]) {
+      const error = await s.list('mappings', [], options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect((error as Error).message).toContain('not JSON');
+      expect((error as Error).message).not.toContain(secret);
+    }
+    await s.terminate();
+  });
+});
