@@ -48,12 +48,13 @@ export interface ExportBenchRow {
 export const EXPORT_COLLECTIONS: readonly string[] = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((k) => k.collection);
 
 /**
- * The folder every export of the bench writes into (a new folder each run), made on first
- * use. It is removed only when the whole bench is done ({@link removeExportOutputs}):
- * deleting tens of thousands of files made creating files several times slower for
- * minutes after (4 s instead of 1.6 s for an export of 10,000 mappings; on a file system
- * mounted with `discard`, as this machine's is, each freed block is trimmed as the deletion
- * is committed), a cost of the bench's own cleaning that no user's export pays.
+ * The folder every export and every plan file of the bench is written into (a new name
+ * each run, see {@link freshOutput}), made on first use. It is removed only when the whole
+ * bench is done ({@link removeExportOutputs}): deleting tens of thousands of files made
+ * creating files several times slower for minutes after (4 s instead of 1.6 s for an
+ * export of 10,000 mappings; on a file system mounted with `discard`, as this machine's
+ * is, each freed block is trimmed as the deletion is committed), and so does overwriting a
+ * plan file of tens of megabytes; costs of the bench's own repetition that no user's run pays.
  */
 export async function exportOutputs(): Promise<string> {
   outputs ??= await mkdtemp(path.join(tmpdir(), 'gwops-export-bench-'));
@@ -61,6 +62,13 @@ export async function exportOutputs(): Promise<string> {
 }
 
 let outputs: string | undefined;
+
+/** A path in {@link exportOutputs} that no earlier run of the bench used: `<name>-<n>`. */
+export async function freshOutput(name: string): Promise<string> {
+  return path.join(await exportOutputs(), `${name}-${++outputRuns}`);
+}
+
+let outputRuns = 0;
 
 /** Removes the folder of {@link exportOutputs} (at the end of the bench). */
 export async function removeExportOutputs(): Promise<void> {
@@ -74,13 +82,11 @@ export async function removeExportOutputs(): Promise<void> {
  * @throws Error when it fails
  */
 export async function exportProbe(emulator: Pick<BenchEmulator, 'url' | 'apiKey'>, mode: 'export' | 'fetch'): Promise<ProbeRun> {
-  const out = path.join(await exportOutputs(), `run-${++exportRuns}`);
+  const out = await freshOutput('export');
   const run = await runProbe(emulator, mode === 'export' ? { mode: 'cli', args: ['export', '--out', out, '-q'] } : { mode: 'fetch', collections: EXPORT_COLLECTIONS });
   if (run.exitCode !== 0) throw new Error(`${mode} probe ended with exit code ${run.exitCode}: ${run.stderrTail.trim()}`);
   return run;
 }
-
-let exportRuns = 0;
 
 /** Runs the export benchmark for each size: after a warm-up of each, `runs` alternating runs, medians reported. */
 export async function benchExport(sizes: readonly number[], progress: (line: string) => void, runs = 3): Promise<ExportBenchRow[]> {

@@ -199,7 +199,7 @@ function scaleSection(report: ScaleBenchReport | null): string[] {
     'up to 10,000 mappings; "ratio per run" is the lowest and highest ratio of one gwops run to the bare run just before it, how much this shared machine',
     'moved a single measurement. ms/object is the wall time per object on the gateway; RSS is the peak resident memory of the process (Node.js included).',
     'One emulator serves plan, drift, export and the server-checked plan in turn, so its figure there is its peak so far; each apply run, and each run of the',
-    '"all new" rows, has an emulator of its own. Each export writes into a new folder, and the folders are removed only when the whole bench is done:',
+    '"all new" rows, has an emulator of its own. Each export writes into a new folder and each plan file is a new file, all removed only when the whole bench is done:',
     'deleting tens of thousands of files slowed creating files for minutes after, on this machine\'s file system (mounted with `discard`) several times over.',
     '',
     ...markdownTable(SCALE_HEADER, scaleRows(report)),

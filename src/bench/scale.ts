@@ -31,7 +31,7 @@ import { performance } from 'node:perf_hooks';
 import { populate, writeProject } from './apply-data.js';
 import type { BenchEmulator } from './apply-emulator.js';
 import { childEmulator } from './apply-emulator.js';
-import { exportProbe } from './export.js';
+import { exportProbe, freshOutput } from './export.js';
 import type { ProbeRun, ProbeWork } from './probe-run.js';
 import { median, runProbe } from './probe-run.js';
 import type { ScaleBenchReport, ScaleCommand, ScaleRow, ScaleSide } from './scale-format.js';
@@ -127,8 +127,10 @@ async function readRows(s: SizeSetup, progress: (line: string) => void): Promise
   const emulator = await childEmulator({ latencyMs: 0, stateFile: await copyOf(s.seed, s.work) });
   const rows: ScaleRow[] = [];
   try {
-    const cli = (args: readonly string[], cwd: string, exitCode: number) => (): Promise<SideRun> =>
-      counted(emulator, `gwops ${args.join(' ')}`, exitCode, () => runProbe(emulator, { mode: 'cli', args }, cwd));
+    const cli = (args: readonly string[] | (() => Promise<readonly string[]>), cwd: string, exitCode: number) => async (): Promise<SideRun> => {
+      const given = typeof args === 'function' ? await args() : args;
+      return counted(emulator, `gwops ${given.join(' ')}`, exitCode, () => runProbe(emulator, { mode: 'cli', args: given }, cwd));
+    };
     const bareRun = (work: ProbeWork) => (): Promise<SideRun> => counted(emulator, `the bare client (${work.mode})`, 0, () => runProbe(emulator, work));
     const measure = async (command: ScaleCommand, changes: number, bare: () => Promise<SideRun>, gwops: () => Promise<SideRun>): Promise<void> => {
       progress(`scale bench: ${s.size} mappings, ${command}...`);
@@ -136,9 +138,10 @@ async function readRows(s: SizeSetup, progress: (line: string) => void): Promise
       rows.push({ size: s.size, objects: s.objects, command, changes, ...sides, emulatorRssMb: (await emulator.peakRssBytes()) / 1024 ** 2 });
     };
     await measure('plan-no-check', s.changed, bareRun({ mode: 'fetch', collections: SCENARIO_COLLECTIONS }), cli(['plan', '--no-server-check', '-q'], s.changedDir, 0));
-    // The JSON plan of the new mappings, on stdout and in a plan file: the largest documents gwops writes.
-    const planFile = path.join(s.work, 'plan.json');
-    await measure('plan-json', s.added, bareRun({ mode: 'fetch', collections: SCENARIO_COLLECTIONS }), cli(['plan', '--no-server-check', '--format', 'json', '--out', planFile, '-q'], s.newDir, 0));
+    // The JSON plan of the new mappings, on stdout and in a plan file: the largest documents
+    // gwops writes. Each run writes a new file (freshOutput): overwriting the last one would add the file system's trimming of its blocks.
+    const jsonPlan = async (): Promise<readonly string[]> => ['plan', '--no-server-check', '--format', 'json', '--out', await freshOutput('plan.json'), '-q'];
+    await measure('plan-json', s.added, bareRun({ mode: 'fetch', collections: SCENARIO_COLLECTIONS }), cli(jsonPlan, s.newDir, 0));
     await measure('drift', s.changed, bareRun({ mode: 'fetch', collections: [...SCENARIO_COLLECTIONS, 'configurations'] }), cli(['drift', '-q'], s.changedDir, 2));
     await measure(
       'export',
