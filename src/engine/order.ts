@@ -82,6 +82,15 @@ function compareWithinPhase(a: DraftStep, b: DraftStep): number {
   return 0;
 }
 
+/** Each action's key prefix (its step keys begin with it, see {@link stepKey}), in phase order. */
+const ACTION_PREFIXES = PLAN_ACTIONS.map((action) => joinKey(action, ''));
+
+/** The phase of the step a key names (its first part is the action), or -1 for a key of no action. */
+function phaseOfKey(key: StepKey): number {
+  for (let phase = 0; phase < ACTION_PREFIXES.length; phase++) if (key.startsWith(ACTION_PREFIXES[phase] ?? '')) return phase;
+  return -1;
+}
+
 /**
  * Sorts the nodes into execution order and numbers them from 1.
  * @throws Error when a step would run before a step it needs (a programming error: the
@@ -90,13 +99,24 @@ function compareWithinPhase(a: DraftStep, b: DraftStep): number {
 export function orderSteps(nodes: readonly StepNode[]): PlanStep[] {
   // Each step's phase, level and kind once, not twice per comparison.
   const sorted = nodes.map((node) => ({ node, step: node.step, rank: phaseOf(node.step) })).sort(compareRanked);
-  const indexOf = new Map<StepKey, number>();
-  for (const [i, { node }] of sorted.entries()) indexOf.set(node.key, i + 1);
-  return sorted.map(({ node }, i): PlanStep => {
+  // The phase comes first in the order, so a step of an earlier phase always runs earlier:
+  // only a need of the step's own phase or a later one is looked up, in positions made on
+  // first use (planners need only earlier phases: a plan of 100,000 new mappings makes none).
+  let positions: Map<StepKey, number> | undefined;
+  const positionOf = (key: StepKey): number => {
+    if (!positions) {
+      positions = new Map<StepKey, number>();
+      for (const [i, { node }] of sorted.entries()) positions.set(node.key, i + 1);
+    }
+    return positions.get(key) ?? 0;
+  };
+  return sorted.map(({ node, rank }, i): PlanStep => {
     const index = i + 1;
     let late: number | undefined;
     for (const need of node.needs) {
-      const at = indexOf.get(need) ?? 0;
+      const phase = phaseOfKey(need);
+      if (phase >= 0 && phase < (rank[0] ?? 0)) continue;
+      const at = positionOf(need);
       if (at >= index && (late === undefined || at < late)) late = at;
     }
     if (late !== undefined) throw new Error(`step ${index} (${splitKey(node.key).join(' ')}) would run before step ${late} it needs`);

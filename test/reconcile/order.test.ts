@@ -99,6 +99,43 @@ describe('orderSteps', () => {
     expect(new Set(levels).size).toBeGreaterThan(1);
   });
 
+  it('refuses a plan exactly when some step needs one that does not run before it, whatever the actions and needs', () => {
+    const kinds = KINDS.map((k) => k.type);
+    const node = fc
+      .record({ action: fc.constantFrom('create' as const, 'update' as const, 'delete' as const), kind: fc.constantFrom(...kinds), name: fc.constantFrom('a', 'b', 'c', '__proto__', 'x\u0000y') })
+      .map(({ action, kind, name }) => objectNode(action, kind, name));
+    const link = fc
+      .record({ action: fc.constantFrom('link' as const, 'unlink' as const), name: fc.constantFrom('a', 'b'), other: fc.constantFrom('g', 'h') })
+      .map(({ action, name, other }) => linkNode(action, 'mapping', name, 'back-end-groups', 'back-end-group', other));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.oneof(node, link), { selector: (n) => n.key, minLength: 1, maxLength: 8 }),
+        fc.array(fc.tuple(fc.nat(), fc.oneof(fc.nat(), fc.constantFrom('unknown', 'link\u0000mapping'))), { maxLength: 10 }),
+        (bare, wanted) => {
+          // Each need names another node's key, or a key of no step in the plan.
+          const nodes = bare.map((n) => ({ ...n, needs: [] as StepKey[] }));
+          for (const [from, to] of wanted) {
+            const target = typeof to === 'number' ? nodes[to % nodes.length]?.key : (to as StepKey);
+            const source = nodes[from % nodes.length];
+            if (source && target !== undefined && target !== source.key) source.needs.push(target);
+          }
+          const ordered = (() => {
+            try {
+              return orderSteps(nodes);
+            } catch (error) {
+              return error as Error;
+            }
+          })();
+          // The reference: the same sort without any check, then every need looked up.
+          const positions = new Map(orderSteps(nodes.map((n) => ({ ...n, needs: [] }))).map((s) => [keyOf(s), s.index]));
+          const late = nodes.some((n) => n.needs.some((k) => (positions.get(k) ?? 0) >= (positions.get(n.key) ?? 0)));
+          expect(ordered instanceof Error).toBe(late);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('refuses a dependency on a later step (a planner bug)', () => {
     expect(() => orderSteps([objectNode('create', 'mapping', 'x', [stepKey('delete', 'mapping', 'y')]), objectNode('delete', 'mapping', 'y')])).toThrow(
       'step 1 (create mapping x) would run before step 2 it needs',
