@@ -12,7 +12,7 @@ import { collectionPathOf } from './live.js';
 import type { Link, StateObject } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { stepKey } from './order.js';
-import type { AttributeChange } from './plan-types.js';
+import type { AttributeChange, LinkStep } from './plan-types.js';
 import { codePoint } from './code-point.js';
 import { contentChange } from './content.js';
 import { withoutSubResources } from './sub-resources.js';
@@ -143,22 +143,19 @@ export function linkParts(link: Link): { relationship: string; relatedKind: stri
   return { relationship: link.relationship, relatedKind: link.to.kind, relatedName: link.to.name };
 }
 
-/** The link or unlink step of a link (canonical direction). */
+/**
+ * The link or unlink step of a link (canonical direction). Its members are written in one
+ * literal and the optional `source` added last, so that every link step shares one hidden
+ * class (a spread of a shared part gave each its own) and can be numbered in place (order.ts).
+ */
 export function linkNode(action: 'link' | 'unlink', link: Link, needs: StepKey[], source?: StateObject['source']): StepNode {
   const what = `${link.from.kind} '${link.from.name}' ${link.relationship} → ${link.to.kind} '${link.to.name}'`;
-  const common = {
-    kind: link.from.kind,
-    name: link.from.name,
-    relationship: link.relationship,
-    related: link.to,
-    ...(source ? { source } : {}),
-  };
-  return {
-    key: stepKey(action, link.from.kind, link.from.name, linkParts(link)),
-    needs,
-    step:
-      action === 'link'
-        ? { ...common, action, reason: `the manifests declare the link ${what}; the gateway does not have it` }
-        : { ...common, action, reason: `the gateway has the link ${what}; the manifests manage it and do not declare it` },
-  };
+  const reason =
+    action === 'link' ? `the manifests declare the link ${what}; the gateway does not have it` : `the gateway has the link ${what}; the manifests manage it and do not declare it`;
+  const step: { -readonly [K in keyof LinkDraft]: LinkDraft[K] } = { action, kind: link.from.kind, name: link.from.name, relationship: link.relationship, related: link.to, reason };
+  if (source) step.source = source;
+  return { key: stepKey(action, link.from.kind, link.from.name, linkParts(link)), needs, step };
 }
+
+/** A link or unlink step before it is numbered. */
+type LinkDraft = Omit<LinkStep, 'index' | 'action'> & { readonly action: 'link' | 'unlink' };
