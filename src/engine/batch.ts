@@ -24,23 +24,20 @@
  * - Order: unlink calls run in the unlink phase and link calls in the link phase of the
  *   step order (order.ts), so every link comes after the creates of both ends, every
  *   to-one unlink before the link that replaces it, and every unlink before the deletes.
- *   {@link checkCalls} verifies this for every plan.
+ *   `checkCalls` (call-check.ts) verifies this for every plan.
  */
 import type { KindDefinition, RelationshipDefinition } from '../kinds/index.js';
 import { VARIANTS, kindOf } from '../kinds/index.js';
-import type { ObjectKey } from '../object-key.js';
-import { joinKey } from '../object-key.js';
 import { isBuiltInId } from '../api/documents.js';
 import { collectionPathOf } from './live.js';
 import type { ObjectRef } from './model.js';
-import { refKey } from './model.js';
 import type { ObjectContent } from './content.js';
 import type { ContentChange, LinkStep, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UnlinkStep } from './plan-types.js';
-import { idPlaceholder, placeholderRef } from './plan-types.js';
 import { minimumVertexCover } from './vertex-cover.js';
 import { withIndex } from './indexed.js';
 
-type LinkLike = LinkStep | UnlinkStep;
+/** A link or unlink step. */
+export type LinkLike = LinkStep | UnlinkStep;
 
 /** One end of a link as a request can address it: `object`'s relationship `def`, naming `other`. */
 interface Side {
@@ -53,7 +50,7 @@ interface Side {
 type DraftCall = PlanCall extends infer C ? (C extends PlanCall ? Omit<C, 'index'> & { readonly anchor: number } : never) : never;
 
 /** The canonical relationship of a link step. @throws Error for an unknown relationship (a planner bug) */
-function canonicalDef(step: LinkLike): RelationshipDefinition {
+export function canonicalDef(step: LinkLike): RelationshipDefinition {
   const def = kindOf(step.kind).relationships[step.relationship];
   if (!def) throw new Error(`unknown relationship ${step.kind}.${step.relationship}`);
   return def;
@@ -97,6 +94,21 @@ function batchable(def: RelationshipDefinition): boolean {
   return def.cardinality === 'many' && (def.aliases?.length ?? 0) === 0;
 }
 
+/** A value per object, looked up by its kind and then its name: no key is built per look-up. */
+class ByObject<T> {
+  private readonly byKind = new Map<string, Map<string, T>>();
+  get(ref: ObjectRef): T | undefined {
+    return this.byKind.get(ref.kind)?.get(ref.name);
+  }
+  /** Sets the value of `ref` and returns it. */
+  set(ref: ObjectRef, value: T): T {
+    let byName = this.byKind.get(ref.kind);
+    if (!byName) this.byKind.set(ref.kind, (byName = new Map<string, T>()));
+    byName.set(ref.name, value);
+    return value;
+  }
+}
+
 /**
  * Numbers the sides of links in order of first appearance: a batchable side (see
  * {@link batchable}) by its object and relationship, every other side on its own. Looked up
@@ -124,7 +136,10 @@ class Vertices {
  * The side each link step is sent from (by step index), so that the number of
  * (object, relationship) groups is the smallest; see the module comment.
  */
-export function chooseSides(steps: readonly LinkLike[], builtIn: (ref: ObjectRef) => boolean = () => false): Map<number, Side> {
+export function chooseSides(steps: readonly LinkLike[], isBuiltIn: (ref: ObjectRef) => boolean = () => false): Map<number, Side> {
+  // Asked once per object: the links of a plan name few objects many times over.
+  const known = new ByObject<boolean>();
+  const builtIn = (ref: ObjectRef): boolean => known.get(ref) ?? known.set(ref, isBuiltIn(ref));
   const left = new Vertices();
   const right = new Vertices();
   const edges: { step: number; l: number; r: number | undefined; canonical: Side; inverse: Side | undefined; onlyInverse: boolean }[] = [];
@@ -167,13 +182,19 @@ function bodyOf(def: RelationshipDefinition, identifiers: readonly ResourceIdent
  *   objects the plan creates
  */
 export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => string, contentOf: (ref: ObjectRef) => ObjectContent | undefined = () => undefined): PlanCall[] {
-  const createdAt = new Map<ObjectKey, number>();
-  for (const step of steps) if (step.action === 'create') createdAt.set(refKey(step), step.index);
-  const existsBefore = (ref: ObjectRef, index: number): boolean => (createdAt.get(refKey(ref)) ?? 0) < index;
+  const createdAt = new ByObject<number>();
+  for (const step of steps) if (step.action === 'create') createdAt.set(step, step.index);
   const identifier = (ref: ObjectRef): ResourceIdentifier => ({ type: ref.kind, id: idOf(ref) });
 
   // Links a create carries: by create step index, relationship name → [step index, other end].
   const carried = new Map<number, Map<string, { def: RelationshipDefinition; links: { step: number; other: ObjectRef }[] }>>();
+  // Whether the create of `object` can carry the link to `other` through its relationship `def`: `object` is created by the plan, `other` exists by then.
+  const carries = (object: ObjectRef, def: RelationshipDefinition, other: ObjectRef): boolean => {
+    const at = createdAt.get(object);
+    if (at === undefined || (createdAt.get(other) ?? 0) >= at) return false;
+    if (!(kindOf(object.kind).createRelationships ?? []).includes(def.name)) return false;
+    return def.cardinality === 'many' || carried.get(at)?.get(def.name) === undefined;
+  };
   const inCreate = new Set<number>();
   const links: LinkLike[] = [];
   const unlinks: LinkLike[] = [];
@@ -181,20 +202,17 @@ export function planCalls(steps: readonly PlanStep[], idOf: (ref: ObjectRef) => 
     if (step.action === 'unlink') unlinks.push(step);
     if (step.action !== 'link') continue;
     const def = canonicalDef(step);
-    const ends = [{ object: { kind: step.kind, name: step.name }, def, other: step.related }, inverseSide(step, def)];
-    const side = ends.find((end): end is Side => {
-      if (!end) return false;
-      const at = createdAt.get(refKey(end.object));
-      if (at === undefined || !existsBefore(end.other, at)) return false;
-      if (!(kindOf(end.object.kind).createRelationships ?? []).includes(end.def.name)) return false;
-      const slot = carried.get(at)?.get(end.def.name);
-      return end.def.cardinality === 'many' || !slot;
-    });
+    // The canonical side first, then the other.
+    let side: Side | undefined = carries(step, def, step.related) ? { object: { kind: step.kind, name: step.name }, def, other: step.related } : undefined;
+    if (!side) {
+      const inverse = inverseSide(step, def);
+      if (inverse && carries(inverse.object, inverse.def, inverse.other)) side = inverse;
+    }
     if (!side) {
       links.push(step);
       continue;
     }
-    const at = createdAt.get(refKey(side.object)) ?? 0;
+    const at = createdAt.get(side.object) ?? 0;
     let byRelationship = carried.get(at);
     if (!byRelationship) carried.set(at, (byRelationship = new Map<string, { def: RelationshipDefinition; links: { step: number; other: ObjectRef }[] }>()));
     let slot = byRelationship.get(side.def.name);
@@ -305,91 +323,4 @@ function isIdentifierList(data: RelationshipBody['data']): data is readonly Reso
 /** The identifiers of a relationship body, whether to-many (an array) or to-one (one identifier). */
 export function identifiersOf(body: RelationshipBody): readonly ResourceIdentifier[] {
   return isIdentifierList(body.data) ? body.data : [body.data];
-}
-
-/**
- * Checks that `calls` can be sent in order for `steps`: numbered from 1; every step carried
- * by exactly one call; every placeholder names an object a previous call created; no call
- * names an object a previous call deleted; each unlink of a to-one relationship comes before
- * the link that replaces it (by either side's key).
- * @throws Error naming the first problem (a planner bug, or a plan file edited by hand)
- */
-export function checkCalls(steps: readonly PlanStep[], calls: readonly PlanCall[]): void {
-  // The same arrays (never changed once planned) were checked already: the planner checks
-  // what it made, and executing that plan in the same run asks again.
-  if (checked.get(calls) === steps) return;
-  checkCallsOnce(steps, calls);
-  checked.set(calls, steps);
-}
-
-/** Calls already found sendable, with the steps they were checked against. */
-const checked = new WeakMap<readonly PlanCall[], readonly PlanStep[]>();
-
-function checkCallsOnce(steps: readonly PlanStep[], calls: readonly PlanCall[]): void {
-  const stepByIndex = new Map(steps.map((s) => [s.index, s]));
-  const callOfStep = new Map<number, number>();
-  for (const [i, call] of calls.entries()) {
-    if (call.index !== i + 1) throw new Error(`call ${i + 1} has index ${call.index}`);
-    for (const index of call.steps) {
-      if (!stepByIndex.has(index)) throw new Error(`call ${call.index} carries step ${index}, which the plan does not have`);
-      if (callOfStep.has(index)) throw new Error(`step ${index} is carried by calls ${callOfStep.get(index) ?? ''} and ${call.index}`);
-      callOfStep.set(index, call.index);
-    }
-  }
-  for (const step of steps) if (!callOfStep.has(step.index)) throw new Error(`step ${step.index} is carried by no call`);
-
-  // The placeholders of the objects created so far: a placeholder names one object, written one way (idPlaceholder).
-  const created = new Set<string>();
-  const deleted = new Set<string>();
-  const check = (call: PlanCall, kind: string, id: string): void => {
-    if (!created.has(id)) {
-      const ref = placeholderRef(id);
-      if (ref) throw new Error(`call ${call.index} names ${ref.kind} '${ref.name}' before it is created`);
-    }
-    if (deleted.size > 0 && deleted.has(joinKey(kind, id))) throw new Error(`call ${call.index} names ${kind} ${id} after it is deleted`);
-  };
-  for (const call of calls) {
-    if (call.endpoint === 'content') {
-      const of = stepByIndex.get(call.of);
-      if (of?.action !== 'create' && of?.action !== 'update') throw new Error(`call ${call.index} uploads the content of step ${call.of}, which creates or updates nothing`);
-      if (call.steps.some((i) => i !== call.of)) throw new Error(`call ${call.index} carries another step than the one whose content it uploads`);
-      check(call, call.kind, call.id);
-    } else if (call.endpoint === 'relationship') {
-      check(call, call.kind, call.id);
-      for (const ident of identifiersOf(call.body)) check(call, ident.type, ident.id);
-    } else {
-      for (const body of Object.values(call.relationships ?? {})) for (const ident of identifiersOf(body)) check(call, ident.type, ident.id);
-      const step = stepByIndex.get(call.steps[0] ?? 0);
-      if (step?.action === 'update' || step?.action === 'delete') check(call, step.kind, step.id);
-      if (step?.action === 'create') created.add(idPlaceholder(step));
-      if (step?.action === 'delete') deleted.add(joinKey(step.kind, step.id));
-    }
-  }
-
-  // To-one replacements: the unlink's call before the link's, on the canonical key and on the inverse one.
-  const unlinkCalls = new Map<string, number[]>();
-  const toOneKeys = (step: LinkLike): string[] => {
-    const def = canonicalDef(step);
-    const keys: string[] = [];
-    if (def.cardinality === 'one') keys.push(joinKey(step.kind, step.name, def.name));
-    if (kindOf(def.target).relationships[def.inverse]?.cardinality === 'one') keys.push(joinKey(step.related.kind, step.related.name, def.inverse));
-    return keys;
-  };
-  for (const step of steps) {
-    if (step.action !== 'unlink') continue;
-    for (const key of toOneKeys(step)) {
-      const list = unlinkCalls.get(key);
-      if (list) list.push(callOfStep.get(step.index) ?? 0);
-      else unlinkCalls.set(key, [callOfStep.get(step.index) ?? 0]);
-    }
-  }
-  // Without an unlink there is no replacement to check.
-  if (unlinkCalls.size === 0) return;
-  for (const step of steps) {
-    if (step.action !== 'link') continue;
-    const at = callOfStep.get(step.index) ?? 0;
-    for (const key of toOneKeys(step)) {
-      if ((unlinkCalls.get(key) ?? []).some((u) => u >= at)) throw new Error(`step ${step.index} links before the unlink it replaces`);
-    }
-  }
 }
