@@ -1,11 +1,11 @@
 /**
- * Numbering the steps and calls of a plan without a hidden class per object.
+ * Numbering the calls of a plan without a hidden class per object (the steps are numbered
+ * in place, order.ts).
  *
- * `{ ...draft, index }` is the obvious way, but where drafts of many shapes meet (the steps
- * of every action, the calls of every endpoint) V8's spread stops caching and gives each
- * object it makes a hidden class (and descriptor array) of its own: at 100,000 new
- * mappings, 200,000 classes and about a hundred megabytes held for the whole run. Objects
- * built by adding their members in order share their classes.
+ * `{ ...draft, index }` is the obvious way, but where drafts of many shapes meet (the calls
+ * of every endpoint) V8's spread stops caching and gives each object it makes a hidden
+ * class (and descriptor array) of its own: at 100,000 new mappings, 100,000 classes held
+ * for the whole run. Objects built by adding their members in order share their classes.
  */
 
 /** `T` without the member `K`, over each member of a union. */
