@@ -5,13 +5,13 @@ import { DocumentShapeError } from '../../src/api/documents.js';
 
 /**
  * Splits `text` into chunks at the given cut points and runs the splitter over them, with a
- * sparse fieldset when `fields` is given, plain when told.
+ * sparse fieldset when `fields` is given, plain when told (or with the options given).
  */
-function split(text: string, cuts: readonly number[], fields?: readonly string[], plain = false): unknown[] {
+function split(text: string, cuts: readonly number[], fields?: readonly string[], options: boolean | SplitterOptions = false): unknown[] {
   const bytes = Buffer.from(text, 'utf8');
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
   const out: unknown[] = [];
-  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields, { plain });
+  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields, typeof options === 'boolean' ? { plain: options } : options);
   let start = 0;
   for (const p of [...points, bytes.length]) {
     splitter.write(bytes.subarray(start, p));
@@ -168,19 +168,11 @@ describe('DataArraySplitter remembering repeated members', () => {
   });
 });
 
-/** Runs a splitter told that `data` holds one object over `text`, cut at `cuts`, remembering into `memory`. */
-function splitSingle(text: string, cuts: readonly number[], fields: readonly string[], memory: NonNullable<ConstructorParameters<typeof DataArraySplitter>[3]>['memory']): unknown[] {
-  const bytes = Buffer.from(text, 'utf8');
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: unknown[] = [];
-  const splitter = new DataArraySplitter((e) => out.push(e), 'data', fields, { single: true, memory });
-  let start = 0;
-  for (const p of [...points, bytes.length]) {
-    splitter.write(bytes.subarray(start, p));
-    start = p;
-  }
-  splitter.end();
-  return out;
+type SplitterOptions = NonNullable<ConstructorParameters<typeof DataArraySplitter>[3]>;
+
+/** {@link split} with a splitter told that `data` holds one object, remembering into `memory`. */
+function splitSingle(text: string, cuts: readonly number[], fields: readonly string[], memory: SplitterOptions['memory']): unknown[] {
+  return split(text, cuts, fields, { single: true, memory });
 }
 
 describe('DataArraySplitter reading a single-resource document', () => {
@@ -191,7 +183,7 @@ describe('DataArraySplitter reading a single-resource document', () => {
         fc.subarray(NAMES),
         fc.array(fc.tuple(fc.integer(), fc.boolean(), fc.array(fc.nat(), { maxLength: 6 })), { minLength: 6, maxLength: 6 }),
         (documents, fields, writings) => {
-          const memory: NonNullable<Parameters<typeof splitSingle>[3]> = [];
+          const memory: NonNullable<SplitterOptions['memory']> = [];
           const asked = new Set(fields);
           for (const [i, data] of documents.entries()) {
             const [seed, spaced, cuts] = writings[i] ?? [0, false, []];
