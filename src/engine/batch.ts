@@ -116,16 +116,13 @@ class ByObject<T> {
  */
 class Vertices {
   private next = 0;
-  private readonly numbers = new Map<string, Map<string, Map<string, number>>>();
+  private readonly numbers = new ByObject<Map<string, number>>();
   get count(): number {
     return this.next;
   }
   number(side: Side): number {
     if (!batchable(side.def)) return this.next++;
-    let byName = this.numbers.get(side.object.kind);
-    if (!byName) this.numbers.set(side.object.kind, (byName = new Map<string, Map<string, number>>()));
-    let byRelationship = byName.get(side.object.name);
-    if (!byRelationship) byName.set(side.object.name, (byRelationship = new Map<string, number>()));
+    const byRelationship = this.numbers.get(side.object) ?? this.numbers.set(side.object, new Map<string, number>());
     let n = byRelationship.get(side.def.name);
     if (n === undefined) byRelationship.set(side.def.name, (n = this.next++));
     return n;
