@@ -31,6 +31,7 @@ import { VARIANTS, kindOf } from '../kinds/index.js';
 import { isBuiltInId } from '../api/documents.js';
 import { collectionPathOf } from './live.js';
 import type { ObjectRef } from './model.js';
+import { ByObject } from './model.js';
 import type { ObjectContent } from './content.js';
 import type { ContentChange, LinkStep, PlanCall, PlanStep, RelationshipBody, ResourceIdentifier, UnlinkStep } from './plan-types.js';
 import { minimumVertexCover } from './vertex-cover.js';
@@ -92,21 +93,6 @@ function inverseSide(step: LinkLike, def: RelationshipDefinition): Side | undefi
 /** True when a side may carry several identifiers in one call. */
 function batchable(def: RelationshipDefinition): boolean {
   return def.cardinality === 'many' && (def.aliases?.length ?? 0) === 0;
-}
-
-/** A value per object, looked up by its kind and then its name: no key is built per look-up. */
-class ByObject<T> {
-  private readonly byKind = new Map<string, Map<string, T>>();
-  get(ref: ObjectRef): T | undefined {
-    return this.byKind.get(ref.kind)?.get(ref.name);
-  }
-  /** Sets the value of `ref` and returns it. */
-  set(ref: ObjectRef, value: T): T {
-    let byName = this.byKind.get(ref.kind);
-    if (!byName) this.byKind.set(ref.kind, (byName = new Map<string, T>()));
-    byName.set(ref.name, value);
-    return value;
-  }
 }
 
 /**

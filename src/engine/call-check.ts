@@ -28,25 +28,30 @@ export function checkCalls(steps: readonly PlanStep[], calls: readonly PlanCall[
 /** Calls already found sendable, with the steps they were checked against. */
 const checked = new WeakMap<readonly PlanCall[], readonly PlanStep[]>();
 
+/** Something per step index (a Map, or slots by position). */
+interface StepSlots<T> {
+  get(index: number): T | undefined;
+  has(index: number): boolean;
+  set(index: number, value: T): unknown;
+}
+
 /**
  * Something per step index: kept by position when the steps are numbered 1..n in order
  * (every plan the planner makes, 300,000 steps for 100,000 new mappings), else in a map (a
  * plan file edited by hand may number them anyhow).
  */
-function perStep<T>(steps: readonly PlanStep[]): Pick<Map<number, T>, 'get' | 'has' | 'set'> {
+function perStep<T>(steps: readonly PlanStep[]): StepSlots<T> {
   if (!steps.every((s, i) => s.index === i + 1)) return new Map<number, T>();
-  const slots: (T | undefined)[] = new Array<T | undefined>(steps.length + 1).fill(undefined);
+  const slots = new Array<T | undefined>(steps.length + 1).fill(undefined);
   const at = (index: number): boolean => Number.isInteger(index) && index >= 1 && index <= steps.length;
-  const slotted = {
-    get: (index: number): T | undefined => (at(index) ? slots[index] : undefined),
-    has: (index: number): boolean => at(index) && slots[index] !== undefined,
-    set: (index: number, value: T) => {
+  return {
+    get: (index) => (at(index) ? slots[index] : undefined),
+    has: (index) => at(index) && slots[index] !== undefined,
+    set: (index, value) => {
       if (!at(index)) throw new RangeError(`no step ${index}`);
       slots[index] = value;
-      return slotted as unknown as Map<number, T>;
     },
   };
-  return slotted;
 }
 
 function checkCallsOnce(steps: readonly PlanStep[], calls: readonly PlanCall[]): void {

@@ -106,6 +106,21 @@ export interface State {
 // ---------------------------------------------------------------------------------------
 // Helpers shared by desired and live state (pure).
 
+/** A value per object, looked up by its kind and then its name: no key is built per look-up. */
+export class ByObject<T> {
+  private readonly byKind = new Map<string, Map<string, T>>();
+  get(ref: ObjectRef): T | undefined {
+    return this.byKind.get(ref.kind)?.get(ref.name);
+  }
+  /** Sets the value of `ref` and returns it. */
+  set(ref: ObjectRef, value: T): T {
+    let byName = this.byKind.get(ref.kind);
+    if (!byName) this.byKind.set(ref.kind, (byName = new Map<string, T>()));
+    byName.set(ref.name, value);
+    return value;
+  }
+}
+
 /** The key of an object reference (src/object-key.ts). */
 export function refKey(ref: ObjectRef): ObjectKey<ResourceType> {
   return objectKey(ref.kind, ref.name);

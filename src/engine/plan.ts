@@ -25,7 +25,6 @@
  *   on the gateway, so no unlink is planned for links nobody manages.
  */
 import { KINDS } from '../kinds/index.js';
-import type { ResourceType } from '../kinds/index.js';
 import type { KeyNames } from './diff.js';
 import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
@@ -35,7 +34,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, objectDiagnostic } from '../diagnostics.js';
 import type { ObjectKey } from '../object-key.js';
 import type { DeclaredKey, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
-import { declaredKey, declaredRelationshipsOf, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
+import { ByObject, declaredKey, declaredRelationshipsOf, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
 import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
@@ -147,7 +146,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   refuseBuiltIns(desired, live);
   const nodes: StepNode[] = [];
   // The placeholder of each object the plan creates, by kind and name: made once, and no key built per look-up.
-  const created = new Map<ResourceType, Map<string, string>>();
+  const created = new ByObject<string>();
   const foreign: Diagnostic[] = [];
 
   for (const kind of KINDS) {
@@ -161,9 +160,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
       if (outside) foreign.push(objectDiagnostic({ code: 'outside-ownership-scope', object, source: object.source, message: outsideScopeMessage(object, outside) }));
       if (liveObject?.id === undefined) {
         nodes.push(createNode(object, options.keyNames));
-        let ofKind = created.get(kind.type);
-        if (!ofKind) created.set(kind.type, (ofKind = new Map<string, string>()));
-        ofKind.set(name, idPlaceholder(object));
+        created.set({ kind: kind.type, name }, idPlaceholder(object));
       } else {
         const node = updateNode(object, liveObject, liveObject.id, options.keyNames, versionsOf(options.appliedVersions, object.kind, object.name));
         if (node) nodes.push(node);
@@ -172,7 +169,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   }
 
   const idOf = (ref: ObjectRef): string | undefined => {
-    return created.get(ref.kind)?.get(ref.name) ?? liveIdOf(live, ref);
+    return created.get(ref) ?? liveIdOf(live, ref);
   };
   const { add, remove } = diffLinks(desired, live);
   const unresolved: Diagnostic[] = [];
