@@ -1,6 +1,7 @@
 /**
  * How V8's heap grows in a gwops process: it doubles between full collections
- * ({@link configureHeap}, from the start), except in two phases of large runs.
+ * ({@link configureHeap}, from the start), and two phases of large runs collect their
+ * garbage first; during a long run of calls it grows by a quarter only.
  *
  * - From the start: V8 sizes the heap after each full collection from how fast it
  *   collected compared with how fast the program allocates, between 1.1 and 4 times what
@@ -10,13 +11,12 @@
  *   thread's time, and took 10 s of CPU instead of 7.5 s. Which of the two a run got
  *   changed from one run to the next. Doubling every time collects a steadily growing heap
  *   a few times only, the same in every run, and never lets it grow fourfold.
- * - Before planning many new objects ({@link boundHeapForPlanning}): a plan of 100,000 new
- *   mappings keeps about 600 MB, and letting the heap grow as V8 likes from there took the
- *   process past 1 GB. From what is kept before planning (a full collection), the heap then
- *   grows by at most {@link HEAP_GROWING_PERCENT} percent between full collections: under
- *   900 MB at the peak (by half: about 940 MB). Bounding every run from the start cost a plan
- *   of 100,000 mappings (a tenth changed, which keeps far less) about a tenth more time,
- *   for no memory it needed.
+ * - Before planning many new objects ({@link settleHeapForPlanning}): the garbage of
+ *   reading is collected, so that the heap doubles from what planning starts with (the
+ *   desired and live state), the same in every run. A plan of 100,000 new mappings keeps
+ *   about 500 MB at its peak, and so peaks near 750 MB. Bounding the growth there to 30 %
+ *   kept it near 700 MB, but cost five full collections instead of two, about 0.4 s of
+ *   a planning phase of 3.5 s; at half of what it keeps now, planning used to pass 900 MB.
  * - Before a long run of calls ({@link settleHeapForCalls}; apply asks before it shows the
  *   plan, whose text is garbage too): the planning is done and what the run keeps is known
  *   (the desired state, the plan), so its garbage is collected
@@ -27,7 +27,7 @@
  *   its calls.
  *
  * V8 reads the growth flag each time it sizes the heap after a full collection, so setting
- * it while running takes effect at the next one: the collection each phase asks for. Neither
+ * it while running takes effect at the next one: the collection each phase asks for. None
  * sets a limit (a larger gateway still gets all the memory it needs), and both only change
  * memory and CPU, never what gwops does.
  */
@@ -37,14 +37,11 @@ import { runInNewContext } from 'node:vm';
 /** How much V8's heap grows between full collections from the start of a process, in percent (V8's `--heap-growing-percent`). */
 export const START_GROWING_PERCENT = 100;
 
-/** How much V8's heap may grow between full collections while planning many new objects, in percent (V8's `--heap-growing-percent`). */
-export const HEAP_GROWING_PERCENT = 30;
-
 /** How much it may grow during a long run of calls, in percent. */
 export const CALLS_GROWING_PERCENT = 25;
 
-/** Plans of at least this many new objects bound the heap's growth first (each keeps a few kB while planned). */
-export const BOUND_AT_NEW_OBJECTS = 20_000;
+/** Plans of at least this many new objects settle the heap first (each keeps a few kB while planned). */
+export const SETTLE_AT_NEW_OBJECTS = 20_000;
 
 /** Plans of at least this many calls settle the heap first (a full collection takes tens of milliseconds per 100 MB kept). */
 export const SETTLE_AT_CALLS = 5_000;
@@ -70,20 +67,20 @@ export function configureHeap(): void {
   v8.setFlagsFromString(`--heap-growing-percent=${START_GROWING_PERCENT}`);
 }
 
-/** Whether the growth was bounded already: the flag stays set for the process (a transaction redone plans again, with the bound in place). */
-let bounded = false;
+/** Whether the heap was settled for planning already: once per process (a transaction redone plans again). */
+let settledForPlanning = false;
 
 /**
  * Before planning `newObjects` objects the live state does not hold: when there are at
- * least {@link BOUND_AT_NEW_OBJECTS}, collects the garbage made so far and lets the heap grow
- * by at most {@link HEAP_GROWING_PERCENT} from what is kept, once per process. Nothing for
- * fewer.
- * @returns true when it bounded the growth
+ * least {@link SETTLE_AT_NEW_OBJECTS}, collects the garbage made so far and lets the heap
+ * double between full collections from what is kept ({@link START_GROWING_PERCENT}), once
+ * per process. Nothing for fewer.
+ * @returns true when it settled the heap
  */
-export function boundHeapForPlanning(newObjects: number): boolean {
-  if (newObjects < BOUND_AT_NEW_OBJECTS || bounded) return false;
-  bounded = true;
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+export function settleHeapForPlanning(newObjects: number): boolean {
+  if (newObjects < SETTLE_AT_NEW_OBJECTS || settledForPlanning) return false;
+  settledForPlanning = true;
+  v8.setFlagsFromString(`--heap-growing-percent=${START_GROWING_PERCENT}`);
   collectGarbage();
   return true;
 }

@@ -16,13 +16,13 @@ interface Outcome {
   readonly afterMb: number;
 }
 
-/** Makes 200 MB of garbage, then asks `settleHeapForCalls` (a plan of `size` calls) or `boundHeapForPlanning` (`size` new objects), twice. */
-const run = (phase: 'settle' | 'bound', size: number): Outcome => {
+/** Makes 200 MB of garbage, then asks `settleHeapForCalls` (a plan of `size` calls) or `settleHeapForPlanning` (`size` new objects), twice. */
+const run = (phase: 'settle' | 'plan', size: number): Outcome => {
   const module = pathToFileURL(join(REPO, 'dist', 'heap.js')).href;
   const script = `
-    const { settleHeapForCalls, boundHeapForPlanning } = await import(${JSON.stringify(module)});
+    const { settleHeapForCalls, settleHeapForPlanning } = await import(${JSON.stringify(module)});
     const calls = new Array(${size}).fill(0);
-    const ask = () => (${JSON.stringify(phase)} === 'settle' ? settleHeapForCalls(calls) : boundHeapForPlanning(${size}));
+    const ask = () => (${JSON.stringify(phase)} === 'settle' ? settleHeapForCalls(calls) : settleHeapForPlanning(${size}));
     // 200 MB of garbage: arrays no one holds.
     let junk = [];
     for (let i = 0; i < 200; i++) { junk.push(new Array(128 * 1024).fill(i)); if (junk.length > 4) junk = []; }
@@ -38,7 +38,7 @@ const run = (phase: 'settle' | 'bound', size: number): Outcome => {
 /** Each phase: its function, the size from which it acts, and what it is told. */
 const PHASES = [
   { phase: 'settle', name: 'settleHeapForCalls', bound: 'SETTLE_AT_CALLS', before: 'a long run of calls, once per plan' },
-  { phase: 'bound', name: 'boundHeapForPlanning', bound: 'BOUND_AT_NEW_OBJECTS', before: 'planning many new objects, once per process' },
+  { phase: 'plan', name: 'settleHeapForPlanning', bound: 'SETTLE_AT_NEW_OBJECTS', before: 'planning many new objects, once per process' },
 ] as const;
 
 describe.each(PHASES)('$name', ({ phase, bound, before }) => {

@@ -26,7 +26,7 @@ import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from '../e
 import type { ProgressListener } from './steps/execute.js';
 import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
-import { boundHeapForPlanning, settleHeapForCalls } from '../heap.js';
+import { settleHeapForPlanning, settleHeapForCalls } from '../heap.js';
 import { fetchLiveLists } from './steps/fetch.js';
 import { withLiveContent } from './steps/fetch-content.js';
 import { readSubResources } from './steps/sub-resources.js';
@@ -222,7 +222,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   // The configurations list is read only when some secret declares a version.
   const appliedVersions = isEmptyVersions(declaredVersions(desired)) ? undefined : readAppliedVersions(await session.configurations());
   const massDeleteShare = prepared.loaded.project.massDeleteShare;
-  boundHeapForPlanning(newObjects(desired, live));
+  settleHeapForPlanning(newObjects(desired, live));
   const outcome = planOutcome(desired, live, {
     prune: input.prune === true,
     isOwned: ownershipPredicate(scope),
