@@ -32,6 +32,7 @@ import { declaredKey, declaredRelationshipsOf, linkDefinition, linkKeyLookup, li
 import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
+import { sortByCodePoint } from './code-point.js';
 import { setOwnMember } from '../own-member.js';
 
 /** A plain JSON object (not an array, not null). */
@@ -76,11 +77,20 @@ export function isPublicKeyPath(type: ResourceType, segments: readonly string[])
 /** True when `segments` matches the first `segments.length` segments of `pattern` (`*` = any array index). */
 function prefixMatches(pattern: Pattern, segments: readonly string[]): boolean {
   if (segments.length > pattern.length) return false;
-  return segments.every((s, i) => pattern[i] === '*' || pattern[i] === s);
+  // Loops, not every/some: these run for every attribute of every object planned.
+  for (let i = 0; i < segments.length; i++) if (pattern[i] !== '*' && pattern[i] !== segments[i]) return false;
+  return true;
 }
 
 function matchesAny(patterns: readonly Pattern[], segments: readonly string[]): boolean {
-  return patterns.some((p) => p.length === segments.length && prefixMatches(p, segments));
+  for (const p of patterns) if (p.length === segments.length && prefixMatches(p, segments)) return true;
+  return false;
+}
+
+/** True when some secret attribute of `type` lies strictly inside the value at `segments`. */
+function holdsSecretBelow(type: ResourceType, segments: readonly string[]): boolean {
+  for (const p of secretPatterns(type)) if (p.length > segments.length && prefixMatches(p, segments)) return true;
+  return false;
 }
 
 /** True when the attribute at `segments` (array indexes as decimal strings) is a secret of `type`. */
@@ -101,7 +111,7 @@ export function isWriteOnlyPath(type: ResourceType, segments: readonly string[])
 export function maskValue(type: ResourceType, segments: readonly string[], value: unknown): { value: unknown; masked: boolean } {
   if (value === undefined) return { value, masked: false };
   if (isSecretPath(type, segments)) return { value: SENSITIVE_MASK, masked: true };
-  if (!secretPatterns(type).some((p) => p.length > segments.length && prefixMatches(p, segments))) return { value, masked: false };
+  if (!holdsSecretBelow(type, segments)) return { value, masked: false };
   let masked = false;
   if (Array.isArray(value)) {
     const items = value.map((item: unknown, i) => {
@@ -149,28 +159,45 @@ export function getAt(value: unknown, segments: readonly string[]): unknown {
  * plan file copied every desired attribute tree this way.
  */
 export function mapSecrets(type: ResourceType, value: unknown, segments: readonly string[], replace: (value: unknown, at: readonly string[]) => unknown): unknown {
-  if (segments.length > 0 && isSecretPath(type, segments)) return replace(value, segments);
-  if (!secretPatterns(type).some((p) => p.length > segments.length && prefixMatches(p, segments))) return value;
-  if (Array.isArray(value)) {
-    let replaced = false;
-    const out = value.map((item: unknown, i) => {
-      const mapped = mapSecrets(type, item, [...segments, String(i)], replace);
-      if (mapped !== item) replaced = true;
-      return mapped;
-    });
-    return replaced ? out : value;
-  }
-  if (isPlainObject(value)) {
-    let replaced = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const mapped = mapSecrets(type, child, [...segments, key], replace);
-      if (mapped !== child) replaced = true;
-      out[key] = mapped;
+  // One path, pushed and popped as the walk goes; `replace` gets a copy of its own.
+  const path = [...segments];
+  const walk = (node: unknown): unknown => {
+    if (path.length > 0 && isSecretPath(type, path)) return replace(node, [...path]);
+    // Most objects hold no secret, and most of those that do hold them in one branch: a
+    // copy is begun only at the first member or item that changed.
+    if (!holdsSecretBelow(type, path)) return node;
+    if (Array.isArray(node)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        path.push(String(i));
+        const mapped = walk(item);
+        path.pop();
+        if (mapped !== item && out === undefined) out = node.slice(0, i);
+        out?.push(mapped);
+      }
+      return out ?? node;
     }
-    return replaced ? out : value;
-  }
-  return value;
+    if (isPlainObject(node)) {
+      const keys = Object.keys(node);
+      let out: AttributeObject | undefined;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        const child = node[key];
+        path.push(key);
+        const mapped = walk(child);
+        path.pop();
+        if (mapped !== child && out === undefined) {
+          out = {};
+          for (const earlier of keys.slice(0, i)) setOwnMember(out, earlier, node[earlier]);
+        }
+        if (out !== undefined) setOwnMember(out, key, mapped);
+      }
+      return out ?? node;
+    }
+    return node;
+  };
+  return walk(value);
 }
 
 /** JSON pointer segment escaping (RFC 6901). */
@@ -189,29 +216,11 @@ export function redactAttributes(
   pointerPrefix: string,
 ): { attributes: AttributeObject; secretPaths: string[] } {
   const secretPaths: string[] = [];
-  const walk = (value: unknown, segments: readonly string[]): unknown => {
-    if (segments.length > 0 && isSecretPath(type, segments)) {
-      secretPaths.push(pointerPrefix + segments.map((s) => `/${pointerSegment(s)}`).join(''));
-      return SENSITIVE_MASK;
-    }
-    // A list or object without a secret is the same one, not a copy: most objects have none.
-    if (Array.isArray(value)) {
-      const items = value.map((item: unknown, i) => walk(item, [...segments, String(i)]));
-      return items.every((item, i) => item === value[i]) ? value : items;
-    }
-    if (isPlainObject(value)) {
-      const out: AttributeObject = {};
-      let changed = false;
-      for (const [key, child] of Object.entries(value)) {
-        const walked = walk(child, [...segments, key]);
-        changed ||= walked !== child;
-        setOwnMember(out, key, walked);
-      }
-      return changed ? out : value;
-    }
-    return value;
-  };
-  return { attributes: walk(attributes, []) as AttributeObject, secretPaths };
+  const masked = mapSecrets(type, attributes, [], (_value, at) => {
+    secretPaths.push(pointerPrefix + at.map((s) => `/${pointerSegment(s)}`).join(''));
+    return SENSITIVE_MASK;
+  });
+  return { attributes: masked as AttributeObject, secretPaths };
 }
 
 /**
@@ -289,12 +298,13 @@ function change(type: ResourceType, segments: readonly string[], before: unknown
   const publicKey = isPublicKeyPath(type, segments);
   const b = publicKey ? publicKeyValue(before, keyNames) : maskValue(type, segments, before);
   const a = publicKey ? publicKeyValue(after, keyNames) : maskValue(type, segments, after);
-  return {
-    path: segments.join('.'),
-    ...(b.value !== undefined ? { before: b.value } : {}),
-    ...(a.value !== undefined ? { after: a.value } : {}),
-    sensitive: b.masked || a.masked,
-  };
+  return changeOf(segments.join('.'), b.value, a.value, b.masked || a.masked);
+}
+
+/** A change with its members in the order plans show them, an absent side left out (written out: a spread per side cost more than the rest of a creation's changes). */
+function changeOf(path: string, before: unknown, after: unknown, sensitive: boolean): AttributeChange {
+  if (before === undefined) return after === undefined ? { path, sensitive } : { path, after, sensitive };
+  return after === undefined ? { path, before, sensitive } : { path, before, after, sensitive };
 }
 
 /**
@@ -313,7 +323,7 @@ export function diffAttributes(
   const changedTopLevel = new Set<string>();
   let unchanged = 0;
   const walk = (d: AttributeObject, l: unknown, segments: readonly string[]): void => {
-    for (const key of Object.keys(d).sort()) {
+    for (const key of sortByCodePoint(Object.keys(d))) {
       const childSegments = [...segments, key];
       const value = d[key];
       if (isWriteOnlyPath(type, childSegments)) continue;
@@ -344,15 +354,18 @@ export function diffAttributes(
 /** Every declared leaf of a new object as a change from nothing (objects flattened, arrays whole), masked. */
 export function creationChanges(type: ResourceType, declared: AttributeObject, keyNames: KeyNames = NO_KEY_NAMES): AttributeChange[] {
   const changes: AttributeChange[] = [];
-  const walk = (d: AttributeObject, segments: readonly string[]): void => {
-    for (const key of Object.keys(d).sort()) {
+  // One path, pushed and popped as the walk goes: nothing below keeps it.
+  const segments: string[] = [];
+  const walk = (d: AttributeObject): void => {
+    for (const key of sortByCodePoint(Object.keys(d))) {
       const value = d[key];
-      const childSegments = [...segments, key];
-      if (isPlainObject(value) && Object.keys(value).length > 0 && !isSecretPath(type, childSegments)) walk(value, childSegments);
-      else changes.push(change(type, childSegments, undefined, value, keyNames));
+      segments.push(key);
+      if (isPlainObject(value) && Object.keys(value).length > 0 && !isSecretPath(type, segments)) walk(value);
+      else changes.push(change(type, segments, undefined, value, keyNames));
+      segments.pop();
     }
   };
-  walk(declared, []);
+  walk(declared);
   return changes;
 }
 

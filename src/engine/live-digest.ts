@@ -10,6 +10,7 @@ import { getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue } from './
 import type { State } from './model.js';
 import { linkKeysOf } from './model.js';
 import { sortByCodePoint } from './code-point.js';
+import { setOwnMember } from '../own-member.js';
 
 /**
  * A stable hash of the part of a live state a plan was computed from: every live object's
@@ -48,7 +49,7 @@ export function liveStateDigest(live: State, desired: State, key?: string): stri
       const object = objects.get(name);
       if (!object) continue;
       const declared = desired.objects.get(kind.type)?.get(name);
-      const projected = declared ? project(kind.type, declared.attributes, object.attributes, []) : null;
+      const projected = declared ? project(kind.type, declared.attributes, object.attributes) : null;
       const covered =
         key === undefined
           ? maskValue(kind.type, [], projected).value
@@ -66,13 +67,18 @@ export function liveStateDigest(live: State, desired: State, key?: string): stri
 const DIGEST_BATCH_CHARS = 64 * 1024;
 
 /** The live value restricted to the declared shape: declared keys in sorted order; arrays and scalars whole. */
-function project(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[]): unknown {
-  if (!isPlainObject(declared) || !isPlainObject(live)) return live ?? null;
-  const out: Record<string, unknown> = {};
-  for (const key of sortByCodePoint(Object.keys(declared))) {
-    const childSegments = [...segments, key];
-    if (isWriteOnlyPath(type, childSegments)) continue;
-    out[key] = project(type, declared[key], live[key], childSegments);
-  }
-  return out;
+function project(type: ResourceType, declared: unknown, live: unknown): unknown {
+  // One path, pushed and popped as the walk goes: nothing below keeps it.
+  const path: string[] = [];
+  const walk = (d: unknown, l: unknown): unknown => {
+    if (!isPlainObject(d) || !isPlainObject(l)) return l ?? null;
+    const out: Record<string, unknown> = {};
+    for (const key of sortByCodePoint(Object.keys(d))) {
+      path.push(key);
+      if (!isWriteOnlyPath(type, path)) setOwnMember(out, key, walk(d[key], l[key]));
+      path.pop();
+    }
+    return out;
+  };
+  return walk(declared, live);
 }
