@@ -17,8 +17,8 @@
  *   about 500 MB at its peak, and so peaks near 750 MB. Bounding the growth there to 30 %
  *   kept it near 700 MB, but cost five full collections instead of two, about 0.4 s of
  *   a planning phase of 3.5 s; at half of what it keeps now, planning used to pass 900 MB.
- * - Before a long run of calls ({@link settleHeapForCalls}; apply asks before it shows the
- *   plan, whose text is garbage too): the planning is done and what the run keeps is known
+ * - Before a long run of calls ({@link settleHeapForCalls}, once the plan is shown, so that
+ *   its text is collected too): the planning is done and what the run keeps is known
  *   (the desired state, the plan), so its garbage is collected
  *   and the heap may from then on grow by a quarter of what is kept
  *   ({@link CALLS_GROWING_PERCENT}). The calls are spent waiting for the gateway (a session

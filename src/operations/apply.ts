@@ -18,7 +18,6 @@ import type { PlanFile } from '../engine/plan-file.js';
 import { planDifference } from '../engine/saved-plan-check.js';
 import type { Planned, Prepared, RunInput, VariantMemo } from './plan.js';
 import { connectionFor, declaredVersions, executeAndValidate, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
-import { settleHeapForCalls } from '../heap.js';
 import { redoTransaction, samePlan } from './steps/retry-transaction.js';
 import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from '../engine/secret-versions.js';
 import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError } from '../gateway/errors.js';
@@ -145,8 +144,8 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
       }
     }
     const consented = shown !== undefined && samePlan(shown, planned.plan);
-    // What the run keeps is made: the garbage of planning goes before the plan is shown (src/heap.ts).
-    settleHeapForCalls(planned.plan.calls);
+    // The heap is settled for the calls once the plan is shown (executeAndValidate, src/heap.ts):
+    // one collection takes the garbage of planning and of the plan's text.
     if (!consented) input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
     if (planned.plan.steps.length === 0) return { result: { ...planned, prepared, outcome: 'no-changes' }, diagnostics: Diagnostics.none };
     if (!consented) {

@@ -3,9 +3,8 @@
  * (Terraform shows one block per resource). A link step belongs to its canonical side's
  * object, so a virtual host's relinks appear inside the virtual host's block.
  */
-import type { ObjectKey } from '../object-key.js';
-import { objectKey } from '../object-key.js';
 import type { ObjectRef } from '../engine/model.js';
+import { ByObject } from '../engine/model.js';
 import type { CreateStep, DeleteStep, LinkStep, Plan, UnlinkStep, UpdateStep } from '../engine/plan-types.js';
 
 /** The steps of one object. */
@@ -28,13 +27,14 @@ function withChangesOf(change: CreateStep | UpdateStep, more: UpdateStep): Creat
  * several update steps (its own and its sub-resources') show as one change.
  */
 export function groupSteps(plan: Plan): ObjectGroup[] {
-  const groups = new Map<ObjectKey, { ref: ObjectRef; change?: CreateStep | UpdateStep | DeleteStep; links: (LinkStep | UnlinkStep)[] }>();
+  // Looked up by kind and name, without a key built per step (300,000 steps for 100,000 new mappings).
+  const byObject = new ByObject<{ ref: ObjectRef; change?: CreateStep | UpdateStep | DeleteStep; links: (LinkStep | UnlinkStep)[] }>();
+  const groups: ObjectGroup[] = [];
   for (const step of plan.steps) {
-    const key = objectKey(step.kind, step.name);
-    let group = groups.get(key);
+    let group = byObject.get(step);
     if (!group) {
-      group = { ref: { kind: step.kind, name: step.name }, links: [] };
-      groups.set(key, group);
+      group = byObject.set(step, { ref: { kind: step.kind, name: step.name }, links: [] });
+      groups.push(group);
     }
     switch (step.action) {
       case 'update':
@@ -51,7 +51,7 @@ export function groupSteps(plan: Plan): ObjectGroup[] {
         break;
     }
   }
-  return [...groups.values()];
+  return groups;
 }
 
 /** The verb a group's header uses. */

@@ -63,7 +63,8 @@ function renderGroup(group: ObjectGroup, c: Colors, options: TextOptions): strin
   const rows: Row[] = [];
   if (change) {
     const width = pathWidth(change.changes);
-    for (const ch of change.changes) rows.push(...changeRows(shownChange(group.ref.kind, ch, { full: options.fullCertificates }), width, 'text'));
+    const shown = { full: options.fullCertificates };
+    for (const ch of change.changes) for (const row of changeRows(shownChange(group.ref.kind, ch, shown), width, 'text')) rows.push(row);
     if (change.content) rows.push(...contentRows(change.content));
   }
   for (const row of rows) out.push(`      ${paintSign(c, row.sign)} ${row.text}`);

@@ -68,6 +68,8 @@ export function shownValue(kind: ResourceType, path: string, value: unknown, opt
 
 /** The change with its values as shown ({@link shownValue}); a side that is absent stays absent. */
 export function shownChange(kind: ResourceType, change: AttributeChange, options: ValueOptions = {}): AttributeChange {
+  // Shown as it is unless it holds certificates to describe (no copy per change of a large plan).
+  if (options.full === true || !certificateAttributes(kind).has(change.path)) return change;
   return {
     ...change,
     ...('before' in change ? { before: shownValue(kind, change.path, change.before, options) } : {}),
