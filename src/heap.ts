@@ -85,7 +85,7 @@ export function settleHeapForPlanning(newObjects: number): boolean {
   return true;
 }
 
-/** The plans' calls already settled for: apply asks before it shows its plan and again before it sends it. */
+/** The plans' calls already settled for: once per plan, however often its calls are about to be sent. */
 const settled = new WeakSet<readonly unknown[]>();
 
 /**
