@@ -1,7 +1,7 @@
 /**
  * How V8's heap grows in a gwops process: it doubles between full collections
- * ({@link configureHeap}, from the start), and two phases of large runs collect their
- * garbage first; during a long run of calls it grows by a quarter only.
+ * ({@link configureHeap}, from the start), planning many new objects collects the garbage
+ * of reading first, and during a long run of calls the heap grows by a quarter only.
  *
  * - From the start: V8 sizes the heap after each full collection from how fast it
  *   collected compared with how fast the program allocates, between 1.1 and 4 times what
@@ -17,18 +17,17 @@
  *   about 500 MB at its peak, and so peaks near 750 MB. Bounding the growth there to 30 %
  *   kept it near 700 MB, but cost five full collections instead of two, about 0.4 s of
  *   a planning phase of 3.5 s; at half of what it keeps now, planning used to pass 900 MB.
- * - Before a long run of calls ({@link settleHeapForCalls}, once the plan is shown, so that
- *   its text is collected too): the planning is done and what the run keeps is known
- *   (the desired state, the plan), so its garbage is collected
- *   and the heap may from then on grow by a quarter of what is kept
- *   ({@link CALLS_GROWING_PERCENT}). The calls are spent waiting for the gateway (a session
- *   is sequential), so the more frequent collections cost no wall time; promoted garbage
- *   let the heap of a plan of 100,000 new mappings (about 600 MB kept) pass 1 GB during
- *   its calls.
+ * - Before a long run of calls ({@link boundHeapForCalls}): the planning is done and what
+ *   the run keeps is known (the desired state, the plan), so the heap may from then on grow
+ *   by a quarter of what its next full collection keeps ({@link CALLS_GROWING_PERCENT}).
+ *   The calls are spent waiting for the gateway (a session is sequential), so the more
+ *   frequent collections, made incrementally, cost little wall time; promoted garbage let
+ *   the heap of a plan of 100,000 new mappings pass 1 GB during its calls. That collection
+ *   is left to V8: a full collection asked for here paused a run of 100,000 new mappings
+ *   for 0.4 s (and its CPU time was about as much again), for a peak about 80 MB lower.
  *
  * V8 reads the growth flag each time it sizes the heap after a full collection, so setting
- * it while running takes effect at the next one: the collection each phase asks for. None
- * sets a limit (a larger gateway still gets all the memory it needs), and both only change
+ * it while running takes effect at the next one. None sets a limit (a larger gateway still gets all the memory it needs), and both only change
  * memory and CPU, never what gwops does.
  */
 import v8 from 'node:v8';
@@ -43,8 +42,8 @@ export const CALLS_GROWING_PERCENT = 25;
 /** Plans of at least this many new objects settle the heap first (each keeps a few kB while planned). */
 export const SETTLE_AT_NEW_OBJECTS = 20_000;
 
-/** Plans of at least this many calls settle the heap first (a full collection takes tens of milliseconds per 100 MB kept). */
-export const SETTLE_AT_CALLS = 5_000;
+/** Plans of at least this many calls bound the heap's growth first. */
+export const BOUND_AT_CALLS = 5_000;
 
 let collect: (() => void) | undefined;
 
@@ -85,19 +84,18 @@ export function settleHeapForPlanning(newObjects: number): boolean {
   return true;
 }
 
-/** The plans' calls already settled for: once per plan, however often its calls are about to be sent. */
-const settled = new WeakSet<readonly unknown[]>();
+/** The plans' calls the growth was bounded for: once per plan, however often its calls are about to be sent. */
+const bounded = new WeakSet<readonly unknown[]>();
 
 /**
- * Before sending `calls` (a plan's calls): when there are at least {@link SETTLE_AT_CALLS},
- * collects the garbage of planning and lets the heap grow by {@link CALLS_GROWING_PERCENT}
- * from what is left, once per plan (the growth stays bounded after). Nothing for a smaller plan.
- * @returns true when it settled the heap
+ * Before sending `calls` (a plan's calls): when there are at least {@link BOUND_AT_CALLS},
+ * lets the heap grow by {@link CALLS_GROWING_PERCENT} from what its next full collection
+ * keeps, once per plan (the growth stays bounded after). Nothing for a smaller plan.
+ * @returns true when it bounded the growth
  */
-export function settleHeapForCalls(calls: readonly unknown[]): boolean {
-  if (calls.length < SETTLE_AT_CALLS || settled.has(calls)) return false;
-  settled.add(calls);
+export function boundHeapForCalls(calls: readonly unknown[]): boolean {
+  if (calls.length < BOUND_AT_CALLS || bounded.has(calls)) return false;
+  bounded.add(calls);
   v8.setFlagsFromString(`--heap-growing-percent=${CALLS_GROWING_PERCENT}`);
-  collectGarbage();
   return true;
 }

@@ -1,7 +1,8 @@
 /**
  * The heap's growth in a gwops process (src/heap.ts), checked in a node process of its own
- * (it changes V8 flags): a plan below each bound changes nothing; a large one collects the
- * garbage at once, so what is kept is what is live, and only once.
+ * (it changes V8 flags): a plan below each bound changes nothing; a plan of many new objects
+ * collects the garbage at once before planning, so what is kept is what is live, and only
+ * once; a long run of calls bounds the growth once, without a collection of its own.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -16,13 +17,13 @@ interface Outcome {
   readonly afterMb: number;
 }
 
-/** Makes 200 MB of garbage, then asks `settleHeapForCalls` (a plan of `size` calls) or `settleHeapForPlanning` (`size` new objects), twice. */
-const run = (phase: 'settle' | 'plan', size: number): Outcome => {
+/** Makes 200 MB of garbage, then asks `boundHeapForCalls` (a plan of `size` calls) or `settleHeapForPlanning` (`size` new objects), twice. */
+const run = (phase: 'calls' | 'plan', size: number): Outcome => {
   const module = pathToFileURL(join(REPO, 'dist', 'heap.js')).href;
   const script = `
-    const { settleHeapForCalls, settleHeapForPlanning } = await import(${JSON.stringify(module)});
+    const { boundHeapForCalls, settleHeapForPlanning } = await import(${JSON.stringify(module)});
     const calls = new Array(${size}).fill(0);
-    const ask = () => (${JSON.stringify(phase)} === 'settle' ? settleHeapForCalls(calls) : settleHeapForPlanning(${size}));
+    const ask = () => (${JSON.stringify(phase)} === 'calls' ? boundHeapForCalls(calls) : settleHeapForPlanning(${size}));
     // 200 MB of garbage: arrays no one holds.
     let junk = [];
     for (let i = 0; i < 200; i++) { junk.push(new Array(128 * 1024).fill(i)); if (junk.length > 4) junk = []; }
@@ -35,25 +36,35 @@ const run = (phase: 'settle' | 'plan', size: number): Outcome => {
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Outcome;
 };
 
-/** Each phase: its function, the size from which it acts, and what it is told. */
-const PHASES = [
-  { phase: 'settle', name: 'settleHeapForCalls', bound: 'SETTLE_AT_CALLS', before: 'a long run of calls, once per plan' },
-  { phase: 'plan', name: 'settleHeapForPlanning', bound: 'SETTLE_AT_NEW_OBJECTS', before: 'planning many new objects, once per process' },
-] as const;
-
-describe.each(PHASES)('$name', ({ phase, bound, before }) => {
+describe('settleHeapForPlanning', () => {
   it('leaves a plan below the bound alone', async () => {
     const heap = await import('../src/heap.js');
-    expect(run(phase, heap[bound] - 1).first).toBe(false);
+    expect(run('plan', heap.SETTLE_AT_NEW_OBJECTS - 1).first).toBe(false);
   });
 
-  it(`collects the garbage made so far before ${before}`, async () => {
+  it('collects the garbage made so far before planning many new objects, once per process', async () => {
     const heap = await import('../src/heap.js');
-    const { first, again, beforeMb, afterMb } = run(phase, heap[bound]);
+    const { first, again, beforeMb, afterMb } = run('plan', heap.SETTLE_AT_NEW_OBJECTS);
     expect(first).toBe(true);
     expect(again).toBe(false);
     expect(beforeMb).toBeGreaterThan(20);
     expect(afterMb).toBeLessThan(beforeMb / 2);
+  });
+});
+
+describe('boundHeapForCalls', () => {
+  it('leaves a plan below the bound alone', async () => {
+    const heap = await import('../src/heap.js');
+    expect(run('calls', heap.BOUND_AT_CALLS - 1).first).toBe(false);
+  });
+
+  it('bounds the growth once per plan and leaves the collection to V8 (no pause of its own)', async () => {
+    const heap = await import('../src/heap.js');
+    const { first, again, beforeMb, afterMb } = run('calls', heap.BOUND_AT_CALLS);
+    expect(first).toBe(true);
+    expect(again).toBe(false);
+    // Only what the two calls themselves allocate: the garbage made before is still there.
+    expect(afterMb).toBeGreaterThan(beforeMb - 5);
   });
 });
 
@@ -62,12 +73,13 @@ describe.each(PHASES)('$name', ({ phase, bound, before }) => {
  * process whose heap starts growing by a tenth only (V8's own estimate sometimes settles there): after
  * `configureHeap`, or left as it is (the control).
  */
-const majorCollections = (configured: boolean): number => {
+const majorCollections = (configured: boolean, calls = false): number => {
   const module = pathToFileURL(join(REPO, 'dist', 'heap.js')).href;
   const script = `
     import { PerformanceObserver, constants } from 'node:perf_hooks';
-    const { configureHeap } = await import(${JSON.stringify(module)});
+    const { configureHeap, boundHeapForCalls, BOUND_AT_CALLS } = await import(${JSON.stringify(module)});
     if (${JSON.stringify(configured)}) configureHeap();
+    if (${JSON.stringify(calls)}) boundHeapForCalls(new Array(BOUND_AT_CALLS).fill(0));
     let majors = 0;
     const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++; });
     observer.observe({ entryTypes: ['gc'] });
@@ -91,5 +103,11 @@ describe('configureHeap', () => {
     // From a few MB to 300 MB by doubling is a handful of collections; by a tenth, about twice as many.
     expect(configured).toBeLessThanOrEqual(5);
     expect(control).toBeGreaterThanOrEqual(configured + 4);
+  });
+
+  it('after boundHeapForCalls, grows the same heap by a quarter at a time: more full collections than doubling', () => {
+    const doubling = majorCollections(true);
+    const bounded = majorCollections(true, true);
+    expect(bounded).toBeGreaterThan(doubling);
   });
 });

@@ -144,8 +144,7 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
       }
     }
     const consented = shown !== undefined && samePlan(shown, planned.plan);
-    // The heap is settled for the calls once the plan is shown (executeAndValidate, src/heap.ts):
-    // one collection takes the garbage of planning and of the plan's text.
+    // The heap's growth is bounded for the calls once the plan is shown (executeAndValidate, src/heap.ts).
     if (!consented) input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
     if (planned.plan.steps.length === 0) return { result: { ...planned, prepared, outcome: 'no-changes' }, diagnostics: Diagnostics.none };
     if (!consented) {

@@ -26,7 +26,7 @@ import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from '../e
 import type { ProgressListener } from './steps/execute.js';
 import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
-import { settleHeapForPlanning, settleHeapForCalls } from '../heap.js';
+import { settleHeapForPlanning, boundHeapForCalls } from '../heap.js';
 import { fetchLiveLists } from './steps/fetch.js';
 import { withLiveContent } from './steps/fetch-content.js';
 import { readSubResources } from './steps/sub-resources.js';
@@ -292,7 +292,7 @@ export async function executeAndValidate(
 ): Promise<{ report: ExecutionReport; messages: Diagnostic[] }> {
   progress?.phase('executing', planned.plan.steps.length);
   // A long run of calls is spent waiting: its garbage is collected more often from here (src/heap.ts).
-  settleHeapForCalls(planned.plan.calls);
+  boundHeapForCalls(planned.plan.calls);
   let done = 0;
   const listener: ProgressListener = (event) => {
     onProgress?.(event);
