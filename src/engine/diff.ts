@@ -109,28 +109,13 @@ export function isWriteOnlyPath(type: ResourceType, segments: readonly string[])
  * `undefined` stays `undefined` (an absent value reveals nothing).
  */
 export function maskValue(type: ResourceType, segments: readonly string[], value: unknown): { value: unknown; masked: boolean } {
-  if (value === undefined) return { value, masked: false };
-  if (isSecretPath(type, segments)) return { value: SENSITIVE_MASK, masked: true };
-  if (!holdsSecretBelow(type, segments)) return { value, masked: false };
   let masked = false;
-  if (Array.isArray(value)) {
-    const items = value.map((item: unknown, i) => {
-      const m = maskValue(type, [...segments, String(i)], item);
-      masked ||= m.masked;
-      return m.value;
-    });
-    return { value: items, masked };
-  }
-  if (isPlainObject(value)) {
-    const out: AttributeObject = {};
-    for (const [key, child] of Object.entries(value)) {
-      const m = maskValue(type, [...segments, key], child);
-      masked ||= m.masked;
-      out[key] = m.value;
-    }
-    return { value: out, masked };
-  }
-  return { value, masked: false };
+  const shown = mapSecrets(type, value, segments, (secret) => {
+    if (secret === undefined) return secret;
+    masked = true;
+    return SENSITIVE_MASK;
+  });
+  return { value: shown, masked };
 }
 
 /** The segments of a JSON pointer (RFC 6901), unescaped: `/data/attributes/a~1b` → `['data', 'attributes', 'a/b']`. */
