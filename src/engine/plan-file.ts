@@ -3,7 +3,8 @@
  * needs without manifests (docs/architecture.md "Saved plans"). Reading and writing the
  * file is src/operations/steps/saved-plan.ts.
  */
-import type { ResourceType, Variant } from '../kinds/index.js';
+import { isResourceType, kindOf } from '../kinds/index.js';
+import type { RelationshipDefinition, ResourceType, Variant } from '../kinds/index.js';
 import type { AttributeObject, SourceLocation } from '../manifest/types.js';
 import type { CommitInfo } from './commit-comment.js';
 import type { OwnershipScope } from './fetch-scope.js';
@@ -35,13 +36,70 @@ export interface SavedObject {
   readonly content?: { readonly digest: string };
 }
 
+/**
+ * A link in a plan file, as a tuple: `[from kind, from name, relationship, to name]`, the
+ * relationship being the canonical side's (model.ts `Link`), whose target kind is the kind
+ * of the other end. A third the size of the link as an object: a plan of 100,000 mappings
+ * holds some 200,000 of them.
+ */
+export type SavedLink = readonly [ResourceType, string, string, string];
+
+/** A declared relationship in a plan file, as a tuple: `[kind, name, relationship]`. */
+export type SavedDeclaredRelationship = readonly [ResourceType, string, string];
+
 /** The desired state in a plan file. */
 export interface SavedDesired {
   readonly objects: readonly SavedObject[];
-  readonly links: readonly Link[];
-  readonly declaredRelationships: readonly DeclaredRelationship[];
+  /** The desired state's links, in its order. */
+  readonly links: readonly SavedLink[];
+  /** The desired state's declared relationships, in its order. */
+  readonly declaredRelationships: readonly SavedDeclaredRelationship[];
 }
 
+/** A link as a plan file holds it. */
+export function savedLink(link: Link): SavedLink {
+  return [link.from.kind, link.from.name, link.relationship, link.to.name];
+}
+
+/** A declared relationship as a plan file holds it. */
+export function savedDeclaredRelationship(declared: DeclaredRelationship): SavedDeclaredRelationship {
+  return [declared.object.kind, declared.object.name, declared.relationship];
+}
+
+/** The canonical relationship `relationship` of `kind`, when `kind` is a resource type that has it. */
+function canonicalRelationship(kind: string, relationship: string): RelationshipDefinition | undefined {
+  if (!isResourceType(kind) || !Object.hasOwn(kindOf(kind).relationships, relationship)) return undefined;
+  const def = kindOf(kind).relationships[relationship];
+  return def?.canonical ? def : undefined;
+}
+
+const strings = (value: unknown, length: number): value is readonly string[] =>
+  Array.isArray(value) && value.length === length && value.every((part) => typeof part === 'string');
+
+/** True when `value` (read from a plan file) is a {@link SavedLink}: four strings, a resource type and one of its canonical relationships among them. */
+export function isSavedLink(value: unknown): value is SavedLink {
+  return strings(value, 4) && canonicalRelationship(value[0] ?? '', value[2] ?? '') !== undefined;
+}
+
+/** True when `value` (read from a plan file) is a {@link SavedDeclaredRelationship}: three strings, a resource type and one of its relationships among them. */
+export function isSavedDeclaredRelationship(value: unknown): value is SavedDeclaredRelationship {
+  return strings(value, 3) && isResourceType(value[0] ?? '') && Object.hasOwn(kindOf(value[0] as ResourceType).relationships, value[2] ?? '');
+}
+
+/**
+ * The link a {@link SavedLink} stands for.
+ * @throws Error when its relationship is not a canonical one of its kind (check with {@link isSavedLink} first)
+ */
+export function linkOfSaved([kind, name, relationship, target]: SavedLink): Link {
+  const def = canonicalRelationship(kind, relationship);
+  if (!def) throw new Error(`no canonical relationship ${kind}.${relationship}`);
+  return { from: { kind, name }, relationship, to: { kind: def.target, name: target } };
+}
+
+/** The declared relationship a {@link SavedDeclaredRelationship} stands for. */
+export function declaredRelationshipOfSaved([kind, name, relationship]: SavedDeclaredRelationship): DeclaredRelationship {
+  return { object: { kind, name }, relationship };
+}
 /** The options a plan was made with; `apply --plan` makes the plan again with them. */
 export interface SavedPlanOptions {
   /** `--prune`. */

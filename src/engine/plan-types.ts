@@ -21,10 +21,11 @@ import type { ObjectRef } from './model.js';
  * manifests, see saved-plan.ts; 5.0: plan files carry the `options` and `commit` the plan
  * was made with, and the live digest covers readable secrets as a keyed hash; 6.0: a `content`
  * call uploads a document's declared bytes, and an update step may PATCH a sub-resource of
- * its object, such as a mapping's use of a deny rule group).
+ * its object, such as a mapping's use of a deny rule group; 7.0: a plan file's links and
+ * declared relationships are tuples of strings).
  * `apply --plan` refuses plan files of another version.
  */
-export const PLAN_FORMAT_VERSION = '6.0';
+export const PLAN_FORMAT_VERSION = '7.0';
 
 /** What replaces a secret value everywhere in a plan and in rendered output. */
 export const SENSITIVE_MASK = '(sensitive value)';

@@ -90,7 +90,7 @@ describe('failures leave the active configuration untouched and no session open'
     const documents = jsonDocuments(json.stdout);
     expect(documents).toHaveLength(1);
     const [plan] = documents;
-    expect(plan).toMatchObject({ formatVersion: '6.0', outcome: { result: 'failed' } });
+    expect(plan).toMatchObject({ formatVersion: '7.0', outcome: { result: 'failed' } });
     expect((plan as { diagnostics: unknown[] }).diagnostics).toContainEqual({
       severity: 'error',
       code: 'MAPPING_WITHOUT_BACKEND_GROUP',
@@ -116,7 +116,7 @@ describe('failures leave the active configuration untouched and no session open'
     const json = await t.h.cli(['plan', '--format', 'json', broken, ...t.h.connection]);
     expect(json.code).toBe(3);
     const parsed = JSON.parse(json.stdout) as { formatVersion: string; diagnostics: { code: string; object?: unknown }[] };
-    expect(parsed.formatVersion).toBe('6.0');
+    expect(parsed.formatVersion).toBe('7.0');
     expect(parsed.diagnostics).toContainEqual(expect.objectContaining({ code: 'MAPPING_WITHOUT_BACKEND_GROUP', object: { kind: 'mapping', name: 'planned-web' } }));
     expect(t.h.emulator.openSessionCount()).toBe(0);
   });

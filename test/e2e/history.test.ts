@@ -115,7 +115,7 @@ describe('history, rollback and backups', () => {
     expect(json.code).toBe(1);
     const preview = JSON.parse(json.stdout) as { target: { id: string }; comment: string; changes: { summary: { create: number; update: number; delete: number } } };
     expect(Object.entries(preview)[0]).toEqual(['formatVersion', '1.0']);
-    expect(Object.entries(preview.changes)[0]).toEqual(['formatVersion', '6.0']);
+    expect(Object.entries(preview.changes)[0]).toEqual(['formatVersion', '7.0']);
     expect(preview.changes.summary).toMatchObject({ create: 0, update: 1, delete: 1 });
     expect(r.stdout).toContain('hist-extra');
     expect(preview.comment).toBe(`gwops rollback: to configuration ${preview.target.id} (a1b2c3d)`);

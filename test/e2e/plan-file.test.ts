@@ -12,7 +12,7 @@ describe('saved plans and output formats', () => {
     expect(plan.code).toBe(0);
     const text = await readFile(out, 'utf8');
     const saved = JSON.parse(text) as { formatVersion: string; steps: unknown[]; gateway: unknown; desired: { objects: { attributes: unknown }[] } };
-    expect(saved.formatVersion).toBe('6.0');
+    expect(saved.formatVersion).toBe('7.0');
     expect(saved.steps.length).toBeGreaterThan(50);
     expect(saved.gateway).toEqual({ url: t.h.emulator.url, variant: 'latest' });
     for (const secret of t.h.secrets) expect(text.includes(secret)).toBe(false);
@@ -56,7 +56,7 @@ describe('saved plans and output formats', () => {
 
   it('says in one line what is wrong with a corrupt or foreign plan file', async () => {
     const cases: [string, RegExp][] = [
-      ['{"formatVersion": "6.0", "steps": [', /^Error: plan file .*corrupt\.json is not JSON \(/],
+      ['{"formatVersion": "7.0", "steps": [', /^Error: plan file .*corrupt\.json is not JSON \(/],
       ['{"name": "gwops", "version": "1.0.0"}', /^Error: plan file .*corrupt\.json is not a gwops plan \(it has no formatVersion\)/],
     ];
     for (const [content, message] of cases) {

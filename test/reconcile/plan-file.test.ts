@@ -63,8 +63,8 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
 }
 
 describe('plan files', () => {
-  it('is at format 6.0: plan files carry the gateway and the desired state since 4.0, their options and commit since 5.0, content uploads and sub-resource updates since 6.0', () => {
-    expect(PLAN_FORMAT_VERSION).toBe('6.0');
+  it('is at format 7.0: plan files carry the gateway and the desired state since 4.0, their options and commit since 5.0, content uploads and sub-resource updates since 6.0, links and declared relationships as tuples since 7.0', () => {
+    expect(PLAN_FORMAT_VERSION).toBe('7.0');
   });
 
   it('saves a secret as its source and reads the value from that source again at apply time', async () => {
@@ -111,7 +111,7 @@ describe('plan files', () => {
     ['not JSON', '{ "formatVersion": ', /^plan file plan\.json is not JSON \(/],
     ['foreign JSON', '{"name": "some package"}', /^plan file plan\.json is not a gwops plan \(it has no formatVersion\)/],
     ['an array', '[1, 2]', /^plan file plan\.json is not a gwops plan/],
-    ['an older format', JSON.stringify({ ...plan, formatVersion: '3.0' }), /^plan file plan\.json has formatVersion "3\.0"; this gwops reads 6\.0: run gwops plan --out again$/],
+    ['an older format', JSON.stringify({ ...plan, formatVersion: '3.0' }), /^plan file plan\.json has formatVersion "3\.0"; this gwops reads 7\.0: run gwops plan --out again$/],
     ['plan --format json output', JSON.stringify(plan), /^plan file plan\.json is not a complete gwops plan: it has no 'gateway' member \(write plan files with gwops plan --out\)$/],
     ['a broken step', JSON.stringify({ ...plan, steps: [{ index: 7 }] }), /^plan file plan\.json is not a complete gwops plan: a step is malformed$/],
     ['no options', JSON.stringify({ ...plan, gateway, ownership: {}, commit: {} }), /: its 'options' member is malformed$/],

@@ -85,7 +85,7 @@ describe('renderMarkdown', () => {
 describe('renderJson', () => {
   it('puts formatVersion first and round-trips', () => {
     const json = renderJson(tricky);
-    expect(json.split('\n')[1]).toBe('  "formatVersion": "6.0",');
+    expect(json.split('\n')[1]).toBe('  "formatVersion": "7.0",');
     expect(JSON.parse(json)).toEqual(tricky);
     expect(renderJson(JSON.parse(json) as Plan)).toBe(json);
   });

@@ -18,6 +18,7 @@ import type { State, StateObject } from '../../engine/model.js';
 import { emptyObjectMaps } from '../../engine/model.js';
 import { SENSITIVE_MASK } from '../../engine/plan-types.js';
 import type { PlanFile, SavedObject } from '../../engine/plan-file.js';
+import { declaredRelationshipOfSaved, linkOfSaved } from '../../engine/plan-file.js';
 
 /** Where the secret sources of a plan file are read: the run's environment and working directory (`fromFile` is relative to it). */
 export interface SecretSources {
@@ -70,7 +71,7 @@ function savedState(planFile: PlanFile, replace: (source: Record<string, unknown
     };
     objects.get(saved.kind)?.set(saved.name, object);
   }
-  return { objects, links: planFile.desired.links, declaredRelationships: planFile.desired.declaredRelationships };
+  return { objects, links: planFile.desired.links.map(linkOfSaved), declaredRelationships: planFile.desired.declaredRelationships.map(declaredRelationshipOfSaved) };
 }
 
 const describe = (file: string, at: readonly string[], saved: SavedObject): string => `plan file ${file}: secret '${at.join('.')}' of ${saved.kind} '${saved.name}'`;

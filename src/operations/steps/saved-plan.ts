@@ -31,6 +31,7 @@ import type { OwnershipScope } from '../../engine/fetch-scope.js';
 import type { ObjectRef, State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
 import type { PlanFile, PlanGateway, PlanOrigin, SavedObject, SavedPlanOptions } from '../../engine/plan-file.js';
+import { isSavedDeclaredRelationship, isSavedLink, savedDeclaredRelationship, savedLink } from '../../engine/plan-file.js';
 import { PLAN_FORMAT_VERSION } from '../../engine/plan-types.js';
 import type { Prepared, RunInput } from '../plan.js';
 
@@ -90,7 +91,7 @@ export function planFileOf(
     ownership,
     options: origin.options,
     commit: origin.commit,
-    desired: { objects, links: desired.links, declaredRelationships: desired.declaredRelationships ?? [] },
+    desired: { objects, links: desired.links.map(savedLink), declaredRelationships: (desired.declaredRelationships ?? []).map(savedDeclaredRelationship) },
   };
 }
 
@@ -127,10 +128,8 @@ function problemOf(value: Record<string, unknown>): string | undefined {
     return "it has no well-formed 'desired' member";
   }
   if (!desired.objects.every((o: unknown) => isRecord(o) && isRef(o) && isRecord(o.attributes))) return 'a desired object is malformed';
-  if (!desired.links.every((l) => isRecord(l) && isRef(l.from) && isRef(l.to) && typeof l.relationship === 'string')) return 'a desired link is malformed';
-  if (!desired.declaredRelationships.every((d) => isRecord(d) && isRef(d.object) && typeof d.relationship === 'string')) {
-    return 'a declared relationship is malformed';
-  }
+  if (!desired.links.every(isSavedLink)) return 'a desired link is malformed (each is [kind, name, relationship, related name])';
+  if (!desired.declaredRelationships.every(isSavedDeclaredRelationship)) return 'a declared relationship is malformed (each is [kind, name, relationship])';
   return undefined;
 }
 
