@@ -93,6 +93,11 @@ function holdsSecretBelow(type: ResourceType, segments: readonly string[]): bool
   return false;
 }
 
+/** True when the value at `segments` is a secret of `type` or holds one ({@link isSecretPath}, {@link holdsSecretBelow}). */
+function secretAtOrBelow(type: ResourceType, segments: readonly string[]): boolean {
+  return (segments.length > 0 && isSecretPath(type, segments)) || holdsSecretBelow(type, segments);
+}
+
 /** True when the attribute at `segments` (array indexes as decimal strings) is a secret of `type`. */
 export function isSecretPath(type: ResourceType, segments: readonly string[]): boolean {
   return matchesAny(secretPatterns(type), segments);
@@ -144,6 +149,8 @@ export function getAt(value: unknown, segments: readonly string[]): unknown {
  * plan file copied every desired attribute tree this way.
  */
 export function mapSecrets(type: ResourceType, value: unknown, segments: readonly string[], replace: (value: unknown, at: readonly string[]) => unknown): unknown {
+  // Most values hold no secret at all: nothing to walk (asked for every attribute of every object planned).
+  if (!secretAtOrBelow(type, segments)) return value;
   // One path, pushed and popped as the walk goes; `replace` gets a copy of its own.
   const path = [...segments];
   const walk = (node: unknown): unknown => {
@@ -281,6 +288,8 @@ const NO_KEY_NAMES: KeyNames = new Map();
 
 function change(type: ResourceType, segments: readonly string[], before: unknown, after: unknown, keyNames: KeyNames = NO_KEY_NAMES): AttributeChange {
   const publicKey = isPublicKeyPath(type, segments);
+  // Neither a key nor a secret at or below: both sides are shown as they are.
+  if (!publicKey && !secretAtOrBelow(type, segments)) return changeOf(segments.join('.'), before, after, false);
   const b = publicKey ? publicKeyValue(before, keyNames) : maskValue(type, segments, before);
   const a = publicKey ? publicKeyValue(after, keyNames) : maskValue(type, segments, after);
   return changeOf(segments.join('.'), b.value, a.value, b.masked || a.masked);
