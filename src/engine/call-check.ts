@@ -58,7 +58,8 @@ function checkCallsOnce(steps: readonly PlanStep[], calls: readonly PlanCall[]):
   const stepByIndex = perStep<PlanStep>(steps);
   for (const step of steps) stepByIndex.set(step.index, step);
   const callOfStep = perStep<number>(steps);
-  for (const [i, call] of calls.entries()) {
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i] as PlanCall;
     if (call.index !== i + 1) throw new Error(`call ${i + 1} has index ${call.index}`);
     for (const index of call.steps) {
       if (!stepByIndex.has(index)) throw new Error(`call ${call.index} carries step ${index}, which the plan does not have`);
@@ -72,7 +73,8 @@ function checkCallsOnce(steps: readonly PlanStep[], calls: readonly PlanCall[]):
   const created = new Set<string>();
   const deleted = new Set<string>();
   const check = (call: PlanCall, kind: string, id: string): void => {
-    if (!created.has(id)) {
+    // A literal id (every id but a placeholder begins with another character than a brace) names no object this plan creates.
+    if (id.startsWith('{') && !created.has(id)) {
       const ref = placeholderRef(id);
       if (ref) throw new Error(`call ${call.index} names ${ref.kind} '${ref.name}' before it is created`);
     }
