@@ -1,8 +1,10 @@
-/** Test helpers: manifest documents, API resources, PEMs and default plan options. */
+/** Test helpers: manifest documents, API resources, PEMs, default plan options and an empty plan. */
 import type { ResourceType } from '../../src/kinds/index.js';
 import type { AttributeObject, ManifestDocument } from '../../src/manifest/types.js';
 import type { ApiResource } from '../../src/engine/live.js';
 import type { PlanOptions } from '../../src/engine/plan.js';
+import { PLAN_FORMAT_VERSION } from '../../src/engine/plan-types.js';
+import type { Plan } from '../../src/engine/plan-types.js';
 
 /** A resolved manifest document; `name` is added to the attributes of kinds that have one. */
 export function doc(
@@ -42,3 +44,13 @@ export const one = (type: ResourceType, id: string | null): Rel[string] => ({ da
 export function options(overrides: Partial<PlanOptions> = {}): PlanOptions {
   return { prune: false, isOwned: () => true, allowMassDelete: false, massDeleteShare: 0.5, ...overrides };
 }
+
+/** A plan that changes nothing, for tests of what surrounds a plan (plan files). */
+export const EMPTY_PLAN: Plan = {
+  formatVersion: PLAN_FORMAT_VERSION,
+  liveDigest: 'sha256:0',
+  summary: { create: 0, update: 0, delete: 0, link: 0, unlink: 0 },
+  steps: [],
+  calls: [],
+  unmanaged: [],
+};

@@ -11,20 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 import { emptyObjectMaps } from '../../src/engine/model.js';
 import type { DeclaredRelationship, Link, State } from '../../src/engine/model.js';
-import { PLAN_FORMAT_VERSION } from '../../src/engine/plan-types.js';
-import type { Plan } from '../../src/engine/plan-types.js';
 import { planFileOf, readPlanFile } from '../../src/operations/steps/saved-plan.js';
 import { desiredOfPlanFile } from '../../src/operations/steps/saved-plan-secrets.js';
 import { renderPlanFile } from '../../src/render/index.js';
+import { EMPTY_PLAN } from './helpers.js';
 
-const plan: Plan = {
-  formatVersion: PLAN_FORMAT_VERSION,
-  liveDigest: 'sha256:0',
-  summary: { create: 0, update: 0, delete: 0, link: 0, unlink: 0 },
-  steps: [],
-  calls: [],
-  unmanaged: [],
-};
+const plan = EMPTY_PLAN;
 const gateway = { url: 'https://gw.example:8443/airlock/rest', variant: 'latest' } as const;
 
 /** Every relationship of every kind: the canonical ones make links, all of them can be declared. */

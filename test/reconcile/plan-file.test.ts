@@ -11,10 +11,10 @@ import { PlanGatewayMismatchError } from '../../src/engine/errors.js';
 import { emptyObjectMaps } from '../../src/engine/model.js';
 import type { State, StateObject } from '../../src/engine/model.js';
 import { PLAN_FORMAT_VERSION } from '../../src/engine/plan-types.js';
-import type { Plan } from '../../src/engine/plan-types.js';
 import { checkPlanGateway, planFileOf, readPlanFile } from '../../src/operations/steps/saved-plan.js';
 import { desiredOfPlanFile } from '../../src/operations/steps/saved-plan-secrets.js';
 import { renderPlanFile } from '../../src/render/index.js';
+import { EMPTY_PLAN } from './helpers.js';
 import type { PlanFile } from '../../src/engine/plan-file.js';
 import { secretAttributes } from '../../src/schema/index.js';
 
@@ -24,14 +24,7 @@ function write(content: string): { dir: string; file: string } {
   return { dir, file: 'plan.json' };
 }
 
-const plan: Plan = {
-  formatVersion: PLAN_FORMAT_VERSION,
-  liveDigest: 'sha256:0',
-  summary: { create: 0, update: 0, delete: 0, link: 0, unlink: 0 },
-  steps: [],
-  calls: [],
-  unmanaged: [],
-};
+const plan = EMPTY_PLAN;
 
 const gateway = { url: 'https://gw.example:8443/airlock/rest', variant: 'latest', target: 'prod' } as const;
 const options = { prune: false, allowMassDelete: false, massDeleteShare: 0.5 } as const;
