@@ -17,6 +17,19 @@ import { codePoint } from './code-point.js';
 import { contentChange } from './content.js';
 import { withoutSubResources } from './sub-resources.js';
 
+/**
+ * The reasons of steps whose kind, name and link say the rest: one string each, shared by
+ * every step (a plan of 100,000 new mappings has 300,000 such steps, and a reason naming
+ * them took 0.4 s of its planning to build).
+ */
+const REASONS = {
+  create: 'declared by the manifests; the gateway does not have it',
+  link: 'the manifests declare this link; the gateway does not have it',
+  unlink: 'the gateway has this link; the manifests manage it and do not declare it',
+  prune: 'inside the ownership scope, declared by no manifest, and pruning is on',
+  'orphaned-certificate': 'matches no manifest, and this plan unlinks it from everything that used it',
+} as const;
+
 function objectPath(kind: ResourceType, id?: string): string {
   return id === undefined ? collectionPathOf(kind) : `${collectionPathOf(kind)}/${id}`;
 }
@@ -39,7 +52,7 @@ export function createNode(object: StateObject, keyNames: KeyNames | undefined):
       secretPaths,
       changes: creationChanges(object.kind, own, keyNames),
       ...(object.content ? { content: contentChange(object.content, undefined) } : {}),
-      reason: `${object.kind} '${object.name}' is declared and does not exist on the gateway`,
+      reason: REASONS.create,
       ...(object.source ? { source: object.source } : {}),
     },
   };
@@ -109,8 +122,8 @@ export function updateNode(
       ...(content ? { content } : {}),
       reason:
         n === 0
-          ? `the declared content of ${object.kind} '${object.name}' differs from the gateway's`
-          : `${n} declared attribute${n === 1 ? '' : 's'}${content ? ' and the content' : ''} of ${object.kind} '${object.name}' differ${n === 1 && !content ? 's' : ''} from the gateway`,
+          ? "the declared content differs from the gateway's"
+          : `${n} declared attribute${n === 1 ? '' : 's'}${content ? ' and the content' : ''} differ${n === 1 && !content ? 's' : ''} from the gateway`,
       ...(object.source ? { source: object.source } : {}),
     },
   };
@@ -130,10 +143,7 @@ export function deleteNode(object: StateObject, id: string, cause: 'prune' | 'or
       path: objectPath(object.kind, id),
       secretPaths: [],
       cause,
-      reason:
-        cause === 'prune'
-          ? `${object.kind} '${object.name}' is inside the ownership scope, declared by no manifest, and pruning is on`
-          : `certificate '${object.name}' matches no manifest and this plan unlinks it from everything that used it`,
+      reason: REASONS[cause],
     },
   };
 }
@@ -149,10 +159,7 @@ export function linkParts(link: Link): { relationship: string; relatedKind: stri
  * class (a spread of a shared part gave each its own) and can be numbered in place (order.ts).
  */
 export function linkNode(action: 'link' | 'unlink', link: Link, needs: StepKey[], source?: StateObject['source']): StepNode {
-  const what = `${link.from.kind} '${link.from.name}' ${link.relationship} → ${link.to.kind} '${link.to.name}'`;
-  const reason =
-    action === 'link' ? `the manifests declare the link ${what}; the gateway does not have it` : `the gateway has the link ${what}; the manifests manage it and do not declare it`;
-  const step: { -readonly [K in keyof LinkDraft]: LinkDraft[K] } = { action, kind: link.from.kind, name: link.from.name, relationship: link.relationship, related: link.to, reason };
+  const step: { -readonly [K in keyof LinkDraft]: LinkDraft[K] } = { action, kind: link.from.kind, name: link.from.name, relationship: link.relationship, related: link.to, reason: REASONS[action] };
   if (source) step.source = source;
   return { key: stepKey(action, link.from.kind, link.from.name, linkParts(link)), needs, step };
 }

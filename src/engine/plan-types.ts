@@ -62,7 +62,11 @@ interface StepBase {
    */
   readonly kind: ResourceType;
   readonly name: string;
-  /** Why the step exists. Display only: never parsed, never used to decide anything. */
+  /**
+   * Why the step exists, in words that leave out what the step itself says (its kind and
+   * name, a link's relationship and other end). Display only: never parsed, never used to
+   * decide anything.
+   */
   readonly reason: string;
   /** Where the object (or for links, the declaring object) is declared. Display only. */
   readonly source?: SourceLocation;

@@ -145,7 +145,7 @@ export function subResourceNodes(object: StateObject, liveObject: StateObject | 
           changes: diff.changes,
           unchangedCount: diff.unchanged,
           subResource: { attribute: name, key, id: keyId },
-          reason: `${n} declared attribute${n === 1 ? '' : 's'} of the ${def.label} '${key}' of ${object.kind} '${object.name}' differ${n === 1 ? 's' : ''} from the gateway`,
+          reason: `${n} declared attribute${n === 1 ? '' : 's'} of the ${def.label} '${key}' differ${n === 1 ? 's' : ''} from the gateway`,
           ...(object.source ? { source: object.source } : {}),
         },
       });
