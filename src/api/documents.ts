@@ -259,5 +259,6 @@ export function activationAnswerProblem(status: number, text: string): string | 
  * changed (409 `DEFAULT_ENTITY_MODIFICATION`), so gwops never plans, prunes or exports them.
  */
 export function isBuiltInId(id: string): boolean {
-  return /^-\d+$/.test(id);
+  // Asked for every id read and every end of every link planned: most ids do not begin with a minus.
+  return id.startsWith('-') && /^-\d+$/.test(id);
 }

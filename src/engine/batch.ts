@@ -120,9 +120,9 @@ class Vertices {
  * (object, relationship) groups is the smallest; see the module comment.
  */
 export function chooseSides(steps: readonly LinkLike[], isBuiltIn: (ref: ObjectRef) => boolean = () => false): Map<number, Side> {
-  // Asked once per object: the links of a plan name few objects many times over.
-  const known = new ByObject<boolean>();
-  const builtIn = (ref: ObjectRef): boolean => known.get(ref) ?? known.set(ref, isBuiltIn(ref));
+  // Asked for both ends of every link: not remembered, since remembering an end costs more
+  // than asking (an id looked up, and its first character read).
+  const builtIn = isBuiltIn;
   const left = new Vertices();
   const right = new Vertices();
   const edges: { step: number; l: number; r: number | undefined; canonical: Side; inverse: Side | undefined; onlyInverse: boolean }[] = [];
