@@ -22,7 +22,8 @@ import type { ObjectRef } from './model.js';
  * was made with, and the live digest covers readable secrets as a keyed hash; 6.0: a `content`
  * call uploads a document's declared bytes, and an update step may PATCH a sub-resource of
  * its object, such as a mapping's use of a deny rule group; 7.0: a plan file's links and
- * declared relationships are tuples of strings).
+ * declared relationships are tuples of strings, and a step's `reason` no longer repeats
+ * the step's kind and name).
  * `apply --plan` refuses plan files of another version.
  */
 export const PLAN_FORMAT_VERSION = '7.0';
