@@ -1,7 +1,8 @@
 /**
  * The data of a plan file (`plan --out`): the plan's own members plus what `apply --plan`
- * needs without manifests (docs/architecture.md "Saved plans"). Reading and writing the
- * file is src/operations/steps/saved-plan.ts.
+ * needs without manifests (docs/architecture.md "Saved plans"), and the tuples its links
+ * and declared relationships are saved as. Reading and writing the file is
+ * src/operations/steps/saved-plan.ts. Pure.
  */
 import { isResourceType, kindOf } from '../kinds/index.js';
 import type { RelationshipDefinition, ResourceType, Variant } from '../kinds/index.js';
@@ -100,6 +101,7 @@ export function linkOfSaved([kind, name, relationship, target]: SavedLink): Link
 export function declaredRelationshipOfSaved([kind, name, relationship]: SavedDeclaredRelationship): DeclaredRelationship {
   return { object: { kind, name }, relationship };
 }
+
 /** The options a plan was made with; `apply --plan` makes the plan again with them. */
 export interface SavedPlanOptions {
   /** `--prune`. */
