@@ -120,9 +120,6 @@ class Vertices {
  * (object, relationship) groups is the smallest; see the module comment.
  */
 export function chooseSides(steps: readonly LinkLike[], isBuiltIn: (ref: ObjectRef) => boolean = () => false): Map<number, Side> {
-  // Asked for both ends of every link: not remembered, since remembering an end costs more
-  // than asking (an id looked up, and its first character read).
-  const builtIn = isBuiltIn;
   const left = new Vertices();
   const right = new Vertices();
   const edges: { step: number; l: number; r: number | undefined; canonical: Side; inverse: Side | undefined; onlyInverse: boolean }[] = [];
@@ -132,8 +129,10 @@ export function chooseSides(steps: readonly LinkLike[], isBuiltIn: (ref: ObjectR
     // The gateway refuses relationship calls on a built-in object: its side is never used
     // when the other one can be (docs/gateway-api.md "Documents and ids").
     const other = inverseSide(step, def);
-    const inverse = other && !builtIn(other.object) ? other : undefined;
-    const onlyInverse = inverse !== undefined && builtIn(canonical.object);
+    // Asked for both ends of every link, not remembered per object: remembering cost more
+    // lookups than asking (an id looked up, and its first character read).
+    const inverse = other && !isBuiltIn(other.object) ? other : undefined;
+    const onlyInverse = inverse !== undefined && isBuiltIn(canonical.object);
     const l = left.number(canonical);
     const r = inverse ? right.number(inverse) : undefined;
     edges.push({ step: step.index, l, r, canonical, inverse, onlyInverse });

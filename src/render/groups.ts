@@ -71,8 +71,8 @@ export function groupVerb(group: ObjectGroup): string {
 /** Why a delete happens, in words (display only). */
 export function deleteCause(step: DeleteStep): string {
   switch (step.cause) {
+    // The step's own reason says it in these words.
     case 'prune':
-      return 'inside the ownership scope, declared by no manifest, and pruning is on';
     case 'rollback':
       return step.reason;
     case 'orphaned-certificate':
