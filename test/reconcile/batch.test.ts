@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../src/kinds/index.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
-import { identifiersOf } from '../../src/engine/batch.js';
+import { identifiersOf, planCalls } from '../../src/engine/batch.js';
+import { collectionPathOf } from '../../src/engine/live.js';
 import { checkCalls } from '../../src/engine/call-check.js';
 import { minimumVertexCover } from '../../src/engine/vertex-cover.js';
 import { identityHandles, desiredState } from '../../src/engine/desired.js';
@@ -17,7 +18,7 @@ import { liveState } from '../../src/engine/live.js';
 import type { ApiResource } from '../../src/engine/live.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import type { PlanOptions } from '../../src/engine/plan.js';
-import type { Plan, PlanCall } from '../../src/engine/plan-types.js';
+import type { Plan, PlanCall, PlanStep } from '../../src/engine/plan-types.js';
 import { doc, many, options, pem, resource } from './helpers.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
@@ -74,6 +75,23 @@ describe('batched link calls', () => {
     ]);
     const create = p.calls[4];
     expect(create?.steps.map((i) => p.steps[i - 1]?.action)).toEqual(['create', 'link', 'link', 'link']);
+  });
+
+  it('a created object carries one link per to-one relationship: a second link through the same slot is a call of its own, after the create', () => {
+    // The desired state refuses two targets in one to-one relationship; a plan made some other way (edited) must still send each link once.
+    const create = (index: number, kind: ResourceType, name: string): PlanStep =>
+      ({ index, action: 'create', method: 'POST', kind, name, path: collectionPathOf(kind), body: { data: { type: kind, attributes: {} } }, secretPaths: [], changes: [], reason: 'r' });
+    const link = (index: number, certificate: string): PlanStep =>
+      ({ index, action: 'link', kind: 'virtual-host', name: 'host', relationship: 'ssl-certificate', related: { kind: 'ssl-certificate', name: certificate }, reason: 'r' });
+    const steps = [create(1, 'ssl-certificate', 'a'), create(2, 'ssl-certificate', 'b'), create(3, 'virtual-host', 'host'), link(4, 'a'), link(5, 'b')];
+    const calls = planCalls(steps, (ref) => `{${ref.kind}:${ref.name}}`);
+    const hostCreate = calls.find((c) => c.endpoint === 'object' && c.kind === 'virtual-host');
+    expect(hostCreate && describeCall(hostCreate)).toBe('POST /configuration/virtual-hosts ssl-certificate={ssl-certificate:a}');
+    expect(hostCreate?.steps).toEqual([3, 4]);
+    const second = calls.find((c) => c.steps.includes(5));
+    expect(second?.endpoint).toBe('relationship');
+    expect(second?.index).toBeGreaterThan(hostCreate?.index ?? Infinity);
+    expect(() => checkCalls(steps, calls)).not.toThrow();
   });
 
   it('an existing virtual host links through a call, never through a create of another kind', () => {
