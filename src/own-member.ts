@@ -9,3 +9,16 @@ export function setOwnMember<T>(object: Record<string, T>, key: string, value: T
   if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
   else object[key] = value;
 }
+
+/**
+ * A new object with the members `keys[0]` to `keys[count - 1]` of `record`, in that order:
+ * the start of a copy begun only at the first member that changed.
+ */
+export function copyOfFirst<T>(record: Readonly<Record<string, T>>, keys: readonly string[], count: number): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (let i = 0; i < count; i++) {
+    const key = keys[i] as string;
+    setOwnMember(out, key, record[key] as T);
+  }
+  return out;
+}

@@ -33,7 +33,7 @@ import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
 import { sortByCodePoint } from './code-point.js';
-import { setOwnMember } from '../own-member.js';
+import { copyOfFirst, setOwnMember } from '../own-member.js';
 
 /** A plain JSON object (not an array, not null). */
 export function isPlainObject(value: unknown): value is AttributeObject {
@@ -179,10 +179,7 @@ export function mapSecrets(type: ResourceType, value: unknown, segments: readonl
         path.push(key);
         const mapped = walk(child);
         path.pop();
-        if (mapped !== child && out === undefined) {
-          out = {};
-          for (const earlier of keys.slice(0, i)) setOwnMember(out, earlier, node[earlier]);
-        }
+        if (mapped !== child && out === undefined) out = copyOfFirst(node, keys, i);
         if (out !== undefined) setOwnMember(out, key, mapped);
       }
       return out ?? node;

@@ -9,7 +9,7 @@ import { diagnosticJson } from '../diagnostics-format.js';
 import type { Plan } from '../engine/plan-types.js';
 import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
 import { jsonDocument } from '../json-document.js';
-import { setOwnMember } from '../own-member.js';
+import { copyOfFirst, setOwnMember } from '../own-member.js';
 import { jsonDocumentChunks, MappedArray } from './json-chunks.js';
 
 /** Keys that come first, in this order, wherever they appear; other keys follow sorted. */
@@ -97,11 +97,8 @@ function ordered(value: unknown): unknown {
     const key = keys[i] as string;
     const member = record[key];
     const next = ordered(member);
-    if (!out && (next !== member || !sorted)) {
-      // The members before this one, unchanged, in order.
-      out = {};
-      for (let j = 0; j < i; j++) setOwnMember(out, keys[j] as string, record[keys[j] as string]);
-    }
+    // The members before this one, unchanged, in order.
+    if (!out && (next !== member || !sorted)) out = copyOfFirst(record, keys, i);
     if (out) setOwnMember(out, key, next);
   }
   return out ?? record;
