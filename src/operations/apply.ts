@@ -10,7 +10,7 @@ import type { Diagnosed } from '../diagnostics.js';
 import type { CommitInfo } from '../engine/commit-comment.js';
 import { activationComment } from '../engine/commit-comment.js';
 import { ActivationMismatchError, ActivationUnknownError, PlanFileMismatchError, StalePlanError, ValidatorRejectedError } from '../engine/errors.js';
-import type { ProgressListener } from './steps/execute.js';
+import type { Backlog, ProgressListener } from './steps/execute.js';
 import type { State } from '../engine/model.js';
 import type { Plan } from '../engine/plan-types.js';
 import { prepareSavedPlan } from './steps/saved-plan.js';
@@ -86,8 +86,13 @@ export interface ApplyInput extends RunInput {
    */
   readonly confirm: (plan: Plan, signal: AbortSignal) => Promise<boolean>;
   readonly onProgress?: ProgressListener | undefined;
-  /** Told the plan before execution (to print it), with the desired and live state it was made from (to draw it). */
-  readonly onPlan?: ((plan: Plan, states: { readonly desired: State; readonly live: State }) => void) | undefined;
+  /**
+   * Told the plan before execution (to print it), with the desired and live state it was
+   * made from (to draw it). It may instead return what it has yet to print, as a
+   * {@link Backlog}, when `confirm` asks nobody (`--yes`): the run works on it while the
+   * calls wait for their answers and finishes it before it returns or throws.
+   */
+  readonly onPlan?: ((plan: Plan, states: { readonly desired: State; readonly live: State }) => Backlog | undefined) | undefined;
   /** How long a signal may wait for the answer to an activation request already sent. Milliseconds; default 30 000. */
   readonly activationWaitMs?: number | undefined;
   /**
@@ -145,27 +150,33 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
     }
     const consented = shown !== undefined && samePlan(shown, planned.plan);
     // The heap's growth is bounded for the calls once the plan is shown (executeAndValidate, src/heap.ts).
-    if (!consented) input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
-    if (planned.plan.steps.length === 0) return { result: { ...planned, prepared, outcome: 'no-changes' }, diagnostics: Diagnostics.none };
-    if (!consented) {
-      shown = planned.plan;
-      if (!(await input.confirm(planned.plan, signal))) return { result: { ...planned, prepared, outcome: 'cancelled' }, diagnostics: Diagnostics.none };
+    const backlog = consented ? undefined : input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
+    try {
+      if (planned.plan.steps.length === 0) return { result: { ...planned, prepared, outcome: 'no-changes' }, diagnostics: Diagnostics.none };
+      if (!consented) {
+        shown = planned.plan;
+        if (!(await input.confirm(planned.plan, signal))) return { result: { ...planned, prepared, outcome: 'cancelled' }, diagnostics: Diagnostics.none };
+      }
+      if (input.backup) {
+        // The session holds an unedited copy of the active configuration: its export is the backup.
+        const active = (await session.configurations()).find((e) => e.configType === 'CURRENTLY_ACTIVE');
+        await input.backup(await session.exportConfiguration(), active, connection.url);
+      }
+      const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress, input.progress, backlog);
+      // What was not yet printed of the plan is printed before anything follows it.
+      backlog?.finish();
+      if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
+      input.progress?.phase('activating');
+      const before = await session.configurations();
+      const comment = commentWithVersions(input.comment ?? activationComment(saved?.commit ?? input.commit ?? {}), prepared, planned, before);
+      const activation = await activate(session, scope, comment, before, input.activationWaitMs ?? 30_000);
+      if (signal.aborted && signal.reason instanceof InterruptedError) {
+        throw new InterruptedError(signal.reason.signal, 'activated');
+      }
+      return { result: { ...planned, prepared, outcome: 'activated', comment, activation }, diagnostics: Diagnostics.of(messages) };
+    } finally {
+      backlog?.finish();
     }
-    if (input.backup) {
-      // The session holds an unedited copy of the active configuration: its export is the backup.
-      const active = (await session.configurations()).find((e) => e.configType === 'CURRENTLY_ACTIVE');
-      await input.backup(await session.exportConfiguration(), active, connection.url);
-    }
-    const { messages } = await executeAndValidate(session, prepared, planned, signal, input.onProgress, input.progress);
-    if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
-    input.progress?.phase('activating');
-    const before = await session.configurations();
-    const comment = commentWithVersions(input.comment ?? activationComment(saved?.commit ?? input.commit ?? {}), prepared, planned, before);
-    const activation = await activate(session, scope, comment, before, input.activationWaitMs ?? 30_000);
-    if (signal.aborted && signal.reason instanceof InterruptedError) {
-      throw new InterruptedError(signal.reason.signal, 'activated');
-    }
-    return { result: { ...planned, prepared, outcome: 'activated', comment, activation }, diagnostics: Diagnostics.of(messages) };
   }));
 }
 

@@ -23,7 +23,7 @@ import type { JwksFetcher } from './steps/jwks-resolve.js';
 import { projectConnection } from './steps/connect.js';
 import { desiredState, identityHandles } from '../engine/desired.js';
 import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from '../engine/errors.js';
-import type { ProgressListener } from './steps/execute.js';
+import type { Backlog, ProgressListener } from './steps/execute.js';
 import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
 import { settleHeapForPlanning, boundHeapForCalls } from '../heap.js';
@@ -281,7 +281,11 @@ export function locateMessages(
   });
 }
 
-/** Executes the plan in the session and reads the validator messages; `progress` is told the steps done. */
+/**
+ * Executes the plan in the session and reads the validator messages; `progress` is told
+ * the steps done; `backlog` is worked on while the calls wait (execute.ts `executePlan`),
+ * and finished by the caller.
+ */
 export async function executeAndValidate(
   session: GatewaySession,
   prepared: Prepared,
@@ -289,6 +293,7 @@ export async function executeAndValidate(
   signal: AbortSignal,
   onProgress?: ProgressListener,
   progress?: ProgressReporter,
+  backlog?: Backlog,
 ): Promise<{ report: ExecutionReport; messages: Diagnostic[] }> {
   progress?.phase('executing', planned.plan.steps.length);
   // A long run of calls is spent waiting: its garbage is collected more often from here (src/heap.ts).
@@ -298,7 +303,7 @@ export async function executeAndValidate(
     onProgress?.(event);
     if (event.phase === 'done') progress?.update((done += 1));
   };
-  const report = await executePlan(session, planned.plan, planned.desired ?? prepared.desired, planned.live, { signal, onProgress: listener });
+  const report = await executePlan(session, planned.plan, planned.desired ?? prepared.desired, planned.live, { signal, onProgress: listener, backlog });
   if (report.error !== undefined) {
     if (report.error instanceof GwopsError && report.error.exitCode !== EXIT.error) throw report.error;
     throw new ApplyFailedError(planned.plan, report, (kind, name) => prepared.loaded.locate(kind, name));
@@ -319,6 +324,18 @@ export interface PlanResult extends Planned {
   readonly serverChecked: boolean;
 }
 
+/** Options of {@link runPlan}. */
+export interface PlanInput extends RunInput {
+  /** False for `--no-server-check`: the plan is not executed in the session. */
+  readonly serverCheck: boolean;
+  /**
+   * Told the plan before its server check's calls; may return work to do while they wait
+   * for their answers (a {@link Backlog}, such as making the plan's text), which the run
+   * finishes before it returns or throws.
+   */
+  readonly onPlan?: ((plan: Plan) => Backlog | undefined) | undefined;
+}
+
 /**
  * `gwops plan` on manifests {@link prepare}d: builds the plan; unless `serverCheck` is
  * false, executes it in the session and reads the validator messages (the diagnostics
@@ -326,19 +343,24 @@ export interface PlanResult extends Planned {
  * @throws ServerCheckForbiddenError (carrying the plan) when the gateway answers a call of
  *   the server check with 403, as to a read-only key
  */
-export async function runPlan(input: RunInput & { readonly serverCheck: boolean }, loaded: Prepared): Promise<Diagnosed<PlanResult>> {
+export async function runPlan(input: PlanInput, loaded: Prepared): Promise<Diagnosed<PlanResult>> {
   const connection = connectionFor(input, loaded);
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor(input));
     const planned = await readAndPlan(session, prepared, input, connection.apiKey);
     if (!input.serverCheck || planned.plan.steps.length === 0) return { result: { ...planned, prepared, serverChecked: false }, diagnostics: Diagnostics.none };
-    const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress).catch((error: unknown) => {
-      const cause = error instanceof ApplyFailedError ? error.report.error : undefined;
-      if (cause instanceof ApiError && cause.status === 403) {
-        throw new ServerCheckForbiddenError(planned.plan, `${cause.status}${cause.code !== undefined ? ` ${cause.code}` : ''} on ${cause.method} ${cause.path}`, { cause });
-      }
-      throw error;
-    });
-    return { result: { ...planned, prepared, serverChecked: true }, diagnostics: Diagnostics.of(messages) };
+    const backlog = input.onPlan?.(planned.plan);
+    try {
+      const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress, backlog).catch((error: unknown) => {
+        const cause = error instanceof ApplyFailedError ? error.report.error : undefined;
+        if (cause instanceof ApiError && cause.status === 403) {
+          throw new ServerCheckForbiddenError(planned.plan, `${cause.status}${cause.code !== undefined ? ` ${cause.code}` : ''} on ${cause.method} ${cause.path}`, { cause });
+        }
+        throw error;
+      });
+      return { result: { ...planned, prepared, serverChecked: true }, diagnostics: Diagnostics.of(messages) };
+    } finally {
+      backlog?.finish();
+    }
   });
 }

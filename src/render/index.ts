@@ -2,7 +2,7 @@
  * Renderers of a Plan: each a pure function of the plan returning a string; the JSON
  * documents also as generators of bounded chunks (`…Chunks`, src/render/json-chunks.ts).
  */
-export { renderText, renderTextChunks } from './text.js';
+export { renderText, renderTextChunks, renderTextLines } from './text.js';
 export type { TextOptions } from './text.js';
 export { renderMarkdown, MARKDOWN_MARKER, MARKDOWN_MAX_BYTES } from './markdown.js';
 export type { MarkdownOptions } from './markdown.js';

@@ -93,11 +93,14 @@ export function renderText(plan: Plan, options: TextOptions): string {
  * never exists whole (nor its million lines as one array).
  */
 export function renderTextChunks(plan: Plan, options: TextOptions): Generator<string> {
-  return gatherChunks(textLines(plan, options));
+  return gatherChunks(renderTextLines(plan, options));
 }
 
-/** The lines of {@link renderText}, each with its newline. */
-function* textLines(plan: Plan, options: TextOptions): Generator<string> {
+/**
+ * The text of {@link renderText} in pieces made one at a time: a line, or an object's
+ * block of lines, each with its newline.
+ */
+export function* renderTextLines(plan: Plan, options: TextOptions): Generator<string> {
   const c = pc.createColors(options.color);
   const line = (text: string): string => `${text}\n`;
   if (plan.steps.length === 0) {

@@ -14,7 +14,7 @@ import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
 import { formatDiagnostics } from '../../diagnostics-format.js';
 import { readCommitInfo } from '../../operations/steps/commit-info.js';
-import type { RunInput } from '../../operations/plan.js';
+import type { PlanInput, RunInput } from '../../operations/plan.js';
 import { prepare, runPlan } from '../../operations/plan.js';
 import type { ApplyInput } from '../../operations/apply.js';
 import { prepareApply, runApply } from '../../operations/apply.js';
@@ -165,8 +165,9 @@ export async function planAction(
 ): Promise<number> {
   const maxBytes = markdownBytes(flags.maxBytes);
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
-  const input = { ...runInput(paths, flags, io, progress), serverCheck: flags.serverCheck };
   const view = planView(flags.format, io, { verbose: flags.verbose });
+  // The text of the plan is made while the server check's calls wait for their answers.
+  const input: PlanInput = { ...runInput(paths, flags, io, progress), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan) };
   const prepared = await prepare(input).catch((e: unknown) => view.failure(e, []));
   const warnings = shownWarnings(prepared.diagnostics, io);
   const { result, diagnostics } = await runPlan(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));

@@ -9,7 +9,9 @@ import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
 import type { ApplyResult } from '../../operations/apply.js';
-import { renderApplyJsonChunks, renderText } from '../../render/index.js';
+import { renderApplyJsonChunks, renderText, renderTextLines } from '../../render/index.js';
+import type { Backlog } from '../../operations/steps/execute.js';
+import { writingBacklog } from '../backlog.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
@@ -18,8 +20,12 @@ import { planView, runFailure } from './plan.js';
 
 /** The view of `gwops apply`. */
 export interface ApplyView extends RunView {
-  /** The plan, once made and before consent is asked. */
-  planned(plan: Plan, states: { readonly desired: State; readonly live: State }, warnings: readonly Diagnostic[]): void;
+  /**
+   * The plan, once made and before consent is asked. Returns what it has yet to print
+   * when it may be printed while the plan is applied (src/cli/backlog.ts): text with
+   * `--yes` to a stdout that is no terminal.
+   */
+  planned(plan: Plan, states: { readonly desired: State; readonly live: State }, warnings: readonly Diagnostic[]): Backlog | undefined;
   /**
    * What the apply did: the validator's `messages` (the diagnostics the apply returned;
    * text, markdown) or the document (json, with the manifests' `warnings` first), and the outcome.
@@ -37,12 +43,22 @@ function cancelled(result: ApplyResult, io: CliIO): void {
   if (result.outcome === 'cancelled') io.stderr.write('Apply cancelled.\n');
 }
 
-/** Text and markdown: the plan on stdout, then the validator's messages and the outcome, as the report of the apply. */
-function humanApplyView(format: 'text' | 'markdown', io: CliIO, verbose: boolean): ApplyView {
+/**
+ * Text and markdown: the plan on stdout, then the validator's messages and the outcome, as
+ * the report of the apply. With `--yes` (nobody to ask) and a stdout that is no terminal
+ * (a file, a pipe: nobody watches it line by line), the text of the plan is written while
+ * the calls wait for their answers, and what is left once they are done.
+ */
+function humanApplyView(format: 'text' | 'markdown', io: CliIO, options: ApplyViewOptions): ApplyView {
+  const verbose = options.verbose === true;
   const plan = planView(format, io, { verbose });
   return {
     failure: (error, warnings) => plan.failure(error, warnings),
-    planned: (planned, states, warnings) => plan.plan(planned, { warnings, states }),
+    planned(planned, states, warnings) {
+      if (format === 'text' && options.yes === true && !io.isTTY) return writingBacklog(renderTextLines(planned, { color: colorEnabled(io), fullCertificates: verbose }), io.stdout);
+      plan.plan(planned, { warnings, states });
+      return undefined;
+    },
     applied(result, messages) {
       // After the plan: the validator's messages.
       if (messages.length > 0) io.stdout.write(renderValidatorMessages(messages, { color: colorEnabled(io) }));
@@ -63,6 +79,7 @@ function jsonApplyView(io: CliIO, options: ApplyViewOptions): ApplyView {
     planned(planned) {
       known = planned;
       if (options.yes !== true && io.canPrompt === true && planned.steps.length > 0) io.stderr.write(renderText(planned, { color: colorEnabled(io), fullCertificates: options.verbose === true }));
+      return undefined;
     },
     applied(result, messages, warnings) {
       const outcome = {
@@ -99,7 +116,7 @@ export function applyView(format: Format, io: CliIO, options: ApplyViewOptions =
   switch (format) {
     case 'text':
     case 'markdown':
-      return humanApplyView(format, io, options.verbose === true);
+      return humanApplyView(format, io, options);
     case 'json':
       return jsonApplyView(io, options);
   }

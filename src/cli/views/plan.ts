@@ -11,7 +11,9 @@ import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, Validat
 import { isDiagnosticsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Plan } from '../../engine/plan-types.js';
-import { planTopology, renderJsonChunks, renderMarkdown, renderTextChunks } from '../../render/index.js';
+import { planTopology, renderJsonChunks, renderMarkdown, renderTextChunks, renderTextLines } from '../../render/index.js';
+import type { Backlog } from '../../operations/steps/execute.js';
+import { writingBacklog } from '../backlog.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
@@ -29,6 +31,8 @@ export interface PlanContent {
   readonly states?: { readonly desired: State; readonly live: State } | undefined;
   /** Markdown only: the most UTF-8 bytes the document may take (`plan --max-bytes`); the renderer's default when absent. */
   readonly maxBytes?: number | undefined;
+  /** Text only: the plan's text, made already (the view's `planAhead`); made here when absent. */
+  readonly text?: Iterable<string> | undefined;
 }
 
 /** The view of a run of plan, apply or drift. */
@@ -50,6 +54,13 @@ export interface RunView {
 export interface PlanView extends RunView {
   /** The plan of a run, on stdout. */
   plan(plan: Plan, content: PlanContent): void;
+  /**
+   * Told the plan before its server check's calls: what the view can make of it while they
+   * wait for their answers (text: the plan's text, kept until {@link PlanView.plan} prints
+   * that plan, so stdout gets the same, in the same order, whatever the check's outcome), or
+   * undefined.
+   */
+  planAhead(plan: Plan): Backlog | undefined;
 }
 
 /**
@@ -71,13 +82,24 @@ function executionReport(error: unknown, io: CliIO, verbose: boolean): void {
  * validator's messages after the plan in the text format of every diagnostic; markdown
  * shows them in a table, and the plan's topology when the states are given.
  */
-function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content: PlanContent) => Iterable<string>): PlanView {
+function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content: PlanContent) => Iterable<string>, text?: (plan: Plan) => Iterable<string>): PlanView {
   const color = colorEnabled(io);
   const print = (chunks: Iterable<string>): void => {
     for (const chunk of chunks) io.stdout.write(chunk);
   };
+  let ahead: { readonly plan: Plan; readonly made: string[] } | undefined;
   return {
-    plan: (plan, content) => print(render(plan, content)),
+    plan(plan, content) {
+      const made = ahead?.plan === plan ? ahead.made : undefined;
+      ahead = undefined;
+      print(render(plan, made ? { ...content, text: made } : content));
+    },
+    planAhead(plan) {
+      if (!text) return undefined;
+      const made: string[] = [];
+      ahead = { plan, made };
+      return writingBacklog(text(plan), { write: (chunk: string) => made.push(chunk) });
+    },
     failure(error, warnings) {
       if (error instanceof OutsideScopeError) {
         print(render(error.plan, { warnings }));
@@ -99,8 +121,8 @@ function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content
 /** The text of a plan for a terminal, then the validator's messages, in chunks (each made when written). */
 export function textPlan(io: CliIO, fullCertificates = false): (plan: Plan, content: PlanContent) => Iterable<string> {
   const color = colorEnabled(io);
-  return function* (plan, { messages }) {
-    yield* renderTextChunks(plan, { color, fullCertificates });
+  return function* (plan, { messages, text }) {
+    yield* text ?? renderTextChunks(plan, { color, fullCertificates });
     if (messages) yield renderValidatorMessages(messages, { color });
   };
 }
@@ -144,6 +166,7 @@ function failureJson(error: unknown, warnings: readonly Diagnostic[]): Iterable<
  */
 function jsonPlanView(io: CliIO, verbose: boolean): PlanView {
   return {
+    planAhead: () => undefined,
     plan(plan, { messages, warnings }) {
       for (const chunk of renderJsonChunks(plan, { diagnostics: [...warnings, ...(messages ?? [])] })) io.stdout.write(chunk);
     },
@@ -164,7 +187,7 @@ export function planView(format: Format, io: CliIO, options: { verbose?: boolean
   const verbose = options.verbose === true;
   switch (format) {
     case 'text':
-      return humanPlanView(io, verbose, textPlan(io, verbose));
+      return humanPlanView(io, verbose, textPlan(io, verbose), (plan) => renderTextLines(plan, { color: colorEnabled(io), fullCertificates: verbose }));
     case 'markdown':
       return humanPlanView(io, verbose, markdownPlan(options.title, verbose));
     case 'json':

@@ -34,6 +34,25 @@ export class ExecutionAborted extends Error {}
 /** Progress callback: called before (`started`) and after (`done`) each step, around the call that carries it. */
 export type ProgressListener = (event: { step: PlanStep; phase: 'started' | 'done'; total: number }) => void;
 
+/**
+ * Work that may be done while the calls wait for the gateway's answers, a slice at a time
+ * (the text of the plan, written while it is applied: src/cli/backlog.ts).
+ */
+export interface Backlog {
+  /** Does some of the work, returning once about `budgetMs` milliseconds have passed or nothing is left. */
+  run(budgetMs: number): void;
+  /** Does all that is left. */
+  finish(): void;
+}
+
+/**
+ * How long a {@link Backlog} works while one call waits for its answer, in milliseconds.
+ * It starts once the request is sent, and the emulator takes longer than this to answer
+ * the cheapest call, so the answer never waits for it there; a gateway across a network
+ * takes longer still.
+ */
+export const BACKLOG_SLICE_MS = 0.04;
+
 
 function setAt(value: unknown, segments: readonly string[], leaf: unknown): void {
   let current = value;
@@ -84,6 +103,8 @@ function attributesWithSecrets(step: CreateStep | UpdateStep, desired: State): R
  * (activation is the caller's, after validator messages).
  * @param live the live state the plan was made against (ids of existing objects, for the report)
  * @param options.signal aborts between calls (the running call is cancelled by the session)
+ * @param options.backlog worked on for {@link BACKLOG_SLICE_MS} while each call waits for
+ *   its answer (not finished here: the caller finishes it)
  * @returns the outcome of every step, in step order, and the ids of every object involved,
  *   by kind and name
  * @throws InputError when the plan's calls do not carry its steps in a valid order (a plan
@@ -94,7 +115,7 @@ export async function executePlan(
   plan: Plan,
   desired: State,
   live: State,
-  options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined } = {},
+  options: { signal?: AbortSignal | undefined; onProgress?: ProgressListener | undefined; backlog?: Backlog | undefined } = {},
 ): Promise<ExecutionReport> {
   try {
     checkCalls(plan.steps, plan.calls);
@@ -121,6 +142,7 @@ export async function executePlan(
   const stepByIndex = new Map(plan.steps.map((s) => [s.index, s]));
   const outcomes = new Map<number, StepOutcome>();
   const total = plan.steps.length;
+  const backlog = options.backlog;
   let error: unknown;
   for (const call of plan.calls) {
     const carried = call.steps.map((i) => stepByIndex.get(i)).filter((s): s is PlanStep => s !== undefined);
@@ -132,7 +154,10 @@ export async function executePlan(
       if (options.signal?.aborted) throw new ExecutionAborted('interrupted before step ' + String(call.steps[0] ?? ''));
       for (const step of carried) options.onProgress?.({ step, phase: 'started', total });
       const idOf = (kind: ResourceType, name: string): string | undefined => ids.get(objectKey(kind, name)) ?? liveIdOf(live, { kind, name });
-      await sendCall(client, call, stepByIndex, desired, resolve, idOf, (id) => ids.set(objectKey(call.kind, call.name), id));
+      const sent = sendCall(client, call, stepByIndex, desired, resolve, idOf, (id) => ids.set(objectKey(call.kind, call.name), id));
+      // After the request went out (the microtasks that send it run first), before its answer is read.
+      if (backlog) setImmediate(() => backlog.run(BACKLOG_SLICE_MS));
+      await sent;
       for (const step of carried) outcomes.set(step.index, { step: step.index, status: 'applied' });
       for (const step of carried) options.onProgress?.({ step, phase: 'done', total });
     } catch (caught) {
