@@ -35,7 +35,7 @@ export const SCALE_BARE_WORK: Readonly<Record<ScaleCommand, string>> = {
   'apply-all-new': 'same calls',
 };
 
-/** gwops's wall time may be at most this multiple of the bare client's, at {@link SCALE_TARGET_SIZE} mappings. */
+/** gwops's wall time may be at most this multiple of the bare client's, at each of the command's {@link SCALE_TARGET_SIZES}. */
 export const SCALE_RATIO_TARGETS: Readonly<Record<ScaleCommand, number>> = {
   'plan-no-check': 1.2,
   'plan-json': 1.2,
@@ -50,6 +50,20 @@ export const SCALE_RATIO_TARGETS: Readonly<Record<ScaleCommand, number>> = {
 export const SCALE_RSS_TARGET_MB = 1024;
 /** The size the ratio targets are set for: 100,000 mappings, an ordinary day. */
 export const SCALE_TARGET_SIZE = 100_000;
+/**
+ * The sizes each command's ratio target holds at: 100,000 mappings, and for the export
+ * 10,000 as well (at 10,000 it once took ten times its fetch).
+ */
+export const SCALE_TARGET_SIZES: Readonly<Record<ScaleCommand, readonly number[]>> = {
+  'plan-no-check': [SCALE_TARGET_SIZE],
+  'plan-json': [SCALE_TARGET_SIZE],
+  drift: [SCALE_TARGET_SIZE],
+  export: [10_000, SCALE_TARGET_SIZE],
+  plan: [SCALE_TARGET_SIZE],
+  apply: [SCALE_TARGET_SIZE],
+  'plan-all-new': [SCALE_TARGET_SIZE],
+  'apply-all-new': [SCALE_TARGET_SIZE],
+};
 
 /** One side of a row (gwops or the bare client): medians over the runs, RSS the largest. */
 export interface ScaleSide {
@@ -105,14 +119,18 @@ export function scaleVerdict(row: ScaleRow): ScaleVerdict {
   return { ratio, target, ratioMet: ratio <= target, rssMet: row.gwops.rssMb < SCALE_RSS_TARGET_MB && row.emulatorRssMb < SCALE_RSS_TARGET_MB };
 }
 
-/** Per command: the ratio target's verdict at {@link SCALE_TARGET_SIZE} (null: not measured) and the RSS target's over every size measured (null: none). */
+/**
+ * Per command: the ratio target's verdict at its {@link SCALE_TARGET_SIZES} (null: one of
+ * them not measured) and the RSS target's over every size measured (null: none).
+ */
 export function scaleSummary(rows: readonly ScaleRow[]): { command: ScaleCommand; ratioMet: boolean | null; rssMet: boolean | null }[] {
   return SCALE_COMMANDS.map((command) => {
     const own = rows.filter((r) => r.command === command);
-    const atTarget = own.filter((r) => r.size === SCALE_TARGET_SIZE);
+    const sizes = SCALE_TARGET_SIZES[command];
+    const atTarget = own.filter((r) => sizes.includes(r.size));
     return {
       command,
-      ratioMet: atTarget.length > 0 ? atTarget.every((r) => scaleVerdict(r).ratioMet) : null,
+      ratioMet: sizes.every((size) => atTarget.some((r) => r.size === size)) ? atTarget.every((r) => scaleVerdict(r).ratioMet) : null,
       rssMet: own.length > 0 ? own.every((r) => scaleVerdict(r).rssMet) : null,
     };
   });
@@ -188,7 +206,7 @@ export function scaleRows(report: ScaleBenchReport): string[][] {
 export function scaleTargetLines(report: ScaleBenchReport, verdict: (met: boolean | null) => string): string[] {
   return scaleSummary(report.rows).map(
     (s) =>
-      `${SCALE_LABELS[s.command]}: at most ${SCALE_RATIO_TARGETS[s.command]}x the bare client (${SCALE_BARE_WORK[s.command]}) at ${n(SCALE_TARGET_SIZE)} mappings: ${verdict(s.ratioMet)}; ` +
+      `${SCALE_LABELS[s.command]}: at most ${SCALE_RATIO_TARGETS[s.command]}x the bare client (${SCALE_BARE_WORK[s.command]}) at ${SCALE_TARGET_SIZES[s.command].map(n).join(' and ')} mappings: ${verdict(s.ratioMet)}; ` +
       `gwops and the emulator under ${n(SCALE_RSS_TARGET_MB)} MB peak RSS: ${verdict(s.rssMet)}`,
   );
 }
@@ -200,7 +218,7 @@ export function formatScaleBench(report: ScaleBenchReport): string[] {
     ...textTable(SCALE_HEADER, scaleRows(report)),
     'ms/object: wall time / objects on the gateway; RSS: peak resident memory in MB, node itself included; the emulator serves plan, drift, export and the server-checked plan in turn (its peak so far), each apply run and each run of the "all new" rows has its own',
     `seeding: ${report.seeding.map((s) => `${n(s.size)} mappings in ${seconds(s.ms)}`).join(', ')}`,
-    ...scaleTargetLines(report, (met) => (met === null ? `n/a (${n(SCALE_TARGET_SIZE)} not measured)` : word(met))).map((line) => `target: ${line}`),
+    ...scaleTargetLines(report, (met) => (met === null ? 'n/a (a size not measured)' : word(met))).map((line) => `target: ${line}`),
   ];
 }
 

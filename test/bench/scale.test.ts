@@ -87,6 +87,7 @@ const report: ScaleBenchReport = {
   ],
   rows: [
     ...SCALE_COMMANDS.map((c) => row(1000, c, 3000, 1000)),
+    row(10_000, 'export', 1400, 1000),
     row(100_000, 'plan-no-check', 12_000, 10_000),
     row(100_000, 'plan-json', 11_000, 10_000),
     row(100_000, 'drift', 12_500, 10_000),
@@ -133,6 +134,19 @@ describe('scale targets', () => {
     expect(small.every((s) => s.rssMet === true)).toBe(true);
     expect(scaleSummary([]).every((s) => s.ratioMet === null && s.rssMet === null)).toBe(true);
   });
+
+  it('judges the export at 10,000 mappings as well: both must pass, and without either there is no verdict', () => {
+    const exportVerdict = (rows: readonly ScaleRow[]): boolean | null => scaleSummary(rows).find((s) => s.command === 'export')?.ratioMet ?? null;
+    const others = report.rows.filter((r) => r.command !== 'export');
+    expect(exportVerdict([...others, row(10_000, 'export', 1400, 1000), row(100_000, 'export', 14_000, 10_000)])).toBe(true);
+    expect(exportVerdict([...others, row(10_000, 'export', 1600, 1000), row(100_000, 'export', 14_000, 10_000)])).toBe(false);
+    expect(exportVerdict([...others, row(10_000, 'export', 1400, 1000), row(100_000, 'export', 16_000, 10_000)])).toBe(false);
+    expect(exportVerdict([...others, row(100_000, 'export', 14_000, 10_000)])).toBeNull();
+    expect(exportVerdict([...others, row(10_000, 'export', 1400, 1000)])).toBeNull();
+    expect(formatScaleBench({ ...report, rows: [...others, row(10_000, 'export', 1600, 1000), row(100_000, 'export', 14_000, 10_000)] }).join('\n')).toContain(
+      'target: export: at most 1.5x the bare client (fetch + parse) at 10,000 and 100,000 mappings: FAIL',
+    );
+  });
 });
 
 describe('scale sizes', () => {
@@ -148,9 +162,9 @@ describe('scale sizes', () => {
 describe('scale report', () => {
   it('prints one row per command and size, with ms per object, ratio and verdicts', () => {
     const rows = scaleRows(report);
-    expect(rows).toHaveLength(2 * SCALE_COMMANDS.length);
+    expect(rows).toHaveLength(2 * SCALE_COMMANDS.length + 1);
     expect(rows.every((r) => r.length === SCALE_HEADER.length)).toBe(true);
-    expect(rows[SCALE_COMMANDS.length]).toEqual([
+    expect(rows[SCALE_COMMANDS.length + 1]).toEqual([
       '100,000',
       'plan --no-server-check',
       '10,000',
