@@ -3,7 +3,6 @@
  * `<kind>/<name>.yaml`, or one multi-document file per kind `<kind>.yaml`),
  * `secrets.env.example` (variable names only) and, unless one exists, `gwops.yaml`.
  */
-import { writeFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { dump } from 'js-yaml';
@@ -17,6 +16,7 @@ import { escapeVariables } from '../manifest/variables.js';
 import { NAME_MAX_BYTES, PATH_MAX_BYTES, lengthProblem, writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import { escapeFileName } from './names.js';
+import { startFileWriter } from './file-writer.js';
 
 /** How the manifests are laid out. */
 export type ExportLayout = 'per-object' | 'per-kind';
@@ -315,10 +315,15 @@ async function writeChecked(
       await appendFile(full, chunk);
     }
   } else {
-    // One after the other, synchronously: creating files in one folder is serialised by the file system anyway
-    // (the folder is locked for each), so writes in flight only contend, and each asynchronous write costs
-    // three round trips to the thread pool (open, write, close).
-    documents.forEach((document, i) => writeFileSync(join(dir, documentPaths[i] ?? manifestPath(document, layout)), renderDocument(document)));
+    // One after the other, on a thread of their own while this one renders the next: creating files in one folder is
+    // serialised by the file system anyway (the folder is locked for each), so writes in flight would only contend, and
+    // each asynchronous write costs three round trips to the thread pool (open, write, close).
+    const writer = startFileWriter();
+    try {
+      documents.forEach((document, i) => writer.write(join(dir, documentPaths[i] ?? manifestPath(document, layout)), renderDocument(document)));
+    } finally {
+      await writer.close();
+    }
   }
   // Manifest paths are relative and normalised already (a kind's folder and an escaped name: never `.`, `..` or a separator).
   const files = [...manifests];
