@@ -6,15 +6,13 @@
  * stdout holds at the end is the same text, in the same order, as when it is printed first.
  */
 import type { Backlog } from '../operations/steps/execute.js';
+import { CHUNK_SIZE } from '../render/index.js';
 import type { TextSink } from './io.js';
-
-/** Text gathered before it is written (characters): about one write per 64 KiB. */
-const WRITE_CHARS = 64 * 1024;
 
 /**
  * A {@link Backlog} that takes `pieces` (each made when it is taken, as a generator makes
- * them) and writes them to `sink` in order, several joined into one write; a piece is never
- * split. `finish` may be called more than once.
+ * them) and writes them to `sink` in order, joined into writes of about the renderers'
+ * {@link CHUNK_SIZE}; a piece is never split. `finish` may be called more than once.
  */
 export function writingBacklog(pieces: Iterable<string>, sink: TextSink): Backlog {
   const iterator = pieces[Symbol.iterator]();
@@ -39,7 +37,7 @@ export function writingBacklog(pieces: Iterable<string>, sink: TextSink): Backlo
     }
     gathered.push(next.value);
     length += next.value.length;
-    if (length >= WRITE_CHARS) write();
+    if (length >= CHUNK_SIZE) write();
     return true;
   };
   return {
