@@ -15,12 +15,18 @@ interface Outcome {
   readonly again: boolean;
   readonly beforeMb: number;
   readonly afterMb: number;
+  /** The V8 flags set by the first ask. */
+  readonly flags: readonly string[];
 }
 
 /** Makes 200 MB of garbage, then asks `boundHeapForCalls` (a plan of `size` calls) or `settleHeapForPlanning` (`size` new objects), twice. */
 const run = (phase: 'calls' | 'plan', size: number): Outcome => {
   const module = pathToFileURL(join(REPO, 'dist', 'heap.js')).href;
   const script = `
+    const v8 = (await import('node:v8')).default;
+    const flags = [];
+    const setFlags = v8.setFlagsFromString;
+    v8.setFlagsFromString = (flag) => { flags.push(flag); setFlags(flag); };
     const { boundHeapForCalls, settleHeapForPlanning } = await import(${JSON.stringify(module)});
     const calls = new Array(${size}).fill(0);
     const ask = () => (${JSON.stringify(phase)} === 'calls' ? boundHeapForCalls(calls) : settleHeapForPlanning(${size}));
@@ -32,8 +38,9 @@ const run = (phase: 'calls' | 'plan', size: number): Outcome => {
     const beforeMb = process.memoryUsage().heapUsed / 2 ** 20;
     const first = ask();
     const afterMb = process.memoryUsage().heapUsed / 2 ** 20;
+    const set = [...flags];
     const again = ask();
-    process.stdout.write(JSON.stringify({ first, again, beforeMb, afterMb }));
+    process.stdout.write(JSON.stringify({ first, again, beforeMb, afterMb, flags: set }));
   `;
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Outcome;
 };
@@ -47,7 +54,9 @@ const PHASES = [
 describe.each(PHASES)('$name', ({ phase, bound, before, collects }) => {
   it('leaves a plan below the bound alone', async () => {
     const heap = await import('../src/heap.js');
-    expect(run(phase, heap[bound] - 1).first).toBe(false);
+    const below = run(phase, heap[bound] - 1);
+    expect(below.first).toBe(false);
+    expect(below.flags).toEqual([]);
   });
 
   it(`acts once before ${before}: ${collects ? 'collects the garbage made so far' : 'leaves the collection to V8 (no pause of its own)'}`, async () => {
@@ -58,6 +67,15 @@ describe.each(PHASES)('$name', ({ phase, bound, before, collects }) => {
     expect(beforeMb).toBeGreaterThan(20);
     // A collection frees most of the 200 MB of garbage; without one, the figure hardly moves.
     expect(afterMb < beforeMb / 2).toBe(collects);
+  });
+});
+
+describe('boundHeapForCalls', () => {
+  it('bounds the growth and collects the young generation on the main thread alone from then on', async () => {
+    const heap = await import('../src/heap.js');
+    const { flags } = run('calls', heap.BOUND_AT_CALLS);
+    expect(flags).toEqual([`--heap-growing-percent=${heap.CALLS_GROWING_PERCENT}`, heap.CALLS_SCAVENGE_FLAG]);
+    expect(heap.CALLS_SCAVENGE_FLAG).toBe('--no-parallel-scavenge');
   });
 });
 
