@@ -80,22 +80,32 @@ const WRITER_THREADS = 2;
 
 /** Starts the writing threads; {@link FileWriter.close} must follow (it ends them). */
 export function startFileWriter(): FileWriter {
-  const workers = Array.from({ length: WRITER_THREADS }, () => new Worker(WRITER_SOURCE, { eval: true }));
+  const workers = Array.from({ length: WRITER_THREADS }, () => {
+    const worker = new Worker(WRITER_SOURCE, { eval: true });
+    // A thread that stops before `close` (out of memory) is reported by `close`, never as an uncaught 'error' event.
+    const stopped = new Promise<never>((_, reject) => {
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`a thread writing the files stopped (exit code ${code})`)));
+    });
+    stopped.catch(() => undefined);
+    return { worker, stopped };
+  });
   let batch: string[] = [];
   let sent = 0;
   const send = (): void => {
     if (batch.length === 0) return;
-    workers[sent % workers.length]?.postMessage({ batch: sent, files: batch });
+    workers[sent % workers.length]?.worker.postMessage({ batch: sent, files: batch });
     sent += 1;
     batch = [];
   };
-  const outcome = (worker: Worker): Promise<Failure | null> =>
-    new Promise<Failure | null>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`a thread writing the files stopped (exit code ${code})`)));
-      worker.postMessage(null);
-    });
+  const outcome = ({ worker, stopped }: (typeof workers)[number]): Promise<Failure | null> =>
+    Promise.race([
+      new Promise<Failure | null>((resolve) => {
+        worker.once('message', resolve);
+        worker.postMessage(null);
+      }),
+      stopped,
+    ]);
   return {
     write(path, text) {
       batch.push(path, text);
@@ -108,7 +118,7 @@ export function startFileWriter(): FileWriter {
         const first = failures.sort((a, b) => a.batch - b.batch || a.index - b.index)[0];
         if (first) throw new FileWriteError(first.message, first.code, first.path);
       } finally {
-        await Promise.all(workers.map((worker) => worker.terminate()));
+        await Promise.all(workers.map(({ worker }) => worker.terminate()));
       }
     },
   };
