@@ -34,7 +34,8 @@ import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, objectDiagnostic } from '../diagnostics.js';
 import type { ObjectKey } from '../object-key.js';
 import type { Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
-import { ByObject, declaredRelationshipsOf, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
+import { ByObject, UNKNOWN_ID_PREFIX, declaredRelationshipsOf, linkDefinition, linkKey, liveIdOf, objectOf, refKey } from './model.js';
+import { isBuiltInId } from '../api/documents.js';
 import type { StepKey, StepNode } from './order.js';
 import { orderSteps, stepKey } from './order.js';
 import { PLAN_FORMAT_VERSION, idPlaceholder } from './plan-types.js';
@@ -243,7 +244,13 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
   // from here, and a large plan (100,000 new mappings: about 100 MB of them) need not keep
   // them while its calls are planned and checked.
   nodes.length = 0;
-  const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref), (ref) => objectOf(desired, ref)?.content);
+  // Only a name the live state has as a built-in, or an `#id:` name, can stand for a
+  // built-in's id: live objects never have one and desired objects never take a built-in's
+  // name (refuseBuiltIns). So most link ends (every new mapping's) are not looked up twice.
+  const builtIns = live.builtIns;
+  const isBuiltIn = (ref: ObjectRef): boolean =>
+    (builtIns?.get(ref.kind)?.has(ref.name) === true || ref.name.startsWith(UNKNOWN_ID_PREFIX)) && isBuiltInId(idOf(ref) ?? '');
+  const calls = planCalls(steps, (ref) => idOf(ref) ?? idPlaceholder(ref), (ref) => objectOf(desired, ref)?.content, isBuiltIn);
   checkCalls(steps, calls);
   // The live digest is needed only when the plan is saved or checked against a saved one:
   // hashing every live object costs about 0.6 s at 100,000 mappings, so it is computed on

@@ -31,27 +31,48 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function attributeReferences(type: ResourceType, attributes: Readonly<Record<string, unknown>>): AttributeReference[] {
   const out: AttributeReference[] = [];
   for (const path of referenceAttributes(type)) {
-    const target = path.schema['x-gwops-reference'] as ResourceType;
-    const none = path.schema['x-gwops-reference-none'];
-    const visit = (node: unknown, depth: number, at: readonly string[]): void => {
-      if (depth === path.segments.length) {
-        const one = (value: unknown, segments: readonly string[]): void => {
-          if ((typeof value === 'string' || typeof value === 'number') && value !== none) out.push({ segments, target, value });
-        };
-        if (Array.isArray(node)) node.forEach((item, i) => one(item, [...at, String(i)]));
-        else one(node, at);
-        return;
-      }
-      const segment = path.segments[depth] ?? '';
-      if (segment === '*') {
-        if (Array.isArray(node)) node.forEach((item, i) => visit(item, depth + 1, [...at, String(i)]));
-      } else if (isRecord(node) && Object.hasOwn(node, segment)) {
-        visit(node[segment], depth + 1, [...at, segment]);
-      }
-    };
-    visit(attributes, 0, []);
+    const found = { target: path.schema['x-gwops-reference'] as ResourceType, none: path.schema['x-gwops-reference-none'], out };
+    collectReferences(attributes, path.segments, 0, [], found);
   }
   return out;
+}
+
+/** Where {@link collectReferences} puts what it finds: the references' type, the value that names none, the list. */
+interface Found {
+  readonly target: ResourceType;
+  readonly none: unknown;
+  readonly out: AttributeReference[];
+}
+
+/**
+ * Pushes to `found.out` the reference values below `node`, reached by the first `depth`
+ * segments of `segments` at the pointer `at` (a stack, changed while walking: each value
+ * found gets a copy). A function of its own, not a closure per object and path: every
+ * object of a plan is walked once or twice, and every create the executor sends once more.
+ */
+function collectReferences(node: unknown, segments: readonly string[], depth: number, at: string[], found: Found): void {
+  if (depth === segments.length) {
+    if (Array.isArray(node)) node.forEach((item, i) => pushReference(item, [...at, String(i)], found));
+    else pushReference(node, [...at], found);
+    return;
+  }
+  const segment = segments[depth] ?? '';
+  if (segment === '*') {
+    if (!Array.isArray(node)) return;
+    for (let i = 0; i < node.length; i++) {
+      at.push(String(i));
+      collectReferences(node[i], segments, depth + 1, at, found);
+      at.pop();
+    }
+  } else if (isRecord(node) && Object.hasOwn(node, segment)) {
+    at.push(segment);
+    collectReferences(node[segment], segments, depth + 1, at, found);
+    at.pop();
+  }
+}
+
+function pushReference(value: unknown, segments: readonly string[], found: Found): void {
+  if ((typeof value === 'string' || typeof value === 'number') && value !== found.none) found.out.push({ segments, target: found.target, value });
 }
 
 /**

@@ -140,6 +140,7 @@ export async function executePlan(
     return known;
   };
   const stepByIndex = new Map(plan.steps.map((s) => [s.index, s]));
+  const idOf = (kind: ResourceType, name: string): string | undefined => ids.get(objectKey(kind, name)) ?? liveIdOf(live, { kind, name });
   const outcomes = new Map<number, StepOutcome>();
   const total = plan.steps.length;
   const backlog = options.backlog;
@@ -153,7 +154,6 @@ export async function executePlan(
     try {
       if (options.signal?.aborted) throw new ExecutionAborted('interrupted before step ' + String(call.steps[0] ?? ''));
       for (const step of carried) options.onProgress?.({ step, phase: 'started', total });
-      const idOf = (kind: ResourceType, name: string): string | undefined => ids.get(objectKey(kind, name)) ?? liveIdOf(live, { kind, name });
       const sent = sendCall(client, call, stepByIndex, desired, resolve, idOf, (id) => ids.set(objectKey(call.kind, call.name), id));
       // After the request went out (the microtasks that send it run first), before its answer is read.
       if (backlog) setImmediate(() => backlog.run(BACKLOG_SLICE_MS));
