@@ -133,6 +133,25 @@ describe('batched link calls', () => {
     ]);
   });
 
+  it('a link to a built-in object the lists did not hold (named by its id) is unlinked from the other side', () => {
+    // Mapping 'a' manages its virtual hosts (none declared) and is linked to virtual host -5,
+    // which the virtual-host list does not hold: the live state names it `#id:-5`. One link:
+    // a tie, which goes to the canonical side (the virtual host) unless that side is a built-in.
+    const lists = {
+      mapping: [resource('mapping', '20', { name: 'a' }, { 'virtual-hosts': many('virtual-host', '-5') })],
+      'virtual-host': [resource('virtual-host', '10', { name: 'h1' })],
+    };
+    const p = plan([doc('mapping', 'a', {}, { 'virtual-hosts': [] })], lists);
+    expect(p.steps.filter((s) => s.action === 'unlink').map((s) => `${s.kind} ${s.name}`)).toEqual(['virtual-host #id:-5']);
+    expect(p.calls.map(describeCall)).toEqual(['DELETE /configuration/mappings/20/relationships/virtual-hosts [-5]']);
+    // The same link to an ordinary virtual host the lists did not hold goes to the canonical side.
+    const ordinary = plan([doc('mapping', 'a', {}, { 'virtual-hosts': [] })], {
+      ...lists,
+      mapping: [resource('mapping', '20', { name: 'a' }, { 'virtual-hosts': many('virtual-host', '5') })],
+    });
+    expect(ordinary.calls.map(describeCall)).toEqual(['DELETE /configuration/virtual-hosts/5/relationships/mappings [20]']);
+  });
+
   it('to-one: many virtual hosts to one certificate batch on the certificate side; one stays a single identifier', () => {
     const hosts = ['h1', 'h2', 'h3'];
     const lists = { 'virtual-host': hosts.map((h, i) => resource('virtual-host', String(10 + i), { name: h })) };
