@@ -8,6 +8,8 @@
  * (README.md "Output contract").
  */
 
+import { createColors } from 'picocolors';
+
 /* eslint-disable no-control-regex -- finding control characters is the point */
 /**
  * The characters never shown raw: C0 controls, DEL, C1 controls, and the invisible format
@@ -19,9 +21,38 @@
 const INVISIBLE = /[\x00-\x1F\x7F-\x9F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 /** {@link INVISIBLE} without tab and line feed: the characters an output line may not hold raw. */
 const UNSAFE = /[\x00-\x08\x0B-\x1F\x7F-\x9F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
-/** What gwops itself writes to a terminal: colours (SGR) and the progress line's carriage return and erase. */
-const TERMINAL_SEQUENCE = /^(?:\x1b\[[0-9;]*m|\r\x1b\[K|\r)/;
+/** A colour or style sequence (SGR) at the start of a text. */
+const SGR = /^\x1b\[[0-9;]{0,16}m/;
 /* eslint-enable no-control-regex */
+
+/**
+ * The progress line's erase (src/cli/progress.ts): back to the line's start, erase it. It
+ * passes only at the start of a write, where the progress reporter puts it.
+ */
+export const ERASE_LINE = '\r\x1b[K';
+
+/**
+ * The styles gwops colours its own output with (picocolors); a renderer that colours with
+ * another style adds it here, or its sequences show as escapes.
+ */
+const OWN_STYLES = ['bold', 'dim', 'red', 'green', 'yellow', 'blue', 'cyan'] as const;
+
+/** The exact SGR sequences of {@link OWN_STYLES}, each opening and closing code as picocolors writes it. */
+const OWN_SGR: ReadonlySet<string> = (() => {
+  const c = createColors(true);
+  const codes = new Set<string>();
+  for (const style of OWN_STYLES) {
+    for (const part of c[style]('').split('\x1b')) if (part !== '') codes.add(`\x1b${part}`);
+  }
+  return codes;
+})();
+
+/** gwops's own terminal sequence starting at `text[i]`, if there is one (see {@link safeOutput}). */
+function ownSequence(text: string, i: number): string | undefined {
+  if (i === 0 && text.startsWith(ERASE_LINE)) return ERASE_LINE;
+  const sgr = SGR.exec(text.slice(i, i + 20))?.[0];
+  return sgr !== undefined && OWN_SGR.has(sgr) ? sgr : undefined;
+}
 
 /** The visible escape of one character: `\n`, `\r`, `\t`, else `\uXXXX`. */
 function escaped(ch: string): string {
@@ -48,10 +79,15 @@ export function escapeInvisible(text: string, keepTabs = false): string {
 }
 
 /**
- * A whole output text as it may be written: line feeds and tabs stay; with `terminal`
- * (the stream is a terminal) also gwops's own colour and progress sequences; every other
- * control, zero-width or bidi character becomes its visible escape. The last line of
- * defence: a name that reaches a line unescaped still cannot drive the terminal.
+ * A whole output text (one write) as it may be written: line feeds and tabs stay; with
+ * `terminal` (the stream is a terminal, or colours are forced on) also gwops's own
+ * sequences: the exact colour codes of its palette ({@link OWN_STYLES}) and the progress
+ * line's {@link ERASE_LINE} at the start of the write. Every other control, zero-width or
+ * bidi character becomes its visible escape, a carriage return or an escape sequence of
+ * any other shape (hidden text `\x1b[8m`, cursor moves) whatever the colour mode. The last
+ * line of defence: a name that reaches a line unescaped still cannot drive the terminal or
+ * start a line of its own; renderers escape names and the gateway's text before they
+ * colour them ({@link escapeInvisible}), so no sequence of the input passes as one of gwops's.
  */
 export function safeOutput(text: string, terminal: boolean): string {
   if (!UNSAFE.test(text)) return text;
@@ -63,10 +99,10 @@ export function safeOutput(text: string, terminal: boolean): string {
       i += 1;
       continue;
     }
-    const own = terminal ? TERMINAL_SEQUENCE.exec(text.slice(i, i + 16)) : null;
-    if (own) {
-      out += own[0];
-      i += own[0].length;
+    const own = terminal ? ownSequence(text, i) : undefined;
+    if (own !== undefined) {
+      out += own;
+      i += own.length;
     } else {
       out += escaped(ch);
       i += 1;
@@ -78,8 +114,14 @@ export function safeOutput(text: string, terminal: boolean): string {
 /**
  * An error message on one logical line: line breaks that do not start an indented
  * continuation (`\n  ...`, as gwops's own multi-line messages do) are escaped, so a name
- * inside a message cannot start a line of its own.
+ * inside a message cannot start a line of its own, and so is every other control,
+ * zero-width or bidi character (tabs stay): an escape sequence in a gateway's error text
+ * shows as `\u001b[8m` whether colours are on or off.
  */
 export function messageText(text: string): string {
-  return text.replace(/\r?\n(?![ \t])|\r/g, (m) => escapeInvisible(m));
+  return text.replace(INVISIBLE, (ch, offset: number) => {
+    if (ch === '\t') return ch;
+    if (ch === '\n' && /[ \t]/.test(text[offset + 1] ?? '')) return ch;
+    return escaped(ch);
+  });
 }

@@ -27,4 +27,15 @@ describe('display escaping', () => {
     expect(safeOutput(coloured, false)).toBe('\\u001b[31mred\\u001b[39m\nnext\t\\u200b\\u001b[2J');
     expect(safeOutput('{"name": "a\u2066b"}', false)).toBe('{"name": "a\\u2066b"}');
   });
+
+  it("with colours on, only gwops's own colour codes and the progress erase pass: no carriage return, hidden text or cursor move of the input", () => {
+    expect(safeOutput('plan of x\r::error file=a.yaml::forged\n', true)).toBe('plan of x\\r::error file=a.yaml::forged\n');
+    expect(safeOutput('Error: \x1b[8mhidden\x1b[28m \x1b[1m\x1b[2Abold\x1b[22m\n', true)).toBe('Error: \\u001b[8mhidden\\u001b[28m \x1b[1m\\u001b[2Abold\x1b[22m\n');
+    expect(safeOutput('\r\x1b[Kplan: reading 1/2', true)).toBe('\r\x1b[Kplan: reading 1/2');
+    expect(safeOutput('a\r\x1b[Kb', true), 'the erase only where progress puts it').toBe('a\\r\\u001b[Kb');
+  });
+
+  it('an error message keeps to its line whatever the colour mode: escape sequences of the gateway shown as escapes', () => {
+    expect(messageText('rejected: \x1b[8mhidden\r::error::x\n  detail\tok')).toBe('rejected: \\u001b[8mhidden\\r::error::x\n  detail\tok');
+  });
 });
