@@ -9,7 +9,7 @@
  * and by the token's own identity, never a person's; its heading names the target; a plan
  * too long for a comment is cut with links to the run and the artifact.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MARKDOWN_MARKER } from '../../src/render/index.js';
-import { actionStep, loadAction } from './action-runner.js';
+import { ROOT, actionStep, loadAction, runComposite } from './action-runner.js';
 
 interface User {
   readonly login: string;
@@ -153,6 +153,10 @@ const ARTIFACT_URL = 'https://github.example/acme/gateway/actions/runs/4242/arti
 
 interface ScriptRun {
   report?: string;
+  /** The path the report output names, when not the file the run step wrote. */
+  reportPath?: string;
+  /** The runner's RUNNER_TEMP, when the run step ran (else a new directory). */
+  runnerTemp?: string;
   token?: string;
   target?: string;
   workingDirectory?: string;
@@ -163,14 +167,16 @@ interface ScriptRun {
 /** Runs the comment script as actions/github-script does; returns its warnings. */
 async function postPlan(run: ScriptRun): Promise<string[]> {
   const script = actionStep(loadAction(), 'comment').with?.script ?? '';
-  const dir = mkdtempSync(join(tmpdir(), 'gwops-comment-'));
-  const file = join(dir, 'plan.md');
+  // Where the run step writes its report: plan.md in a directory it made under RUNNER_TEMP.
+  const runnerTemp = run.runnerTemp ?? mkdtempSync(join(tmpdir(), 'gwops-runner-temp-'));
+  const file = join(mkdtempSync(join(runnerTemp, 'gwops-')), 'plan.md');
   if (run.report !== undefined) writeFileSync(file, run.report);
   const warnings: string[] = [];
   const context = { repo: { owner: 'acme', repo: 'gateway' }, serverUrl: 'https://github.example', runId: 4242, payload: { pull_request: { number: 17 } } };
   const core = { info: (): void => undefined, warning: (m: string) => void warnings.push(m) };
   const env = {
-    GWOPS_REPORT: run.report === undefined ? '' : file,
+    RUNNER_TEMP: runnerTemp,
+    GWOPS_REPORT: run.reportPath ?? (run.report === undefined ? '' : file),
     GWOPS_EXIT: run.exit ?? '2',
     GWOPS_TARGET: run.target ?? '',
     GWOPS_WORKING_DIRECTORY: run.workingDirectory ?? '.',
@@ -286,9 +292,62 @@ describe('the plan comment, against a mock of the GitHub API', () => {
     expect(kept.match(/<details>/g)?.length).toBe(kept.match(/<\/details>/g)?.length);
   });
 
+  it('posts only the report the run step wrote: a path elsewhere (the runner environment, a symbolic link) is not read', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gwops-'));
+    const link = join(elsewhere, 'plan.md');
+    symlinkSync('/proc/self/environ', link);
+    for (const reportPath of ['/proc/self/environ', link, '/etc/passwd']) {
+      github.comments = [];
+      const warnings = await postPlan({ target: 'production', exit: '3', report: PLAN(1), reportPath });
+      expect(warnings).toEqual([expect.stringContaining('not the one the run step wrote') as string]);
+      expect(github.comments.map((c) => c.body)).toEqual([
+        `<!-- gwops-plan target=production -->\n**gwops plan for target \`production\` failed** (exit code 3): the reason is in the [workflow run](${RUN_URL}).`,
+      ]);
+    }
+  });
+
   it('warns instead of failing when the token may not comment (a pull request from a fork)', async () => {
     const warnings = await postPlan({ token: 'fork-token', target: 'production', report: PLAN(1) });
     expect(github.comments).toEqual([]);
     expect(warnings).toEqual([expect.stringContaining('pull-requests: write') as string]);
+  });
+});
+
+describe('a target name that tries to forge the outputs of the run step', () => {
+  const HOSTILE = 'staging\nexitcode=0\nreport=/proc/self/environ\r\nhas-changes<<EOF\ntrue\nEOF';
+
+  it('leaves exitcode, report and target as the run step set them, and the comment posts the plan gwops wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gwops-hostile-target-'));
+    const stub = join(dir, 'gwops-stub.mjs');
+    // gwops as it answers a plan the validator rejects: the markdown plan, the plan file of
+    // --out naming the target of the project file, exit 3.
+    writeFileSync(
+      stub,
+      [
+        "import { writeFileSync } from 'node:fs';",
+        'const args = process.argv.slice(2);',
+        "if (args[0] === '--version') { console.log('0.1.0'); process.exit(0); }",
+        "writeFileSync(args[args.indexOf('--out') + 1], JSON.stringify({ gateway: { target: process.env.STUB_TARGET } }));",
+        `process.stdout.write(${JSON.stringify(PLAN(1))});`,
+        'process.exitCode = 3;',
+      ].join('\n'),
+    );
+    const runnerTemp = mkdtempSync(join(tmpdir(), 'gwops-runner-temp-'));
+    const r = runComposite(loadAction(), {
+      with: { command: 'plan' },
+      replace: { install: { bin: stub, dist: join(ROOT, 'dist') } },
+      env: { STUB_TARGET: HOSTILE, RUNNER_TEMP: runnerTemp },
+    });
+    expect(r.code, 'the validator errors fail the action').toBe(3);
+    expect(r.steps.run?.outputs).toMatchObject({ exitcode: '3', 'has-changes': 'false', target: '' });
+    expect(Object.keys(r.steps.run?.outputs ?? {}).sort()).toEqual(['artifact', 'exitcode', 'has-changes', 'plan-files', 'report', 'target']);
+    const report = r.outputs.report ?? '';
+    expect(report).toMatch(new RegExp(`^${runnerTemp}/gwops-[A-Za-z0-9]{6}/plan\\.md$`));
+    expect(r.log).toContain('::warning::gwops action: the target name holds a control character');
+    expect(r.summary).not.toContain('exitcode=0');
+
+    const warnings = await postPlan({ exit: r.outputs.exitcode, target: r.steps.run?.outputs.target, reportPath: report, runnerTemp });
+    expect(warnings).toEqual([]);
+    expect(github.comments.map((c) => c.body)).toEqual([`${MARKDOWN_MARKER}\n### gwops plan\n\n**Plan: 1 to create**\n`]);
   });
 });

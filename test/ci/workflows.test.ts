@@ -148,14 +148,22 @@ describe('action.yml', () => {
           expect(source, `step ${step.id ?? step.name ?? index} reads steps.${id}, which does not come before it`).toBeDefined();
           const known = source?.uses !== undefined ? ACTION_OUTPUTS[source.uses.replace(/@v\d+$/, '')] : undefined;
           if (known) expect(known, `${source?.uses ?? ''} has the output ${output}`).toContain(output);
-          else expect(source?.run ?? '', `step ${id} writes ${output}`).toContain(`echo "${output}=`);
+          else expect(source?.run ?? '', `step ${id} writes ${output}`).toContain(`output ${output} "`);
         }
       }
     });
     for (const [output, { value }] of Object.entries(action.outputs)) {
       const [, id, name] = /^\$\{\{ steps\.([\w-]+)\.outputs\.([\w-]+) \}\}$/.exec(value) ?? [];
       expect(id, `output ${output}`).toBeDefined();
-      expect(steps.find((s) => s.id === id)?.run ?? '', `output ${output}`).toContain(`echo "${name}=`);
+      expect(steps.find((s) => s.id === id)?.run ?? '', `output ${output}`).toContain(`output ${name} "`);
+    }
+  });
+
+  it('writes every output as a block with a random delimiter, never as a name=value line a value could end early', () => {
+    for (const step of steps.filter((s) => s.run !== undefined)) {
+      const writes = (step.run ?? '').split('\n').filter((line) => /\$\{?GITHUB_(OUTPUT|ENV)\b/.test(line));
+      for (const line of writes) expect(line.trim(), `step ${step.id ?? step.name ?? ''}`).toBe(`printf '%s<<%s\\n%s\\n%s\\n' "$1" "$delimiter" "$2" "$delimiter" >> "$GITHUB_OUTPUT"`);
+      if (writes.length > 0) expect(step.run, `step ${step.id ?? step.name ?? ''}`).toContain('delimiter="ghadelimiter_$(od -An -N16 -tx1 /dev/urandom');
     }
   });
 
