@@ -8,7 +8,9 @@ import { createColors } from 'picocolors';
 import type { DriftActivation, DriftAttribution } from '../engine/drift-attribution.js';
 import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../engine/drift-report.js';
 import { DRIFT_DIRECTIONS, DRIFT_FORMAT_VERSION, driftedObjects, entriesByObject } from '../engine/drift-report.js';
+import { escapeInvisible } from '../display.js';
 import { jsonDocument } from '../json-document.js';
+import { codeCell, codeSpan } from './markdown-text.js';
 import { pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
 import type { Topology } from './topology.js';
@@ -61,11 +63,13 @@ function relatedTitle(value: unknown): string {
 }
 
 function where(entry: DriftEntry): string {
-  return entry.source ? ` (${entry.source.file}:${entry.source.line})` : '';
+  return entry.source ? ` (${escapeInvisible(`${entry.source.file}:${entry.source.line}`)})` : '';
 }
 
+/** One activation on one line; the gateway's time, author, comment and id escaped (src/display.ts). */
 function activationLine(a: DriftActivation): string {
-  return `${a.createdAt ?? '(time unknown)'}  ${a.createdBy ?? '(author unknown)'}  ${a.comment === undefined ? '(no comment)' : JSON.stringify(a.comment)}  [configuration ${a.id}]`;
+  const shown = (text: string): string => escapeInvisible(text);
+  return `${shown(a.createdAt ?? '(time unknown)')}  ${shown(a.createdBy ?? '(author unknown)')}  ${a.comment === undefined ? '(no comment)' : shown(JSON.stringify(a.comment))}  [configuration ${shown(a.id)}]`;
 }
 
 /**
@@ -90,11 +94,11 @@ function attributionLines(attribution: DriftAttribution): string[] {
   const lines: string[] = [];
   const last = attribution.lastGwops;
   if (attribution.since.length > 0 && last) {
-    lines.push(`Activated since gwops's last activation (configuration ${last.id}, ${last.createdAt ?? 'time unknown'}), newest first:`);
+    lines.push(`Activated since gwops's last activation (configuration ${escapeInvisible(last.id)}, ${escapeInvisible(last.createdAt ?? 'time unknown')}), newest first:`);
     for (const a of attribution.since) lines.push(`  ${activationLine(a)}`);
     if (attribution.since.some((a) => a.rollbackTo !== undefined)) lines.push(ROLLBACK_NOTE);
   } else {
-    lines.push(`The drift cannot be attributed: ${attribution.unattributed ?? 'no activation is known'}.`);
+    lines.push(`The drift cannot be attributed: ${escapeInvisible(attribution.unattributed ?? 'no activation is known')}.`);
   }
   return lines;
 }
@@ -104,7 +108,12 @@ function shownSide(entry: DriftEntry, side: 'declared' | 'live', options: ValueO
   return shownValue(entry.kind, entry.path ?? '', entry[side], options);
 }
 
+/** The lines under an object of the text report; names, paths and values escaped (src/display.ts). */
 function entryLines(entry: DriftEntry, options: ValueOptions): string[] {
+  return rawEntryLines(entry, options).map((line) => escapeInvisible(line));
+}
+
+function rawEntryLines(entry: DriftEntry, options: ValueOptions): string[] {
   switch (entry.direction) {
     case 'changed':
       return [`      ${entry.path ?? ''}: manifests ${oneLine(shownSide(entry, 'declared', options), entry.sensitive)}, gateway ${oneLine(shownSide(entry, 'live', options), entry.sensitive)}`];
@@ -121,7 +130,7 @@ function entryLines(entry: DriftEntry, options: ValueOptions): string[] {
 
 function ignoredLine(entry: IgnoredDriftEntry): string {
   const what = entry.path ?? entry.direction;
-  return `${objectTitle(entry)} ${what} (${entry.direction}): ${entry.ignoredBy.reason} [until ${entry.ignoredBy.until}]`;
+  return escapeInvisible(`${objectTitle(entry)} ${what} (${entry.direction}): ${entry.ignoredBy.reason} [until ${entry.ignoredBy.until}]`);
 }
 
 /**
@@ -156,6 +165,7 @@ export function renderDriftText(report: DriftReport, options: { readonly color: 
   return `${out.join('\n')}\n`;
 }
 
+/** gwops's own text in markdown (no name or value of the gateway's inside: those are code spans, markdown-text.ts). */
 function escapeInline(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/`/g, '\\`').replace(/\r?\n/g, ' ');
 }
@@ -163,10 +173,14 @@ function escapeInline(text: string): string {
 /** Longest value shown in a markdown table cell, in characters; longer ones are cut with `…` (the comment limit). */
 const CELL_LIMIT = 300;
 
+/** A value, name or text of the gateway in a table cell: a code span (markdown-text.ts), cut at {@link CELL_LIMIT}. */
 function cell(value: unknown, sensitive: boolean): string {
   if (value === undefined) return '';
-  const text = oneLine(value, sensitive);
-  return escapeInline(text.length > CELL_LIMIT ? `${text.slice(0, CELL_LIMIT - 1)}…` : text);
+  return textCell(oneLine(value, sensitive));
+}
+
+function textCell(text: string): string {
+  return codeCell(text.length > CELL_LIMIT ? `${text.slice(0, CELL_LIMIT - 1)}…` : text);
 }
 
 /**
@@ -189,19 +203,19 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
       switch (direction) {
         case 'changed':
           out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
-          for (const e of entries) out.push(`| ${escapeInline(objectTitle(e))} | \`${escapeInline(e.path ?? '')}\` | ${cell(shownSide(e, 'declared', values), e.sensitive)} | ${cell(shownSide(e, 'live', values), e.sensitive)} |`);
+          for (const e of entries) out.push(`| ${textCell(objectTitle(e))} | ${textCell(e.path ?? '')} | ${cell(shownSide(e, 'declared', values), e.sensitive)} | ${cell(shownSide(e, 'live', values), e.sensitive)} |`);
           break;
         case 'deleted':
         case 'added':
           out.push('| Object | Declared in |', '|---|---|');
-          for (const e of entries) out.push(`| ${escapeInline(objectTitle(e))} | ${e.source ? escapeInline(`${e.source.file}:${e.source.line}`) : 'no manifest'} |`);
+          for (const e of entries) out.push(`| ${textCell(objectTitle(e))} | ${e.source ? textCell(`${e.source.file}:${e.source.line}`) : 'no manifest'} |`);
           break;
         case 'link-added':
         case 'link-deleted':
           out.push('| Object | Relationship | Related |', '|---|---|---|');
           for (const e of entries) {
             const related = relatedTitle(direction === 'link-added' ? e.live : e.declared);
-            out.push(`| ${escapeInline(objectTitle(e))} | ${escapeInline(e.path?.replace(/^relationships\./, '') ?? '')} | ${escapeInline(related)} |`);
+            out.push(`| ${textCell(objectTitle(e))} | ${textCell(e.path?.replace(/^relationships\./, '') ?? '')} | ${textCell(related)} |`);
           }
           break;
       }
@@ -210,20 +224,20 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
     out.push('#### Who and when', '');
     const last = report.attribution.lastGwops;
     if (report.attribution.since.length > 0 && last) {
-      out.push(`Activations since gwops's last one (configuration ${escapeInline(last.id)}, ${escapeInline(last.createdAt ?? 'time unknown')}), newest first:`, '');
+      out.push(`Activations since gwops's last one (configuration ${codeSpan(last.id)}, ${last.createdAt !== undefined ? codeSpan(last.createdAt) : 'time unknown'}), newest first:`, '');
       out.push('| Time | Author | Comment | Configuration |', '|---|---|---|---|');
       for (const a of report.attribution.since) {
-        out.push(`| ${escapeInline(a.createdAt ?? '')} | ${escapeInline(a.createdBy ?? '')} | ${escapeInline(a.comment ?? '')} | ${escapeInline(a.id)} |`);
+        out.push(`| ${textCell(a.createdAt ?? '')} | ${textCell(a.createdBy ?? '')} | ${textCell(a.comment ?? '')} | ${textCell(a.id)} |`);
       }
       if (report.attribution.since.some((a) => a.rollbackTo !== undefined)) out.push('', ROLLBACK_NOTE);
     } else {
-      out.push(`The drift cannot be attributed: ${escapeInline(report.attribution.unattributed ?? 'no activation is known')}.`);
+      out.push(`The drift cannot be attributed: ${escapeInline(escapeInvisible(report.attribution.unattributed ?? 'no activation is known'))}.`);
     }
     out.push('');
   }
   if (report.ignored.length > 0) {
     out.push('#### Ignored', '', '| Object | Attribute | Reason | Until |', '|---|---|---|---|');
-    for (const e of report.ignored) out.push(`| ${escapeInline(objectTitle(e))} | ${escapeInline(e.path ?? e.direction)} | ${escapeInline(e.ignoredBy.reason)} | ${escapeInline(e.ignoredBy.until)} |`);
+    for (const e of report.ignored) out.push(`| ${textCell(objectTitle(e))} | ${textCell(e.path ?? e.direction)} | ${textCell(e.ignoredBy.reason)} | ${textCell(e.ignoredBy.until)} |`);
     out.push('');
   }
   if (report.drifted || report.ignored.length > 0) out.push(`**${escapeInline(driftSummaryLine(report))}**`, '');

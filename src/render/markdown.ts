@@ -11,6 +11,7 @@ import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import { MERMAID_LEGEND, renderMermaid } from './mermaid.js';
 import type { Topology } from './topology.js';
 import type { ObjectGroup } from './groups.js';
+import { codeCell, codeSpan } from './markdown-text.js';
 import { NO_CHANGES, changeRows, contentRows, objectTitle, pathWidth, shownChange, summaryLine, unchangedNote } from './values.js';
 
 /** The hidden marker that starts every plan comment. */
@@ -25,8 +26,9 @@ export interface MarkdownOptions {
   /**
    * Upper bound of the output's size in bytes of UTF-8 (default {@link MARKDOWN_MAX_BYTES},
    * under the 65,536 characters GitHub takes in a comment; its job summary takes 1 MiB).
-   * Object sections that do not fit are left out with a note; the summary, validator
-   * messages and undeclared objects are always kept.
+   * The heading and the summary table always stay; then, while they fit and in this
+   * order, the validator's messages, the undeclared objects, the picture and the object
+   * sections; what does not fit is left out with a note saying how much.
    */
   readonly maxBytes?: number;
   /**
@@ -82,7 +84,7 @@ function groupSection(group: ObjectGroup, full: boolean): string[] {
   const summary = `<code>${sign} ${escapeInline(objectTitle(group.ref))}</code> ${groupVerb(group)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
   const notes: string[] = [];
   const source = change?.source ?? group.links.find((l) => l.source)?.source;
-  if (source) notes.push(`Declared in \`${escapeInline(source.file)}:${source.line}\`.`);
+  if (source) notes.push(`Declared in ${codeSpan(`${source.file}:${source.line}`)}.`);
   if (change?.action === 'delete') notes.push(`Reason: ${escapeInline(deleteCause(change))}.`);
   return ['<details>', `<summary>${summary}</summary>`, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []), ...fenced('diff', groupLines(group, full)), '', '</details>'];
 }
@@ -90,20 +92,29 @@ function groupSection(group: ObjectGroup, full: boolean): string[] {
 /** How the table shows a severity: an icon and the gateway's word. */
 const SEVERITY_CELL: Readonly<Record<DiagnosticSeverity, string>> = { error: '❌ ERROR', warning: '⚠️ WARNING', info: 'ℹ️ INFO' };
 
-function validatorSection(messages: readonly Diagnostic[]): string[] {
+/** Longest text of the gateway in one cell of the validator's table, in characters; longer ones are cut with `…`. */
+const MESSAGE_LIMIT = 2_000;
+
+function cut(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+/** The heading and table head of the validator's messages. */
+function validatorHead(messages: readonly Diagnostic[]): string[] {
   const errors = messages.filter((m) => m.severity === 'error').length;
-  const lines = [
+  return [
     `#### Gateway validator: ${messages.length} message${messages.length === 1 ? '' : 's'}${errors > 0 ? `, ${errors} error${errors === 1 ? '' : 's'} (apply would not activate)` : ''}`,
     '',
     '| Severity | Code | Object | Where | Detail |',
     '|---|---|---|---|---|',
   ];
-  for (const m of messages) {
-    const object = m.object ? `<code>${escapeInline(objectTitle(m.object))}</code>` : '';
-    const where = m.file !== undefined ? `<code>${escapeInline(`${m.file}:${m.line}`)}</code>` : '';
-    lines.push(`| ${SEVERITY_CELL[m.severity]} | <code>${escapeInline(m.code)}</code> | ${object} | ${where} | ${escapeInline(m.message)} |`);
-  }
-  return lines;
+}
+
+/** One message as a table row: its code, object, place and text as code spans (markdown-text.ts). */
+function validatorRow(m: Diagnostic): string {
+  const object = m.object ? codeCell(cut(objectTitle(m.object), MESSAGE_LIMIT)) : '';
+  const where = m.file !== undefined ? codeCell(cut(`${m.file}:${m.line}`, MESSAGE_LIMIT)) : '';
+  return `| ${SEVERITY_CELL[m.severity]} | ${codeCell(cut(m.code, MESSAGE_LIMIT))} | ${object} | ${where} | ${codeCell(cut(m.message, MESSAGE_LIMIT))} |`;
 }
 
 /** The Mermaid picture of `topology` as markdown lines: the fenced flowchart, then `legend` (mermaid.ts; a plan's by default). */
@@ -111,21 +122,66 @@ export function pictureMarkdown(topology: Topology, legend: string = MERMAID_LEG
   return [...fenced('mermaid', renderMermaid(topology).trimEnd().split('\n')), '', `<sub>${legend}</sub>`, ''];
 }
 
+/** Bytes of UTF-8 of `lines` joined and ended by line feeds. */
+function bytesOf(lines: readonly string[]): number {
+  let n = 0;
+  for (const line of lines) n += Buffer.byteLength(line) + 1;
+  return n;
+}
+
+/** A part of the report that is cut to fit: its parts in order (each whole or not at all), and the note when some are left out. */
+interface CutPart {
+  readonly items: readonly (readonly string[])[];
+  /** The note for `left` items left out (markdown lines). */
+  readonly note: (left: number) => string[];
+}
+
+/** A note on what was left out, with the largest count a report can have: the room it is given. */
+const NOTE_ROOM = (note: (left: number) => string[]): number => bytesOf(note(Number.MAX_SAFE_INTEGER));
+
+/**
+ * The items of each part that fit in `room` bytes, in the order of `parts` (the first
+ * has the first claim), each part's note counted in before any of its items: what is
+ * left out is always said.
+ * @returns per part, the lines kept (and its note when some were left out)
+ */
+function fit(parts: readonly CutPart[], room: number): string[][] {
+  let left = room - parts.reduce((sum, part) => sum + (part.items.length > 0 ? NOTE_ROOM(part.note) : 0), 0);
+  return parts.map((part) => {
+    const kept: string[] = [];
+    let shown = 0;
+    for (const item of part.items) {
+      const size = bytesOf(item);
+      if (size > left) break;
+      kept.push(...item);
+      left -= size;
+      shown += 1;
+    }
+    if (shown < part.items.length) kept.push(...part.note(part.items.length - shown));
+    return kept;
+  });
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const WHOLE_PLAN = "the whole plan is in `gwops plan --format json` (the GitHub Action uploads it with the run's artifacts)";
+
 /**
  * Renders a plan as a pull-request comment. The first line is {@link MARKDOWN_MARKER}.
- * Secrets are already masked in the plan and stay masked; validator messages are shown
- * as given (escaped). Object sections beyond `maxBytes` are left out with a note.
+ * Secrets are already masked in the plan and stay masked; names, file names and the
+ * validator's messages are code spans (markdown-text.ts). The output is at most
+ * `maxBytes` bytes of UTF-8 ({@link MarkdownOptions.maxBytes}: what does not fit is left
+ * out with a note).
  * @returns markdown ending in a newline
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const limit = options.maxBytes ?? MARKDOWN_MAX_BYTES;
   const head: string[] = [MARKDOWN_MARKER, `### ${escapeInline(options.title ?? 'gwops plan')}`, ''];
-  const tail: string[] = [];
+  const summary: string[] = [];
   if (plan.steps.length === 0) {
-    head.push(`**${NO_CHANGES}**`, '');
+    summary.push(`**${NO_CHANGES}**`, '');
   } else {
-    if (options.topology) head.push(...pictureMarkdown(options.topology));
     const s = plan.summary;
-    head.push(
+    summary.push(
       `**${summaryLine(s)}**`,
       '',
       '| Action | Count |',
@@ -138,28 +194,40 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       '',
     );
   }
-  if (options.validatorMessages && options.validatorMessages.length > 0) tail.push(...validatorSection(options.validatorMessages), '');
-  if (plan.unmanaged.length > 0) {
-    tail.push('#### Not declared by any manifest (inside the ownership scope; `--prune` deletes them)', '');
-    for (const ref of plan.unmanaged) tail.push(`- <code>${escapeInline(objectTitle(ref))}</code>`);
-    tail.push('');
-  }
-  const budget = (options.maxBytes ?? MARKDOWN_MAX_BYTES) - Buffer.byteLength([...head, ...tail].join('\n')) - 200;
+  const messages = options.validatorMessages ?? [];
+  const validator: CutPart = {
+    items: messages.map((m) => [validatorRow(m)]),
+    note: (left) => ['', `_${plural(left, 'more validator message')} not shown, to keep this text within its size limit: every message is in \`gwops plan --format json\`._`],
+  };
+  const unmanaged: CutPart = {
+    items: plan.unmanaged.map((ref) => [`- ${codeSpan(objectTitle(ref))}`]),
+    note: (left) => [`- _${plural(left, 'more object')} not shown, to keep this text within its size limit: ${WHOLE_PLAN}._`],
+  };
+  const picture: CutPart = {
+    items: options.topology && plan.steps.length > 0 ? [pictureMarkdown(options.topology)] : [],
+    note: () => ['_The picture of the plan is left out, to keep this text within its size limit._', ''],
+  };
   const groups = groupSteps(plan);
-  const body: string[] = [];
-  let used = 0;
-  let shown = 0;
-  for (const group of groups) {
-    const section = [...groupSection(group, options.fullCertificates === true), ''];
-    const size = Buffer.byteLength(section.join('\n')) + 1;
-    if (used + size > budget) break;
-    body.push(...section);
-    used += size;
-    shown += 1;
-  }
-  if (shown < groups.length) {
-    const left = groups.length - shown;
-    body.push(`_${left} more object${left === 1 ? '' : 's'} not shown, to keep this text within its size limit: the whole plan is in \`gwops plan --format json\` (the GitHub Action uploads it with the run's artifacts)._`, '');
-  }
-  return `${[...head, ...body, ...tail].join('\n').trimEnd()}\n`;
+  const objects: CutPart = {
+    items: groups.map((group) => [...groupSection(group, options.fullCertificates === true), '']),
+    note: (left) => [`_${plural(left, 'more object')} not shown, to keep this text within its size limit: ${WHOLE_PLAN}._`, ''],
+  };
+  const validatorTitle = messages.length > 0 ? [...validatorHead(messages)] : [];
+  const unmanagedTitle = plan.unmanaged.length > 0 ? ['#### Not declared by any manifest (inside the ownership scope; `--prune` deletes them)', ''] : [];
+  // The fixed lines, the blank lines that end the validator's and the undeclared sections.
+  const fixed = bytesOf([...head, ...summary, ...validatorTitle, ...(messages.length > 0 ? [''] : []), ...unmanagedTitle, ...(plan.unmanaged.length > 0 ? [''] : [])]);
+  const [validatorRows = [], unmanagedRows = [], pictureLines = [], body = []] = fit([validator, unmanaged, picture, objects], limit - fixed);
+  const tail: string[] = [];
+  if (messages.length > 0) tail.push(...validatorTitle, ...validatorRows, '');
+  if (plan.unmanaged.length > 0) tail.push(...unmanagedTitle, ...unmanagedRows, '');
+  const all = `${[...head, ...pictureLines, ...summary, ...body, ...tail].join('\n').trimEnd()}\n`;
+  if (Buffer.byteLength(all) <= limit) return all;
+  // A bound too small for the headings and the notes: the summary and one note on the rest.
+  const rest = [
+    messages.length > 0 ? plural(messages.length, 'more validator message') : '',
+    plan.unmanaged.length > 0 ? `${plural(plan.unmanaged.length, 'more object')} not declared by any manifest` : '',
+    picture.items.length > 0 ? 'the picture' : '',
+    groups.length > 0 ? plural(groups.length, 'more object section') : '',
+  ].filter((part) => part !== '');
+  return `${[...head, ...summary, `_Not shown, to keep this text within its size limit: ${rest.join(', ')}; ${WHOLE_PLAN}._`].join('\n')}\n`;
 }

@@ -76,7 +76,7 @@ describe('renderMarkdown', () => {
       validatorMessages: [{ severity: 'error', code: 'X', file: 'm.yaml', line: 3, column: 1, pointer: '', object: { kind: 'mapping', name: 'a' }, message: 'a | b <script>' }],
     });
     expect(md).toContain('````diff');
-    expect(md).toContain('| ❌ ERROR | <code>X</code> | <code>mapping "a"</code> | <code>m.yaml:3</code> | a \\| b &lt;script&gt; |');
+    expect(md).toContain('| ❌ ERROR | `X` | `mapping "a"` | `m.yaml:3` | `a \\| b <script>` |');
     expect(md).toContain('<details>');
     expect(md).toContain('1 error (apply would not activate)');
   });
@@ -109,7 +109,7 @@ describe('renderMarkdown size', () => {
     const short = renderMarkdown(p, { maxBytes: 5_000, validatorMessages: [{ severity: 'error', code: 'validator-message', message: 'kept' }] });
     expect(short.length).toBeLessThanOrEqual(5_000);
     expect(short).toContain('Plan: 200 to create');
-    expect(short).toContain('| kept |');
+    expect(short).toContain('| `kept` |');
     expect(short).toMatch(/_\d+ more objects not shown, to keep this text within its size limit: the whole plan is in `gwops plan --format json`/);
   });
 });

@@ -4,6 +4,7 @@
  * a failed run as plan's view shows it (plan.ts).
  */
 import type { AdoptResult } from '../../adopt/index.js';
+import { escapeInvisible } from '../../display.js';
 import { expiredWarning } from '../../manifest/drift-ignore.js';
 import type { DriftRun } from '../../operations/drift.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
@@ -26,12 +27,13 @@ function adoptionLines(result: AdoptResult): string {
   const lines: string[] = [];
   const n = result.edited.length + result.created.length + result.removed.length;
   lines.push(n === 0 ? 'Adopted nothing: no manifest file needed a change.' : `Adopted the gateway's state into ${n} manifest file${n === 1 ? '' : 's'}:`);
-  for (const f of result.edited) lines.push(`  edited   ${f}`);
-  for (const f of result.created) lines.push(`  created  ${f}`);
-  for (const f of result.removed) lines.push(`  removed  ${f}`);
+  // File and object names escaped (src/display.ts): each stays on its line whatever the colour mode.
+  for (const f of result.edited) lines.push(`  edited   ${escapeInvisible(f)}`);
+  for (const f of result.created) lines.push(`  created  ${escapeInvisible(f)}`);
+  for (const f of result.removed) lines.push(`  removed  ${escapeInvisible(f)}`);
   if (result.skipped.length > 0) {
     lines.push('Not adopted:');
-    for (const s of result.skipped) lines.push(`  ${s}`);
+    for (const s of result.skipped) lines.push(`  ${escapeInvisible(s)}`);
   }
   if (result.secretVariables.length > 0) lines.push(`The new files read secrets from: ${result.secretVariables.join(', ')} (set them before the next plan).`);
   return `${lines.join('\n')}\n`;
