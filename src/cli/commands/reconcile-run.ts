@@ -28,7 +28,7 @@ import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
-import type { Format } from '../views/plan.js';
+import type { Format, PlanFormat } from '../views/plan.js';
 import { planView } from '../views/plan.js';
 import { applyView } from '../views/apply.js';
 
@@ -48,7 +48,7 @@ export interface CommonFlags extends ConnectionFlags {
 
 
 /** The input of a run. */
-export function runInput(paths: string[], flags: CommonFlags, io: CliIO, progress?: ProgressReporter): RunInput {
+export function runInput(paths: string[], flags: Omit<CommonFlags, 'format'>, io: CliIO, progress?: ProgressReporter): RunInput {
   return {
     progress,
     ...gatewayInput(flags, io),
@@ -157,9 +157,13 @@ function markdownBytes(value: string | undefined): number | undefined {
   return n;
 }
 
+/** The flags of `gwops plan`: its format may also be `github` (views/plan.ts `PlanFormat`). */
+export type PlanFlags = Omit<CommonFlags, 'format'> & { format: PlanFormat; out?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean };
+
+/** `gwops plan` in any {@link PlanFormat}. @returns the exit code */
 export async function planAction(
   paths: string[],
-  flags: CommonFlags & { out?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean },
+  flags: PlanFlags,
   io: CliIO,
   progress?: ProgressReporter,
 ): Promise<number> {

@@ -5,7 +5,7 @@ import { EXIT_CODES_HELP } from '../exit.js';
 import type { CommandModule } from '../io.js';
 import { withProgress } from '../progress.js';
 import type { DriftFlags } from './drift-run.js';
-import type { CommonFlags } from './reconcile-run.js';
+import type { CommonFlags, PlanFlags } from './reconcile-run.js';
 
 /**
  * `--api-key VALUE`, which people type out of habit: refused with one line that points to
@@ -54,13 +54,13 @@ export const registerReconcile: CommandModule = (program, io, done) => {
       .description('Show the API calls that would make the gateway match the manifests (checked by the gateway, never persisted)')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests); - for stdin'),
   ))
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
+    .addOption(new Option('--format <format>', 'output format (github: the plan as text, then the manifests\' warnings and the validator\'s messages as GitHub Actions annotations at their lines)').choices(['text', 'markdown', 'json', 'github']).default('text'))
     .option('--out <file>', 'also write the plan file for apply --plan: the plan, the gateway it was made against and the desired state, secrets as their sources only')
     .option('--max-bytes <n>', 'markdown: the largest output, in bytes of UTF-8 (default 60000, to fit a pull-request comment); object sections beyond it are left out with a note')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
     .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when the server check fails, list every step with its status (else the counts)'))
-    .action(async (paths: string[], flags: CommonFlags & { out?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean }) => {
+    .action(async (paths: string[], flags: PlanFlags) => {
       const { planAction } = await import('./reconcile-run.js');
       done(await withProgress(io, 'plan', flags.quiet, (through, progress) => planAction(paths, flags, through, progress)));
     });

@@ -17,9 +17,17 @@ import { writingBacklog } from '../backlog.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
+import { annotationPaths } from './validate.js';
 
 /** Output formats of plan, apply and drift. */
 export type Format = 'text' | 'markdown' | 'json';
+
+/**
+ * Output formats of plan: those of {@link Format}, and `github`: the plan as text without
+ * colours, then every diagnostic (the validator's messages at their manifest lines) as a
+ * GitHub Actions annotation.
+ */
+export type PlanFormat = Format | 'github';
 
 /** What a plan is shown with. */
 export interface PlanContent {
@@ -82,8 +90,19 @@ function executionReport(error: unknown, io: CliIO, verbose: boolean): void {
  * validator's messages after the plan in the text format of every diagnostic; markdown
  * shows them in a table, and the plan's topology when the states are given.
  */
-function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content: PlanContent) => Iterable<string>, text?: (plan: Plan) => Iterable<string>): PlanView {
+function humanPlanView(
+  io: CliIO,
+  verbose: boolean,
+  render: (plan: Plan, content: PlanContent) => Iterable<string>,
+  text?: (plan: Plan) => Iterable<string>,
+  annotations = false,
+): PlanView {
   const color = colorEnabled(io);
+  // Diagnostics of a failed run: the text format on stderr, and with `annotations` also as GitHub annotations on stdout.
+  const diagnosticsOf = (diagnostics: readonly Diagnostic[]): void => {
+    io.stderr.write(`${formatDiagnostics(diagnostics, 'text', { color })}\n`);
+    if (annotations) io.stdout.write(githubAnnotations(io, diagnostics));
+  };
   const print = (chunks: Iterable<string>): void => {
     for (const chunk of chunks) io.stdout.write(chunk);
   };
@@ -103,11 +122,12 @@ function humanPlanView(io: CliIO, verbose: boolean, render: (plan: Plan, content
     failure(error, warnings) {
       if (error instanceof OutsideScopeError) {
         print(render(error.plan, { warnings }));
-        io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
+        diagnosticsOf(error.diagnostics);
       } else if (error instanceof ValidatorRejectedError) {
         io.stderr.write(renderValidatorMessages(error.diagnostics, { color }));
+        if (annotations) io.stdout.write(githubAnnotations(io, error.diagnostics));
       } else if (isDiagnosticsError(error)) {
-        io.stderr.write(`${formatDiagnostics(error.diagnostics, 'text', { color })}\n`);
+        diagnosticsOf(error.diagnostics);
       } else if (error instanceof ServerCheckForbiddenError) {
         // The plan from what was read, as a plan without a server check; the error's message follows on stderr.
         print(render(error.plan, { warnings }));
@@ -124,6 +144,23 @@ export function textPlan(io: CliIO, fullCertificates = false): (plan: Plan, cont
   return function* (plan, { messages, text }) {
     yield* text ?? renderTextChunks(plan, { color, fullCertificates });
     if (messages) yield renderValidatorMessages(messages, { color });
+  };
+}
+
+/**
+ * `diagnostics` as GitHub Actions annotations (src/diagnostics-format.ts, escaped by
+ * GitHub's rules for workflow commands), each manifest path given from GITHUB_WORKSPACE as
+ * `validate --format github` gives it (validate.ts `annotationPaths`).
+ */
+function githubAnnotations(io: CliIO, diagnostics: readonly Diagnostic[]): string {
+  return formatDiagnostics(annotationPaths(diagnostics, io.cwd, io.env.GITHUB_WORKSPACE), 'github');
+}
+
+/** The plan of `--format github`: its text without colours, then the manifests' warnings and the validator's messages as annotations. */
+function githubPlan(io: CliIO, fullCertificates: boolean): (plan: Plan, content: PlanContent) => Iterable<string> {
+  return function* (plan, { messages, warnings, text }) {
+    yield* text ?? renderTextChunks(plan, { color: false, fullCertificates });
+    yield githubAnnotations(io, [...warnings, ...(messages ?? [])]);
   };
 }
 
@@ -183,9 +220,11 @@ function jsonPlanView(io: CliIO, verbose: boolean): PlanView {
  * The view of `gwops plan` in `format`; markdown under `title` when given.
  * @param verbose certificates shown as their PEM (else summarised); a failed step lists every step with its status (else the counts)
  */
-export function planView(format: Format, io: CliIO, options: { verbose?: boolean | undefined; title?: string } = {}): PlanView {
+export function planView(format: PlanFormat, io: CliIO, options: { verbose?: boolean | undefined; title?: string } = {}): PlanView {
   const verbose = options.verbose === true;
   switch (format) {
+    case 'github':
+      return humanPlanView(io, verbose, githubPlan(io, verbose), (plan) => renderTextLines(plan, { color: false, fullCertificates: verbose }), true);
     case 'text':
       return humanPlanView(io, verbose, textPlan(io, verbose), (plan) => renderTextLines(plan, { color: colorEnabled(io), fullCertificates: verbose }));
     case 'markdown':

@@ -34,7 +34,7 @@ function textView(io: CliIO): ValidateView {
  * outside Actions (no GITHUB_WORKSPACE), for stdin (`-`) and for a file outside the
  * workspace. Separators are `/`.
  */
-function annotationPaths(diagnostics: readonly Diagnostic[], cwd: string, workspace: string | undefined): Diagnostic[] {
+export function annotationPaths(diagnostics: readonly Diagnostic[], cwd: string, workspace: string | undefined): Diagnostic[] {
   if (workspace === undefined || workspace === '') return [...diagnostics];
   const root = resolve(cwd, workspace);
   return diagnostics.map((d) => {
