@@ -112,6 +112,16 @@ export function safeOutput(text: string, terminal: boolean): string {
 }
 
 /**
+ * JSON text (a document JSON.stringify wrote, whose only raw line breaks are its layout)
+ * with every control, zero-width and bidi character inside its strings written as a JSON
+ * escape (`\u202e`): the same JSON value, safe to show. For the files gwops writes
+ * directly, which do not pass through {@link safeOutput} (the plan file of `plan --out`).
+ */
+export function jsonInvisibleEscaped(json: string): string {
+  return json.replace(INVISIBLE, (ch) => (ch === '\n' ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/**
  * An error message on one logical line: line breaks that do not start an indented
  * continuation (`\n  ...`, as gwops's own multi-line messages do) are escaped, so a name
  * inside a message cannot start a line of its own, and so is every other control,

@@ -26,26 +26,46 @@ export const HOSTILE: readonly { readonly label: string; readonly text: string }
 /* eslint-disable no-control-regex -- finding control characters is the point */
 /** gwops's own colour codes (src/display.ts: the palette of picocolors it uses). */
 const OWN_SGR = /\x1b\[(?:1|2|22|31|32|33|34|36|39)m/g;
+/** Control characters (C0 but line feed and tab, DEL, C1): never raw in any channel, files included. */
+const CONTROL = /[\x00-\x08\x0B-\x1F\x7F-\x9F]/g;
 /** Controls that may not reach a channel raw (line feed and tab are the channels' own). */
 const RAW = /[\x00-\x08\x0B-\x1F\x7F-\x9F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 /** The progress line's erase (src/cli/progress.ts). */
 const ERASE = /\r\x1b\[K/g;
+/** The control characters a project file refuses in a key (all but tab, line feed and carriage return). */
+export const REFUSED_IN_KEYS = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/;
 /** A colour code of the input's hostile strings, raw. */
 const INPUT_SGR = /\x1b\[(?:31|8)mFORGED/;
 /* eslint-enable no-control-regex */
 
+/** A GitHub annotation as gwops writes it: properties `name=value` without raw `:` or `,`, the last one its title. */
+const OWN_ANNOTATION = /^::(error|warning|notice) (?:[a-zA-Z]+=[^,:]*,)*title=[^,:]*::/;
+
 /** What one channel's bytes did wrong (an empty list when nothing). */
-export function channelViolations(text: string, options: { readonly colors?: boolean; readonly markdown?: boolean; readonly json?: boolean; readonly github?: boolean } = {}): string[] {
+export function channelViolations(
+  text: string,
+  options: {
+    readonly colors?: boolean;
+    readonly markdown?: boolean;
+    readonly json?: boolean;
+    readonly github?: boolean;
+    readonly action?: boolean;
+    /** A data file that keeps the input's values as they are (a manifest): only control characters count, not bidi or zero-width ones. */
+    readonly dataFile?: boolean;
+  } = {},
+): string[] {
   const found: string[] = [];
   // gwops's own colour codes pass only with colours on, and never carry a marker of the input right after them.
   const stripped = options.colors === true ? text.replace(ERASE, '').replace(OWN_SGR, '') : text;
   if (options.colors === true && INPUT_SGR.test(text)) found.push('a colour code of the input passed');
-  const raw = stripped.match(RAW);
+  const raw = stripped.match(options.dataFile === true ? CONTROL : RAW);
   if (raw) found.push(`raw control characters: ${[...new Set(raw)].map((c) => `U+${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(' ')}`);
   for (const line of text.split('\n')) {
     if (!line.startsWith('::')) continue;
-    // gwops's own annotations (github format) start a line; never with a marker of the input in the command or its properties.
-    const own = options.github === true && /^::(error|warning|notice)( [^:]*)?::/.test(line) && !/^::[^:]*(FORGED|evil)/.test(line);
+    // gwops's own annotations (github format) start a line, always with a title (diagnostics-format.ts), the
+    // properties escaped (no raw `:` or `,` inside a value); the action's own messages name it.
+    const own =
+      (options.github === true && OWN_ANNOTATION.test(line)) || (options.action === true && /^::(error|warning)::gwops (action: |plan|drift|validate|apply)/.test(line));
     if (!own) found.push(`a line starting with '::': ${line.slice(0, 80)}`);
   }
   if (/^(exitcode|report)=/m.test(text)) found.push('a line of the input that sets an output');

@@ -22,6 +22,7 @@ import { planFileOfRun } from '../../operations/steps/saved-plan.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 import { renderPlanFileChunks } from '../../render/index.js';
+import { jsonInvisibleEscaped } from '../../display.js';
 import { consent } from '../consent.js';
 import { EXIT } from '../../exit-codes.js';
 import type { ConnectionFlags } from '../connection-flags.js';
@@ -181,7 +182,11 @@ export async function planAction(
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
     // In chunks, each written before the next is made: the file never exists whole in memory.
-    const planFile = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
+    const chunks = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
+    // Names and values of the input with control, zero-width or bidi characters as JSON escapes: the same plan, safe to show.
+    const planFile = (function* () {
+      for (const chunk of chunks) yield jsonInvisibleEscaped(chunk);
+    })();
     await writeFile(out, planFile).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
     });
