@@ -172,6 +172,15 @@ describe('the shell steps of action.yml', () => {
     expect(run({ command: 'apply', args: '-y' }, { exit: 3 }).code).toBe(3);
   });
 
+  it('apply: the output in the summary is fenced longer than any backtick run in it, so no line of it ends the block', () => {
+    const stdout = 'Apply complete\n``````\n[FORGED](https://evil.example/) @octo-victim\n';
+    const r = run({ command: 'apply', args: '--yes' }, { exit: 0, stdout });
+    expect(r.code).toBe(0);
+    expect(r.summary).toContain(`\`\`\`\`\`\`\`text\n${stdout}\`\`\`\`\`\`\`\n`);
+    const plain = run({ command: 'apply', args: '--yes' }, { exit: 0, stdout: 'Apply complete\n' });
+    expect(plain.summary).toContain('`````text\nApply complete\n`````\n');
+  });
+
   it('apply without --yes warns that gwops will stop before any change', () => {
     const r = run({ command: 'apply', args: '--target production' }, { exit: 1 });
     expect(r.log).toContain('::warning::gwops apply without --yes in args');
