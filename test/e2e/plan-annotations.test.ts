@@ -43,4 +43,12 @@ describe('plan --format github', () => {
     for (const line of annotations) expect(line).toMatch(/^::(error|warning|notice) file=web%2Capp%3A1\.yaml,line=\d+,col=\d+,title=[A-Z_]+::[^\r]*$/);
     expect(t.h.emulator.openSessionCount()).toBe(0);
   });
+
+  it('annotates the manifests\' own errors too, before any gateway is contacted (exit 1)', async () => {
+    const dir = await writeManifests(t.h, 'annotated-local', { 'bad.yaml': BROKEN.replace('port: 8080', 'port: eighty') });
+    const r = await t.h.cli(['plan', '--format', 'github', dir, ...t.h.connection], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^::error file=bad\.yaml,line=5,col=\d+,title=[a-z-]+::/m);
+    expect(r.stderr).toMatch(/^bad\.yaml:5:\d+: error: /m);
+  });
 });
