@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
 import { errnoCode, errnoWords } from '../../files.js';
@@ -19,6 +19,7 @@ import { prepare, runPlan } from '../../operations/plan.js';
 import type { ApplyInput } from '../../operations/apply.js';
 import { prepareApply, runApply } from '../../operations/apply.js';
 import { planFileOfRun } from '../../operations/steps/saved-plan.js';
+import { planSigner, planSigningKey, signatureFileOf, signedChunks } from '../../operations/steps/plan-signing.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 import { renderPlanFileChunks } from '../../render/index.js';
@@ -44,13 +45,18 @@ export interface CommonFlags extends ConnectionFlags {
   /** Every step of a failed run, not only the counts. */
   verbose?: boolean;
   format: Format;
+  /** `--plan-signing-key-file` (plan and apply). */
+  planSigningKeyFile?: string;
 }
 
 
-/** The input of a run. */
+/** The input of a run. @throws ConfigError when the plan-signing key cannot be read (plan-signing.ts `planSigningKey`) */
 export function runInput(paths: string[], flags: CommonFlags, io: CliIO, progress?: ProgressReporter): RunInput {
+  const signingKey = planSigningKey({ planSigningKeyFile: flags.planSigningKeyFile, env: io.env, cwd: io.cwd });
+  if (signingKey !== undefined) io.secrets?.add(signingKey);
   return {
     progress,
+    planSigningKey: signingKey,
     ...gatewayInput(flags, io),
     paths,
     stdin: io.stdin,
@@ -177,9 +183,17 @@ export async function planAction(
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
     // In chunks, each written before the next is made: the file never exists whole in memory.
-    const planFile = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
+    const chunks = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
+    // With a plan-signing key, the bytes written are signed on the way (plan-signing.ts).
+    const signer = input.planSigningKey === undefined ? undefined : planSigner(input.planSigningKey);
+    const planFile = signer ? signedChunks(chunks, signer) : chunks;
     await writeFile(out, planFile).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
+    });
+    // A signature left from an earlier run would not match this file: an unsigned file has none.
+    const signature = signatureFileOf(out);
+    await (signer ? writeFile(signature, `${signer.signature()}\n`) : rm(signature, { force: true })).catch((error: unknown) => {
+      throw new ConfigError(`cannot write the signature ${signatureFileOf(flags.out ?? '')} of the plan file: ${errnoWords(error)}`, { cause: error });
     });
   }
   if (diagnostics.hasErrors()) return EXIT.validatorErrors;
