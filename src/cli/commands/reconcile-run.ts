@@ -50,13 +50,22 @@ export interface CommonFlags extends ConnectionFlags {
 }
 
 
-/** The input of a run. @throws ConfigError when the plan-signing key cannot be read (plan-signing.ts `planSigningKey`) */
+/**
+ * The plan-signing key of plan and apply (`--plan-signing-key-file`, else
+ * `GWOPS_PLAN_SIGNING_KEY`), registered for redaction.
+ * @throws ConfigError when it cannot be read (plan-signing.ts `planSigningKey`)
+ */
+function signingKey(flags: CommonFlags, io: CliIO): { planSigningKey?: string } {
+  const key = planSigningKey({ planSigningKeyFile: flags.planSigningKeyFile, env: io.env, cwd: io.cwd });
+  if (key === undefined) return {};
+  io.secrets?.add(key);
+  return { planSigningKey: key };
+}
+
+/** The input of a run. */
 export function runInput(paths: string[], flags: CommonFlags, io: CliIO, progress?: ProgressReporter): RunInput {
-  const signingKey = planSigningKey({ planSigningKeyFile: flags.planSigningKeyFile, env: io.env, cwd: io.cwd });
-  if (signingKey !== undefined) io.secrets?.add(signingKey);
   return {
     progress,
-    planSigningKey: signingKey,
     ...gatewayInput(flags, io),
     paths,
     stdin: io.stdin,
@@ -173,7 +182,7 @@ export async function planAction(
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const view = planView(flags.format, io, { verbose: flags.verbose });
   // The text of the plan is made while the server check's calls wait for their answers.
-  const input: PlanInput = { ...runInput(paths, flags, io, progress), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan) };
+  const input: PlanInput = { ...runInput(paths, flags, io, progress), ...signingKey(flags, io), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan) };
   const prepared = await prepare(input).catch((e: unknown) => view.failure(e, []));
   const warnings = shownWarnings(prepared.diagnostics, io);
   const { result, diagnostics } = await runPlan(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
@@ -237,6 +246,7 @@ export async function applyAction(
   let warnings: readonly Diagnostic[] = [];
   const input: ApplyInput = {
     ...runInput(paths, flags, io, progress),
+    ...signingKey(flags, io),
     planFile: flags.plan,
     comment: flags.comment,
     commit,
