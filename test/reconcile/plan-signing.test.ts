@@ -12,6 +12,11 @@ import { ConfigError } from '../../src/errors.js';
 import { PlanSignatureError } from '../../src/engine/errors.js';
 import { PLAN_SIGNING_KEY_ENV, planSigner, planSigningKey, signatureCheckOf, signedChunks, verifySignature } from '../../src/operations/steps/plan-signing.js';
 import { thrownBy } from '../support/thrown.js';
+import { desiredState, identityHandles } from '../../src/engine/desired.js';
+import { liveState } from '../../src/engine/live.js';
+import { liveStateDigest } from '../../src/engine/live-digest.js';
+import type { State } from '../../src/engine/model.js';
+import { doc, resource } from './helpers.js';
 
 describe('plan signing', () => {
   let dir = '';
@@ -57,5 +62,26 @@ describe('plan signing', () => {
     await writeFile(`${plan}.sig`, `hmac-sha256:${'0'.repeat(64)}\n`);
     await expect(signatureCheckOf('plan.json', plan, undefined)).rejects.toThrow(/is signed \(plan\.json\.sig\), and no plan-signing key is configured/);
     expect((await signatureCheckOf('plan.json', plan, 'k'.repeat(32)))?.expected).toBe(`hmac-sha256:${'0'.repeat(64)}`);
+  });
+});
+
+describe('the live digest without and with the plan-signing key', () => {
+  const jws = (secret: string): Record<string, unknown> => ({
+    name: 'api',
+    entryPath: { value: '/api/' },
+    access: { tokenVerification: { signatureCheckEnforced: true, jwsAlgorithm: 'HS_256', jwsKey: secret } },
+  });
+  const desired = desiredState([doc('mapping', 'api', { entryPath: { value: '/api/' }, access: { tokenVerification: { signatureCheckEnforced: true, jwsAlgorithm: 'HS_256', jwsKey: 'declared-secret' } } })]);
+  const live = (secret: string): State => liveState({ mapping: [resource('mapping', '1', jws(secret))] }, identityHandles(desired));
+
+  it('plain: no secret value goes in (the same digest whatever the secret); keyed: a changed secret changes it', () => {
+    const plain = liveStateDigest(live('secret-one'), desired);
+    expect(plain).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(liveStateDigest(live('secret-two'), desired)).toBe(plain);
+    const key = 'k'.repeat(32);
+    const keyed = liveStateDigest(live('secret-one'), desired, key);
+    expect(keyed).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(liveStateDigest(live('secret-two'), desired, key)).not.toBe(keyed);
+    expect(liveStateDigest(live('secret-one'), desired, 'j'.repeat(32))).not.toBe(keyed);
   });
 });
