@@ -209,3 +209,17 @@ export class RollbackTargetError extends InputError {
     super(message);
   }
 }
+
+/**
+ * A rollback within the ownership scope that cannot be made without changing an object
+ * outside it (a link of the target to an object the active configuration no longer
+ * holds): nothing was changed. Exit code 1.
+ */
+export class RollbackScopeError extends GwopsError {}
+
+/**
+ * A plan file whose signature (`<file>.sig`) does not verify with the plan-signing key, a
+ * signed file read without the key, or an unsigned file read with a key configured:
+ * nothing was sent. Exit code 1.
+ */
+export class PlanSignatureError extends GwopsError {}

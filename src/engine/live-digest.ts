@@ -21,11 +21,14 @@ import { setOwnMember } from '../own-member.js';
  * so it is left out (this also keeps the digest cheap: hashing 20,000 full mapping trees
  * costs seconds).
  *
- * Without `key` (`sha256:<hex>`), secret values are masked before hashing. With `key` (the
- * run's API key; `hmac-sha256:<hex>`), it is an HMAC-SHA256 keyed by it that also covers
- * each readable secret value and whether it equals the desired value: a secret changed on
- * the gateway changes the digest, and a reader of the digest who lacks the key learns
- * nothing about any value (docs/architecture.md "Saved plans").
+ * Without `key` (`sha256:<hex>`), secret values are masked before hashing: a plain digest
+ * of a secret could be tested against guesses by anyone who reads the plan file, so none
+ * goes in. With `key` (the plan-signing key, which the run that saves a plan and the run
+ * that applies it share, whatever API key each uses; `hmac-sha256:<hex>`), it is an
+ * HMAC-SHA256 keyed by it that also covers each readable secret value and whether it
+ * equals the desired value: a secret changed on the gateway changes the digest, and a
+ * reader of the digest who lacks the key learns nothing about any value
+ * (docs/architecture.md "Saved plans").
  *
  * `apply --plan` recomputes it with the same `desired` and compares it with
  * {@link Plan.liveDigest}; a different value means the plan may be wrong.

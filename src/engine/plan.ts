@@ -77,7 +77,7 @@ export interface PlanOptions {
    */
   readonly appliedVersions?: SecretVersions | undefined;
   /**
-   * The key of the keyed live digest (the run's API key; see {@link liveStateDigest}):
+   * The key of the keyed live digest (the plan-signing key; see {@link liveStateDigest}):
    * with it the digest covers readable secret values too. Never stored.
    */
   readonly digestKey?: string | undefined;

@@ -8,6 +8,7 @@
  */
 import { isPlainObject as isRecord } from './diff.js';
 import type { Plan, PlanCall, PlanStep } from './plan-types.js';
+import type { PlanFile, SavedObject } from './plan-file.js';
 
 /** The first JSON path (`.body.data.attributes.name`, `[2]`) at which `a` and `b` differ, or undefined when they are equal as JSON. */
 function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
@@ -68,5 +69,41 @@ export function planDifference(saved: Plan, fresh: Plan): string | undefined {
     const path = firstDifference(saved[member], json[member]);
     if (path !== undefined) return `its ${member} differs from that plan${path === '(the whole value)' ? '' : ` at ${path.replace(/^\./, '')}`}`;
   }
+  return undefined;
+}
+
+/** What {@link desiredDifference} compares of a plan file: its desired state, its ownership scope and its options. */
+export type BoundMembers = Pick<PlanFile, 'desired' | 'ownership' | 'options'>;
+
+/**
+ * The first difference between the desired state a plan file holds and the one the
+ * checkout's manifests make for its target (both as a plan file holds them, secrets as
+ * their sources), with its ownership scope and options, in words; undefined when they are
+ * the same. An object's `source` (where its document is) is not compared. Pure.
+ * (docs/architecture.md "Saved plans", "Bound to the checkout")
+ * @param saved the plan file's members as read (any JSON)
+ */
+export function desiredDifference(saved: BoundMembers, made: BoundMembers): string | undefined {
+  const byKey = (objects: readonly SavedObject[]): Map<string, unknown> =>
+    new Map(objects.map(({ source: _source, ...object }) => [`${object.kind} '${object.name}'`, JSON.parse(JSON.stringify(object)) as unknown]));
+  const mine = byKey(saved.desired.objects);
+  const theirs = byKey(made.desired.objects);
+  for (const [key, object] of mine) {
+    if (!theirs.has(key)) return `${key} is not declared by the manifests`;
+    const path = firstDifference(object, theirs.get(key));
+    if (path !== undefined) return `${key} differs from the manifests at ${path.replace(/^\./, '')}`;
+  }
+  for (const key of theirs.keys()) if (!mine.has(key)) return `${key}, declared by the manifests, is not in the file`;
+  const keys = (tuples: readonly (readonly string[])[]): Set<string> => new Set(tuples.map((t) => JSON.stringify(t)));
+  for (const member of ['links', 'declaredRelationships'] as const) {
+    const a = keys(saved.desired[member]);
+    const b = keys(made.desired[member]);
+    const extra = [...a].find((t) => !b.has(t));
+    if (extra !== undefined) return `its desired ${member} hold ${extra}, which the manifests do not`;
+    const missing = [...b].find((t) => !a.has(t));
+    if (missing !== undefined) return `its desired ${member} lack ${missing}, which the manifests hold`;
+  }
+  if (firstDifference(saved.ownership, made.ownership) !== undefined) return 'its ownership scope is not the project file\'s';
+  if (saved.options.massDeleteShare !== made.options.massDeleteShare) return 'its massDeleteShare is not the project file\'s';
   return undefined;
 }

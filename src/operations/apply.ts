@@ -13,9 +13,9 @@ import { ActivationMismatchError, ActivationUnknownError, PlanFileMismatchError,
 import type { Backlog, ProgressListener } from './steps/execute.js';
 import type { State } from '../engine/model.js';
 import type { Plan } from '../engine/plan-types.js';
-import { prepareSavedPlan } from './steps/saved-plan.js';
 import type { PlanFile } from '../engine/plan-file.js';
-import { planDifference } from '../engine/saved-plan-check.js';
+import { desiredDifference, planDifference } from '../engine/saved-plan-check.js';
+import { planFileOfRun, prepareSavedPlan } from './steps/saved-plan.js';
 import type { Planned, Prepared, RunInput, VariantMemo } from './plan.js';
 import { connectionFor, declaredVersions, executeAndValidate, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
 import { redoTransaction, samePlan } from './steps/retry-transaction.js';
@@ -63,7 +63,33 @@ export async function prepareApply(input: ApplyInput): Promise<Diagnosed<Prepare
     return { result: { prepared: result, run: input }, diagnostics };
   }
   const fromFile = await prepareSavedPlan(input, input.planFile);
-  return { result: { prepared: fromFile.prepared, saved: fromFile.saved, run: fromFile.input }, diagnostics: Diagnostics.none };
+  const diagnostics = await checkBoundToCheckout(input.planFile, fromFile.saved, fromFile.prepared, fromFile.input);
+  return { result: { prepared: fromFile.prepared, saved: fromFile.saved, run: fromFile.input }, diagnostics };
+}
+
+/**
+ * Inside a project (a project file that lists its manifests), a plan file is applied only
+ * when its desired state, ownership scope and mass-delete share are what the checkout's
+ * manifests and project file make for the plan's target: a file edited consistently (desired
+ * state, step and call alike) is refused before any gateway is contacted. Outside a project
+ * only the signature binds a file (plan-signing.ts). docs/architecture.md "Saved plans".
+ * @returns the manifests' warnings
+ * @throws PlanFileMismatchError naming the first difference; ManifestError when the
+ *   manifests do not load (their variables and secrets are needed, as for plan)
+ */
+async function checkBoundToCheckout(file: string, saved: PlanFile, fromFile: Prepared, run: RunInput): Promise<Diagnostics> {
+  const project = fromFile.loaded.project;
+  if (project.file === undefined || project.manifests.length === 0) return Diagnostics.none;
+  const { result, diagnostics } = await prepare({ ...run, paths: [] });
+  const made = planFileOfRun(saved, result, run, {});
+  const difference = desiredDifference(saved, made);
+  if (difference !== undefined) {
+    throw new PlanFileMismatchError(
+      `plan file ${file} does not hold the desired state that the manifests of this checkout make for ${saved.gateway.target !== undefined ? `target '${saved.gateway.target}'` : 'its gateway'}: ` +
+        `${difference}; nothing was sent: apply a plan file in the checkout of the commit it was made from, or run gwops plan --out again`,
+    );
+  }
+  return diagnostics;
 }
 
 /** Options of {@link runApply} beyond the shared ones. */
@@ -131,7 +157,7 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
   const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
   return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, variantMemo, saved ? undefined : reloadFor(input));
-    const planned = await readAndPlan(session, prepared, run, connection.apiKey);
+    const planned = await readAndPlan(session, prepared, run, saved ? savedDigestKey(saved, run.planSigningKey) : run.planSigningKey);
     if (saved) {
       const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';
       if (saved.liveDigest !== planned.plan.liveDigest) {
@@ -178,6 +204,15 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
       backlog?.finish();
     }
   }));
+}
+
+/**
+ * The key to compute a saved plan's live digest again with: the plan-signing key when the
+ * file's digest is keyed (`hmac-sha256:`), none for a plain one (`sha256:`), so that both
+ * runs compute it alike whichever API key each uses (live-digest.ts).
+ */
+function savedDigestKey(saved: PlanFile, key: string | undefined): string | undefined {
+  return saved.liveDigest.startsWith('hmac-sha256:') ? key : undefined;
 }
 
 const ACTIVATE_PATH = '/configuration/configurations/activate';

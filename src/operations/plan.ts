@@ -75,6 +75,12 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly secrets?: SecretRedactor | undefined;
   /** Fetches JWK Sets for `{ fromJwks }` values; default undici over HTTPS (src/operations/steps/jwks-fetch.ts). */
   readonly fetchJwks?: JwksFetcher | undefined;
+  /**
+   * The plan-signing key (src/operations/steps/plan-signing.ts), when one is configured: it
+   * keys the live digest (src/engine/live-digest.ts), signs `plan --out` and checks `apply
+   * --plan`. Never printed, never written.
+   */
+  readonly planSigningKey?: string | undefined;
 }
 
 /** Loaded manifests and the desired state built from them. */
@@ -208,7 +214,8 @@ async function readLiveState(session: GatewaySession, kinds: readonly ResourceTy
  * Reads live state in the open session and builds the plan (pure after the GETs).
  * @throws MassDeleteError, OutsideScopeError (carrying the plan) for an errored plan
  *   (src/engine/plan.ts `planOutcome`)
- * @param digestKey the run's API key, which keys the live digest (plan.ts `liveStateDigest`)
+ * @param digestKey the plan-signing key, which keys the live digest (live-digest.ts
+ *   `liveStateDigest`); without it the digest is a plain SHA-256 with secrets masked
  */
 export async function readAndPlan(session: GatewaySession, prepared: Prepared, input: RunInput, digestKey?: string): Promise<Planned> {
   await session.loadActive();
@@ -347,7 +354,8 @@ export async function runPlan(input: PlanInput, loaded: Prepared): Promise<Diagn
   const connection = connectionFor(input, loaded);
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor(input));
-    const planned = await readAndPlan(session, prepared, input, connection.apiKey);
+    // The digest is keyed by what a later apply shares (the plan-signing key), never by this run's API key.
+    const planned = await readAndPlan(session, prepared, input, input.planSigningKey);
     if (!input.serverCheck || planned.plan.steps.length === 0) return { result: { ...planned, prepared, serverChecked: false }, diagnostics: Diagnostics.none };
     const backlog = input.onPlan?.(planned.plan);
     try {

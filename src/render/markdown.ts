@@ -54,7 +54,7 @@ function escapeInline(text: string): string {
 }
 
 /** A fenced code block whose fence is longer than any backtick run inside. */
-function fenced(language: string, lines: readonly string[]): string[] {
+export function fenced(language: string, lines: readonly string[]): string[] {
   const longest = Math.max(2, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((run) => run.length))));
   const fence = '`'.repeat(longest + 1);
   return [`${fence}${language}`, ...lines, fence];

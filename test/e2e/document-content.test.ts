@@ -109,9 +109,13 @@ describe('document content from Git', () => {
     await writeFile(join(folder, 'documents', 'orders.openapi.yaml'), next);
     const out = join(folder, 'content.plan.json');
     expect((await t.h.cli(['plan', ...config, '--out', out])).code).toBe(0);
-    // The file changes again after the plan: apply --plan sends what the plan showed.
+    // The file changes again after the plan: inside the project the checkout no longer makes
+    // the plan's desired state, so it is refused; elsewhere apply --plan sends what the plan showed.
     await writeFile(join(folder, 'documents', 'orders.openapi.yaml'), `${SPEC}# later\n`);
-    const apply = await t.h.cli(['apply', ...config, '--plan', out, '--yes']);
+    const inProject = await t.h.cli(['apply', ...config, '--plan', out, '--yes']);
+    expect(inProject.code).toBe(1);
+    expect(inProject.stderr).toContain("openapi-document 'orders-api' differs from the manifests at content.digest");
+    const apply = await t.h.cli(['apply', ...t.h.connection, '--plan', out, '--yes']);
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
     expect((await liveContent('orders-api')).toString('utf8')).toBe(next);

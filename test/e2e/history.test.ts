@@ -105,13 +105,13 @@ describe('history, rollback and backups', () => {
   it('rollback without --yes and without a terminal shows the difference and exits 1 before activating', async () => {
     const before = activeId();
     t.h.emulator.requestLog.length = 0;
-    const r = await t.h.cli(['rollback', ...t.h.connection, 'a1b2c3d']);
+    const r = await t.h.cli(['rollback', '--whole-configuration', ...t.h.connection, 'a1b2c3d']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('hist-shop');
     expect(r.stdout).toContain('backendPath');
     expect(r.stderr).toContain('--yes');
     expect(activeId()).toBe(before);
-    const json = await t.h.cli(['rollback', ...t.h.connection, 'a1b2c3d', '--format', 'json']);
+    const json = await t.h.cli(['rollback', '--whole-configuration', ...t.h.connection, 'a1b2c3d', '--format', 'json']);
     expect(json.code).toBe(1);
     const preview = JSON.parse(json.stdout) as { target: { id: string }; comment: string; changes: { summary: { create: number; update: number; delete: number } } };
     expect(Object.entries(preview)[0]).toEqual(['formatVersion', '1.0']);
@@ -124,12 +124,12 @@ describe('history, rollback and backups', () => {
   });
 
   it('an unknown or ambiguous reference is an error that lists the candidates', async () => {
-    const unknown = await t.h.cli(['rollback', '--yes', ...t.h.connection, 'ffff999']);
+    const unknown = await t.h.cli(['rollback', '--yes', '--whole-configuration', ...t.h.connection, 'ffff999']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("unknown configuration or commit 'ffff999'");
     expect(unknown.stderr).toContain('a1b2c3d');
     expect(unknown.stderr).toContain('a1b2f9e');
-    const ambiguous = await t.h.cli(['rollback', '--yes', ...t.h.connection, 'a1b2']);
+    const ambiguous = await t.h.cli(['rollback', '--yes', '--whole-configuration', ...t.h.connection, 'a1b2']);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toContain('prefix of 2 commits');
     expect(ambiguous.stderr).toContain('a1b2c3d');
@@ -140,7 +140,7 @@ describe('history, rollback and backups', () => {
     const history = JSON.parse((await t.h.cli(['history', ...t.h.connection, '--format', 'json'])).stdout) as HistoryJson;
     const first = history.configurations.find((c) => c.writtenBy === 'gwops apply' && c.commit?.sha === 'a1b2c3d');
     const before = activeId();
-    const r = await t.h.cli(['rollback', '--yes', ...t.h.connection, 'a1b2c3']);
+    const r = await t.h.cli(['rollback', '--yes', '--whole-configuration', ...t.h.connection, 'a1b2c3']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Rollback to configuration ${first?.id ?? '?'} a1b2c3d`);
     expect(r.stdout).toContain('Rollback complete');
@@ -159,7 +159,7 @@ describe('history, rollback and backups', () => {
     expect(drift.stdout).toContain('hist-extra');
     expect((await t.h.cli(['drift', ...t.h.connection, v1])).code).toBe(0);
 
-    const again = await t.h.cli(['rollback', '--yes', ...t.h.connection, active.id]);
+    const again = await t.h.cli(['rollback', '--yes', '--whole-configuration', ...t.h.connection, active.id]);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('already the active configuration');
   });

@@ -28,7 +28,7 @@ describe('rollback preview and the drift after a rollback', () => {
     const second = await t.h.cli(['apply', '--yes', '--prune', ...ownership, ...project(v2), '--comment', 'gwops apply: 2222222 second (Tess Ter)']);
     expect(second.code, second.stderr).toBe(0);
 
-    const preview = await t.h.cli(['rollback', ...t.h.connection, first]);
+    const preview = await t.h.cli(['rollback', ...ownership, ...t.h.connection, first]);
     expect(preview.code).toBe(1); // no terminal, no --yes: shown, then refused
     expect(preview.stdout).toContain(`Rollback preview: what activating configuration ${first} would change in the active configuration`);
     expect(preview.stdout).not.toContain('gwops will perform the following actions');
@@ -41,10 +41,10 @@ describe('rollback preview and the drift after a rollback', () => {
     expect(block.split('\n').length).toBeLessThan(15);
     expect(preview.stdout).toContain(`# (not in configuration ${first}, the one rolled back to)`);
     expect(preview.stdout).not.toContain('pruning is on');
-    expect(preview.stdout).not.toContain('ownership scope');
+    expect(preview.stdout).toContain("Within this project's ownership scope only");
     expect(preview.stdout).toMatch(/~ entryPath\.value += "\/kept\/" -> "\/keep\/"/);
 
-    const rollback = await t.h.cli(['rollback', '--yes', ...t.h.connection, first]);
+    const rollback = await t.h.cli(['rollback', '--yes', ...ownership, ...t.h.connection, first]);
     expect(rollback.code, rollback.stderr).toBe(0);
     const drift = await t.h.cli(['drift', ...ownership, ...project(v2)]);
     expect(drift.code).toBe(2);
@@ -71,7 +71,7 @@ describe('rollback preview and the drift after a rollback', () => {
     const second = await t.h.cli(['apply', '--yes', '--prune', '--config', join(v2, 'gwops.yaml'), ...t.h.connection, '--comment', 'gwops apply: 4444444 second spec (Tess Ter)']);
     expect(second.code, second.stderr).toBe(0);
 
-    const preview = await t.h.cli(['rollback', ...t.h.connection, first]);
+    const preview = await t.h.cli(['rollback', '--config', join(v1, 'gwops.yaml'), ...t.h.connection, first]);
     expect(preview.code).toBe(1);
     expect(preview.stdout).toContain('~ openapi-document "rb-doc-invoices"');
     expect(preview.stdout).toContain('+ openapi-document "rb-doc-gone"');
@@ -84,7 +84,7 @@ describe('rollback preview and the drift after a rollback', () => {
     expect(gone).toMatch(/\+ content = sha256:[0-9a-f]{16}…/);
     expect(gone).toMatch(/^ +\+ +description: only in the first$/m);
 
-    const rollback = await t.h.cli(['rollback', '--yes', ...t.h.connection, first]);
+    const rollback = await t.h.cli(['rollback', '--yes', '--config', join(v1, 'gwops.yaml'), ...t.h.connection, first]);
     expect(rollback.code, rollback.stderr).toBe(0);
     const restored = await t.h.cli(['plan', '--config', join(v1, 'gwops.yaml'), ...t.h.connection, '--detailed-exitcode']);
     expect(restored.stdout).toContain('No changes');
@@ -99,7 +99,7 @@ describe('rollback preview and the drift after a rollback', () => {
   it('a rollback to the active configuration says so, reads it once and changes nothing', async () => {
     const active = (t.h.emulator.activeSnapshot() as { id: string }).id;
     t.h.emulator.requestLog.length = 0;
-    const rollback = await t.h.cli(['rollback', '--yes', ...t.h.connection, active]);
+    const rollback = await t.h.cli(['rollback', '--yes', '--whole-configuration', ...t.h.connection, active]);
     expect(rollback.stderr).toContain(`Configuration ${active} is already the active configuration; nothing to do.`);
     expect(rollback.code).toBe(0);
     expect((t.h.emulator.activeSnapshot() as { id: string }).id).toBe(active);

@@ -137,19 +137,20 @@ describe('apply --plan executes exactly what the plan file means', () => {
     expect(await liveHosts()).toEqual(['perf.example.com']);
   });
 
-  it('refuses a saved plan when a readable secret changed on the gateway after plan --out', async () => {
+  it('refuses a saved plan when a readable secret changed on the gateway after plan --out (the digest keyed with the plan-signing key)', async () => {
+    const signing = { GWOPS_PLAN_SIGNING_KEY: 'integrity-signing-key-0123456789' };
     const synced = await writeManifests(t.h, 'secret-synced', { 'all.yaml': BACKEND + mapping('/') });
     expect((await t.h.cli(['apply', synced, ...t.h.connection, '--yes', '--comment', 'in sync'], { env })).code).toBe(0);
     // The plan changes the back-end path only: its one step sends no secret.
     const dir = await writeManifests(t.h, 'secret-drift', { 'all.yaml': BACKEND + mapping('/drift/') });
     const out = join(t.h.dir, 'secret-drift.json');
-    expect((await t.h.cli(['plan', dir, ...t.h.connection, '--no-server-check', '--out', out], { env })).code).toBe(0);
+    expect((await t.h.cli(['plan', dir, ...t.h.connection, '--no-server-check', '--out', out], { env: { ...env, ...signing } })).code).toBe(0);
     await t.h.raw(async (s) => {
       const [m] = await s.list('mappings', ['name==perf-api']);
       if (m) await s.update('mappings', m.id, { type: 'mapping', attributes: { access: { tokenVerification: { signatureCheckEnforced: true, jwsAlgorithm: 'HS_256', jwsKey: 'changed-behind-the-back' } } } });
     }, 'secret changed');
     const before = JSON.stringify(t.h.emulator.activeSnapshot());
-    for (const applyEnv of [env, { ...env, PERF_JWS_KEY: undefined }]) {
+    for (const applyEnv of [{ ...env, ...signing }, { ...env, ...signing, PERF_JWS_KEY: undefined }]) {
       const apply = await t.h.cli(['apply', '--yes', ...t.h.connection, '--plan', out], { env: applyEnv });
       expect(apply.code).toBe(1);
       expect(apply.stderr).toMatch(/the live configuration changed since plan file .*secret-drift\.json was made/);

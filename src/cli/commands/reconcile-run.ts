@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
 import { errnoCode, errnoWords } from '../../files.js';
@@ -19,6 +19,7 @@ import { prepare, runPlan } from '../../operations/plan.js';
 import type { ApplyInput } from '../../operations/apply.js';
 import { prepareApply, runApply } from '../../operations/apply.js';
 import { planFileOfRun } from '../../operations/steps/saved-plan.js';
+import { planSigner, planSigningKey, signatureFileOf, signedChunks } from '../../operations/steps/plan-signing.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 import { renderPlanFileChunks } from '../../render/index.js';
@@ -45,8 +46,22 @@ export interface CommonFlags extends ConnectionFlags {
   /** Every step of a failed run, not only the counts. */
   verbose?: boolean;
   format: Format;
+  /** `--plan-signing-key-file` (plan and apply). */
+  planSigningKeyFile?: string;
 }
 
+
+/**
+ * The plan-signing key of plan and apply (`--plan-signing-key-file`, else
+ * `GWOPS_PLAN_SIGNING_KEY`), registered for redaction.
+ * @throws ConfigError when it cannot be read (plan-signing.ts `planSigningKey`)
+ */
+function signingKey(flags: Pick<CommonFlags, 'planSigningKeyFile'>, io: CliIO): { planSigningKey?: string } {
+  const key = planSigningKey({ planSigningKeyFile: flags.planSigningKeyFile, env: io.env, cwd: io.cwd });
+  if (key === undefined) return {};
+  io.secrets?.add(key);
+  return { planSigningKey: key };
+}
 
 /** The input of a run. */
 export function runInput(paths: string[], flags: Omit<CommonFlags, 'format'>, io: CliIO, progress?: ProgressReporter): RunInput {
@@ -172,7 +187,7 @@ export async function planAction(
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const view = planView(flags.format, io, { verbose: flags.verbose });
   // The text of the plan is made while the server check's calls wait for their answers.
-  const input: PlanInput = { ...runInput(paths, flags, io, progress), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan) };
+  const input: PlanInput = { ...runInput(paths, flags, io, progress), ...signingKey(flags, io), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan) };
   const prepared = await prepare(input).catch((e: unknown) => view.failure(e, []));
   const warnings = shownWarnings(prepared.diagnostics, io);
   const { result, diagnostics } = await runPlan(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
@@ -184,11 +199,19 @@ export async function planAction(
     // In chunks, each written before the next is made: the file never exists whole in memory.
     const chunks = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
     // Names and values of the input with control, zero-width or bidi characters as JSON escapes: the same plan, safe to show.
-    const planFile = (function* () {
+    const escaped = (function* () {
       for (const chunk of chunks) yield jsonInvisibleEscaped(chunk);
     })();
+    // With a plan-signing key, the bytes written are signed on the way (plan-signing.ts).
+    const signer = input.planSigningKey === undefined ? undefined : planSigner(input.planSigningKey);
+    const planFile = signer ? signedChunks(escaped, signer) : escaped;
     await writeFile(out, planFile).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
+    });
+    // A signature left from an earlier run would not match this file: an unsigned file has none.
+    const signature = signatureFileOf(out);
+    await (signer ? writeFile(signature, `${signer.signature()}\n`) : rm(signature, { force: true })).catch((error: unknown) => {
+      throw new ConfigError(`cannot write the signature ${signatureFileOf(flags.out ?? '')} of the plan file: ${errnoWords(error)}`, { cause: error });
     });
   }
   if (diagnostics.hasErrors()) return EXIT.validatorErrors;
@@ -232,6 +255,7 @@ export async function applyAction(
   let warnings: readonly Diagnostic[] = [];
   const input: ApplyInput = {
     ...runInput(paths, flags, io, progress),
+    ...signingKey(flags, io),
     planFile: flags.plan,
     comment: flags.comment,
     commit,

@@ -18,6 +18,22 @@ function refusedApiKeyOption(): Option {
   });
 }
 
+/** `--plan-signing-key`, refused: the plan-signing key is never taken from a command-line value. */
+function refusedPlanSigningKeyOption(): Option {
+  return new Option('--plan-signing-key <key>').hideHelp().argParser((): never => {
+    throw new UsageError(
+      '--plan-signing-key is not accepted: a key on the command line ends up in shell history and process lists; set GWOPS_PLAN_SIGNING_KEY or pass --plan-signing-key-file FILE',
+    );
+  });
+}
+
+/** The plan-signing key options of plan and apply (src/operations/steps/plan-signing.ts). */
+function addPlanSigningOptions(command: Command): Command {
+  return command
+    .option('--plan-signing-key-file <file>', 'file holding the plan-signing key (else GWOPS_PLAN_SIGNING_KEY): plan --out signs the plan file (<file>.sig), apply --plan refuses a file whose signature does not verify')
+    .addOption(refusedPlanSigningKeyOption());
+}
+
 /** The connection options (README, Commands) of every command that talks to a gateway. */
 export function addConnectionOptions(command: Command): Command {
   return command
@@ -48,7 +64,7 @@ function addPruneOptions(command: Command): Command {
 
 /** Registers `gwops plan`, `gwops apply` and `gwops drift`. */
 export const registerReconcile: CommandModule = (program, io, done) => {
-  addPruneOptions(addQuietOption(addConnectionOptions(
+  addPlanSigningOptions(addPruneOptions(addQuietOption(addConnectionOptions(
     program
       .command('plan')
       .description('Show the API calls that would make the gateway match the manifests (checked by the gateway, never persisted)')
@@ -59,13 +75,13 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('--max-bytes <n>', 'markdown: the largest output, in bytes of UTF-8 (default 60000, to fit a pull-request comment); validator messages, undeclared objects, the picture and object sections beyond it are left out, each with a note')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
-    .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when the server check fails, list every step with its status (else the counts)'))
+    .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when the server check fails, list every step with its status (else the counts)')))
     .action(async (paths: string[], flags: PlanFlags) => {
       const { planAction } = await import('./reconcile-run.js');
       done(await withProgress(io, 'plan', flags.quiet, (through, progress) => planAction(paths, flags, through, progress)));
     });
 
-  addPruneOptions(addQuietOption(addConnectionOptions(
+  addPlanSigningOptions(addPruneOptions(addQuietOption(addConnectionOptions(
     program
       .command('apply')
       .description('Execute the plan in one session and activate it when the gateway\'s validator reports no error')
@@ -77,7 +93,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('-y, --yes', 'apply without asking (needed when there is no terminal to ask on, e.g. in CI)')
     .option('--backup-dir <dir>', "before activating, save the active configuration's export (private keys included; mode 0600) as <dir>/<configuration-id>-<UTC time>-<gateway>.zip")
     .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when a step fails, list every step with its status (else the counts)')
-    .option('--retry-on-conflict <n>', 'when another session activated first (409 OUTDATED_CONFIGURATION), plan again in a new session and retry, at most n times (default 0)'))
+    .option('--retry-on-conflict <n>', 'when another session activated first (409 OUTDATED_CONFIGURATION), plan again in a new session and retry, at most n times (default 0)')))
     .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string; retryOnConflict?: string }) => {
       const { applyAction } = await import('./reconcile-run.js');
       done(await withProgress(io, 'apply', flags.quiet, (through, progress) => applyAction(paths, flags, through, progress)));

@@ -1,7 +1,8 @@
 /**
- * `gwops rollback <configuration-id | commit-sha-prefix>`: shows what activating an
- * earlier configuration would change against the active one (plan's renderers), asks for
- * consent as apply does, and activates it with the comment
+ * `gwops rollback <configuration-id | commit-sha-prefix>`: shows what bringing back an
+ * earlier configuration would change against the active one, within the project's
+ * ownership scope unless `--whole-configuration` (plan's renderers), asks for consent as
+ * apply does, and activates the result with the comment
  * `gwops rollback: to configuration <id> (<sha7> <subject>)`. The manifests are not
  * touched, so the output says how to make Git agree.
  */
@@ -16,6 +17,7 @@ import { rollbackView } from '../views/rollback.js';
 /** Flags of `gwops rollback`. */
 export interface RollbackFlags extends ConnectionFlags {
   yes?: boolean;
+  wholeConfiguration?: boolean;
   format: 'text' | 'markdown' | 'json';
 }
 
@@ -25,6 +27,7 @@ export async function rollbackAction(ref: string, flags: RollbackFlags, io: CliI
   const result = await runRollback({
     ...gatewayInput(flags, io),
     ref,
+    wholeConfiguration: flags.wholeConfiguration,
     onPreview: (preview) => view.preview(preview),
     confirm: (_preview, signal) =>
       consent(io, flags.yes, '\nDo you want to activate this configuration? Only "yes" is accepted: ', signal, 're-run with --yes to roll back'),
@@ -32,6 +35,7 @@ export async function rollbackAction(ref: string, flags: RollbackFlags, io: CliI
   view.done(result);
   switch (result.outcome) {
     case 'already-active':
+    case 'no-changes':
     case 'activated':
       return EXIT.ok;
     case 'cancelled':

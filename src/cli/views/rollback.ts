@@ -10,6 +10,7 @@ import type { RollbackPreview, RollbackResult } from '../../operations/rollback.
 import { planMembers, renderMarkdown, renderText } from '../../render/index.js';
 import { jsonDocumentChunks } from '../../render/json-chunks.js';
 import { renderValidatorMessages } from '../../render/run-report.js';
+import { fenced } from '../../render/markdown.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO, TextSink } from '../io.js';
 import { historyJson } from './history.js';
@@ -27,10 +28,26 @@ export interface RollbackView {
   failure(error: unknown): never;
 }
 
-/** The heading of the preview: which configuration replaces which. */
+/** The heading of the preview: which configuration replaces which, and within what. */
 function heading(preview: RollbackPreview): string {
   const active = preview.active ? describeHistoryEntry(preview.active) : 'no configuration is marked active';
-  return `Rollback to ${describeHistoryEntry(preview.target)}\nActive now: ${active}\n`;
+  return `Rollback to ${describeHistoryEntry(preview.target)}\nActive now: ${active}\n${scopeLines(preview).join('\n')}\n`;
+}
+
+/**
+ * What the rollback changes besides the plan: in scope mode, that objects outside the
+ * scope stay as they are; in whole mode, every change outside the scope, listed first.
+ */
+function scopeLines(preview: RollbackPreview): string[] {
+  if (preview.mode === 'scope') {
+    const left = preview.leftAlone === 0 ? '' : ` (${preview.leftAlone} object(s) that differ outside it are left as they are)`;
+    return [`Within this project's ownership scope only${left}; --whole-configuration activates the configuration whole.`];
+  }
+  if (preview.outsideScope.length === 0) return ['The whole configuration (--whole-configuration): nothing changes outside this project\'s ownership scope.'];
+  return [
+    `The whole configuration (--whole-configuration) changes ${preview.outsideScope.length} object(s) OUTSIDE this project's ownership scope (other teams' objects, or kinds the scope does not claim):`,
+    ...preview.outsideScope.map((step) => `  ${step.action} ${step.kind} ${JSON.stringify(step.name)}`),
+  ];
 }
 
 /** What to tell after the activation: the manifests now disagree with the gateway, and how Git can agree. */
@@ -52,6 +69,12 @@ export function afterRollback(result: Pick<RollbackResult, 'target' | 'active'>)
   return lines.join('\n') + '\n';
 }
 
+/** The scope lines in markdown: the first as a paragraph, the listed changes (object names from the gateway) in a fenced block. */
+function markdownScope(lines: readonly string[]): string[] {
+  const [first = '', ...rest] = lines;
+  return rest.length === 0 ? [first] : [first, '', ...fenced('text', rest)];
+}
+
 /** The preview in one format. */
 function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview: RollbackPreview) => Iterable<string> {
   switch (format) {
@@ -62,10 +85,16 @@ function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview:
           target: historyJson(preview.target),
           active: preview.active ? historyJson(preview.active) : null,
           comment: preview.comment,
+          mode: preview.mode,
+          outsideScope: preview.outsideScope.map((step) => ({ action: step.action, kind: step.kind, name: step.name })),
+          leftAlone: preview.leftAlone,
           changes: planMembers(preview.plan),
         });
     case 'markdown':
-      return (preview) => [renderMarkdown(preview.plan, { title: `gwops rollback preview: configuration ${preview.target.id}` })];
+      return (preview) => [
+        `${markdownScope(scopeLines(preview)).join('\n')}\n\n`,
+        renderMarkdown(preview.plan, { title: `gwops rollback preview: configuration ${preview.target.id}` }),
+      ];
     case 'text':
       return (preview) => [
         `${heading(preview)}\n${renderText(preview.plan, {
@@ -89,6 +118,9 @@ export function rollbackView(format: 'text' | 'markdown' | 'json', io: CliIO): R
       switch (result.outcome) {
         case 'already-active':
           io.stderr.write(`Configuration ${result.target.id} is already the active configuration; nothing to do.\n`);
+          return;
+        case 'no-changes':
+          io.stderr.write(`Within this project's ownership scope, configuration ${result.target.id} and the active configuration are the same; nothing to do.\n`);
           return;
         case 'cancelled':
           io.stderr.write('Rollback cancelled.\n');

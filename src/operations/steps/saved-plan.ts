@@ -25,7 +25,7 @@ import type { SecretReference } from '../../manifest/resolve.js';
 import type { CommitInfo } from '../../engine/commit-comment.js';
 import { projectConnection } from './connect.js';
 import { mapSecrets } from '../../engine/diff.js';
-import { PlanGatewayMismatchError } from '../../engine/errors.js';
+import { PlanGatewayMismatchError, StalePlanError } from '../../engine/errors.js';
 import { sentSecretsOfPlanFile } from './saved-plan-secrets.js';
 import type { OwnershipScope } from '../../engine/fetch-scope.js';
 import type { ObjectRef, State } from '../../engine/model.js';
@@ -33,6 +33,8 @@ import type { Plan } from '../../engine/plan-types.js';
 import type { PlanFile, PlanGateway, PlanOrigin, SavedObject, SavedPlanOptions } from '../../engine/plan-file.js';
 import { isSavedDeclaredRelationship, isSavedLink, savedDeclaredRelationship, savedLink } from '../../engine/plan-file.js';
 import { PLAN_FORMAT_VERSION } from '../../engine/plan-types.js';
+import type { PlanSigner } from './plan-signing.js';
+import { PLAN_SIGNING_KEY_ENV, planSigner, signatureCheckOf, verifySignature } from './plan-signing.js';
 import type { Prepared, RunInput } from '../plan.js';
 
 
@@ -134,21 +136,32 @@ function problemOf(value: Record<string, unknown>): string | undefined {
 }
 
 /**
- * Reads and checks a plan file (see the reading rules in this module's header).
+ * Reads and checks a plan file (see the reading rules in this module's header), and its
+ * signature (plan-signing.ts): the HMAC is computed over the very bytes parsed, and checked
+ * before the file's content is looked at.
  * @param file as given on the command line (named in messages), resolved against `cwd`
- * @throws InputError, one line naming the file and what is wrong
+ * @param signingKey the plan-signing key, when one is configured
+ * @throws InputError, one line naming the file and what is wrong; PlanSignatureError
  */
-export async function readPlanFile(file: string, cwd: string): Promise<PlanFile> {
+export async function readPlanFile(file: string, cwd: string, signingKey?: string): Promise<PlanFile> {
   const full = path.resolve(cwd, file);
   const unreadable = (error: unknown): never => {
     if (!(error instanceof FileReadError)) throw error;
     throw new InputError(`cannot read plan file ${file}: ${error.problem}`);
   };
+  const signature = await signatureCheckOf(file, full, signingKey);
   // Line by line (the layout plan --out writes), so the file is never one string; text in
   // another layout, or not JSON, is parsed whole, which reads it or names what is wrong.
-  let parsed = await readJsonLines(full).catch(unreadable);
+  let parsed = await readJsonLines(full, signature?.signer).catch(unreadable);
+  if (signature && parsed !== undefined) verifySignature(file, signature.expected, signature.signer.signature());
   if (parsed === undefined) {
     const text = await readTextBoundedAsync(full, FILE_LIMITS.plan).catch(unreadable);
+    if (signature) {
+      // The text parsed is what is signed: bytes that do not decode as UTF-8 do not match.
+      const whole = planSigner(signingKey ?? '');
+      whole.update(text);
+      verifySignature(file, signature.expected, whole.signature());
+    }
     try {
       parsed = { value: JSON.parse(text) as unknown };
     } catch (error) {
@@ -161,12 +174,16 @@ export async function readPlanFile(file: string, cwd: string): Promise<PlanFile>
 /** The longest line (UTF-16 code units) read line by line; a plan file's lines are one step, call or object each. */
 const MAX_LINE = 16 * 1024 * 1024;
 
-/** The plan file at `full` read line by line (json-lines.ts), or undefined when it is not in a layout the reader follows. @throws FileReadError */
-async function readJsonLines(full: string): Promise<{ value: unknown } | undefined> {
+/**
+ * The plan file at `full` read line by line (json-lines.ts), or undefined when it is not in
+ * a layout the reader follows; every byte read is fed to `signer`. @throws FileReadError
+ */
+async function readJsonLines(full: string, signer?: PlanSigner): Promise<{ value: unknown } | undefined> {
   const reader = new JsonLinesReader();
   const decoder = new StringDecoder('utf8');
   let rest = '';
   for await (const chunk of readChunksBoundedAsync(full, FILE_LIMITS.plan)) {
+    signer?.update(chunk);
     const lines = (rest + decoder.write(chunk)).split('\n');
     rest = lines.pop() ?? '';
     for (const line of lines) reader.line(line);
@@ -227,7 +244,13 @@ export function checkPlanGateway(file: string, saved: PlanGateway, actual: PlanG
  *   what resolving the connection throws
  */
 export async function prepareSavedPlan(input: RunInput, file: string): Promise<{ prepared: Prepared; saved: PlanFile; input: RunInput }> {
-  const saved = await readPlanFile(file, input.cwd);
+  const saved = await readPlanFile(file, input.cwd, input.planSigningKey);
+  if (saved.liveDigest.startsWith('hmac-sha256:') && input.planSigningKey === undefined) {
+    throw new StalePlanError(
+      `plan file ${file} holds a live digest keyed with a plan-signing key (or made by an older gwops, keyed with its API key), and no plan-signing key is configured ` +
+        `to compute it again; nothing was sent: set ${PLAN_SIGNING_KEY_ENV} or pass --plan-signing-key-file with the key of gwops plan --out, or run gwops plan --out again`,
+    );
+  }
   const project = loadProject(input.cwd, input.configFile);
   const named = saved.gateway.target;
   const target = input.target ?? (input.url === undefined && named !== undefined && named in project.targets ? named : undefined);
