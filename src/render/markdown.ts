@@ -5,6 +5,7 @@
  * `<details>` section per object, validator messages with their manifest file and line,
  * and the objects inside the ownership scope that no manifest declares.
  */
+import { keptHeading, keptLine } from './ignored.js';
 import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
 import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
@@ -142,6 +143,12 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (plan.unmanaged.length > 0) {
     tail.push('#### Not declared by any manifest (inside the ownership scope; `--prune` deletes them)', '');
     for (const ref of plan.unmanaged) tail.push(`- <code>${escapeInline(objectTitle(ref))}</code>`);
+    tail.push('');
+  }
+  // Differences kept by drift.ignore entries in force (src/render/ignored.ts).
+  if (plan.ignored && plan.ignored.length > 0) {
+    tail.push(`#### ${escapeInline(keptHeading(plan.ignored.length))}`, '');
+    for (const kept of plan.ignored) tail.push(`- ${escapeInline(keptLine(kept))}`);
     tail.push('');
   }
   const budget = (options.maxBytes ?? MARKDOWN_MAX_BYTES) - Buffer.byteLength([...head, ...tail].join('\n')) - 200;

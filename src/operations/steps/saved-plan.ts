@@ -34,6 +34,8 @@ import type { PlanFile, PlanGateway, PlanOrigin, SavedObject, SavedPlanOptions }
 import { isSavedDeclaredRelationship, isSavedLink, savedDeclaredRelationship, savedLink } from '../../engine/plan-file.js';
 import { PLAN_FORMAT_VERSION } from '../../engine/plan-types.js';
 import type { Prepared, RunInput } from '../plan.js';
+import { ignoreInForce } from '../plan.js';
+import { untilEnd } from '../../manifest/drift-ignore.js';
 
 
 const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };
@@ -99,6 +101,17 @@ function isRef(value: unknown): value is ObjectRef {
   return isRecord(value) && typeof value.kind === 'string' && isResourceType(value.kind) && typeof value.name === 'string';
 }
 
+/** True when `value` (read from a plan file) is a `drift.ignore` entry as plan files hold them. */
+function isIgnoreEntry(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    ['object', 'name', 'attribute', 'reason', 'until'].every((k) => typeof value[k] === 'string') &&
+    typeof value.kind === 'string' &&
+    isResourceType(value.kind) &&
+    untilEnd(String(value.until)) !== undefined
+  );
+}
+
 /** What is wrong with the members of a plan file, or undefined when they are well-formed. */
 function problemOf(value: Record<string, unknown>): string | undefined {
   if (!Array.isArray(value.steps) || !Array.isArray(value.calls) || !isRecord(value.summary) || typeof value.liveDigest !== 'string') {
@@ -130,6 +143,7 @@ function problemOf(value: Record<string, unknown>): string | undefined {
   if (!desired.objects.every((o: unknown) => isRecord(o) && isRef(o) && isRecord(o.attributes))) return 'a desired object is malformed';
   if (!desired.links.every(isSavedLink)) return 'a desired link is malformed (each is [kind, name, relationship, related name])';
   if (!desired.declaredRelationships.every(isSavedDeclaredRelationship)) return 'a declared relationship is malformed (each is [kind, name, relationship])';
+  if (value.ignore !== undefined && !(Array.isArray(value.ignore) && value.ignore.every(isIgnoreEntry))) return "its 'ignore' member is malformed";
   return undefined;
 }
 
@@ -249,6 +263,8 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
       ...project,
       ownership: Object.fromEntries(Object.entries(saved.ownership).map(([kind, filters]) => [kind, [...filters]])),
       massDeleteShare: saved.options.massDeleteShare,
+      // The differences the plan kept are kept again (entries still in force at apply time).
+      drift: { ignore: [...(saved.ignore ?? [])] },
     },
     variant: connected.variant,
     locate: (kind, name) => desired.objects.get(kind)?.get(name)?.source,
@@ -281,5 +297,7 @@ export function planFileOfRun(plan: Plan, prepared: Prepared, input: RunInput, c
   };
   // A field the commit lacks is left out, not written as null.
   const known = Object.fromEntries(Object.entries(commit).filter(([, v]) => typeof v === 'string' && v !== '')) as CommitInfo;
-  return planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd, { options, commit: known });
+  const file = planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd, { options, commit: known });
+  const ignore = ignoreInForce(prepared, input);
+  return ignore.length > 0 ? { ...file, ignore } : file;
 }
