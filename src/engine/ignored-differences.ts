@@ -12,11 +12,13 @@
  *   attribute's parent for another change carries the live value there;
  * - a link added or deleted on the gateway (`relationships.<name>`, named from the
  *   link's canonical side): the live link is kept, or the missing one not made again;
- * - an object deleted on the gateway (only `*` matches): it is not created again, and
- *   the links the manifests give it are left out;
  * - an object added on the gateway inside the ownership scope (only `*` matches): it is
  *   never pruned.
  *
+ * A declared object the gateway does not have is always created, as Terraform's
+ * `ignore_changes` never stops a create: without the state gwops last applied, an object
+ * deleted on the gateway cannot be told from one new in the manifests, and an entry such
+ * as `mapping/*` with `*` must not stop every new mapping.
  * Rotated write-only secrets (a declared `version`) are no gateway change and are never
  * kept. Pure: which entries are in force at which time is the caller's (drift-ignore.ts
  * `entriesInForce`); the desired state given is never changed, a new one is returned.
@@ -31,7 +33,7 @@ import { linkKey } from './model.js';
 import type { PlanStep } from './plan-types.js';
 
 /** How a kept difference differs, seen from the gateway (the drift report's directions). */
-export type KeptDirection = 'changed' | 'deleted' | 'added' | 'link-added' | 'link-deleted';
+export type KeptDirection = 'changed' | 'added' | 'link-added' | 'link-deleted';
 
 /** One difference a plan kept because an ignore entry in force matches it. */
 export interface KeptDifference {
@@ -57,7 +59,7 @@ function by(entry: DriftIgnoreEntry): KeptDifference['ignoredBy'] {
  */
 function matched(steps: readonly PlanStep[], entries: readonly DriftIgnoreEntry[]): { kept: KeptDifference; segments?: readonly string[] }[] {
   const out: { kept: KeptDifference; segments?: readonly string[] }[] = [];
-  const deleted = new Set<string>();
+  const created = new Set<string>();
   for (const step of steps) {
     switch (step.action) {
       case 'update': {
@@ -75,11 +77,8 @@ function matched(steps: readonly PlanStep[], entries: readonly DriftIgnoreEntry[
         break;
       }
       case 'create': {
-        const entry = matchingEntry(entries, step.kind, step.name, undefined);
-        if (entry) {
-          deleted.add(`${step.kind}\u0000${step.name}`);
-          out.push({ kept: { direction: 'deleted', kind: step.kind, name: step.name, ignoredBy: by(entry) } });
-        }
+        // Created even when an entry matches (see the module's header), with the links the manifests give it.
+        created.add(`${step.kind}\u0000${step.name}`);
         break;
       }
       case 'delete': {
@@ -97,8 +96,8 @@ function matched(steps: readonly PlanStep[], entries: readonly DriftIgnoreEntry[
       }
     }
   }
-  // The links of an object kept deleted went with it: the deletion says it all (as in the drift report).
-  return out.filter(({ kept }) => kept.direction !== 'link-deleted' || !deleted.has(`${kept.kind}\u0000${kept.name}`));
+  // The links of an object that is created are made with it, whatever an entry says.
+  return out.filter(({ kept }) => kept.direction !== 'link-deleted' || (!created.has(`${kept.kind}\u0000${kept.name}`) && !(kept.related && created.has(`${kept.related.kind}\u0000${kept.related.name}`))));
 }
 
 /** `attributes` with the value at `segments` set to `value` (removed when undefined); only the objects on the way are copied. */
@@ -164,10 +163,6 @@ export function keepIgnored(desired: State, live: State, steps: readonly PlanSte
         }
         break;
       }
-      case 'deleted':
-        byName?.delete(kept.name);
-        links = links.filter((l) => !((l.from.kind === kept.kind && l.from.name === kept.name) || (l.to.kind === kept.kind && l.to.name === kept.name)));
-        break;
       case 'added':
         keptObjects.add(`${kept.kind}\u0000${kept.name}`);
         break;

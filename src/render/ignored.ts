@@ -10,7 +10,6 @@ import { objectTitle } from './values.js';
 
 const WORDS: Readonly<Record<KeptDirection, string>> = {
   changed: 'changed on the gateway',
-  deleted: 'deleted on the gateway',
   added: 'added on the gateway',
   'link-added': 'link added on the gateway',
   'link-deleted': 'link deleted on the gateway',
