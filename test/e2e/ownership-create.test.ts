@@ -89,3 +89,26 @@ describe('a declared object outside its own ownership scope', () => {
     }
   });
 });
+
+describe('a project stuck with an object created outside its scope', () => {
+  const t = useHarness();
+  it('is told that declaring the label takes nothing over, and how to recover', async () => {
+    const team = await writeManifests(t.h, 'stuck', { 'gwops.yaml': 'manifests: [a.yaml]\n', 'a.yaml': mapping('') });
+    const config = join(team, 'gwops.yaml');
+    expect((await t.h.cli(['apply', '--config', config, ...t.h.connection, '--yes'])).code).toBe(0);
+    await writeFile(config, "manifests: [a.yaml]\nownership:\n  mapping: ['labels==team-a']\n");
+    await writeFile(join(team, 'a.yaml'), mapping('  labels: [team-a]\n'));
+    const refused = await t.h.cli(['plan', '--config', config, ...t.h.connection]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('declaring never takes an object over: if this project created it outside its scope, set that value on the gateway by hand once');
+    // Recovered as the message says: the label set on the gateway by hand.
+    await t.h.raw(async (s) => {
+      const [m] = await s.list('mappings', ['name==team-a-orders']);
+      if (!m) throw new Error('team-a-orders was not applied');
+      await s.update('mappings', m.id, { type: 'mapping', attributes: { labels: ['team-a'] } });
+    }, 'label set by hand');
+    const plan = await t.h.cli(['plan', '--detailed-exitcode', '--config', config, ...t.h.connection]);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+  });
+});
