@@ -46,6 +46,8 @@ function attributeProblem(kind: ResourceType, attribute: string): string | undef
     const relationship = relationshipNamed(definition, name);
     const names = Object.entries(definition.relationships).filter(([, r]) => r.canonical).map(([n]) => `relationships.${n}`);
     if (!relationship) return `names no relationship of ${kind}, so the entry ignores nothing${suggested(attribute, names)}`;
+    const key = Object.entries(definition.relationships).find(([, r]) => r === relationship)?.[0];
+    if (relationship.canonical && key !== undefined && key !== name) return `names the relationship by another of its names, so the entry ignores nothing: write relationships.${key}`;
     if (!relationship.canonical) {
       return `names the link from the ${kind} side, so the entry ignores nothing; a link difference is named from its canonical side: write object ${relationship.target}/<name>, attribute relationships.${relationship.inverse}`;
     }
