@@ -93,7 +93,7 @@ export function ownershipDiagnostics(project: Pick<ProjectConfig, 'ownership'>, 
           pointer,
           message:
             `${doc.kind} '${doc.name}' does not match the ownership filter '${text}' of this project (ownership.${doc.kind} in the project file), ${tested}: ` +
-            `gwops would create it outside its own scope and then refuse it as someone else's object; declare a ${shown} that matches the filter, or change ownership.${doc.kind}`,
+            `gwops would create it outside its own scope and then refuse it as someone else's object; give it a ${shown} that the filter matches, or change ownership.${doc.kind}`,
         }),
       );
     }
