@@ -112,7 +112,15 @@ describe('an ignored hotfix on the gateway', () => {
     expect(await live()).toEqual({ hosts: ['dc2.shop.internal'], tenant: 'wholesale' });
   });
 
-  it('is reverted after the until day', async () => {
+  it('is reverted after the until day; a plan file made before it is refused by name', async () => {
+    const planFile = join(dir, 'before.json');
+    expect((await cliAt(BEFORE_UNTIL, ['plan', '--out', planFile, ...conn], dir)).code).toBe(0);
+    const before = JSON.stringify(t.h.emulator.activeSnapshot());
+    const stale = await cliAt(AFTER_UNTIL, ['apply', '--plan', planFile, '--yes', ...t.h.connection], dir);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('keeps differences by drift.ignore entries that have expired since it was made (back-end-group/shop-backend backendHosts until 2027-01-31)');
+    expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
+
     const plan = await cliAt(AFTER_UNTIL, ['plan', ...conn], dir);
     expect(plan.stderr).toContain('drift.ignore entry back-end-group/shop-backend backendHosts expired on 2027-01-31');
     expect(plan.stdout).toContain('~ backendHosts');

@@ -25,7 +25,7 @@ import type { SecretReference } from '../../manifest/resolve.js';
 import type { CommitInfo } from '../../engine/commit-comment.js';
 import { projectConnection } from './connect.js';
 import { mapSecrets } from '../../engine/diff.js';
-import { PlanGatewayMismatchError } from '../../engine/errors.js';
+import { PlanGatewayMismatchError, StalePlanError } from '../../engine/errors.js';
 import { sentSecretsOfPlanFile } from './saved-plan-secrets.js';
 import type { OwnershipScope } from '../../engine/fetch-scope.js';
 import type { ObjectRef, State } from '../../engine/model.js';
@@ -35,7 +35,7 @@ import { isSavedDeclaredRelationship, isSavedLink, savedDeclaredRelationship, sa
 import { PLAN_FORMAT_VERSION } from '../../engine/plan-types.js';
 import type { Prepared, RunInput } from '../plan.js';
 import { ignoreInForce } from '../plan.js';
-import { untilEnd } from '../../manifest/drift-ignore.js';
+import { entriesInForce, untilEnd } from '../../manifest/drift-ignore.js';
 
 
 const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };
@@ -237,11 +237,20 @@ export function checkPlanGateway(file: string, saved: PlanGateway, actual: PlanG
  * targets only; without `--target` and `--url`, the target the plan names is used when
  * the project file has it, and without `--variant` or a target's variant, the plan's).
  * @returns the prepared stage and the run input with that target
- * @throws InputError (plan file, project file, secrets), PlanGatewayMismatchError, and
- *   what resolving the connection throws
+ * @throws InputError (plan file, project file, secrets), PlanGatewayMismatchError,
+ *   StalePlanError when a `drift.ignore` entry the plan was made with has expired since,
+ *   and what resolving the connection throws
  */
 export async function prepareSavedPlan(input: RunInput, file: string): Promise<{ prepared: Prepared; saved: PlanFile; input: RunInput }> {
   const saved = await readPlanFile(file, input.cwd);
+  // A difference the plan kept may not be undone by a plan nobody saw: an entry that has expired since is refused by name.
+  const expired = entriesInForce({ ignore: saved.ignore ?? [] }, input.now?.() ?? new Date()).expired;
+  if (expired.length > 0) {
+    throw new StalePlanError(
+      `plan file ${file} keeps differences by drift.ignore entries that have expired since it was made (${expired.map((e) => `${e.object} ${e.attribute} until ${e.until}`).join('; ')}); ` +
+        'nothing was changed; run gwops plan again',
+    );
+  }
   const project = loadProject(input.cwd, input.configFile);
   const named = saved.gateway.target;
   const target = input.target ?? (input.url === undefined && named !== undefined && named in project.targets ? named : undefined);
