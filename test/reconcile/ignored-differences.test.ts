@@ -41,6 +41,16 @@ describe('kept ignored differences', () => {
     ]);
   });
 
+  it("a sub-resource entry's attribute changed on the gateway keeps its live value, also when another attribute of the entry is sent", () => {
+    const docs = [doc('mapping', 'm', { denyRuleGroups: { SQLI_PARAM_VALUE: { enabled: true, logOnly: false } } })];
+    const lists = { mapping: [resource('mapping', '9', { name: 'm', denyRuleGroups: { SQLI_PARAM_VALUE: { enabled: false, logOnly: true, exceptions: [] } } })] };
+    const kept = plan(docs, lists, { ignore: [entry('mapping/m', 'denyRuleGroups.SQLI_PARAM_VALUE.logOnly')] });
+    expect(kept.steps.map((s) => (s.action === 'update' ? [s.changes.map((c) => c.path), s.body] : s.action))).toEqual([
+      [['denyRuleGroups.SQLI_PARAM_VALUE.enabled'], { data: { type: 'mapping-deny-rule-group', attributes: { enabled: true, logOnly: true } } }],
+    ]);
+    expect(kept.ignored?.map((k) => k.path)).toEqual(['denyRuleGroups.SQLI_PARAM_VALUE.logOnly']);
+  });
+
   it('an object added on the gateway that * matches is not pruned; a declared object is created whatever an entry says', () => {
     const lists = { 'back-end-group': groups };
     const docs = [doc('back-end-group', 'g1'), doc('back-end-group', 'g3')];
