@@ -14,6 +14,7 @@ import type { PlanOptions } from '../../src/engine/plan.js';
 import type { Plan } from '../../src/engine/plan-types.js';
 import type { DriftIgnoreEntry } from '../../src/manifest/drift-ignore.js';
 import { doc, many, options, resource } from './helpers.js';
+import { objectContent } from '../../src/object-content.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
   const desired = desiredState(docs);
@@ -49,6 +50,20 @@ describe('kept ignored differences', () => {
       [['denyRuleGroups.SQLI_PARAM_VALUE.enabled'], { data: { type: 'mapping-deny-rule-group', attributes: { enabled: true, logOnly: true } } }],
     ]);
     expect(kept.ignored?.map((k) => k.path)).toEqual(['denyRuleGroups.SQLI_PARAM_VALUE.logOnly']);
+  });
+
+  it('content changed on the gateway is not uploaded again while `content` is ignored', () => {
+    const document: ManifestDocument = { ...doc('openapi-document', 'orders'), content: objectContent(Buffer.from('openapi: 3.0.3\n')) };
+    const desired = desiredState([document]);
+    const listed = liveState({ 'openapi-document': [resource('openapi-document', '5', { name: 'orders' })] }, identityHandles(desired));
+    const documents = new Map(listed.objects.get('openapi-document'));
+    const object = documents.get('orders');
+    if (object) documents.set('orders', { ...object, content: objectContent(Buffer.from('openapi: 3.1.0\n')) });
+    const live = { ...listed, objects: new Map([...listed.objects, ['openapi-document', documents] as const]) };
+    expect(planOutcome(desired, live, options()).plan.calls.map((c) => c.method)).toEqual(['PUT']);
+    const kept = planOutcome(desired, live, options({ ignore: [entry('openapi-document/orders', 'content')] })).plan;
+    expect(kept.calls).toEqual([]);
+    expect(kept.ignored?.map((k) => k.path)).toEqual(['content']);
   });
 
   it('an object added on the gateway that * matches is not pruned; a declared object is created whatever an entry says', () => {
