@@ -80,7 +80,11 @@ export type ManifestDiagnosticCode =
   /** A JWK Set could not be fetched or is not one (found at plan, apply or drift time). */
   | 'jwks-unavailable'
   /** No usable key: kid missing, several candidates for alg, wrong key type (found at plan, apply or drift time). */
-  | 'jwks-key';
+  | 'jwks-key'
+  /** A `drift.ignore` entry of the project file names an object no manifest declares or a path no difference can have (a warning). */
+  | 'drift-ignore-unmatched'
+  /** A declared object fails its kind's ownership filters: gwops would create it outside its own scope. */
+  | 'outside-ownership-scope';
 
 /**
  * Stable codes of the problems found while building the desired state and the plan

@@ -5,7 +5,7 @@
  * update (or, for a certificate, delete) it in place, so the plan refuses it, naming the
  * object, the values the scope's filters test, and the scope.
  */
-import { parseFilters } from '../api/filter.js';
+import { matchesFilter, parseFilters } from '../api/filter.js';
 import { kindOf } from '../kinds/index.js';
 import type { OwnershipScope } from './fetch-scope.js';
 import { ownershipPredicate } from './fetch-scope.js';
@@ -59,12 +59,20 @@ export function outsideScopeTest(scope: OwnershipScope): (object: StateObject) =
  * The message of a declared object that exists live outside the scope: the object, the
  * values the scope's filters tested (`labels ["teamB"]`), the scope, and what to do.
  */
-export function outsideScopeMessage(object: Pick<StateObject, 'kind' | 'name'>, outside: OutsideScope): string {
+export function outsideScopeMessage(object: Pick<StateObject, 'kind' | 'name'> & Partial<Pick<StateObject, 'attributes'>>, outside: OutsideScope): string {
   const parts = Object.entries(outside.tested).map(([path, value]) => `${path} ${JSON.stringify(value)}`);
   const tested = parts.length > 0 ? `with ${parts.join(', ')}` : 'without any attribute its filters test';
+  // The manifest may declare what would put the object inside the scope (a label): declaring never takes an object over.
+  const declaredInside =
+    object.attributes !== undefined &&
+    matchesFilter(parseFilters(outside.filters), { type: object.kind, id: '', attributes: object.attributes }, kindOf(object.kind).filterProperties);
   return (
     `${object.kind} '${object.name}' exists on the gateway outside this project's ownership scope ` +
     `(${object.kind}: ${outside.filters.join(' and ')}), ${tested}: it belongs to someone else, and gwops neither updates ` +
-    'nor deletes it; give the object another name, or widen the ownership scope in the project file if this project owns it'
+    'nor deletes it; give the object another name, or widen the ownership scope in the project file if this project owns it' +
+    (declaredInside
+      ? '. The manifest gives it what the scope asks for, but declaring never takes an object over: if this project created it outside its scope, ' +
+        'set that value on the gateway by hand once (with the consent of whoever else uses it), and gwops manages it from then on'
+      : '')
   );
 }

@@ -11,6 +11,7 @@ import type { CommitInfo } from './commit-comment.js';
 import type { OwnershipScope } from './fetch-scope.js';
 import type { DeclaredRelationship, Link } from './model.js';
 import type { Plan } from './plan-types.js';
+import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
 
 /** The gateway a plan was made against. */
 export interface PlanGateway {
@@ -120,6 +121,11 @@ export interface PlanFile extends Plan {
   /** The commit the plan was made from (commit-comment.ts); `apply --plan` derives its activation comment from it. */
   readonly commit: CommitInfo;
   readonly desired: SavedDesired;
+  /**
+   * The `drift.ignore` entries in force when the plan was made (drift-ignore.ts): `apply
+   * --plan` keeps the differences they match as the plan did (ignored-differences.ts).
+   */
+  readonly ignore?: readonly DriftIgnoreEntry[];
 }
 
 /** What a plan was made with besides its desired state: its options and commit (both have defaults for callers that know neither). */

@@ -12,6 +12,7 @@ import { isResourceType } from '../kinds/index.js';
 import type { SourceLocation } from '../manifest/types.js';
 import type { ObjectKey } from '../object-key.js';
 import type { ObjectRef } from './model.js';
+import type { KeptDifference } from './ignored-differences.js';
 
 /**
  * Version of the plan's data format; bumped on any incompatible change of these types
@@ -290,6 +291,11 @@ export interface Plan {
   readonly calls: readonly PlanCall[];
   /** Live objects inside the ownership scope that no manifest declares and this plan keeps (drift reports them). */
   readonly unmanaged: readonly ObjectRef[];
+  /**
+   * The differences this plan keeps because a `drift.ignore` entry in force matches them
+   * (ignored-differences.ts); absent when it keeps none.
+   */
+  readonly ignored?: readonly KeptDifference[];
 }
 
 /** The id placeholder of an object created in the same plan: `{kind:name}`. */

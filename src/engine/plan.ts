@@ -51,6 +51,9 @@ import { objectsDeclaringSubResources, subResourceNodes } from './sub-resources.
 
 export type { Plan, PlanStep } from './plan-types.js';
 import { liveStateDigest } from './live-digest.js';
+import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
+import type { KeptIgnored } from './ignored-differences.js';
+import { keepIgnored } from './ignored-differences.js';
 
 /** Default of {@link PlanOptions.massDeleteShare}. */
 export const DEFAULT_MASS_DELETE_SHARE = 0.5;
@@ -88,6 +91,12 @@ export interface PlanOptions {
    * of its name makes the plan fail with {@link OutsideScopeError}. Absent: no kind has a scope.
    */
   readonly outsideScope?: ((object: StateObject) => OutsideScope | undefined) | undefined;
+  /**
+   * The `drift.ignore` entries in force (the caller's clock decides which): a difference
+   * one of them matches is kept, not undone (ignored-differences.ts), and listed in the
+   * plan's `ignored`. Absent or empty: every difference is planned.
+   */
+  readonly ignore?: readonly DriftIgnoreEntry[] | undefined;
 }
 
 /**
@@ -103,6 +112,12 @@ export interface PlanOutcome {
   readonly diagnostics: Diagnostics;
   /** The kinds whose deletes the mass-delete guard refused; empty unless it did. */
   readonly massDeletes: readonly MassDeleteCount[];
+  /**
+   * The desired state the plan was made from when ignored differences were kept
+   * ({@link PlanOptions.ignore}): the given one with the live values where a difference is
+   * kept. The executor refills secrets from it. Absent when nothing was kept.
+   */
+  readonly desired?: State;
 }
 
 /**
@@ -144,6 +159,16 @@ export function buildPlan(desired: State, live: State, options: PlanOptions): Pl
  * @throws BuiltInObjectError when a desired object has the name of a built-in live object
  */
 export function planOutcome(desired: State, live: State, options: PlanOptions): PlanOutcome {
+  const first = planWith(desired, live, options, undefined);
+  if (!options.ignore || options.ignore.length === 0) return first;
+  // Planned twice only when some entry is in force: the first plan names the differences, the second keeps those matched.
+  const keep = keepIgnored(desired, live, first.plan.steps, options.ignore);
+  if (keep.kept.length === 0) return first;
+  return { ...planWith(keep.desired, live, options, keep), desired: keep.desired };
+}
+
+/** {@link planOutcome} once, keeping what `keep` says (undefined: nothing). */
+function planWith(desired: State, live: State, options: PlanOptions, keep: KeptIgnored | undefined): PlanOutcome {
   refuseBuiltIns(desired, live);
   const nodes: StepNode[] = [];
   // The placeholder of each object the plan creates, by kind and name: made once, and no key built per look-up.
@@ -219,7 +244,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
       if (desired.objects.get(kind.type)?.has(name) || object.id === undefined || referenced().has(refKey(object))) continue;
       const links = liveLinksOf().get(refKey(object)) ?? [];
       const needs = links.filter((l) => removedKeys.has(linkKey(l))).map(unlinkKeyOf);
-      if (options.prune && isOwned) {
+      if (options.prune && isOwned && keep?.keptObjects.has(`${kind.type}\u0000${name}`) !== true) {
         pruned += 1;
         nodes.push(deleteNode(object, object.id, 'prune', needs));
       } else if (
@@ -230,7 +255,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
         links.every((l) => removedKeys.has(linkKey(l)))
       ) {
         nodes.push(deleteNode(object, object.id, 'orphaned-certificate', needs));
-      } else if (isOwned) {
+      } else if (isOwned && keep?.keptObjects.has(`${kind.type}\u0000${name}`) !== true) {
         unmanaged.push({ kind: kind.type, name });
       }
     }
@@ -265,6 +290,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
     steps,
     calls,
     unmanaged,
+    ...(keep && keep.kept.length > 0 ? { ignored: keep.kept } : {}),
   };
   const diagnostics = Diagnostics.of(
     massDeletes.map((c) =>

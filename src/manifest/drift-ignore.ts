@@ -23,9 +23,20 @@ export interface DriftIgnoreEntry {
   readonly until: string;
 }
 
+/** Where something is written in the project file, as a diagnostic locates it. */
+export interface IgnoreLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** JSON pointer inside the project file, e.g. `/drift/ignore/0/attribute`. */
+  readonly pointer: string;
+}
+
 /** The `drift` section of the project file. */
 export interface DriftSettings {
   readonly ignore: readonly DriftIgnoreEntry[];
+  /** Where each entry's `object` and `attribute` are written, by the entry's index (absent without a project file). */
+  readonly at?: readonly { readonly object: IgnoreLocation; readonly attribute?: IgnoreLocation }[];
 }
 
 /** What a problem of one entry is, for the project file's diagnostics (the entry's index and field). */

@@ -19,7 +19,9 @@ import type { Entry } from './entries.js';
 import { entryDiagnostic, isWholeReference, labelOf, withName } from './entries.js';
 import { parseFile } from './parse.js';
 import { documentStart, makeDiagnostic } from './positions.js';
-import { loadProject } from './project.js';
+import { PROJECT_FILE, loadProject } from './project.js';
+import { ignoreEntryWarnings } from './drift-ignore-check.js';
+import { ownershipDiagnostics } from './ownership-check.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
 import type { JwksReference } from './jwks-refs.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
@@ -163,6 +165,30 @@ function lookups(documents: readonly ManifestDocument[], index: EntryIndex | und
   };
 }
 
+/** The warnings about `drift.ignore` entries that match nothing the manifests declare (drift-ignore-check.ts), located in the project file. */
+function driftIgnoreDiagnostics(project: ProjectConfig, documents: readonly ManifestDocument[]): Diagnostic[] {
+  if (project.drift.ignore.length === 0) return [];
+  const names = new Map<ResourceType, string[]>();
+  for (const d of documents) {
+    const list = names.get(d.kind);
+    if (list) list.push(d.name);
+    else names.set(d.kind, [d.name]);
+  }
+  return ignoreEntryWarnings(project.drift, (kind) => names.get(kind) ?? []).map((w) => {
+    const at = project.drift.at?.[w.index];
+    const where = (w.field === 'attribute' ? at?.attribute : undefined) ?? at?.object;
+    return {
+      severity: 'warning' as const,
+      code: 'drift-ignore-unmatched' as const,
+      file: where?.file ?? project.file ?? PROJECT_FILE,
+      line: where?.line ?? 1,
+      column: where?.column ?? 1,
+      pointer: where?.pointer ?? `/drift/ignore/${w.index}`,
+      message: w.message,
+    };
+  });
+}
+
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
   if (name === undefined) return undefined;
   const target = project.targets[name];
@@ -302,6 +328,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
   checkDocuments(resolved, index, lostDocuments ? 'skip' : project.allowExternalLinks ? 'warnings' : 'errors', out);
+  // Every declared object inside its kind's ownership scope (ownership-check.ts).
+  out.push(...ownershipDiagnostics(project, resolved));
   const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out, secretValues);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.
@@ -318,6 +346,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   }
 
   const documents = resolved.map((r) => r.doc);
+  out.push(...driftIgnoreDiagnostics(project, documents));
   return {
     documents,
     diagnostics: sortDiagnostics(out),

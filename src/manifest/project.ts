@@ -210,6 +210,20 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
     allowExternalLinks: raw.allowExternalLinks ?? false,
     massDeleteShare: raw.massDeleteShare ?? 0.5,
     jwks,
-    drift: drift.settings,
+    drift: doc ? { ...drift.settings, at: ignoreLocations(doc, value) } : drift.settings,
   };
+}
+
+/** Where each `drift.ignore` entry's `object` and `attribute` are written (for the warnings of drift-ignore-check.ts). */
+function ignoreLocations(doc: Parameters<typeof makeDiagnostic>[0], value: unknown): NonNullable<DriftSettings['at']> {
+  const drift = typeof value === 'object' && value !== null && 'drift' in value ? value.drift : undefined;
+  const entries = typeof drift === 'object' && drift !== null && 'ignore' in drift && Array.isArray(drift.ignore) ? (drift.ignore as unknown[]) : [];
+  const at = (index: number, field: string): { file: string; line: number; column: number; pointer: string } => {
+    const { file, line, column, pointer } = makeDiagnostic(doc, { code: 'invalid-value', pointer: ['drift', 'ignore', String(index), field], message: '' });
+    return { file: file ?? '', line: line ?? 1, column: column ?? 1, pointer: pointer ?? '' };
+  };
+  return entries.map((entry, index) => ({
+    object: at(index, 'object'),
+    ...(typeof entry === 'object' && entry !== null && 'attribute' in entry ? { attribute: at(index, 'attribute') } : {}),
+  }));
 }

@@ -17,7 +17,7 @@ import type { PlanFile } from '../engine/plan-file.js';
 import { desiredDifference, planDifference } from '../engine/saved-plan-check.js';
 import { planFileOfRun, prepareSavedPlan } from './steps/saved-plan.js';
 import type { Planned, Prepared, RunInput, VariantMemo } from './plan.js';
-import { connectionFor, declaredVersions, executeAndValidate, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
+import { connectionFor, declaredVersions, executeAndValidate, ignoreInForce, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
 import { redoTransaction, samePlan } from './steps/retry-transaction.js';
 import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from '../engine/secret-versions.js';
 import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError } from '../gateway/errors.js';
@@ -157,7 +157,7 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
   const policy = { retryOnConflict: input.retryOnConflict ?? 0, warn: input.warn };
   return redoTransaction(policy, (attempt) => withSession({ ...connection, onWarning: input.warn }, async (session, signal, scope) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, variantMemo, saved ? undefined : reloadFor(input));
-    const planned = await readAndPlan(session, prepared, run, saved ? savedDigestKey(saved, run.planSigningKey) : run.planSigningKey);
+    const planned = await readAndPlan(session, prepared, run, saved ? savedDigestKey(saved, run.planSigningKey) : run.planSigningKey, ignoreInForce(prepared, run));
     if (saved) {
       const why = attempt.redoing === undefined ? '' : ' (checked again in a new session after the first one could not activate)';
       if (saved.liveDigest !== planned.plan.liveDigest) {

@@ -41,6 +41,8 @@ import type { ProgressReporter } from '../engine/progress.js';
 import type { DeclaredVariant } from '../engine/variant.js';
 import { gatewayVariant } from '../engine/variant.js';
 import { ApiError } from '../gateway/errors.js';
+import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
+import { entriesInForce } from '../manifest/drift-ignore.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -81,6 +83,8 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
    * --plan`. Never printed, never written.
    */
   readonly planSigningKey?: string | undefined;
+  /** The clock that decides which `drift.ignore` entries are in force; default the system's. */
+  readonly now?: (() => Date) | undefined;
 }
 
 /** Loaded manifests and the desired state built from them. */
@@ -217,7 +221,7 @@ async function readLiveState(session: GatewaySession, kinds: readonly ResourceTy
  * @param digestKey the plan-signing key, which keys the live digest (live-digest.ts
  *   `liveStateDigest`); without it the digest is a plain SHA-256 with secrets masked
  */
-export async function readAndPlan(session: GatewaySession, prepared: Prepared, input: RunInput, digestKey?: string): Promise<Planned> {
+export async function readAndPlan(session: GatewaySession, prepared: Prepared, input: RunInput, digestKey?: string, ignore?: readonly DriftIgnoreEntry[]): Promise<Planned> {
   await session.loadActive();
   const scope = prepared.loaded.project.ownership;
   const available = KINDS.filter((k) => kindExistsIn(k, prepared.variant)).map((k) => k.type);
@@ -239,12 +243,23 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
     keyNames: prepared.keyNames,
     appliedVersions,
     digestKey,
+    ignore,
   });
   // An errored plan (mass-delete guard, ownership scope) stops the run; the error carries what the CLI shows of it.
   const refused = erroredPlanError(outcome, massDeleteShare);
   if (refused) throw refused;
   const plan = outcome.plan;
-  return { live, plan, appliedVersions, ...(desired !== prepared.desired ? { desired } : {}) };
+  // Kept ignored differences make a desired state of their own (the executor refills secrets from it).
+  const planned = outcome.desired ?? desired;
+  return { live, plan, appliedVersions, ...(planned !== prepared.desired ? { desired: planned } : {}) };
+}
+
+/**
+ * The `drift.ignore` entries in force for a plan or an apply at `input.now` (default the
+ * system clock): the differences they match are kept (src/engine/ignored-differences.ts).
+ */
+export function ignoreInForce(prepared: Prepared, input: RunInput): readonly DriftIgnoreEntry[] {
+  return entriesInForce(prepared.loaded.project.drift, input.now?.() ?? new Date()).active;
 }
 
 /** Desired objects the live state holds none of by their name: about what a plan creates (what the heap's growth is sized for). */
@@ -355,7 +370,7 @@ export async function runPlan(input: PlanInput, loaded: Prepared): Promise<Diagn
   return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor(input));
     // The digest is keyed by what a later apply shares (the plan-signing key), never by this run's API key.
-    const planned = await readAndPlan(session, prepared, input, input.planSigningKey);
+    const planned = await readAndPlan(session, prepared, input, input.planSigningKey, ignoreInForce(prepared, input));
     if (!input.serverCheck || planned.plan.steps.length === 0) return { result: { ...planned, prepared, serverChecked: false }, diagnostics: Diagnostics.none };
     const backlog = input.onPlan?.(planned.plan);
     try {

@@ -5,6 +5,7 @@
  * `<details>` section per object, validator messages with their manifest file and line,
  * and the objects inside the ownership scope that no manifest declares.
  */
+import { keptHeading, keptLine } from './ignored.js';
 import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
 import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
@@ -207,6 +208,12 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     items: options.topology && plan.steps.length > 0 ? [pictureMarkdown(options.topology)] : [],
     note: () => ['_The picture of the plan is left out, to keep this text within its size limit._', ''],
   };
+  // Differences kept by drift.ignore entries in force (src/render/ignored.ts): names and reasons are input, so code spans.
+  const ignored = plan.ignored ?? [];
+  const kept: CutPart = {
+    items: ignored.map((k) => [`- ${codeSpan(keptLine(k))}`]),
+    note: (left) => [`- _${plural(left, 'more ignored difference')} not shown, to keep this text within its size limit: ${WHOLE_PLAN}._`],
+  };
   const groups = groupSteps(plan);
   const objects: CutPart = {
     items: groups.map((group) => [...groupSection(group, options.fullCertificates === true), '']),
@@ -215,17 +222,29 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const validatorTitle = messages.length > 0 ? [...validatorHead(messages)] : [];
   const unmanagedTitle = plan.unmanaged.length > 0 ? ['#### Not declared by any manifest (inside the ownership scope; `--prune` deletes them)', ''] : [];
   // The fixed lines, the blank lines that end the validator's and the undeclared sections.
-  const fixed = bytesOf([...head, ...summary, ...validatorTitle, ...(messages.length > 0 ? [''] : []), ...unmanagedTitle, ...(plan.unmanaged.length > 0 ? [''] : [])]);
-  const [validatorRows = [], unmanagedRows = [], pictureLines = [], body = []] = fit([validator, unmanaged, picture, objects], limit - fixed);
+  const keptTitle = ignored.length > 0 ? [`#### ${escapeInline(keptHeading(ignored.length))}`, ''] : [];
+  const fixed = bytesOf([
+    ...head,
+    ...summary,
+    ...validatorTitle,
+    ...(messages.length > 0 ? [''] : []),
+    ...unmanagedTitle,
+    ...(plan.unmanaged.length > 0 ? [''] : []),
+    ...keptTitle,
+    ...(ignored.length > 0 ? [''] : []),
+  ]);
+  const [validatorRows = [], unmanagedRows = [], keptRows = [], pictureLines = [], body = []] = fit([validator, unmanaged, kept, picture, objects], limit - fixed);
   const tail: string[] = [];
   if (messages.length > 0) tail.push(...validatorTitle, ...validatorRows, '');
   if (plan.unmanaged.length > 0) tail.push(...unmanagedTitle, ...unmanagedRows, '');
+  if (ignored.length > 0) tail.push(...keptTitle, ...keptRows, '');
   const all = `${[...head, ...pictureLines, ...summary, ...body, ...tail].join('\n').trimEnd()}\n`;
   if (Buffer.byteLength(all) <= limit) return all;
   // A bound too small for the headings and the notes: the summary and one note on the rest.
   const rest = [
     messages.length > 0 ? plural(messages.length, 'more validator message') : '',
     plan.unmanaged.length > 0 ? `${plural(plan.unmanaged.length, 'more object')} not declared by any manifest` : '',
+    ignored.length > 0 ? plural(ignored.length, 'ignored difference') : '',
     picture.items.length > 0 ? 'the picture' : '',
     groups.length > 0 ? plural(groups.length, 'more object section') : '',
   ].filter((part) => part !== '');

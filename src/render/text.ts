@@ -3,6 +3,7 @@
  * `~` update in place, `-` destroy, only changed attributes shown with a count of hidden
  * unchanged ones, and a closing `Plan: ...` line.
  */
+import { keptHeading, keptLine } from './ignored.js';
 import pc from 'picocolors';
 import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
@@ -121,5 +122,10 @@ export function* renderTextLines(plan: Plan, options: TextOptions): Generator<st
       `\n${n} object${n === 1 ? '' : 's'} inside the ownership scope ${n === 1 ? 'is' : 'are'} declared by no manifest (kept; --prune deletes ${n === 1 ? 'it' : 'them'}):`,
     );
     for (const ref of plan.unmanaged) yield line(`  ${c.yellow('?')} ${objectTitle(ref)}`);
+  }
+  // Differences kept by drift.ignore entries in force (src/render/ignored.ts).
+  if (plan.ignored && plan.ignored.length > 0) {
+    yield line(`\n${keptHeading(plan.ignored.length)}`);
+    for (const kept of plan.ignored) yield line(`  ${c.yellow('=')} ${keptLine(kept)}`);
   }
 }

@@ -76,7 +76,7 @@ async function liveSide(h: Harness, picked: readonly number[], formats: readonly
   await writeFile(join(dir, 'group.yaml'), GROUP);
   await writeFile(
     join(dir, 'gwops.yaml'),
-    "manifests: ['.']\nownership:\n  back-end-group: ['name=@hostile-', 'name=@calm-']\n  mapping: ['name=@hostile-']\n",
+    "manifests: ['.']\nownership:\n  back-end-group: ['name=@hostile-,calm-']\n  mapping: ['name=@hostile-']\n",
   );
   expect((await h.cli(['apply', '--yes', ...h.connection], { cwd: dir })).code).toBe(0);
   // Behind gwops's back: a back-end group and a mapping of each hostile name; the mapping links the calm group.

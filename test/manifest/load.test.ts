@@ -59,6 +59,7 @@ kind: mapping
 name: shop-web
 attributes:
   entryPath: { value: /shop/, priority: 10 }
+  labels: [shop]
   expertSettings: { apache: { settings: "cost: $\${PRICE}" } }
 `,
   'manifests/infra.yaml': `apiVersion: gwops/v1

@@ -14,6 +14,8 @@ import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
 import { formatDiagnostics } from '../../diagnostics-format.js';
 import { readCommitInfo } from '../../operations/steps/commit-info.js';
+import { entriesInForce, expiredWarning } from '../../manifest/drift-ignore.js';
+import type { ProjectConfig } from '../../manifest/project.js';
 import type { PlanInput, RunInput } from '../../operations/plan.js';
 import { prepare, runPlan } from '../../operations/plan.js';
 import type { ApplyInput } from '../../operations/apply.js';
@@ -73,6 +75,7 @@ export function runInput(paths: string[], flags: Omit<CommonFlags, 'format'>, io
     prune: flags.prune,
     allowMassDelete: flags.allowMassDelete,
     allowEmpty: flags.allowEmpty,
+    now: io.now,
   };
 }
 
@@ -84,6 +87,14 @@ export function runInput(paths: string[], flags: Omit<CommonFlags, 'format'>, io
 export function shownWarnings(diagnostics: Diagnostics, io: CliIO): readonly Diagnostic[] {
   if (diagnostics.length > 0) io.stderr.write(formatDiagnostics(diagnostics.all(), 'text', { color: colorEnabled(io) }));
   return diagnostics.all();
+}
+
+/**
+ * Warns on stderr about each `drift.ignore` entry whose `until` day is over at the run's
+ * clock: its differences are planned again (src/engine/ignored-differences.ts).
+ */
+function warnExpiredIgnores(project: ProjectConfig, io: CliIO): void {
+  for (const entry of entriesInForce(project.drift, io.now?.() ?? new Date()).expired) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
 }
 
 /**
@@ -190,6 +201,7 @@ export async function planAction(
   const input: PlanInput = { ...runInput(paths, flags, io, progress), ...signingKey(flags, io), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan) };
   const prepared = await prepare(input).catch((e: unknown) => view.failure(e, []));
   const warnings = shownWarnings(prepared.diagnostics, io);
+  warnExpiredIgnores(prepared.result.loaded.project, io);
   const { result, diagnostics } = await runPlan(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
   const messages = result.serverChecked ? diagnostics.all() : undefined;
   view.plan(result.plan, { messages, warnings, states: { desired: result.prepared.desired, live: result.live }, maxBytes });
@@ -266,6 +278,7 @@ export async function applyAction(
   };
   const prepared = await prepareApply(input).catch((e: unknown) => view.failure(e, []));
   warnings = shownWarnings(prepared.diagnostics, io);
+  warnExpiredIgnores(prepared.result.prepared.loaded.project, io);
   const { result, diagnostics } = await runApply(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
   view.applied(result, diagnostics.all(), warnings);
   switch (result.outcome) {

@@ -36,6 +36,8 @@ import { PLAN_FORMAT_VERSION } from '../../engine/plan-types.js';
 import type { PlanSigner } from './plan-signing.js';
 import { PLAN_SIGNING_KEY_ENV, planSigner, signatureCheckOf, verifySignature } from './plan-signing.js';
 import type { Prepared, RunInput } from '../plan.js';
+import { ignoreInForce } from '../plan.js';
+import { entriesInForce, untilEnd } from '../../manifest/drift-ignore.js';
 
 
 const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };
@@ -101,6 +103,17 @@ function isRef(value: unknown): value is ObjectRef {
   return isRecord(value) && typeof value.kind === 'string' && isResourceType(value.kind) && typeof value.name === 'string';
 }
 
+/** True when `value` (read from a plan file) is a `drift.ignore` entry as plan files hold them. */
+function isIgnoreEntry(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    ['object', 'name', 'attribute', 'reason', 'until'].every((k) => typeof value[k] === 'string') &&
+    typeof value.kind === 'string' &&
+    isResourceType(value.kind) &&
+    untilEnd(String(value.until)) !== undefined
+  );
+}
+
 /** What is wrong with the members of a plan file, or undefined when they are well-formed. */
 function problemOf(value: Record<string, unknown>): string | undefined {
   if (!Array.isArray(value.steps) || !Array.isArray(value.calls) || !isRecord(value.summary) || typeof value.liveDigest !== 'string') {
@@ -132,6 +145,7 @@ function problemOf(value: Record<string, unknown>): string | undefined {
   if (!desired.objects.every((o: unknown) => isRecord(o) && isRef(o) && isRecord(o.attributes))) return 'a desired object is malformed';
   if (!desired.links.every(isSavedLink)) return 'a desired link is malformed (each is [kind, name, relationship, related name])';
   if (!desired.declaredRelationships.every(isSavedDeclaredRelationship)) return 'a declared relationship is malformed (each is [kind, name, relationship])';
+  if (value.ignore !== undefined && !(Array.isArray(value.ignore) && value.ignore.every(isIgnoreEntry))) return "its 'ignore' member is malformed";
   return undefined;
 }
 
@@ -240,8 +254,9 @@ export function checkPlanGateway(file: string, saved: PlanGateway, actual: PlanG
  * targets only; without `--target` and `--url`, the target the plan names is used when
  * the project file has it, and without `--variant` or a target's variant, the plan's).
  * @returns the prepared stage and the run input with that target
- * @throws InputError (plan file, project file, secrets), PlanGatewayMismatchError, and
- *   what resolving the connection throws
+ * @throws InputError (plan file, project file, secrets), PlanGatewayMismatchError,
+ *   StalePlanError when a `drift.ignore` entry the plan was made with has expired since,
+ *   and what resolving the connection throws
  */
 export async function prepareSavedPlan(input: RunInput, file: string): Promise<{ prepared: Prepared; saved: PlanFile; input: RunInput }> {
   const saved = await readPlanFile(file, input.cwd, input.planSigningKey);
@@ -249,6 +264,14 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
     throw new StalePlanError(
       `plan file ${file} holds a live digest keyed with a plan-signing key (or made by an older gwops, keyed with its API key), and no plan-signing key is configured ` +
         `to compute it again; nothing was sent: set ${PLAN_SIGNING_KEY_ENV} or pass --plan-signing-key-file with the key of gwops plan --out, or run gwops plan --out again`,
+    );
+  }
+  // A difference the plan kept may not be undone by a plan nobody saw: an entry that has expired since is refused by name.
+  const expired = entriesInForce({ ignore: saved.ignore ?? [] }, input.now?.() ?? new Date()).expired;
+  if (expired.length > 0) {
+    throw new StalePlanError(
+      `plan file ${file} keeps differences by drift.ignore entries that have expired since it was made (${expired.map((e) => `${e.object} ${e.attribute} until ${e.until}`).join('; ')}); ` +
+        'nothing was changed; run gwops plan again',
     );
   }
   const project = loadProject(input.cwd, input.configFile);
@@ -272,6 +295,8 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
       ...project,
       ownership: Object.fromEntries(Object.entries(saved.ownership).map(([kind, filters]) => [kind, [...filters]])),
       massDeleteShare: saved.options.massDeleteShare,
+      // The differences the plan kept are kept again (entries still in force at apply time).
+      drift: { ignore: [...(saved.ignore ?? [])] },
     },
     variant: connected.variant,
     locate: (kind, name) => desired.objects.get(kind)?.get(name)?.source,
@@ -304,5 +329,7 @@ export function planFileOfRun(plan: Plan, prepared: Prepared, input: RunInput, c
   };
   // A field the commit lacks is left out, not written as null.
   const known = Object.fromEntries(Object.entries(commit).filter(([, v]) => typeof v === 'string' && v !== '')) as CommitInfo;
-  return planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd, { options, commit: known });
+  const file = planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd, { options, commit: known });
+  const ignore = ignoreInForce(prepared, input);
+  return ignore.length > 0 ? { ...file, ignore } : file;
 }
