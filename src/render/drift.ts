@@ -8,6 +8,8 @@ import { createColors } from 'picocolors';
 import type { DriftActivation, DriftAttribution } from '../engine/drift-attribution.js';
 import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../engine/drift-report.js';
 import { DRIFT_DIRECTIONS, DRIFT_FORMAT_VERSION, driftedObjects, entriesByObject } from '../engine/drift-report.js';
+import type { DriftSide } from '../engine/drift-base.js';
+import { DRIFT_SIDES } from '../engine/drift-base.js';
 import { jsonDocument } from '../json-document.js';
 import { pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
@@ -29,6 +31,51 @@ export const DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
   'link-added': 'Links added on the gateway',
   'link-deleted': 'Links deleted on the gateway',
 };
+
+/** The heading of each side (drift-base.ts), when the report has a base. */
+export const SIDE_HEADINGS: Readonly<Record<DriftSide, string>> = {
+  gateway: 'Changed on the gateway since the last apply',
+  both: 'Changed on both sides since the last apply (conflicts: Git and the gateway each changed)',
+  git: 'Changed in Git, not applied yet (the gateway still holds what was last applied)',
+};
+
+/** The heading of each direction of Git's side: what Git changed that the gateway does not hold yet. */
+const GIT_DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
+  changed: 'Changed in Git',
+  deleted: 'Declared in Git, not on the gateway yet',
+  added: 'Removed from Git, still on the gateway',
+  'link-added': 'Links removed in Git, still on the gateway',
+  'link-deleted': 'Links declared in Git, not on the gateway yet',
+};
+
+/** The direction headings under a side's heading (the gateway's own for `gateway` and `both`, no side: the report without a base). */
+function headingsOf(side: DriftSide | undefined): Readonly<Record<DriftDirection, string>> {
+  return side === 'git' ? GIT_DIRECTION_HEADINGS : DIRECTION_HEADINGS;
+}
+
+/** The entries in groups: one per side when the report has a base, else one group without a side. */
+function sideGroups(report: DriftReport): { readonly side: DriftSide | undefined; readonly entries: readonly DriftEntry[] }[] {
+  if (report.base === undefined) return [{ side: undefined, entries: report.entries }];
+  return DRIFT_SIDES.map((side) => ({ side, entries: report.entries.filter((e) => e.side === side) })).filter((g) => g.entries.length > 0);
+}
+
+/** The report's non-empty sections in order: per side (when it has a base), per direction. */
+function driftSections(report: DriftReport): { side: DriftSide | undefined; direction: DriftDirection; entries: DriftEntry[]; firstOfSide: boolean }[] {
+  return sideGroups(report).flatMap((group) =>
+    DRIFT_DIRECTIONS.map((direction) => ({ side: group.side, direction, entries: group.entries.filter((e) => e.direction === direction) }))
+      .filter((section) => section.entries.length > 0)
+      .map((section, i) => ({ ...section, firstOfSide: i === 0 })),
+  );
+}
+
+/** One line saying what the report compared: against which base, or why there is none. */
+export function driftBaseLine(report: DriftReport): string {
+  if (report.base) {
+    const b = report.base;
+    return `Base: commit ${b.sha}, last applied by this project in configuration ${b.configuration}${b.createdAt !== undefined ? ` (${b.createdAt}${b.createdBy !== undefined ? ` by ${b.createdBy}` : ''})` : ''}.`;
+  }
+  return `No base: ${report.baseUnavailable ?? 'none was looked for'}; Git now is compared with the gateway now, without telling which side changed.`;
+}
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -136,14 +183,18 @@ export function renderDriftText(report: DriftReport, options: { readonly color: 
   } else {
     out.push(c.bold(`Drift detected: ${driftHeadline(report)}`));
     const unattributed = report.attribution.since.length === 0;
-    for (const direction of DRIFT_DIRECTIONS) {
-      const entries = report.entries.filter((e) => e.direction === direction);
-      if (entries.length === 0) continue;
-      out.push('', c.bold(`${DIRECTION_HEADINGS[direction]}:`));
-      for (const { ref, entries: mine } of entriesByObject(entries)) {
-        const first = mine[0];
-        out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed ? ' — cannot be attributed' : ''}`);
-        for (const entry of mine) out.push(...entryLines(entry, { full: options.fullCertificates }));
+    if (report.base) out.push(driftBaseLine(report));
+    for (const group of sideGroups(report)) {
+      if (group.side !== undefined) out.push('', c.bold(c.underline(`${SIDE_HEADINGS[group.side]}:`)));
+      for (const direction of DRIFT_DIRECTIONS) {
+        const entries = group.entries.filter((e) => e.direction === direction);
+        if (entries.length === 0) continue;
+        out.push('', c.bold(`${headingsOf(group.side)[direction]}:`));
+        for (const { ref, entries: mine } of entriesByObject(entries)) {
+          const first = mine[0];
+          out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed && group.side !== 'git' ? ' — cannot be attributed' : ''}`);
+          for (const entry of mine) out.push(...entryLines(entry, { full: options.fullCertificates }));
+        }
       }
     }
     out.push('', ...attributionLines(report.attribution));
@@ -182,10 +233,10 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
     const headline = driftHeadline(report);
     out.push(headline.startsWith('the ') ? `The ${headline.slice(4)}` : headline, '');
     if (options.topology) out.push(...pictureMarkdown(options.topology, MERMAID_DRIFT_LEGEND));
-    for (const direction of DRIFT_DIRECTIONS) {
-      const entries = report.entries.filter((e) => e.direction === direction);
-      if (entries.length === 0) continue;
-      out.push(`#### ${DIRECTION_HEADINGS[direction]}`, '');
+    if (report.base) out.push(escapeInline(driftBaseLine(report)), '');
+    for (const { side, direction, entries, firstOfSide } of driftSections(report)) {
+      if (side !== undefined && firstOfSide) out.push(`#### ${escapeInline(SIDE_HEADINGS[side])}`, '');
+      out.push(`${side !== undefined ? '#####' : '####'} ${headingsOf(side)[direction]}`, '');
       switch (direction) {
         case 'changed':
           out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
@@ -231,7 +282,7 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
 }
 
 /** Keys first, in this order, wherever they appear; others follow sorted. */
-const KEY_ORDER = ['formatVersion', 'drifted', 'summary', 'entries', 'ignored', 'expiredIgnores', 'attribution', 'direction', 'kind', 'name', 'path', 'declared', 'live', 'sensitive', 'source', 'ignoredBy'];
+const KEY_ORDER = ['formatVersion', 'drifted', 'summary', 'entries', 'ignored', 'expiredIgnores', 'attribution', 'base', 'baseUnavailable', 'gatewayDrifted', 'direction', 'side', 'kind', 'name', 'path', 'declared', 'live', 'sensitive', 'source', 'ignoredBy'];
 const rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
 
 function ordered(value: unknown): unknown {
@@ -248,5 +299,39 @@ export function renderDriftJson(report: DriftReport): string {
   const summary: Record<string, number> = {};
   for (const d of DRIFT_DIRECTIONS) summary[d] = report.entries.filter((e) => e.direction === d).length;
   summary.ignored = report.ignored.length;
+  if (report.base) for (const side of DRIFT_SIDES) summary[side] = report.entries.filter((e) => e.side === side).length;
   return jsonDocument(DRIFT_FORMAT_VERSION, ordered({ ...report, summary }) as Record<string, unknown>);
+}
+
+/**
+ * What a plan reverts of the changes made on the gateway since this project's last apply,
+ * for stderr before the plan (Terraform's "Objects have changed outside of Terraform"):
+ * each difference with the gateway's value and Git's, conflicts marked, then who and when.
+ * @returns text ending in a newline
+ */
+export function renderOutsideChanges(changes: { readonly base: DriftReport['base']; readonly entries: readonly DriftEntry[]; readonly attribution: DriftAttribution }): string {
+  const base = changes.base ? ` (commit ${changes.base.sha}, configuration ${changes.base.configuration})` : '';
+  const lines = [`Changed outside gwops since this project's last apply${base}; this plan reverts:`];
+  for (const e of changes.entries) {
+    const conflict = e.side === 'both' ? ' [changed in Git too]' : '';
+    switch (e.direction) {
+      case 'changed':
+        lines.push(`  ${objectTitle(e)} ${e.path ?? ''}: gateway ${oneLine(e.live, e.sensitive)} → Git ${oneLine(e.declared, e.sensitive)}${conflict}`);
+        break;
+      case 'deleted':
+        lines.push(`  ${objectTitle(e)}: deleted on the gateway, created again${conflict}`);
+        break;
+      case 'added':
+        lines.push(`  ${objectTitle(e)}: added on the gateway${conflict}`);
+        break;
+      case 'link-added':
+        lines.push(`  ${objectTitle(e)} ${e.path ?? ''}: link to ${relatedTitle(e.live)} added on the gateway, removed again${conflict}`);
+        break;
+      case 'link-deleted':
+        lines.push(`  ${objectTitle(e)} ${e.path ?? ''}: link to ${relatedTitle(e.declared)} removed on the gateway, made again${conflict}`);
+        break;
+    }
+  }
+  lines.push(...attributionLines(changes.attribution));
+  return `${lines.join('\n')}\n`;
 }

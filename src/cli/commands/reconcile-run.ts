@@ -14,6 +14,8 @@ import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
 import { formatDiagnostics } from '../../diagnostics-format.js';
 import { readCommitInfo } from '../../operations/steps/commit-info.js';
+import type { OutsideChanges } from '../../operations/steps/outside-changes.js';
+import { renderOutsideChanges } from '../../render/drift.js';
 import type { PlanInput, RunInput } from '../../operations/plan.js';
 import { prepare, runPlan } from '../../operations/plan.js';
 import type { ApplyInput } from '../../operations/apply.js';
@@ -167,7 +169,7 @@ export async function planAction(
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const view = planView(flags.format, io, { verbose: flags.verbose });
   // The text of the plan is made while the server check's calls wait for their answers.
-  const input: PlanInput = { ...runInput(paths, flags, io, progress), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan) };
+  const input: PlanInput = { ...runInput(paths, flags, io, progress), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan), onOutsideChanges: outsideChangesTo(io) };
   const prepared = await prepare(input).catch((e: unknown) => view.failure(e, []));
   const warnings = shownWarnings(prepared.diagnostics, io);
   const { result, diagnostics } = await runPlan(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
@@ -177,13 +179,26 @@ export async function planAction(
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
     // In chunks, each written before the next is made: the file never exists whole in memory.
-    const planFile = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
+    const commit = readCommitInfo(io.env, io.cwd);
+    if (commit.dirty === true) io.stderr.write(dirtyWarning(commit.sha));
+    const planFile = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, commit));
     await writeFile(out, planFile).catch((error: unknown) => {
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
     });
   }
   if (diagnostics.hasErrors()) return EXIT.validatorErrors;
   return flags.detailedExitcode && result.plan.steps.length > 0 ? EXIT.changes : EXIT.ok;
+}
+
+/** Writes what a plan reverts of the gateway's own changes on stderr (outside-changes.ts), before the plan. */
+function outsideChangesTo(io: CliIO): (changes: OutsideChanges) => void {
+  return (changes) => void io.stderr.write(`${renderOutsideChanges(changes)}\n`);
+}
+
+/** The warning for an apply from a working tree with uncommitted changes (its comment marks the SHA `-dirty`). */
+function dirtyWarning(sha: string | undefined): string {
+  const short = sha?.slice(0, 7) ?? 'HEAD';
+  return `warning: the working tree has uncommitted changes: what is applied is not commit ${short}; the activation comment says ${short}-dirty, and gwops drift will not use it as a base\n`;
 }
 
 /** Bound of `--retry-on-conflict`. */
@@ -218,6 +233,7 @@ export async function applyAction(
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   // With --plan and no --comment, the comment is derived from the commit the plan file was made from.
   const commit = flags.comment === undefined && flags.plan === undefined ? readCommitInfo(io.env, io.cwd) : undefined;
+  if (commit?.dirty === true) io.stderr.write(dirtyWarning(commit.sha));
   const view = applyView(flags.format, io, { verbose: flags.verbose, yes: flags.yes });
   // Assigned once the first stage has shown its warnings; the plan is told only after that.
   let warnings: readonly Diagnostic[] = [];
@@ -226,6 +242,7 @@ export async function applyAction(
     planFile: flags.plan,
     comment: flags.comment,
     commit,
+    onOutsideChanges: outsideChangesTo(io),
     onPlan: (plan, states) => view.planned(plan, states, warnings),
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),

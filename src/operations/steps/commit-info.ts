@@ -8,7 +8,9 @@ import type { CommitInfo } from '../../engine/commit-comment.js';
 /**
  * Reads the commit from CI variables (`GITHUB_SHA`, `GITHUB_SERVER_URL`,
  * `GITHUB_REPOSITORY`, `GITHUB_RUN_ID`; `CI_COMMIT_SHA`, `CI_PIPELINE_URL` of GitLab) and
- * `git log -1` in `cwd`. Never throws: a missing git or repository yields fewer fields.
+ * `git log -1` in `cwd`, and whether the working tree holds changes to tracked files (`dirty`,
+ * as `git describe --dirty` decides it: untracked files do not count). Never throws: a
+ * missing git or repository yields fewer fields.
  */
 export function readCommitInfo(env: Readonly<Record<string, string | undefined>>, cwd: string): CommitInfo {
   const sha = env.GITHUB_SHA ?? env.CI_COMMIT_SHA;
@@ -36,5 +38,21 @@ export function readCommitInfo(env: Readonly<Record<string, string | undefined>>
     subject: fromGit?.subject,
     author: fromGit?.author,
     runUrl,
+    ...(fromGit !== undefined && workingTreeDirty(cwd) ? { dirty: true } : {}),
   };
+}
+
+/** True when tracked files differ from HEAD (index or working tree); false also when git cannot tell. */
+export function workingTreeDirty(cwd: string): boolean {
+  try {
+    const out = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    });
+    return out.trim() !== '';
+  } catch {
+    return false;
+  }
 }
