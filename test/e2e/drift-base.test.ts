@@ -132,8 +132,8 @@ describe('drift with the base of the last apply', () => {
     expect((await t.h.cli(['drift', '--fail-on', 'gateway', ...t.h.connection], { cwd: repo })).code).toBe(2);
 
     const plan = await t.h.cli(['plan', '--no-server-check', ...t.h.connection], { cwd: repo });
-    expect(plan.stderr).toMatch(/^Changed outside gwops since this project's last apply .*this plan reverts:\n  mapping "bh-shop" backendPath: gateway "\/hotfix\/" → Git "\/a\/"\n/m);
-    expect(plan.stderr).toMatch(/admin +"hotfix by hand"/);
+    expect(plan.stderr).toMatch(/^Changed outside gwops since this project's last apply .*this plan reverts:\n {2}mapping "bh-shop" backendPath: gateway "\/hotfix\/" → Git "\/a\/"\n/m);
+    expect(plan.stderr).toMatch(/admin {2}"hotfix by hand"/);
     // apply says the same before it asks; without consent nothing is changed.
     const refused = await t.h.cli(['apply', ...t.h.connection], { cwd: repo });
     expect(refused.stderr).toContain('this plan reverts:\n  mapping "bh-shop" backendPath: gateway "/hotfix/" → Git "/a/"');
@@ -153,7 +153,7 @@ describe('drift with the base of the last apply', () => {
     expect(sides).toEqual({ 'bo-shop backendPath': 'both', 'bo-web backendHosts': 'git' });
 
     const adopted = await t.h.cli(['drift', '--adopt', ...t.h.connection], { cwd: repo });
-    expect(adopted.stderr).toMatch(/Conflicts, not adopted[^\n]*\n  mapping 'bo-shop' backendPath/);
+    expect(adopted.stderr).toMatch(/Conflicts, not adopted[^\n]*\n {2}mapping 'bo-shop' backendPath/);
     const text = await readFile(join(repo, 'manifests', 'shop.yaml'), 'utf8');
     expect(text).toContain('backendPath: /b/');
     expect(text).toContain('port: 9090');
@@ -163,7 +163,7 @@ describe('drift with the base of the last apply', () => {
     const repo = await repository('no-base', [{ prefix: 'nb', sub: '', backendPath: '/a/' }]);
     expect((await t.h.cli(['apply', '--yes', '--comment', 'applied by an older gwops', ...t.h.connection], { cwd: repo })).code).toBe(0);
     // A comment with no project trailer (made before gwops wrote one, or by hand) names no base.
-    await t.h.raw(async () => undefined, 'gwops apply: 1234567 an older gwops (Old Timer)');
+    await t.h.raw((session) => session.configurations(), 'gwops apply: 1234567 an older gwops (Old Timer)');
     await byHand('mappings', 'nb-shop', { backendPath: '/hotfix/' });
     const { code, report, stderr } = await driftJson(repo);
     expect(code).toBe(2);
