@@ -12,7 +12,7 @@ import type { DriftReport } from '../engine/drift-report.js';
 import { buildDriftReport } from '../engine/drift-report.js';
 import { findDriftBase } from '../engine/drift-base.js';
 import { projectId } from '../engine/commit-comment.js';
-import { readGitBase } from './steps/git-base.js';
+import { projectDirectory, readGitBase } from './steps/git-base.js';
 import type { Diagnosed } from '../diagnostics.js';
 import type { Planned, Prepared, RunInput } from './plan.js';
 import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
@@ -52,7 +52,7 @@ export async function runDriftReport(input: RunInput, loaded: Prepared, now: Dat
     const attribution = attributeDrift(list);
     // The third side: what this project last applied, read back from Git (drift-base.ts).
     const lookup = findDriftBase(list, projectId(prepared.loaded.project.ownership));
-    const fromGit = 'found' in lookup ? await readGitBase(input, lookup.found.sha, prepared.variant) : lookup;
+    const fromGit = 'found' in lookup ? await readGitBase(input, lookup.found.sha, prepared.variant, projectDirectory(prepared, input)) : lookup;
     const base = 'desired' in fromGit && 'found' in lookup ? { ref: lookup.found, desired: fromGit.desired } : { unavailable: 'unavailable' in fromGit ? fromGit.unavailable : '' };
     const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired, base });
     const added = report.entries.filter((e) => e.direction === 'added');

@@ -5,7 +5,7 @@
  * the exit code.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
@@ -14,6 +14,7 @@ import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
 import { formatDiagnostics } from '../../diagnostics-format.js';
 import { readCommitInfo } from '../../operations/steps/commit-info.js';
+import { PROJECT_FILE } from '../../manifest/project.js';
 import type { OutsideChanges } from '../../operations/steps/outside-changes.js';
 import { renderOutsideChanges } from '../../render/drift.js';
 import type { PlanInput, RunInput } from '../../operations/plan.js';
@@ -179,7 +180,7 @@ export async function planAction(
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
     // In chunks, each written before the next is made: the file never exists whole in memory.
-    const commit = readCommitInfo(io.env, io.cwd);
+    const commit = readCommitInfo(io.env, io.cwd, projectPaths(paths, flags, io.cwd));
     if (commit.dirty === true) io.stderr.write(dirtyWarning(commit.sha));
     const planFile = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, commit));
     await writeFile(out, planFile).catch((error: unknown) => {
@@ -193,6 +194,17 @@ export async function planAction(
 /** Writes what a plan reverts of the gateway's own changes on stderr (outside-changes.ts), before the plan. */
 function outsideChangesTo(io: CliIO): (changes: OutsideChanges) => void {
   return (changes) => void io.stderr.write(`${renderOutsideChanges(changes)}\n`);
+}
+
+/**
+ * What a run reads from the checkout, for the dirty check of its commit: the project file's
+ * directory (`--config`, else `gwops.yaml` in `cwd` when there is one) and the manifest
+ * paths given; `cwd` when neither.
+ */
+function projectPaths(paths: readonly string[], flags: CommonFlags, cwd: string): string[] {
+  const project = flags.config !== undefined ? dirname(resolve(cwd, flags.config)) : existsSync(join(cwd, PROJECT_FILE)) ? cwd : undefined;
+  const read = [...(project !== undefined ? [project] : []), ...paths.filter((p) => p !== '-').map((p) => resolve(cwd, p))];
+  return read.length > 0 ? read : [cwd];
 }
 
 /** The warning for an apply from a working tree with uncommitted changes (its comment marks the SHA `-dirty`). */
@@ -232,7 +244,7 @@ export async function applyAction(
   const retryOnConflict = retryCount(flags.retryOnConflict);
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   // With --plan and no --comment, the comment is derived from the commit the plan file was made from.
-  const commit = flags.comment === undefined && flags.plan === undefined ? readCommitInfo(io.env, io.cwd) : undefined;
+  const commit = flags.comment === undefined && flags.plan === undefined ? readCommitInfo(io.env, io.cwd, projectPaths(paths, flags, io.cwd)) : undefined;
   if (commit?.dirty === true) io.stderr.write(dirtyWarning(commit.sha));
   const view = applyView(flags.format, io, { verbose: flags.verbose, yes: flags.yes });
   // Assigned once the first stage has shown its warnings; the plan is told only after that.

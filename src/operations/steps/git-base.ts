@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { GwopsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Variant } from '../../kinds/index.js';
-import type { RunInput } from '../plan.js';
+import type { Prepared, RunInput } from '../plan.js';
 import { prepare } from '../plan.js';
 
 const run = promisify(execFile);
@@ -25,6 +25,32 @@ export type GitBase = { readonly desired: State } | { readonly unavailable: stri
 async function git(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<string> {
   const { stdout } = await run('git', [...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000, ...(env ? { env } : {}) });
   return stdout.trim();
+}
+
+/** The directory of the project: its project file's, else the run's working directory. */
+export function projectDirectory(prepared: Prepared, input: RunInput): string {
+  const file = prepared.loaded.project.file;
+  return file !== undefined ? path.dirname(file) : input.cwd;
+}
+
+/** The top directory of the Git work tree holding `dir` (its real path), or undefined when there is none (or no git). */
+export async function gitTopLevel(dir: string): Promise<string | undefined> {
+  try {
+    return await realpath(await git(dir, ['rev-parse', '--show-toplevel']));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real path of `p` (absolute), or `p` when it does not exist. */
+function real(p: string): Promise<string> {
+  return realpath(p).catch(() => p);
+}
+
+/** True when `p` (absolute; its real path when it exists) lies under `top`. */
+async function insideOf(top: string, p: string): Promise<boolean> {
+  const relative = path.relative(top, await real(p));
+  return !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 /** `p` (absolute or relative to `cwd`) inside the tree written at `root`, when it lies in the repository at `top`. */
@@ -42,15 +68,14 @@ function inTree(p: string, cwd: string, top: string, root: string): string {
  * @param input the run's input (its `cwd`, `paths`, `configFile` and `target` are read at the commit)
  * @param variant the variant the desired state now was prepared for
  */
-export async function readGitBase(input: RunInput, sha: string, variant: Variant): Promise<GitBase> {
+export async function readGitBase(input: RunInput, sha: string, variant: Variant, projectDir: string): Promise<GitBase> {
   if (input.paths.includes('-')) return { unavailable: 'the manifests are read from standard input, which Git holds no earlier version of' };
-  let top: string;
+  const top = await gitTopLevel(projectDir);
+  if (top === undefined) return { unavailable: `the project (${projectDir}) is not in a Git repository` };
+  const read = [projectDir, ...input.paths.map((p) => path.resolve(input.cwd, p)), ...(input.configFile !== undefined ? [path.resolve(input.cwd, input.configFile)] : [])];
+  const outside = (await Promise.all(read.map(async (p) => ((await insideOf(top, p)) ? undefined : p)))).find((p) => p !== undefined);
+  if (outside !== undefined) return { unavailable: `${outside} is not in the Git repository of the project (${top})` };
   let full: string;
-  try {
-    top = await realpath(await git(input.cwd, ['rev-parse', '--show-toplevel']));
-  } catch {
-    return { unavailable: `${input.cwd} is not in a Git repository` };
-  }
   try {
     full = await git(top, ['rev-parse', '--verify', '--quiet', `${sha}^{commit}`]);
   } catch {
@@ -65,14 +90,20 @@ export async function readGitBase(input: RunInput, sha: string, variant: Variant
   try {
     const root = path.join(dir, 'tree');
     const env = { ...process.env, GIT_INDEX_FILE: path.join(dir, 'index') };
-    await git(top, ['read-tree', full], env);
-    await git(top, ['checkout-index', '--all', '--force', `--prefix=${root}${path.sep}`], env);
-    const cwd = inTree(await realpath(input.cwd), input.cwd, top, root);
+    try {
+      await git(top, ['read-tree', full], env);
+      await git(top, ['checkout-index', '--all', '--force', `--prefix=${root}${path.sep}`], env);
+    } catch (error) {
+      const words = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      return { unavailable: `the tree of commit ${sha} could not be read from Git (${words})` };
+    }
+    const realCwd = await real(input.cwd);
+    const cwd = inTree(realCwd, realCwd, top, root);
     const loaded = await prepare({
       ...input,
       cwd,
-      paths: input.paths.map((p) => inTree(p, input.cwd, top, root)),
-      ...(input.configFile !== undefined ? { configFile: inTree(input.configFile, input.cwd, top, root) } : {}),
+      paths: await Promise.all(input.paths.map(async (p) => inTree(await real(path.resolve(input.cwd, p)), realCwd, top, root))),
+      ...(input.configFile !== undefined ? { configFile: inTree(await real(path.resolve(input.cwd, input.configFile)), realCwd, top, root) } : {}),
       variant,
       allowEmpty: true,
       keepOrigins: false,

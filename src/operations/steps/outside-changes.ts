@@ -13,7 +13,7 @@ import { classifyDrift, findDriftBase } from '../../engine/drift-base.js';
 import type { DriftEntry } from '../../engine/drift-report.js';
 import { driftEntries } from '../../engine/drift-report.js';
 import type { Planned, Prepared, RunInput } from '../plan.js';
-import { readGitBase } from './git-base.js';
+import { gitTopLevel, projectDirectory, readGitBase } from './git-base.js';
 
 /** What a plan reverts of the gateway's own changes. */
 export interface OutsideChanges {
@@ -30,10 +30,13 @@ export interface OutsideChanges {
  */
 export async function outsideChanges(session: Pick<GatewaySession, 'configurations'>, prepared: Prepared, planned: Planned, input: RunInput): Promise<OutsideChanges | undefined> {
   if (planned.plan.steps.length === 0) return undefined;
+  // Without a Git repository there is no base: the gateway is not asked for its history.
+  const projectDir = projectDirectory(prepared, input);
+  if ((await gitTopLevel(projectDir)) === undefined) return undefined;
   const list = await session.configurations();
   const lookup = findDriftBase(list, projectId(prepared.loaded.project.ownership));
   if (!('found' in lookup)) return undefined;
-  const base = await readGitBase(input, lookup.found.sha, prepared.variant);
+  const base = await readGitBase(input, lookup.found.sha, prepared.variant, projectDir);
   if (!('desired' in base)) return undefined;
   const desired = planned.desired ?? prepared.desired;
   const entries = classifyDrift(driftEntries(planned.plan, planned.live), base.desired, desired, planned.live).filter((e) => e.side === 'gateway' || e.side === 'both');
