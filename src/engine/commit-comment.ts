@@ -87,6 +87,20 @@ export function activationComment(info: CommitInfo): string {
   return comment;
 }
 
+/**
+ * `comment` (a comment of the user's own, `apply --comment`) with the project trailer of
+ * `project` ({@link projectId}), so the activation counts as this project's; unchanged when
+ * it has one already.
+ */
+export function withProjectTrailer(comment: string, project: string): string {
+  return commentProject(comment) !== undefined ? comment : `${comment}${PROJECT_MARK}${project}`;
+}
+
+/** The project id of any comment's project trailer (before the trailer of secret versions); undefined when it has none. */
+export function commentProject(comment: string | undefined): string | undefined {
+  return comment === undefined ? undefined : PROJECT_TRAILER.exec(withoutVersionTrailer(comment))?.[1];
+}
+
 /** What {@link parseActivationComment} reads out of a comment `gwops apply` wrote. */
 export interface ActivationCommentInfo {
   /** The commit's short SHA (7 lowercase hex digits), when the comment names one. */

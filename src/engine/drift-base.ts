@@ -4,7 +4,8 @@
  *
  * - {@link findDriftBase}: out of the configurations list (newest first), the last
  *   activation this project made with `gwops apply`, recognised by the project trailer of
- *   its comment (commit-comment.ts `projectId`), and the commit it names. A rollback by
+ *   its comment (commit-comment.ts `projectId`), and the commit it names (none when the
+ *   comment was the user's own, `apply --comment`). A rollback by
  *   gwops after it moves the base to the commit of the configuration it activated again.
  *   Without such an activation, or when it names no clean commit (`-dirty`: what was
  *   activated was no commit), there is no base, and why is said in one line.
@@ -20,7 +21,7 @@ import type { ConfigurationEntry } from '../api/documents.js';
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
-import { parseActivationComment, parseRollbackComment } from './commit-comment.js';
+import { commentProject, parseActivationComment, parseRollbackComment } from './commit-comment.js';
 import { diffAttributes, isPlainObject } from './diff.js';
 import type { DriftEntry, DriftReport } from './drift-report.js';
 import type { State, StateObject } from './model.js';
@@ -61,12 +62,14 @@ export function findDriftBase(list: readonly ConfigurationEntry[], project: stri
     if (rollback) {
       // A rollback activated an earlier configuration again: its commit is the base when it was this project's.
       const target = list.find((e) => e.id === rollback.configuration);
+      if (commentProject(target?.comment) !== project) continue;
       const applied = parseActivationComment(target?.comment);
-      if (applied?.project !== project) continue;
-      return baseOf(applied.sha, applied.dirty, entry);
+      return baseOf(applied?.sha, applied?.dirty === true, entry);
     }
+    if (commentProject(entry.comment) !== project) continue;
+    // This project's activation: with a comment of its own (`apply --comment`) it names no commit.
     const applied = parseActivationComment(entry.comment);
-    if (applied?.project === project) return baseOf(applied.sha, applied.dirty, entry);
+    return baseOf(applied?.sha, applied?.dirty === true, entry);
   }
   return { unavailable: "the gateway's configuration history holds no activation of this project by gwops apply" };
 }

@@ -8,7 +8,7 @@ import { withSession } from '../gateway/index.js';
 import { Diagnostics, hasErrors } from '../diagnostics.js';
 import type { Diagnosed } from '../diagnostics.js';
 import type { CommitInfo } from '../engine/commit-comment.js';
-import { activationComment, projectId } from '../engine/commit-comment.js';
+import { activationComment, projectId, withProjectTrailer } from '../engine/commit-comment.js';
 import { ActivationMismatchError, ActivationUnknownError, PlanFileMismatchError, StalePlanError, ValidatorRejectedError } from '../engine/errors.js';
 import type { Backlog, ProgressListener } from './steps/execute.js';
 import type { State } from '../engine/model.js';
@@ -173,7 +173,9 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
       if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
       input.progress?.phase('activating');
       const before = await session.configurations();
-      const comment = commentWithVersions(input.comment ?? activationComment({ ...(saved?.commit ?? input.commit), project: projectId(prepared.loaded.project.ownership) }), prepared, planned, before);
+      const project = projectId(prepared.loaded.project.ownership);
+      const own = input.comment === undefined ? activationComment({ ...(saved?.commit ?? input.commit), project }) : withProjectTrailer(input.comment, project);
+      const comment = commentWithVersions(own, prepared, planned, before);
       const activation = await activate(session, scope, comment, before, input.activationWaitMs ?? 30_000);
       if (signal.aborted && signal.reason instanceof InterruptedError) {
         throw new InterruptedError(signal.reason.signal, 'activated');

@@ -159,19 +159,19 @@ describe('drift with the base of the last apply', () => {
     expect(text).toContain('port: 9090');
   });
 
-  it('says in one line that there is no base when this project never activated, and compares two sides', async () => {
+  it('says in one line that there is no base when this project\'s last activation names no commit, and compares two sides', async () => {
     const repo = await repository('no-base', [{ prefix: 'nb', sub: '', backendPath: '/a/' }]);
-    expect((await t.h.cli(['apply', '--yes', '--comment', 'applied by an older gwops', ...t.h.connection], { cwd: repo })).code).toBe(0);
-    // A comment with no project trailer (made before gwops wrote one, or by hand) names no base.
+    // A comment of one's own names no commit; a comment with no project trailer (an older gwops's) is no project's.
+    expect((await t.h.cli(['apply', '--yes', '--comment', 'applied by hand-written comment', ...t.h.connection], { cwd: repo })).code).toBe(0);
     await t.h.raw((session) => session.configurations(), 'gwops apply: 1234567 an older gwops (Old Timer)');
     await byHand('mappings', 'nb-shop', { backendPath: '/hotfix/' });
     const { code, report, stderr } = await driftJson(repo);
     expect(code).toBe(2);
     expect(report.base).toBeUndefined();
-    expect(report.baseUnavailable).toMatch(/no activation of this project/);
+    expect(report.baseUnavailable).toMatch(/the last activation of this project \(configuration \d+\) names no commit/);
     expect(report.entries).toEqual([expect.objectContaining({ name: 'nb-shop', path: 'backendPath', declared: '/a/', live: '/hotfix/' })]);
     expect(report.entries[0]?.side).toBeUndefined();
-    expect(stderr.split('\n').filter((l) => /base/i.test(l))).toEqual([expect.stringMatching(/^note: No base: .*no activation of this project/)]);
+    expect(stderr.split('\n').filter((l) => /base/i.test(l))).toEqual([expect.stringMatching(/^note: No base: .*names no commit/)]);
   });
 
   it('uses each project\'s own last activation as the base when two projects share a gateway', async () => {
