@@ -124,12 +124,12 @@ function objectIn(state: State, kind: ResourceType, name: string): StateObject |
   return state.objects.get(kind)?.get(name);
 }
 
-function hasLink(state: State, entry: DriftEntry, related: unknown): boolean {
+/** True when `links` (a set of the base's link keys) holds the link a link entry names. */
+function hasLink(links: () => ReadonlySet<string>, entry: DriftEntry, related: unknown): boolean {
   const relationship = entry.path?.slice('relationships.'.length) ?? '';
   const def = relationshipDefinition(entry.kind, relationship);
   if (!def || !isPlainObject(related) || typeof related.name !== 'string') return false;
-  const key = linkKey(canonicalLink({ kind: entry.kind, name: entry.name }, def, related.name));
-  return state.links.some((l) => linkKey(l) === key);
+  return links().has(linkKey(canonicalLink({ kind: entry.kind, name: entry.name }, def, related.name)));
 }
 
 /** Attribute paths of `object` whose live value is not what `base` declared (the plan's comparison rules). */
@@ -157,6 +157,8 @@ export function classifyDrift(entries: readonly DriftEntry[], base: State, desir
     if (!found) changedCache.set(b, (found = changedSinceBase(b, l)));
     return found;
   };
+  let baseLinks: ReadonlySet<string> | undefined;
+  const links = (): ReadonlySet<string> => (baseLinks ??= new Set(base.links.map(linkKey)));
   return entries.map((entry) => {
     const was = objectIn(base, entry.kind, entry.name);
     const now = objectIn(desired, entry.kind, entry.name);
@@ -182,10 +184,10 @@ export function classifyDrift(entries: readonly DriftEntry[], base: State, desir
         side = was ? 'git' : 'gateway';
         break;
       case 'link-added':
-        side = hasLink(base, entry, entry.live) ? 'git' : 'gateway';
+        side = hasLink(links, entry, entry.live) ? 'git' : 'gateway';
         break;
       case 'link-deleted':
-        side = hasLink(base, entry, entry.declared) ? 'gateway' : 'git';
+        side = hasLink(links, entry, entry.declared) ? 'gateway' : 'git';
         break;
     }
     return { ...entry, side };

@@ -11,7 +11,8 @@
  *   references left out): random objects, each with random paths whose base value (the last
  *   apply), Git value and gateway value are drawn so that the generator knows which side
  *   changed each one (Git, the gateway, both, neither, or a path the base did not declare),
- *   plus whole objects deleted or added on either side. The manifests' desired states go
+ *   plus whole objects deleted or added on either side, and links through every canonical
+ *   relationship added or removed on either side. The manifests' desired states go
  *   through the planner and the drift report as `gwops drift` builds them; every reported
  *   difference must carry the true side, every true difference must be reported, and
  *   `drift --adopt` (drift-base.ts `adoptableReport`) must keep every change in Git.
@@ -34,13 +35,14 @@ import { main } from '../../src/cli/main.js';
 import type { GatewaySession } from '../../src/gateway/index.js';
 import { withSession } from '../../src/gateway/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
-import { KINDS, kindExistsIn } from '../../src/kinds/index.js';
+import { KINDS, kindExistsIn, kindOf } from '../../src/kinds/index.js';
 import { isPublicKeyPath, isSecretPath, isWriteOnlyPath } from '../../src/engine/diff.js';
 import { desiredState } from '../../src/engine/desired.js';
 import { adoptableReport } from '../../src/engine/drift-base.js';
 import type { DriftSide } from '../../src/engine/drift-base.js';
 import { buildDriftReport } from '../../src/engine/drift-report.js';
-import type { State, StateObject } from '../../src/engine/model.js';
+import type { DriftEntry } from '../../src/engine/drift-report.js';
+import type { Link, State, StateObject } from '../../src/engine/model.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import { referenceAttributes } from '../../src/schema/index.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
@@ -158,6 +160,37 @@ function sides(p: PathCase): { base: Json | undefined; git: Json; live: Json; tr
   }
 }
 
+/** What happened to one link since the base. */
+type LinkStory = 'unchanged' | 'added-on-gateway' | 'removed-on-gateway' | 'new-in-git' | 'removed-in-git';
+
+/** A link through a canonical relationship between two fresh objects, and its story. */
+interface LinkCase {
+  readonly from: ResourceType;
+  readonly relationship: string;
+  readonly to: ResourceType;
+  readonly cardinality: 'one' | 'many';
+  readonly story: LinkStory;
+}
+
+/** Every canonical relationship between kinds identified by name (the relationships a manifest declares and drift reports). */
+const RELATIONSHIPS: readonly Omit<LinkCase, 'story'>[] = KINDS.filter((k) => k.identity.byName && kindExistsIn(k, VARIANT)).flatMap((k) =>
+  Object.values(k.relationships)
+    .filter((r) => r.canonical && kindOf(r.target).identity.byName && kindExistsIn(kindOf(r.target), VARIANT) && (r.variants === undefined || r.variants.includes(VARIANT)))
+    .map((r) => ({ from: k.type, relationship: r.name, to: r.target, cardinality: r.cardinality })),
+);
+
+function linkArbitrary(): fc.Arbitrary<LinkCase> {
+  return fc.record({
+    relationship: fc.constantFrom(...RELATIONSHIPS),
+    story: fc.constantFrom<LinkStory>('unchanged', 'added-on-gateway', 'removed-on-gateway', 'new-in-git', 'removed-in-git'),
+  }).map(({ relationship, story }) => ({ ...relationship, story }));
+}
+
+/** The truth key of a link: its two ends, in either order. */
+function linkTruthKey(a: { kind: string; name: string }, b: { kind: string; name: string }): string {
+  return ['link', ...[`${a.kind}/${a.name}`, `${b.kind}/${b.name}`].sort()].join(' ');
+}
+
 interface Built {
   readonly base: State;
   readonly desired: State;
@@ -170,11 +203,33 @@ function document(kind: ResourceType, name: string, attributes: Record<string, u
   return { kind, name, attributes: { name, ...attributes }, relationships: {}, source: { file: `${kind}.yaml`, line, column: 1 } };
 }
 
-function build(objects: readonly ObjectCase[]): Built {
+function build(objects: readonly ObjectCase[], links: readonly LinkCase[] = []): Built {
   const baseDocs: ManifestDocument[] = [];
   const gitDocs: ManifestDocument[] = [];
   const live = new Map<ResourceType, Map<string, StateObject>>();
+  const liveLinks: Link[] = [];
   const truth = new Map<string, DriftSide>();
+  const liveObject = (kind: ResourceType, name: string, id: string): void => {
+    const byName = live.get(kind) ?? new Map<string, StateObject>();
+    byName.set(name, { kind, name, id, attributes: { name } });
+    live.set(kind, byName);
+  };
+  links.forEach((l, i) => {
+    const from = { kind: l.from, name: `l-${l.from}-${i}-from` };
+    const to = { kind: l.to, name: `l-${l.to}-${i}-to` };
+    const inBase = l.story !== 'new-in-git' && l.story !== 'added-on-gateway';
+    const inGit = l.story !== 'removed-in-git' && l.story !== 'added-on-gateway';
+    const isLive = l.story !== 'removed-on-gateway' && l.story !== 'new-in-git';
+    // The relationship is declared on the canonical side in every state (an empty list when unlinked), so its links are managed.
+    const declaring = (linked: boolean): ManifestDocument => ({ ...document(from.kind, from.name, {}, 1000 + i), relationships: { [l.relationship]: linked ? [to.name] : [] } });
+    baseDocs.push(declaring(inBase), document(to.kind, to.name, {}, 2000 + i));
+    gitDocs.push(declaring(inGit), document(to.kind, to.name, {}, 2000 + i));
+    liveObject(from.kind, from.name, `f${i}`);
+    liveObject(to.kind, to.name, `t${i}`);
+    if (isLive) liveLinks.push({ from, relationship: l.relationship, to });
+    const side: DriftSide | undefined = inGit === isLive ? undefined : l.story === 'added-on-gateway' || l.story === 'removed-on-gateway' ? 'gateway' : 'git';
+    if (side !== undefined) truth.set(linkTruthKey(from, to), side);
+  });
   objects.forEach((o, i) => {
     const name = `h-${o.kind}-${i}`;
     const base: Record<string, unknown> = {};
@@ -200,12 +255,21 @@ function build(objects: readonly ObjectCase[]): Built {
     if (o.story === 'deleted-on-gateway' || o.story === 'added-on-gateway') truth.set(`${o.kind} ${name} `, 'gateway');
     if (o.story === 'new-in-git' || o.story === 'removed-in-git') truth.set(`${o.kind} ${name} `, 'git');
   });
-  return { base: desiredState(baseDocs), desired: desiredState(gitDocs), live: { objects: live, links: [] }, truth };
+  return { base: desiredState(baseDocs), desired: desiredState(gitDocs), live: { objects: live, links: liveLinks }, truth };
 }
 
 /** Checks one set; returns its violations (empty when every property held) and what it counted per kind. */
-function classifyOnce(objects: readonly ObjectCase[], figures: Map<ResourceType, Figures>): string[] {
-  const built = build(objects);
+/** The truth key of a drift entry: its object and attribute path, or for a link its two ends. */
+function entryKey(entry: DriftEntry): string {
+  if (entry.direction === 'link-added' || entry.direction === 'link-deleted') {
+    const related = (entry.direction === 'link-added' ? entry.live : entry.declared) as { kind: string; name: string };
+    return linkTruthKey(entry, related);
+  }
+  return `${entry.kind} ${entry.name} ${entry.direction === 'changed' ? (entry.path ?? '') : ''}`;
+}
+
+function classifyOnce(objects: readonly ObjectCase[], figures: Map<ResourceType, Figures>, links: readonly LinkCase[] = []): string[] {
+  const built = build(objects, links);
   const plan = buildPlan(built.desired, built.live, { prune: false, isOwned: () => true, allowMassDelete: false, massDeleteShare: 0.5 });
   const report = buildDriftReport({
     plan,
@@ -219,7 +283,7 @@ function classifyOnce(objects: readonly ObjectCase[], figures: Map<ResourceType,
   const violations: string[] = [];
   const seen = new Set<string>();
   for (const entry of report.entries) {
-    const key = `${entry.kind} ${entry.name} ${entry.direction === 'changed' ? (entry.path ?? '') : ''}`;
+    const key = entryKey(entry);
     seen.add(key);
     const expected = built.truth.get(key);
     const f = figureOf(figures, entry.kind);
@@ -236,12 +300,13 @@ function classifyOnce(objects: readonly ObjectCase[], figures: Map<ResourceType,
   }
   for (const [key, side] of built.truth) {
     if (!seen.has(key)) {
-      figureOf(figures, key.split(' ')[0] as ResourceType).missed += 1;
+      const kind = key.startsWith('link ') ? key.split(' ')[1]?.split('/')[0] : key.split(' ')[0];
+      figureOf(figures, (kind ?? 'mapping') as ResourceType).missed += 1;
       violations.push(`${key}: truly changed (${side}) and not reported`);
     }
   }
   for (const entry of adoptableReport(report).report.entries) {
-    const key = `${entry.kind} ${entry.name} ${entry.direction === 'changed' ? (entry.path ?? '') : ''}`;
+    const key = entryKey(entry);
     const expected = built.truth.get(key);
     if (expected === 'git' || expected === 'both') {
       figureOf(figures, entry.kind).adoptedOverGit += 1;
@@ -463,9 +528,9 @@ describe('drill: history (drift with a base)', () => {
     const figures = new Map<ResourceType, Figures>();
     const violations: string[] = [];
     fc.assert(
-      fc.property(fc.array(objectArbitrary(), { minLength: 1, maxLength: 6 }), (objects) => {
+      fc.property(fc.array(objectArbitrary(), { minLength: 1, maxLength: 6 }), fc.array(linkArbitrary(), { maxLength: 3 }), (objects, links) => {
         for (const kind of new Set(objects.map((o) => o.kind))) figureOf(figures, kind).sets += 1;
-        const found = classifyOnce(objects, figures);
+        const found = classifyOnce(objects, figures, links);
         violations.push(...found.slice(0, 3));
         return found.length === 0;
       }),
@@ -476,7 +541,7 @@ describe('drill: history (drift with a base)', () => {
       id: 'history-classification',
       title: 'Drift with a base: every kind and attribute path',
       description:
-        'Random objects of every kind identified by name, each with random scalar attribute paths whose base (last apply), Git and gateway values the generator draws so that it knows which side changed each (or whole objects deleted or added on either side), planned and reported as gwops drift does. Every difference must be reported with its true side, and drift --adopt must adopt no change in Git.',
+        'Random objects of every kind identified by name, each with random scalar attribute paths whose base (last apply), Git and gateway values the generator draws so that it knows which side changed each (or whole objects deleted or added on either side), and links through every canonical relationship added or removed on either side, planned and reported as gwops drift does. Every difference must be reported with its true side, and drift --adopt must adopt no change in Git.',
       seed: SEED,
       columns: ['kind', 'paths', 'sets', 'differences', 'gateway', 'git', 'both', 'misclassified', 'missed', 'false reports', 'adopted over Git'],
       rows,
@@ -484,7 +549,7 @@ describe('drill: history (drift with a base)', () => {
     });
     expect(violations).toEqual([]);
     expect(zero).toEqual([]);
-    expect(figures.size).toBe(PATHS.size);
+    expect([...PATHS.keys()].filter((kind) => !figures.has(kind))).toEqual([]);
   });
 
   describe('sequences of commits, applies and changes by hand', () => {
