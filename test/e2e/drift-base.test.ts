@@ -115,6 +115,9 @@ describe('drift with the base of the last apply', () => {
     const text = await t.h.cli(['drift', ...t.h.connection], { cwd: repo });
     expect(text.stdout).toContain('Changed in Git, not applied yet');
     expect(text.stdout).not.toContain('Changed on the gateway since the last apply');
+    const markdown = await t.h.cli(['drift', '--format', 'markdown', ...t.h.connection], { cwd: repo });
+    expect(markdown.stdout).toContain(`Base: commit ${first}, last applied by this project in configuration`);
+    expect(markdown.stdout).toMatch(/#### Changed in Git, not applied yet[^\n]*\n\n##### Changed in Git\n\n\| Object \| Attribute \| Manifests \| Gateway \|/);
 
     const adopted = await t.h.cli(['drift', '--adopt', ...t.h.connection], { cwd: repo });
     expect(adopted.stderr).toContain('Kept as Git has them');
@@ -172,6 +175,21 @@ describe('drift with the base of the last apply', () => {
     expect(report.entries).toEqual([expect.objectContaining({ name: 'nb-shop', path: 'backendPath', declared: '/a/', live: '/hotfix/' })]);
     expect(report.entries[0]?.side).toBeUndefined();
     expect(stderr.split('\n').filter((l) => /base/i.test(l))).toEqual([expect.stringMatching(/^note: No base: .*names no commit/)]);
+  });
+
+  it('says in one line that a shallow clone lacks the commit last applied, and compares two sides', async () => {
+    const repo = await repository('shallow-origin', [{ prefix: 'sh', sub: '', backendPath: '/a/' }]);
+    expect((await apply(repo)).code).toBe(0);
+    const applied = git(repo, 'rev-parse', '--short=7', 'HEAD');
+    await commit(repo, 'manifests/shop.yaml', manifests('sh', '/b/'), 'move to b');
+    const clone = join(t.h.dir, 'shallow-clone');
+    git(t.h.dir, 'clone', '-q', '--depth', '1', `file://${repo}`, clone);
+    const { code, report, stderr } = await driftJson(clone);
+    expect(code).toBe(2);
+    expect(report.baseUnavailable).toBe(`commit ${applied} is not in this clone (it is a shallow clone: fetch the whole history, e.g. actions/checkout with fetch-depth: 0)`);
+    expect(report.entries).toEqual([expect.objectContaining({ name: 'sh-shop', path: 'backendPath', declared: '/b/', live: '/a/' })]);
+    expect(report.entries[0]?.side).toBeUndefined();
+    expect(stderr.split('\n').filter((l) => /base/i.test(l))).toHaveLength(1);
   });
 
   it('uses each project\'s own last activation as the base when two projects share a gateway', async () => {
