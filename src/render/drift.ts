@@ -48,9 +48,18 @@ const GIT_DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
   'link-deleted': 'Links declared in Git, not on the gateway yet',
 };
 
-/** The direction headings under a side's heading (the gateway's own for `gateway` and `both`, no side: the report without a base). */
+/** The heading of each direction of a conflict: what the gateway did, to what Git changed too. */
+const BOTH_DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
+  changed: 'Changed on the gateway and in Git',
+  deleted: 'Deleted on the gateway, changed in Git',
+  added: 'Added on the gateway and in Git',
+  'link-added': 'Links changed on the gateway and in Git',
+  'link-deleted': 'Links changed on the gateway and in Git',
+};
+
+/** The direction headings under a side's heading (no side: the report without a base, told from the gateway). */
 function headingsOf(side: DriftSide | undefined): Readonly<Record<DriftDirection, string>> {
-  return side === 'git' ? GIT_DIRECTION_HEADINGS : DIRECTION_HEADINGS;
+  return side === 'git' ? GIT_DIRECTION_HEADINGS : side === 'both' ? BOTH_DIRECTION_HEADINGS : DIRECTION_HEADINGS;
 }
 
 /** The entries in groups: one per side when the report has a base, else one group without a side. */
@@ -86,6 +95,10 @@ export function driftSummaryLine(report: DriftReport): string {
   const count = (d: DriftDirection): number => driftedObjects(report.entries.filter((e) => e.direction === d)).length;
   const links = report.entries.filter((e) => e.direction === 'link-added' || e.direction === 'link-deleted').length;
   const ignored = report.ignored.length > 0 ? ` ${plural(report.ignored.length, 'difference')} ignored.` : '';
+  if (report.base) {
+    const side = (s: DriftSide): number => report.entries.filter((e) => e.side === s).length;
+    return `Drift: ${side('gateway')} changed on the gateway since the last apply, ${side('git')} changed in Git and not applied yet, ${plural(side('both'), 'conflict')}.${ignored}`;
+  }
   return `Drift: ${count('changed')} changed, ${count('deleted')} deleted, ${count('added')} added, ${plural(links, 'link')} changed on the gateway.${ignored}`;
 }
 
@@ -117,9 +130,11 @@ function activationLine(a: DriftActivation): string {
 
 /**
  * The first line of a drifted report: the gateway changed outside gwops, or, when every
- * activation since gwops's last apply was a `gwops rollback`, that rollback (the newest).
+ * activation since gwops's last apply was a `gwops rollback`, that rollback (the newest);
+ * with a base and no change on the gateway, that Git holds changes not applied yet.
  */
 export function driftHeadline(report: DriftReport): string {
+  if (report.base && !report.gatewayDrifted) return 'Git holds changes not applied yet; the gateway still holds what this project last applied.';
   const since = report.attribution.since;
   const rollback = since[0]?.rollbackTo;
   if (rollback !== undefined && since.every((a) => a.rollbackTo !== undefined)) {

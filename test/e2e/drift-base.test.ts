@@ -113,7 +113,9 @@ describe('drift with the base of the last apply', () => {
     expect(report.gatewayDrifted).toBe(false);
     expect((await t.h.cli(['drift', '--fail-on', 'gateway', ...t.h.connection], { cwd: repo })).code).toBe(0);
     const text = await t.h.cli(['drift', ...t.h.connection], { cwd: repo });
+    expect(text.stdout).toContain('Drift detected: Git holds changes not applied yet; the gateway still holds what this project last applied.');
     expect(text.stdout).toContain('Changed in Git, not applied yet');
+    expect(text.stdout).toContain('Drift: 0 changed on the gateway since the last apply, 1 changed in Git and not applied yet, 0 conflicts.');
     expect(text.stdout).not.toContain('Changed on the gateway since the last apply');
     const markdown = await t.h.cli(['drift', '--format', 'markdown', ...t.h.connection], { cwd: repo });
     expect(markdown.stdout).toContain(`Base: commit ${first}, last applied by this project in configuration`);
