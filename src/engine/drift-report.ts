@@ -14,10 +14,16 @@
  *
  * Secrets never appear: values come masked from the plan, and live attributes of added
  * objects are masked with the same rules (schema `x-gwops-secret`).
+ *
+ * With a base (drift-base.ts: the desired state of the commit this project last applied),
+ * every entry also says which side changed it since (`side`: `gateway`, `git` or `both`);
+ * without one, `baseUnavailable` says why and entries carry no side.
  */
 import type { ResourceType } from '../kinds/index.js';
 import type { SourceLocation } from '../manifest/types.js';
 import type { DriftAttribution } from './drift-attribution.js';
+import type { DriftBaseRef, DriftSide } from './drift-base.js';
+import { classifyDrift } from './drift-base.js';
 import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
 import { matchingEntry } from '../manifest/drift-ignore.js';
 import { redactAttributes } from './diff.js';
@@ -48,6 +54,8 @@ export interface DriftEntry {
   readonly sensitive: boolean;
   /** Where the object (for links: the declaring object) is declared. */
   readonly source?: SourceLocation;
+  /** Which side changed it since the base (drift-base.ts); absent when the report has no base. */
+  readonly side?: DriftSide;
 }
 
 /** A difference an ignore entry silenced. */
@@ -67,6 +75,15 @@ export interface DriftReport {
   readonly expiredIgnores: readonly DriftIgnoreEntry[];
   /** Who and when: the activations since gwops's last one. */
   readonly attribution: DriftAttribution;
+  /** The activation and commit the entries were classified against (their `side`). */
+  readonly base?: DriftBaseRef;
+  /** Why no base was found: the entries are Git now against the gateway now, without sides. */
+  readonly baseUnavailable?: string;
+  /**
+   * True when any entry is a change on the gateway (`gateway` or `both`), or, without a
+   * base, any entry at all: what `drift --fail-on gateway` alerts on.
+   */
+  readonly gatewayDrifted: boolean;
 }
 
 /** What {@link buildDriftReport} reads. */
@@ -78,6 +95,8 @@ export interface DriftReportInput {
   /** Ignore entries in force (not expired). */
   readonly ignore: readonly DriftIgnoreEntry[];
   readonly expiredIgnores: readonly DriftIgnoreEntry[];
+  /** The base to classify against: the activation, and the desired state of its commit; or why there is none. */
+  readonly base?: { readonly ref: DriftBaseRef; readonly desired: State } | { readonly unavailable: string } | undefined;
 }
 
 function relatedValue(ref: ObjectRef): { kind: ResourceType; name: string } {
@@ -159,7 +178,10 @@ export function driftEntries(plan: Plan, live: State): DriftEntry[] {
 export function buildDriftReport(input: DriftReportInput): DriftReport {
   const entries: DriftEntry[] = [];
   const ignored: IgnoredDriftEntry[] = [];
-  for (const entry of driftEntries(input.plan, input.live)) {
+  const base = input.base !== undefined && 'ref' in input.base ? input.base : undefined;
+  const found = driftEntries(input.plan, input.live);
+  const classified = base ? classifyDrift(found, base.desired, input.desired, input.live) : found;
+  for (const entry of classified) {
     const by = matchingEntry(input.ignore, entry.kind, entry.name, entry.path);
     if (by) ignored.push({ ...entry, ignoredBy: { object: by.object, attribute: by.attribute, reason: by.reason, until: by.until } });
     else entries.push(entry);
@@ -171,6 +193,9 @@ export function buildDriftReport(input: DriftReportInput): DriftReport {
     ignored,
     expiredIgnores: input.expiredIgnores,
     attribution: input.attribution,
+    ...(base ? { base: base.ref } : {}),
+    ...(input.base !== undefined && 'unavailable' in input.base ? { baseUnavailable: input.base.unavailable } : {}),
+    gatewayDrifted: entries.some((e) => e.side === undefined || e.side !== 'git'),
   };
 }
 

@@ -8,7 +8,7 @@ import { withSession } from '../gateway/index.js';
 import { Diagnostics, hasErrors } from '../diagnostics.js';
 import type { Diagnosed } from '../diagnostics.js';
 import type { CommitInfo } from '../engine/commit-comment.js';
-import { activationComment } from '../engine/commit-comment.js';
+import { activationComment, projectId, withProjectTrailer } from '../engine/commit-comment.js';
 import { ActivationMismatchError, ActivationUnknownError, PlanFileMismatchError, StalePlanError, ValidatorRejectedError } from '../engine/errors.js';
 import type { Backlog, ProgressListener } from './steps/execute.js';
 import type { State } from '../engine/model.js';
@@ -19,6 +19,7 @@ import { planFileOfRun, prepareSavedPlan } from './steps/saved-plan.js';
 import type { Planned, Prepared, RunInput, VariantMemo } from './plan.js';
 import { connectionFor, declaredVersions, executeAndValidate, ignoreInForce, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
 import { redoTransaction, samePlan } from './steps/retry-transaction.js';
+import { outsideChanges } from './steps/outside-changes.js';
 import { appliedVersions, mergeVersions, setObjectVersions, withVersionTrailer } from '../engine/secret-versions.js';
 import { ApiError, ConnectionError, InterruptedError, SessionError, UnexpectedResponseError } from '../gateway/errors.js';
 
@@ -175,6 +176,10 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
       }
     }
     const consented = shown !== undefined && samePlan(shown, planned.plan);
+    if (!consented && !saved && input.onOutsideChanges) {
+      const outside = await outsideChanges(session, prepared, planned, run);
+      if (outside) input.onOutsideChanges(outside);
+    }
     // The heap's growth is bounded for the calls once the plan is shown (executeAndValidate, src/heap.ts).
     const backlog = consented ? undefined : input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
     try {
@@ -194,7 +199,9 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
       if (hasErrors(messages)) throw new ValidatorRejectedError(messages);
       input.progress?.phase('activating');
       const before = await session.configurations();
-      const comment = commentWithVersions(input.comment ?? activationComment(saved?.commit ?? input.commit ?? {}), prepared, planned, before);
+      const project = projectId(prepared.loaded.project.ownership);
+      const own = input.comment === undefined ? activationComment({ ...(saved?.commit ?? input.commit), project }) : withProjectTrailer(input.comment, project);
+      const comment = commentWithVersions(own, prepared, planned, before);
       const activation = await activate(session, scope, comment, before, input.activationWaitMs ?? 30_000);
       if (signal.aborted && signal.reason instanceof InterruptedError) {
         throw new InterruptedError(signal.reason.signal, 'activated');

@@ -10,6 +10,9 @@ import { attributeDrift } from '../engine/drift-attribution.js';
 import { entriesInForce } from '../manifest/drift-ignore.js';
 import type { DriftReport } from '../engine/drift-report.js';
 import { buildDriftReport } from '../engine/drift-report.js';
+import { findDriftBase } from '../engine/drift-base.js';
+import { projectId } from '../engine/commit-comment.js';
+import { projectDirectory, readGitBase } from './steps/git-base.js';
 import type { Diagnosed } from '../diagnostics.js';
 import type { Planned, Prepared, RunInput } from './plan.js';
 import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
@@ -45,8 +48,13 @@ export async function runDriftReport(input: RunInput, loaded: Prepared, now: Dat
   return withSession({ ...connection, onWarning: input.warn }, async (session) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor({ ...input, allowEmpty: true }));
     const planned = await readAndPlan(session, prepared, { ...input, prune: false });
-    const attribution = attributeDrift(await session.configurations());
-    const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired });
+    const list = await session.configurations();
+    const attribution = attributeDrift(list);
+    // The third side: what this project last applied, read back from Git (drift-base.ts).
+    const lookup = findDriftBase(list, projectId(prepared.loaded.project.ownership));
+    const fromGit = 'found' in lookup ? await readGitBase(input, lookup.found.sha, prepared.variant, projectDirectory(prepared, input)) : lookup;
+    const base = 'desired' in fromGit && 'found' in lookup ? { ref: lookup.found, desired: fromGit.desired } : { unavailable: 'unavailable' in fromGit ? fromGit.unavailable : '' };
+    const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired, base });
     const added = report.entries.filter((e) => e.direction === 'added');
     if (!options.adoptAdded || added.length === 0) return { ...planned, prepared, report };
     return { ...planned, prepared, report, added: await addedObjectDocuments(session, added, planned.live, prepared.variant) };

@@ -58,7 +58,7 @@ export async function runHistory(input: HistoryInput): Promise<HistoryEntry[]> {
 export function describeHistoryEntry(entry: HistoryEntry): string {
   const commit = commitOf(entry);
   const parts = [`configuration ${entry.id}`];
-  if (commit?.sha) parts.push(commit.sha);
+  if (commit?.sha) parts.push(entry.apply?.dirty === true ? `${commit.sha}-dirty` : commit.sha);
   if (commit?.subject) parts.push(JSON.stringify(commit.subject));
   if (entry.createdAt !== undefined) parts.push(`created ${entry.createdAt}`);
   if (entry.configType !== undefined) parts.push(`[${entry.configType}]`);

@@ -19,6 +19,8 @@ import type { ObjectKey } from '../object-key.js';
 import { objectKey, parseObjectKey } from '../object-key.js';
 import type { SecretRedactor } from '../secrets.js';
 import { resolveJwksReferences } from './steps/jwks-resolve.js';
+import type { OutsideChanges } from './steps/outside-changes.js';
+import { outsideChanges } from './steps/outside-changes.js';
 import type { JwksFetcher } from './steps/jwks-resolve.js';
 import { projectConnection } from './steps/connect.js';
 import { desiredState, identityHandles } from '../engine/desired.js';
@@ -85,6 +87,8 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
   readonly planSigningKey?: string | undefined;
   /** The clock that decides which `drift.ignore` entries are in force; default the system's. */
   readonly now?: (() => Date) | undefined;
+  /** Told, by plan and apply before anything is changed, the changes made on the gateway since this project's last apply that the plan reverts (outside-changes.ts). */
+  readonly onOutsideChanges?: ((changes: OutsideChanges) => void) | undefined;
 }
 
 /** Loaded manifests and the desired state built from them. */
@@ -371,6 +375,10 @@ export async function runPlan(input: PlanInput, loaded: Prepared): Promise<Diagn
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor(input));
     // The digest is keyed by what a later apply shares (the plan-signing key), never by this run's API key.
     const planned = await readAndPlan(session, prepared, input, input.planSigningKey, ignoreInForce(prepared, input));
+    if (input.onOutsideChanges) {
+      const outside = await outsideChanges(session, prepared, planned, input);
+      if (outside) input.onOutsideChanges(outside);
+    }
     if (!input.serverCheck || planned.plan.steps.length === 0) return { result: { ...planned, prepared, serverChecked: false }, diagnostics: Diagnostics.none };
     const backlog = input.onPlan?.(planned.plan);
     try {

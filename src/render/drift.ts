@@ -9,6 +9,8 @@ import type { DriftActivation, DriftAttribution } from '../engine/drift-attribut
 import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../engine/drift-report.js';
 import { DRIFT_DIRECTIONS, DRIFT_FORMAT_VERSION, driftedObjects, entriesByObject } from '../engine/drift-report.js';
 import { escapeInvisible } from '../display.js';
+import type { DriftSide } from '../engine/drift-base.js';
+import { DRIFT_SIDES } from '../engine/drift-base.js';
 import { jsonDocument } from '../json-document.js';
 import { codeCell, codeSpan } from './markdown-text.js';
 import { pictureMarkdown } from './markdown.js';
@@ -32,6 +34,65 @@ export const DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
   'link-deleted': 'Links deleted on the gateway',
 };
 
+/** The heading of each side (drift-base.ts), when the report has a base. */
+export const SIDE_HEADINGS: Readonly<Record<DriftSide, string>> = {
+  gateway: 'Changed on the gateway since the last apply',
+  both: 'Changed on both sides since the last apply (conflicts: Git and the gateway each changed)',
+  git: 'Changed in Git, not applied yet (the gateway still holds what was last applied)',
+};
+
+/** The heading of each direction of Git's side: what Git changed that the gateway does not hold yet. */
+const GIT_DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
+  changed: 'Changed in Git',
+  deleted: 'Declared in Git, not on the gateway yet',
+  added: 'Removed from Git, still on the gateway',
+  'link-added': 'Links removed in Git, still on the gateway',
+  'link-deleted': 'Links declared in Git, not on the gateway yet',
+};
+
+/** The heading of each direction of a conflict: what the gateway did, to what Git changed too. */
+const BOTH_DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
+  changed: 'Changed on the gateway and in Git',
+  deleted: 'Deleted on the gateway, changed in Git',
+  added: 'Added on the gateway and in Git',
+  'link-added': 'Links changed on the gateway and in Git',
+  'link-deleted': 'Links changed on the gateway and in Git',
+};
+
+/** The direction headings under a side's heading (no side: the report without a base, told from the gateway). */
+function headingsOf(side: DriftSide | undefined): Readonly<Record<DriftDirection, string>> {
+  return side === 'git' ? GIT_DIRECTION_HEADINGS : side === 'both' ? BOTH_DIRECTION_HEADINGS : DIRECTION_HEADINGS;
+}
+
+/** The entries in groups: one per side when the report has a base, else one group without a side. */
+function sideGroups(report: DriftReport): { readonly side: DriftSide | undefined; readonly entries: readonly DriftEntry[] }[] {
+  if (report.base === undefined) return [{ side: undefined, entries: report.entries }];
+  return DRIFT_SIDES.map((side) => ({ side, entries: report.entries.filter((e) => e.side === side) })).filter((g) => g.entries.length > 0);
+}
+
+/** The report's non-empty sections in order: per side (when it has a base), per direction. */
+function driftSections(report: DriftReport): { side: DriftSide | undefined; direction: DriftDirection; entries: DriftEntry[]; firstOfSide: boolean }[] {
+  return sideGroups(report).flatMap((group) =>
+    DRIFT_DIRECTIONS.map((direction) => ({ side: group.side, direction, entries: group.entries.filter((e) => e.direction === direction) }))
+      .filter((section) => section.entries.length > 0)
+      .map((section, i) => ({ ...section, firstOfSide: i === 0 })),
+  );
+}
+
+/**
+ * One line saying what the report compared: against which base, or why there is none.
+ * @param shown how the gateway's text (configuration id, time, author) and the reason are
+ *   shown: escaped for a terminal (default), a code span in markdown
+ */
+export function driftBaseLine(report: DriftReport, shown: (text: string) => string = (text) => escapeInvisible(text)): string {
+  if (report.base) {
+    const b = report.base;
+    const when = b.createdAt !== undefined ? ` (${shown(b.createdAt)}${b.createdBy !== undefined ? ` by ${shown(b.createdBy)}` : ''})` : '';
+    return `Base: commit ${shown(b.sha)}, last applied by this project in configuration ${shown(b.configuration)}${when}.`;
+  }
+  return `No base: ${shown(report.baseUnavailable ?? 'none was looked for')}; Git now is compared with the gateway now, without telling which side changed.`;
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -41,6 +102,10 @@ export function driftSummaryLine(report: DriftReport): string {
   const count = (d: DriftDirection): number => driftedObjects(report.entries.filter((e) => e.direction === d)).length;
   const links = report.entries.filter((e) => e.direction === 'link-added' || e.direction === 'link-deleted').length;
   const ignored = report.ignored.length > 0 ? ` ${plural(report.ignored.length, 'difference')} ignored.` : '';
+  if (report.base) {
+    const side = (s: DriftSide): number => report.entries.filter((e) => e.side === s).length;
+    return `Drift: ${side('gateway')} changed on the gateway since the last apply, ${side('git')} changed in Git and not applied yet, ${plural(side('both'), 'conflict')}.${ignored}`;
+  }
   return `Drift: ${count('changed')} changed, ${count('deleted')} deleted, ${count('added')} added, ${plural(links, 'link')} changed on the gateway.${ignored}`;
 }
 
@@ -74,9 +139,11 @@ function activationLine(a: DriftActivation): string {
 
 /**
  * The first line of a drifted report: the gateway changed outside gwops, or, when every
- * activation since gwops's last apply was a `gwops rollback`, that rollback (the newest).
+ * activation since gwops's last apply was a `gwops rollback`, that rollback (the newest);
+ * with a base and no change on the gateway, that Git holds changes not applied yet.
  */
 export function driftHeadline(report: DriftReport): string {
+  if (report.base && !report.gatewayDrifted) return 'Git holds changes not applied yet; the gateway still holds what this project last applied.';
   const since = report.attribution.since;
   const rollback = since[0]?.rollbackTo;
   if (rollback !== undefined && since.every((a) => a.rollbackTo !== undefined)) {
@@ -145,14 +212,18 @@ export function renderDriftText(report: DriftReport, options: { readonly color: 
   } else {
     out.push(c.bold(`Drift detected: ${driftHeadline(report)}`));
     const unattributed = report.attribution.since.length === 0;
-    for (const direction of DRIFT_DIRECTIONS) {
-      const entries = report.entries.filter((e) => e.direction === direction);
-      if (entries.length === 0) continue;
-      out.push('', c.bold(`${DIRECTION_HEADINGS[direction]}:`));
-      for (const { ref, entries: mine } of entriesByObject(entries)) {
-        const first = mine[0];
-        out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed ? ' — cannot be attributed' : ''}`);
-        for (const entry of mine) out.push(...entryLines(entry, { full: options.fullCertificates }));
+    if (report.base) out.push(driftBaseLine(report));
+    for (const group of sideGroups(report)) {
+      if (group.side !== undefined) out.push('', c.bold(c.underline(`${SIDE_HEADINGS[group.side]}:`)));
+      for (const direction of DRIFT_DIRECTIONS) {
+        const entries = group.entries.filter((e) => e.direction === direction);
+        if (entries.length === 0) continue;
+        out.push('', c.bold(`${headingsOf(group.side)[direction]}:`));
+        for (const { ref, entries: mine } of entriesByObject(entries)) {
+          const first = mine[0];
+          out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed && group.side !== 'git' ? ' — cannot be attributed' : ''}`);
+          for (const entry of mine) out.push(...entryLines(entry, { full: options.fullCertificates }));
+        }
       }
     }
     out.push('', ...attributionLines(report.attribution));
@@ -196,10 +267,10 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
     const headline = driftHeadline(report);
     out.push(headline.startsWith('the ') ? `The ${headline.slice(4)}` : headline, '');
     if (options.topology) out.push(...pictureMarkdown(options.topology, MERMAID_DRIFT_LEGEND));
-    for (const direction of DRIFT_DIRECTIONS) {
-      const entries = report.entries.filter((e) => e.direction === direction);
-      if (entries.length === 0) continue;
-      out.push(`#### ${DIRECTION_HEADINGS[direction]}`, '');
+    if (report.base) out.push(driftBaseLine(report, codeSpan), '');
+    for (const { side, direction, entries, firstOfSide } of driftSections(report)) {
+      if (side !== undefined && firstOfSide) out.push(`#### ${escapeInline(SIDE_HEADINGS[side])}`, '');
+      out.push(`${side !== undefined ? '#####' : '####'} ${headingsOf(side)[direction]}`, '');
       switch (direction) {
         case 'changed':
           out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
@@ -245,7 +316,7 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
 }
 
 /** Keys first, in this order, wherever they appear; others follow sorted. */
-const KEY_ORDER = ['formatVersion', 'drifted', 'summary', 'entries', 'ignored', 'expiredIgnores', 'attribution', 'direction', 'kind', 'name', 'path', 'declared', 'live', 'sensitive', 'source', 'ignoredBy'];
+const KEY_ORDER = ['formatVersion', 'drifted', 'summary', 'entries', 'ignored', 'expiredIgnores', 'attribution', 'base', 'baseUnavailable', 'gatewayDrifted', 'direction', 'side', 'kind', 'name', 'path', 'declared', 'live', 'sensitive', 'source', 'ignoredBy'];
 const rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
 
 function ordered(value: unknown): unknown {
@@ -262,5 +333,41 @@ export function renderDriftJson(report: DriftReport): string {
   const summary: Record<string, number> = {};
   for (const d of DRIFT_DIRECTIONS) summary[d] = report.entries.filter((e) => e.direction === d).length;
   summary.ignored = report.ignored.length;
+  if (report.base) for (const side of DRIFT_SIDES) summary[side] = report.entries.filter((e) => e.side === side).length;
   return jsonDocument(DRIFT_FORMAT_VERSION, ordered({ ...report, summary }) as Record<string, unknown>);
+}
+
+/**
+ * What a plan reverts of the changes made on the gateway since this project's last apply,
+ * for stderr before the plan (Terraform's "Objects have changed outside of Terraform"):
+ * each difference with the gateway's value and Git's, conflicts marked, then who and when.
+ * @returns text ending in a newline
+ */
+export function renderOutsideChanges(changes: { readonly base: DriftReport['base']; readonly entries: readonly DriftEntry[]; readonly attribution: DriftAttribution }): string {
+  const base = changes.base ? ` (commit ${changes.base.sha}, configuration ${changes.base.configuration})` : '';
+  // Names, paths and values are the gateway's or the manifests' text: every line escaped (src/display.ts).
+  const lines = [`Changed outside gwops since this project's last apply${base}; this plan reverts:`];
+  for (const e of changes.entries) {
+    const conflict = e.side === 'both' ? ' [changed in Git too]' : '';
+    switch (e.direction) {
+      case 'changed':
+        lines.push(`  ${objectTitle(e)} ${e.path ?? ''}: gateway ${oneLine(e.live, e.sensitive)} → Git ${oneLine(e.declared, e.sensitive)}${conflict}`);
+        break;
+      case 'deleted':
+        lines.push(`  ${objectTitle(e)}: deleted on the gateway, created again${conflict}`);
+        break;
+      case 'added':
+        lines.push(`  ${objectTitle(e)}: added on the gateway${conflict}`);
+        break;
+      case 'link-added':
+        lines.push(`  ${objectTitle(e)} ${e.path ?? ''}: link to ${relatedTitle(e.live)} added on the gateway, removed again${conflict}`);
+        break;
+      case 'link-deleted':
+        lines.push(`  ${objectTitle(e)} ${e.path ?? ''}: link to ${relatedTitle(e.declared)} removed on the gateway, made again${conflict}`);
+        break;
+    }
+  }
+  const escapedLines = lines.map((line) => escapeInvisible(line));
+  escapedLines.push(...attributionLines(changes.attribution));
+  return `${escapedLines.join('\n')}\n`;
 }

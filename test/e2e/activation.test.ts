@@ -97,7 +97,8 @@ describe('an activation answer that is not the documented success', () => {
   it('the documented success is confirmed through the configurations list and reported with its id', async () => {
     const r = await cli(['apply', await freshChange(), ...connection(), '--yes', '--comment', 'confirmed']);
     expect(r.code).toBe(0);
-    expect(activeComment()).toBe('confirmed');
+    // The comment given, with the project trailer (commit-comment.ts withProjectTrailer).
+    expect(activeComment()).toMatch(/^confirmed gwops-project=[0-9a-f]{12}$/);
     expect(r.stdout).toContain(`Apply complete: configuration ${active().id} activated`);
     expect(proxy.calls.filter((c) => c.path === '/configuration/configurations' && c.method === 'GET').length).toBeGreaterThanOrEqual(2);
   });
@@ -114,7 +115,7 @@ describe('a signal while the activation request is in flight', () => {
     expect(gwops.stderr).toContain('the gateway activated the configuration');
     expect(gwops.stderr).not.toContain('discarded');
     expect(code).toBe(130);
-    expect(activeComment()).toBe('activated under SIGINT');
+    expect(activeComment()).toMatch(/^activated under SIGINT gwops-project=[0-9a-f]{12}$/);
     expect(emulator.openSessionCount()).toBe(0);
   });
 

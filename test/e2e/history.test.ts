@@ -46,7 +46,8 @@ describe('history, rollback and backups', () => {
       env: { GITHUB_SHA: SHA1, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/gw', GITHUB_RUN_ID: '7' },
     });
     expect(first.code).toBe(0);
-    expect(t.h.emulator.activeSnapshot()).toMatchObject({ comment: 'gwops apply: a1b2c3d https://github.com/acme/gw/actions/runs/7' });
+    // The project trailer names the project by its ownership scope (commit-comment.ts projectId).
+    expect(t.h.emulator.activeSnapshot()).toHaveProperty('comment', expect.stringMatching(/^gwops apply: a1b2c3d https:\/\/github\.com\/acme\/gw\/actions\/runs\/7 gwops-project=[0-9a-f]{12}$/));
 
     const backups = join(t.h.dir, 'backups', 'nested');
     const before = activeId();

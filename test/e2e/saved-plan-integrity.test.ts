@@ -181,6 +181,6 @@ describe('apply --plan executes exactly what the plan file means', () => {
     });
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
-    expect((await comments())[0]?.comment).toBe('gwops apply: 0123456 https://git.example/o/r/actions/runs/42');
+    expect((await comments())[0]?.comment).toMatch(/^gwops apply: 0123456 https:\/\/git\.example\/o\/r\/actions\/runs\/42 gwops-project=[0-9a-f]{12}$/);
   });
 });

@@ -46,7 +46,7 @@ describe('a version next to a write-only secret makes its rotation a planned cha
     const applied = await t.h.cli(['apply', v1, ...t.h.connection, '--yes', '--comment', 'first'], { env });
     expect(applied.code, applied.stderr).toBe(0);
     const active = (await comments())[0]?.comment ?? '';
-    expect(active).toBe('first gwops-secret-versions={"ssl-certificate":{"rotating-tls":{"passphrase":1}}}');
+    expect(active).toMatch(/^first gwops-project=[0-9a-f]{12} gwops-secret-versions=\{"ssl-certificate":\{"rotating-tls":\{"passphrase":1\}\}\}$/);
     expect(active).not.toContain(env.TLS_PASSPHRASE);
     expect(active).not.toContain(createHash('sha256').update(env.TLS_PASSPHRASE ?? '').digest('hex'));
 

@@ -212,7 +212,7 @@ describe('examples', () => {
     expect(plan).toMatch(/command: plan\n\s+args: --target production\n/);
     expect(plan).toContain('<!-- gwops-plan target=production -->');
     expect(ci('apply-on-merge.yml')).toMatch(/command: apply\n\s+args: --target production --yes\n/);
-    expect(ci('nightly-drift.yml')).toMatch(/command: drift\n\s+args: --target production\n/);
+    expect(ci('nightly-drift.yml')).toMatch(/command: drift\n\s+args: --target production --fail-on gateway\n/);
     for (const name of ['plan-on-pull-request.yml', 'apply-on-merge.yml', 'apply-to-targets.yml', 'nightly-drift.yml']) {
       const recipe = ci(name);
       expect(recipe, name).toMatch(/GWOPS_API_KEY: \$\{\{ secrets\.\w+ \}\}/);

@@ -273,7 +273,8 @@ class Walk {
     expect(apply.code, `${step}: ${apply.stdout}${apply.stderr}`).toBe(0);
     const snapshot = activeObjects(h);
     // A step that changed nothing would not have activated.
-    expect(snapshot.comment, `${step}: activated`).toBe(comment);
+    // The comment given, with the project trailer gwops adds (commit-comment.ts withProjectTrailer).
+    expect(snapshot.comment, `${step}: activated`).toMatch(new RegExp(`^${comment} gwops-project=[0-9a-f]{12}$`));
     const drift = await h.cli(['drift', ...config, folder]);
     expect(drift.code, `${step} drift: ${drift.stdout}${drift.stderr}`).toBe(0);
     return snapshot.objects;

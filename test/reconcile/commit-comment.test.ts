@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  projectId,
   MAX_SUBJECT_LENGTH,
   activationComment,
   commentSubject,
@@ -57,6 +58,10 @@ describe('parseActivationComment round-trips what activationComment writes', () 
     ['nothing', {}],
     ['a long subject', { sha: SHA, subject: `${'long words '.repeat(30)}end`, author: 'Grace', runUrl: RUN }],
     ['a long subject with parentheses', { sha: SHA, subject: `(${'y'.repeat(200)})`, author: 'Heidi' }],
+    ['uncommitted changes', { sha: SHA, subject: 'Add the shop mapping', author: 'Alice', dirty: true }],
+    ['a project', { sha: SHA, subject: 'Add the shop mapping', author: 'Alice', runUrl: RUN, project: projectId({ mapping: ['name=@shop-'] }) }],
+    ['a project, uncommitted, nothing else', { sha: SHA, dirty: true, project: projectId({}) }],
+    ['a project and no SHA', { subject: 'gwops-project=abc', project: projectId({}) }],
   ];
   for (const [label, info] of cases) {
     it(label, () => {
@@ -67,6 +72,8 @@ describe('parseActivationComment round-trips what activationComment writes', () 
         subject: info.subject === undefined ? undefined : commentSubject(info.subject),
         author: info.author?.replace(/[()]/g, ''),
         runUrl: info.runUrl,
+        dirty: info.dirty === true,
+        project: info.project,
       });
       // Reading back and writing again gives the same comment.
       expect(activationComment({ ...parsed })).toBe(comment);
@@ -96,5 +103,25 @@ describe('rollback comments', () => {
     expect(parseRollbackComment('gwops rollback: to configuration 12')).toEqual({ configuration: '12', sha: undefined, subject: undefined });
     expect(parseRollbackComment(rollbackComment('9', { subject: 'no sha' }))).toEqual({ configuration: '9', sha: undefined, subject: 'no sha' });
     expect(parseRollbackComment('gwops apply: 3f2c9a1 x (y)')).toBeUndefined();
+  });
+});
+
+describe('the project id', () => {
+  it('depends on the ownership scope only, not on the order of its kinds or filters', () => {
+    const id = projectId({ mapping: ['name=@shop-', 'label==team'], 'virtual-host': ['name=@shop-'] });
+    expect(id).toMatch(/^[0-9a-f]{12}$/);
+    expect(projectId({ 'virtual-host': ['name=@shop-'], mapping: ['label==team', 'name=@shop-'] })).toBe(id);
+    expect(projectId({ mapping: ['name=@blog-'] })).not.toBe(id);
+  });
+
+  it('reads comments written before the project trailer as belonging to no project', () => {
+    expect(parseActivationComment('gwops apply: 3f2c9a1 x (y)')).toMatchObject({ sha: '3f2c9a1', project: undefined, dirty: false });
+    expect(parseActivationComment('gwops apply: 3f2c9a1-dirty x (y) gwops-project=0123456789ab gwops-secret-versions={}')).toMatchObject({
+      sha: '3f2c9a1',
+      subject: 'x',
+      author: 'y',
+      dirty: true,
+      project: '0123456789ab',
+    });
   });
 });

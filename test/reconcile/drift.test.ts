@@ -190,6 +190,7 @@ describe('drift --adopt never writes a secret', () => {
       ignored: [],
       expiredIgnores: [],
       attribution: { since: [] },
+      gatewayDrifted: true,
     };
     const { edits, skipped } = planAdoption({
       report,

@@ -36,7 +36,7 @@ describe('secret version trailer', () => {
 
   it('keeps gwops history able to read the commit', () => {
     const comment = withVersionTrailer('gwops apply: 1a2b3c4 Rotate (Ann) https://ci.example/run/1', { 'ssl-certificate': { tls: { passphrase: 3 } } });
-    expect(parseActivationComment(comment)).toEqual({ sha: '1a2b3c4', subject: 'Rotate', author: 'Ann', runUrl: 'https://ci.example/run/1' });
+    expect(parseActivationComment(comment)).toEqual({ sha: '1a2b3c4', subject: 'Rotate', author: 'Ann', runUrl: 'https://ci.example/run/1', dirty: false, project: undefined });
   });
 
   it('takes the newest entry that has a trailer, and merges declared versions over recorded ones', () => {

@@ -13,11 +13,14 @@ import type { ProgressReporter } from '../../engine/progress.js';
 import type { CommonFlags } from './reconcile-run.js';
 import { runInput, shownWarnings } from './reconcile-run.js';
 import { driftView } from '../views/drift.js';
+import { adoptableReport } from '../../engine/drift-base.js';
 
 /** Flags of `gwops drift`. */
 export interface DriftFlags extends CommonFlags {
   adopt?: boolean;
   adoptDeletions?: boolean;
+  /** `any` (default): exit 2 for any difference; `gateway`: only for changes on the gateway since the last apply (drift-report.ts `gatewayDrifted`). */
+  failOn?: 'any' | 'gateway';
 }
 
 /**
@@ -45,12 +48,14 @@ export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO,
   const warnings = shownWarnings(prepared.diagnostics, io);
   const run = await runDriftReport(input, prepared.result, now, { adoptAdded: flags.adopt === true }).catch((e: unknown) => view.failure(e, warnings));
   view.report(run);
-  if (flags.adopt && run.report.drifted) {
+  // Only the gateway's changes are adopted: a change in Git not applied yet, or a conflict, is never written over (drift-base.ts).
+  const { report: adoptable, kept } = adoptableReport(run.report);
+  if (flags.adopt && adoptable.drifted) {
     const manifestPaths = paths.length > 0 ? paths : run.prepared.loaded.project.manifests;
     const loaded = run.prepared.loaded;
     const result = await adoptDrift(
       {
-        report: run.report,
+        report: adoptable,
         desired: run.prepared.desired,
         live: run.live,
         cwd: io.cwd,
@@ -60,10 +65,13 @@ export async function driftAction(paths: string[], flags: DriftFlags, io: CliIO,
         current: currentTarget(loaded.project.targets, flags),
       },
       manifestPaths,
-      run.added?.documents ?? [],
+      (run.added?.documents ?? []).filter((d) => adoptable.entries.some((e) => e.direction === 'added' && e.kind === d.kind && e.name === d.name)),
       run.added?.variables ?? [],
     );
-    view.adopted(result);
+    view.adopted(result, kept);
+  } else if (flags.adopt && kept.length > 0) {
+    view.adopted({ edited: [], created: [], removed: [], skipped: [], secretVariables: [] }, kept);
   }
-  return run.report.drifted ? EXIT.changes : EXIT.ok;
+  const drifted = flags.failOn === 'gateway' ? run.report.gatewayDrifted : run.report.drifted;
+  return drifted ? EXIT.changes : EXIT.ok;
 }

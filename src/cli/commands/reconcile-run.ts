@@ -5,7 +5,7 @@
  * the exit code.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../../errors.js';
@@ -16,6 +16,9 @@ import { formatDiagnostics } from '../../diagnostics-format.js';
 import { readCommitInfo } from '../../operations/steps/commit-info.js';
 import { entriesInForce, expiredWarning } from '../../manifest/drift-ignore.js';
 import type { ProjectConfig } from '../../manifest/project.js';
+import { PROJECT_FILE } from '../../manifest/project.js';
+import type { OutsideChanges } from '../../operations/steps/outside-changes.js';
+import { renderOutsideChanges } from '../../render/drift.js';
 import type { PlanInput, RunInput } from '../../operations/plan.js';
 import { prepare, runPlan } from '../../operations/plan.js';
 import type { ApplyInput } from '../../operations/apply.js';
@@ -198,7 +201,7 @@ export async function planAction(
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
   const view = planView(flags.format, io, { verbose: flags.verbose });
   // The text of the plan is made while the server check's calls wait for their answers.
-  const input: PlanInput = { ...runInput(paths, flags, io, progress), ...signingKey(flags, io), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan) };
+  const input: PlanInput = { ...runInput(paths, flags, io, progress), ...signingKey(flags, io), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan), onOutsideChanges: outsideChangesTo(io) };
   const prepared = await prepare(input).catch((e: unknown) => view.failure(e, []));
   const warnings = shownWarnings(prepared.diagnostics, io);
   warnExpiredIgnores(prepared.result.loaded.project, io);
@@ -209,7 +212,9 @@ export async function planAction(
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
     // In chunks, each written before the next is made: the file never exists whole in memory.
-    const chunks = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
+    const commit = readCommitInfo(io.env, io.cwd, projectPaths(paths, flags, io.cwd));
+    if (commit.dirty === true) io.stderr.write(dirtyWarning(commit.sha));
+    const chunks = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, commit));
     // Names and values of the input with control, zero-width or bidi characters as JSON escapes: the same plan, safe to show.
     const escaped = (function* () {
       for (const chunk of chunks) yield jsonInvisibleEscaped(chunk);
@@ -228,6 +233,28 @@ export async function planAction(
   }
   if (diagnostics.hasErrors()) return EXIT.validatorErrors;
   return flags.detailedExitcode && result.plan.steps.length > 0 ? EXIT.changes : EXIT.ok;
+}
+
+/** Writes what a plan reverts of the gateway's own changes on stderr (outside-changes.ts), before the plan. */
+function outsideChangesTo(io: CliIO): (changes: OutsideChanges) => void {
+  return (changes) => void io.stderr.write(`${renderOutsideChanges(changes)}\n`);
+}
+
+/**
+ * What a run reads from the checkout, for the dirty check of its commit: the project file's
+ * directory (`--config`, else `gwops.yaml` in `cwd` when there is one) and the manifest
+ * paths given; `cwd` when neither.
+ */
+function projectPaths(paths: readonly string[], flags: Pick<CommonFlags, 'config'>, cwd: string): string[] {
+  const project = flags.config !== undefined ? dirname(resolve(cwd, flags.config)) : existsSync(join(cwd, PROJECT_FILE)) ? cwd : undefined;
+  const read = [...(project !== undefined ? [project] : []), ...paths.filter((p) => p !== '-').map((p) => resolve(cwd, p))];
+  return read.length > 0 ? read : [cwd];
+}
+
+/** The warning for an apply from a working tree with uncommitted changes (its comment marks the SHA `-dirty`). */
+function dirtyWarning(sha: string | undefined): string {
+  const short = sha?.slice(0, 7) ?? 'HEAD';
+  return `warning: the working tree has uncommitted changes: what is applied is not commit ${short}; the activation comment says ${short}-dirty, and gwops drift will not use it as a base\n`;
 }
 
 /** Bound of `--retry-on-conflict`. */
@@ -261,7 +288,8 @@ export async function applyAction(
   const retryOnConflict = retryCount(flags.retryOnConflict);
   const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
   // With --plan and no --comment, the comment is derived from the commit the plan file was made from.
-  const commit = flags.comment === undefined && flags.plan === undefined ? readCommitInfo(io.env, io.cwd) : undefined;
+  const commit = flags.comment === undefined && flags.plan === undefined ? readCommitInfo(io.env, io.cwd, projectPaths(paths, flags, io.cwd)) : undefined;
+  if (commit?.dirty === true) io.stderr.write(dirtyWarning(commit.sha));
   const view = applyView(flags.format, io, { verbose: flags.verbose, yes: flags.yes });
   // Assigned once the first stage has shown its warnings; the plan is told only after that.
   let warnings: readonly Diagnostic[] = [];
@@ -271,6 +299,7 @@ export async function applyAction(
     planFile: flags.plan,
     comment: flags.comment,
     commit,
+    onOutsideChanges: outsideChangesTo(io),
     onPlan: (plan, states) => view.planned(plan, states, warnings),
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
     backup: backupDir === undefined ? undefined : backupTo(backupDir, io),

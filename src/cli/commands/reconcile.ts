@@ -108,6 +108,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--adopt', 'write what was changed on the gateway into the manifest files (never a secret); objects added on the gateway become new files')
     .option('--adopt-deletions', 'with --adopt: also remove the documents of objects deleted on the gateway')
+    .addOption(new Option('--fail-on <side>', 'exit 2 for any difference (any), or only for changes made on the gateway since the last apply, conflicts included (gateway)').choices(['any', 'gateway']).default('any'))
     .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint)')
     .action(async (paths: string[], flags: DriftFlags) => {
       const { driftAction } = await import('./drift-run.js');

@@ -7,7 +7,8 @@ import type { AdoptResult } from '../../adopt/index.js';
 import { escapeInvisible } from '../../display.js';
 import { expiredWarning } from '../../manifest/drift-ignore.js';
 import type { DriftRun } from '../../operations/drift.js';
-import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
+import { driftBaseLine, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
+import type { DriftEntry } from '../../engine/drift-report.js';
 import { driftTopology } from '../../render/index.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
@@ -18,8 +19,25 @@ import { planView } from './plan.js';
 export interface DriftView extends RunView {
   /** The drift report (after the warnings for expired `drift.ignore` entries on stderr). */
   report(run: DriftRun): void;
-  /** What `--adopt` wrote into the manifest files, on stderr. */
-  adopted(result: AdoptResult): void;
+  /** What `--adopt` wrote into the manifest files, and the differences it kept out (Git's and conflicts), on stderr. */
+  adopted(result: AdoptResult, kept?: readonly DriftEntry[]): void;
+}
+
+/** The lines of the differences `--adopt` kept out: conflicts, and changes in Git not applied yet. */
+function keptLines(kept: readonly DriftEntry[]): string {
+  const lines: string[] = [];
+  const conflicts = kept.filter((e) => e.side === 'both');
+  const git = kept.filter((e) => e.side === 'git');
+  const what = (e: DriftEntry): string => `${e.kind} '${e.name}'${e.path !== undefined ? ` ${e.path}` : ''} (${e.direction})${e.source ? ` at ${e.source.file}:${e.source.line}` : ''}`;
+  if (conflicts.length > 0) {
+    lines.push(`Conflicts, not adopted (changed both in Git and on the gateway since the last apply; resolve them by hand):`);
+    for (const e of conflicts) lines.push(`  ${what(e)}`);
+  }
+  if (git.length > 0) {
+    lines.push(`Kept as Git has them (changed in Git, not applied yet; the next apply applies them):`);
+    for (const e of git) lines.push(`  ${what(e)}`);
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 /** The lines of what `--adopt` did: the files edited, created and removed, what was not adopted, and the secrets the new files read. */
@@ -59,8 +77,9 @@ export function driftView(format: Format, io: CliIO, options: { verbose?: boolea
     failure: (error, warnings) => failure.failure(error, warnings),
     report(run) {
       for (const entry of run.report.expiredIgnores) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
+      if (run.report.baseUnavailable !== undefined) io.stderr.write(`note: ${driftBaseLine(run.report)}\n`);
       io.stdout.write(render(run));
     },
-    adopted: (result) => void io.stderr.write(`\n${adoptionLines(result)}`),
+    adopted: (result, kept = []) => void io.stderr.write(`\n${keptLines(kept)}${adoptionLines(result)}`),
   };
 }

@@ -34,7 +34,7 @@ export function historyJson(entry: HistoryEntry): Record<string, unknown> {
     writtenBy: entry.apply ? 'gwops apply' : entry.rollback ? 'gwops rollback' : null,
     commit:
       commit && (commit.sha !== undefined || commit.subject !== undefined)
-        ? { sha: commit.sha ?? null, subject: commit.subject ?? null, ...(entry.apply ? { author: entry.apply.author ?? null, runUrl: entry.apply.runUrl ?? null } : {}) }
+        ? { sha: commit.sha ?? null, subject: commit.subject ?? null, ...(entry.apply ? { author: entry.apply.author ?? null, runUrl: entry.apply.runUrl ?? null, dirty: entry.apply.dirty } : {}) }
         : null,
     rollbackTo: entry.rollback?.configuration ?? null,
   };
@@ -42,7 +42,7 @@ export function historyJson(entry: HistoryEntry): Record<string, unknown> {
 
 /** The history as a table: id, type, time, user, commit, comment. */
 export function historyText(entries: readonly HistoryEntry[]): string {
-  const rows = entries.map((e) => [e.id, e.configType ?? '', e.createdAt ?? '', e.createdBy ?? '', (e.apply ?? e.rollback)?.sha ?? '', oneLine(e.comment ?? '')]);
+  const rows = entries.map((e) => [e.id, e.configType ?? '', e.createdAt ?? '', e.createdBy ?? '', e.apply?.sha !== undefined && e.apply.dirty ? `${e.apply.sha}-dirty` : ((e.apply ?? e.rollback)?.sha ?? ''), oneLine(e.comment ?? '')]);
   return renderTable([['ID', 'TYPE', 'CREATED', 'BY', 'COMMIT', 'COMMENT'], ...rows]);
 }
 

@@ -131,7 +131,7 @@ function problemOf(value: Record<string, unknown>): string | undefined {
   if (!isRecord(options) || typeof options.prune !== 'boolean' || typeof options.allowMassDelete !== 'boolean') return "its 'options' member is malformed";
   if (typeof options.massDeleteShare !== 'number' || !(options.massDeleteShare >= 0 && options.massDeleteShare <= 1)) return "its 'options' member is malformed";
   const commit = value.commit;
-  if (!isRecord(commit) || !Object.entries(commit).every(([k, v]) => ['sha', 'subject', 'author', 'runUrl'].includes(k) && typeof v === 'string')) {
+  if (!isRecord(commit) || !Object.entries(commit).every(([k, v]) => (['sha', 'subject', 'author', 'runUrl'].includes(k) && typeof v === 'string') || (k === 'dirty' && v === true))) {
     return "its 'commit' member is malformed";
   }
   const ownership = value.ownership;
@@ -328,7 +328,7 @@ export function planFileOfRun(plan: Plan, prepared: Prepared, input: RunInput, c
     massDeleteShare: prepared.loaded.project.massDeleteShare,
   };
   // A field the commit lacks is left out, not written as null.
-  const known = Object.fromEntries(Object.entries(commit).filter(([, v]) => typeof v === 'string' && v !== '')) as CommitInfo;
+  const known = Object.fromEntries(Object.entries(commit).filter(([, v]) => (typeof v === 'string' && v !== '') || v === true)) as CommitInfo;
   const file = planFileOf(plan, prepared.desired, prepared.loaded.project.ownership, gateway, prepared.loaded.secretReferences, input.cwd, { options, commit: known });
   const ignore = ignoreInForce(prepared, input);
   return ignore.length > 0 ? { ...file, ignore } : file;
