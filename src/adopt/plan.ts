@@ -103,12 +103,15 @@ export function planAdoption(input: AdoptInput): AdoptionPlan {
   const edits = new Map<string, FileEdit[]>();
   const overlays = new Map<string, OverlayDocument[]>();
   const skipped: string[] = [];
+  const abs = (file: string): string => absoluteFile(input, file);
   const edit = (file: string, ref: ObjectRef, documentEdit: DocumentEdit, what: string): void => {
     const list = edits.get(file) ?? [];
-    list.push({ ref: { kind: ref.kind, name: ref.name }, edit: documentEdit, what });
+    // Where the document starts in that file: it is found there whatever its name is written as.
+    const origins = input.origins(ref.kind, ref.name);
+    const line = origins && [origins.base, ...origins.overlays].find((o) => o.file !== '-' && abs(o.file) === file)?.line;
+    list.push({ ref: { kind: ref.kind, name: ref.name, ...(line !== undefined ? { line } : {}) }, edit: documentEdit, what });
     edits.set(file, list);
   };
-  const abs = (file: string): string => absoluteFile(input, file);
   /** The current target's overlay document for `ref` that this run may write (an existing merge patch, else a new one), or why not. */
   const overlayFor = (ref: ObjectRef, origins: ObjectOrigins): { file: string; existing: boolean } | { refused: string } => {
     const own = origins.overlays.find((o) => o.form === 'merge-patch' && otherReaders(input, abs(o.file), false).length === 0);

@@ -199,6 +199,12 @@ export interface KindDefinition<Type extends string = ResourceType> {
    */
   readonly createRelationships?: readonly string[];
   /**
+   * The names of the objects of this kind that every gateway has built in (docs/gateway-api.md
+   * "Documents and ids"), e.g. the virtual host `default`: a manifest links to them by name
+   * without declaring them, whether or not the project allows external links. None when absent.
+   */
+  readonly builtInNames?: readonly string[];
+  /**
    * Dependency level: lower levels are created first and deleted last
    * (certificates, ACME services, back-end groups = 0; mappings = 1; virtual hosts = 2).
    */

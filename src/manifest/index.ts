@@ -122,6 +122,8 @@ export interface DocumentOrigin {
   readonly file: string;
   /** `document`: the base document; `merge-patch` / `json-patch`: an overlay in that form. */
   readonly form: 'document' | 'merge-patch' | 'json-patch';
+  /** The line (1-based) where the document starts in `file`: it finds the document whatever its `name` is written as (a `${VAR}`). */
+  readonly line: number;
   /**
    * Where a pointer of the object's document (segments such as `['attributes', 'port']`) is
    * written in this document, as segments of this document, or undefined when it is not.
@@ -139,7 +141,7 @@ export interface ObjectOrigins {
 function documentOrigin(origin: Entry['baseOrigin'], base: boolean): DocumentOrigin {
   const value = origin.parsed.value;
   const patch = typeof value === 'object' && value !== null && 'patch' in value;
-  return { file: origin.parsed.source.file, form: base ? 'document' : patch ? 'json-patch' : 'merge-patch', locate: (segments) => origin.mapPointer(segments) };
+  return { file: origin.parsed.source.file, line: origin.parsed.start.line, form: base ? 'document' : patch ? 'json-patch' : 'merge-patch', locate: (segments) => origin.mapPointer(segments) };
 }
 
 /**
