@@ -17,6 +17,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { sortDiagnostics } from '../diagnostics.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, isWholeReference, labelOf, withName } from './entries.js';
+import { checkUrlCredentials } from './url-credentials.js';
 import { parseFile } from './parse.js';
 import { documentStart, makeDiagnostic } from './positions.js';
 import { loadProject } from './project.js';
@@ -305,6 +306,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
   checkDocuments(resolved, index, lostDocuments ? 'skip' : project.allowExternalLinks ? 'warnings' : 'errors', out);
   const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out, secretValues);
+  checkUrlCredentials(resolved, out, secretValues);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.
     const holdsSecret = kindOfDocument(entry.kind).holdsSecret;

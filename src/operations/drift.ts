@@ -44,7 +44,7 @@ export async function runDriftReport(input: RunInput, loaded: Prepared, now: Dat
   const { active, expired } = entriesInForce(loaded.loaded.project.drift, now);
   return withSession({ ...connection, onWarning: input.warn }, async (session) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor({ ...input, allowEmpty: true }));
-    const planned = await readAndPlan(session, prepared, { ...input, prune: false });
+    const planned = await readAndPlan(session, prepared, { ...input, prune: false, nameLinkEnds: true });
     const attribution = attributeDrift(await session.configurations());
     const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired });
     const added = report.entries.filter((e) => e.direction === 'added');
