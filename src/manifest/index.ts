@@ -124,7 +124,7 @@ export interface DocumentOrigin {
   /** `document`: the base document; `merge-patch` / `json-patch`: an overlay in that form. */
   readonly form: 'document' | 'merge-patch' | 'json-patch';
   /** The line (1-based) where the document starts in `file`: it finds the document whatever its `name` is written as (a `${VAR}`). */
-  readonly line: number;
+  readonly line?: number;
   /**
    * Where a pointer of the object's document (segments such as `['attributes', 'port']`) is
    * written in this document, as segments of this document, or undefined when it is not.
