@@ -11,6 +11,7 @@
  * - `deleted`: only with `adoptDeletions`, the document is removed, with the target's
  *   overlays of it and the links other documents declare to it.
  */
+import { hasUrlCredentials, isUrlPath } from '../schema/urls.js';
 import type { ResourceType } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
 import type { ObjectOrigins } from '../manifest/index.js';
@@ -90,9 +91,13 @@ function linkedNames(desired: State, ref: ObjectRef, relationship: string): stri
   return names;
 }
 
-/** True when a secret attribute lies at or under `segments` of `value` (written at `segments`). */
+/**
+ * True when a secret attribute lies at or under `segments` of `value` (written at `segments`),
+ * or a URL with a user name or password (masked in live state: a manifest may not hold one).
+ */
 function holdsSecret(kind: ResourceType, segments: readonly string[], value: unknown): boolean {
   if (isSecretPath(kind, segments)) return true;
+  if (typeof value === 'string' && hasUrlCredentials(value) && isUrlPath(kind, segments)) return true;
   if (Array.isArray(value)) return value.some((v, i) => holdsSecret(kind, [...segments, String(i)], v));
   if (isPlainObject(value)) return Object.entries(value).some(([k, v]) => holdsSecret(kind, [...segments, k], v));
   return false;

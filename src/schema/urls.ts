@@ -91,3 +91,8 @@ export function maskedUrls<T extends Readonly<Record<string, unknown>>>(type: Re
   }
   return root as T;
 }
+
+/** True when `segments` (array indexes as numbers in strings) is the path of a URL attribute of `type`. */
+export function isUrlPath(type: ResourceType, segments: readonly string[]): boolean {
+  return urlAttributes(type).some((path) => path.segments.length === segments.length && path.segments.every((s, i) => s === segments[i] || (s === '*' && /^\d+$/.test(segments[i] ?? ''))));
+}

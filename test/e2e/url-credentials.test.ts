@@ -2,8 +2,8 @@
  * A user name or password in a URL the gateway connects to (a remote JSON web key set's
  * `url`, an ACME service's `serverUrl`): a manifest that holds one is refused offline,
  * located, without showing them, and nothing is sent; one set by hand on the gateway is
- * shown masked by plan (text, markdown) and drift, and export leaves the URL out and lists
- * it as not exported.
+ * shown masked by plan (text, markdown) and drift, never adopted into a manifest, and export
+ * leaves the URL out and lists it as not exported.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,6 +57,12 @@ describe('credentials in a URL attribute', () => {
       expect(run.stdout + run.stderr).not.toContain(PASSWORD);
       expect(run.stdout + run.stderr).not.toContain(USER);
     }
+    // drift --adopt does not write the masked URL into the manifest (it would not validate).
+    const adopt = await t.h.cli(['drift', ...config, '--adopt']);
+    expect(adopt.stdout + adopt.stderr).not.toContain(PASSWORD);
+    expect(await readFile(join(dir, 'm.yaml'), 'utf8')).toContain('url: https://idp.example/jwks');
+    const validate = await t.h.cli(['validate', '--config', join(dir, 'gwops.yaml')]);
+    expect(validate.code).toBe(0);
     const out = join(t.h.dir, 'url-cred-export');
     const exported = await t.h.cli(['export', ...t.h.connection, '--out', out, '--kind', 'remote-json-web-key-set']);
     expect(exported.code).toBe(0);
