@@ -4,7 +4,7 @@
  * example, with and without its update, the links they need; each object's sub-resources
  * changed at random from their defaults, e.g. a mapping's use of a built-in deny rule group
  * in log-only mode with an exception; a mapping's readable token secret beside a reference
- * by name; a URL with credentials), then exported whole with a plain `gwops export`. The
+ * by name; a URL with credentials; links to built-in objects), then exported whole with a plain `gwops export`. The
  * oracle is a second, fresh gateway: the export applied to it must reproduce every object's
  * attributes, links and sub-resources as the raw API reads them on the first, except what
  * the export's summary lists as not exported (naming the object). Besides, every export
@@ -97,12 +97,14 @@ async function build(emulator: RunningEmulator, random: () => number, certificat
         if (created) made.push({ kind: kind.type, id: created.id, requires: (example.requires ?? []).map((r) => r.relationship) });
       }
     }
-    // The links each example needs, and at random one more through each canonical relationship.
+    // The links each example needs, and at random one more through each canonical relationship, to a built-in object too.
+    const builtIns: Made[] = [];
+    for (const kind of kinds) for (const r of await s.list(kind.collection, [])) if (isBuiltInId(r.id)) builtIns.push({ kind: kind.type, id: r.id, requires: [] });
     for (const from of made) {
       const kind = kindOf(from.kind);
       for (const def of relationshipsIn(kind, VARIANT).filter((r) => r.canonical)) {
         if (!from.requires.includes(def.name) && random() < 0.6) continue;
-        const to = sample(made.filter((m) => m.kind === def.target), 1, random)[0];
+        const to = sample([...made, ...(random() < 0.3 ? builtIns : [])].filter((m) => m.kind === def.target), 1, random)[0];
         if (!to) continue;
         await s.link(kind.collection, from.id, def.name, def.cardinality === 'one' ? { type: to.kind, id: to.id } : [{ type: to.kind, id: to.id }]).catch(() => undefined);
       }
