@@ -11,7 +11,7 @@
 import type { Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { isMap, isNode, isPair, isScalar, isSeq, parseAllDocuments, Scalar, stringify } from 'yaml';
 import { escapeVariables } from '../manifest/variables.js';
-import { documentSpans } from './documents.js';
+import { documentSpans, writtenRefs } from './documents.js';
 
 /** One edit of one manifest document; paths are segments from the document's root (`['attributes', 'backendHosts', '0', 'port']`). */
 export type DocumentEdit =
@@ -304,8 +304,9 @@ interface Numbered {
 export function editManifestText(text: string, edits: readonly { readonly ref: DocumentRef; readonly edit: DocumentEdit }[]): EditResult {
   // Each edit addresses its document by the kind and name written in the file; the results name the objects.
   const original = new Map<DocumentRef, DocumentRef>();
+  const writtenRef = writtenRefs(text);
   const written = edits.map((item) => {
-    const ref = writtenRef(text, item.ref);
+    const ref = writtenRef(item.ref);
     if (ref === item.ref) return item;
     original.set(ref, item.ref);
     return { ...item, ref };
@@ -314,30 +315,6 @@ export function editManifestText(text: string, edits: readonly { readonly ref: D
   if (original.size === 0) return result;
   const back = (ref: DocumentRef): DocumentRef => original.get(ref) ?? ref;
   return { text: result.text, notFound: result.notFound.map(back), unwritable: result.unwritable.map((item) => ({ ...item, ref: back(item.ref) })) };
-}
-
-/**
- * `ref` as the file writes it: itself when a document of `text` has its kind and name, else,
- * when `ref.line` is known, the kind and name written in the document whose text holds that
- * line, when it is of the same kind and its name is a plain string (e.g. `${TEAM}-shop`,
- * which the loader substituted).
- */
-function writtenRef(text: string, ref: DocumentRef): DocumentRef {
-  if (ref.line === undefined) return ref;
-  const spans = documentSpans(text);
-  if (!spans || spans.some((s) => s.kind === ref.kind && s.name === ref.name)) return ref;
-  const line = ref.line;
-  const found = spans.find((span) => lineOf(text, span.start) <= line && line < lineOf(text, span.end));
-  if (found === undefined || found.kind !== ref.kind || found.name === undefined) return ref;
-  return { kind: ref.kind, name: found.name };
-}
-
-/** The line (1-based) of `offset` in `text` (the line after the last when `offset` is the text's end and it ends with a line break). */
-function lineOf(text: string, offset: number): number {
-  if (offset >= text.length) return Number.MAX_SAFE_INTEGER;
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
 }
 
 /** {@link editManifestText} once each edit's document is addressed by its written kind and name. */
