@@ -256,10 +256,10 @@ function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLi
     const def = kind.relationships[rel];
     if (!def) continue;
     const known = index.get(def.target);
-    const builtIn = isResourceType(def.target) ? (kindOf(def.target).builtInNames ?? []) : [];
+    const builtIn = isResourceType(def.target) ? kindOf(def.target).builtInName : undefined;
     names.forEach((name, i) => {
       // A built-in object resolves by name everywhere (docs/gateway-api.md "Documents and ids").
-      if (known?.has(name) || builtIn.includes(name)) return;
+      if (known?.has(name) || builtIn?.(name) === true) return;
       // A name of another kind is the likelier mistake than a typo.
       const other = [...index.entries()].find(([k, m]) => k !== def.target && !isTemplateKind(k) && m.has(name))?.[0];
       const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);

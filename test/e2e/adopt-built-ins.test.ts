@@ -65,4 +65,27 @@ describe('drift --adopt with built-ins and deletions', () => {
     expect(plan.stdout).toContain('No changes');
     expect(plan.code).toBe(0);
   });
+
+  it('adopts a virtual host linked to the built-in default certificate; the project validates and plans no change', async () => {
+    const folder = await writeManifests(t.h, 'adopt-built-in-certificate', { 'gwops.yaml': "manifests: [m]\nownership:\n  virtual-host: ['name=@edge-']\n" });
+    await writeManifests(t.h, 'adopt-built-in-certificate/m', {
+      'hosts.yaml': 'apiVersion: gwops/v1\nkind: virtual-host\nname: edge-kept\nattributes:\n  hostName: kept.example.com\n  networkInterface:\n    http: { enabled: true, port: 80 }\n    https: { enabled: false, http2Allowed: false }\n',
+    });
+    const config = ['--config', join(folder, 'gwops.yaml'), ...t.h.connection];
+    expect((await t.h.cli(['apply', ...config, '--yes'])).code).toBe(0);
+    await t.h.raw(async (s) => {
+      const made = await s.create('virtual-hosts', { type: 'virtual-host', attributes: { name: 'edge-by-hand', hostName: 'by-hand.example.com', networkInterface: { http: { enabled: true, port: 80 }, https: { enabled: false, http2Allowed: false } } } });
+      await s.link('virtual-hosts', made.id, 'ssl-certificate', { type: 'ssl-certificate', id: '-1000' });
+    }, 'virtual host by hand on the default certificate');
+    const adopt = await t.h.cli(['drift', ...config, '--adopt']);
+    expect(adopt.stderr).not.toMatch(/^Error/m);
+    expect(await readFile(join(folder, 'm', 'hosts.yaml'), 'utf8')).toMatch(/ssl-certificate: "?sha256:[0-9a-f]{16}/);
+    const validate = await t.h.cli(['validate', '--config', join(folder, 'gwops.yaml')]);
+    expect(validate.stdout + validate.stderr).not.toMatch(/unresolved-link|error/i);
+    expect(validate.code).toBe(0);
+    const plan = await t.h.cli(['plan', ...config, '--detailed-exitcode']);
+    expect(plan.stderr).not.toMatch(/unresolved-link|error/i);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
+  });
 });

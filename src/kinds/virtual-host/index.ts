@@ -17,6 +17,6 @@ export const virtualHost = {
   // docs/gateway-api.md "Relationships": POST /configuration/virtual-hosts accepts these.
   createRelationships: ['mappings', 'ssl-certificate', 'acme-service'],
   // docs/gateway-api.md "Documents and ids": the default virtual host.
-  builtInNames: ['default'],
+  builtInName: (name: string) => name === 'default',
   rules,
 } as const satisfies KindModule;
