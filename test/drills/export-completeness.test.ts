@@ -309,7 +309,7 @@ describe('export completeness drill', () => {
       title: 'Export completeness of gateways built by hand',
       description:
         `${GATEWAYS} gateways (latest variant) built by hand at random through the raw API: objects of every kind, the links they need, sub-resources changed from their defaults ` +
-        '(deny rule use in log-only mode with exceptions), readable token secrets beside references by name, URLs with credentials; each exported with a plain gwops export, ' +
+        '(deny rule use in log-only mode with exceptions), readable token secrets beside references by name, URLs with credentials, links to built-in objects; each exported with a plain gwops export, ' +
         'validated, planned with --prune against it, and applied to a fresh gateway, whose objects, links and sub-resources must equal the original ones unless the export listed the object as not exported.',
       seed: SEED,
       columns: ['Gateways', 'Objects', 'Sub-resources changed', 'Secrets', 'URLs with credentials', ...CHECKS],
