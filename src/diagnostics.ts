@@ -77,6 +77,8 @@ export type ManifestDiagnosticCode =
   | 'jwks-source-unknown'
   /** The URL of a `{ fromJwks }` value or of its `jwks` source carries a user name or password. */
   | 'jwks-credentials'
+  /** An attribute that holds a URL the gateway connects to (schema mark `x-gwops-url`) carries a user name or password. */
+  | 'url-credentials'
   /** A JWK Set could not be fetched or is not one (found at plan, apply or drift time). */
   | 'jwks-unavailable'
   /** No usable key: kid missing, several candidates for alg, wrong key type (found at plan, apply or drift time). */

@@ -5,6 +5,7 @@
  * change (edit.ts).
  */
 import { CST, Parser } from 'yaml';
+import type { DocumentRef } from './edit.js';
 
 /** One document of a file: its text is `text.slice(start, end)`; `kind` and `name` as its top-level keys give them. */
 export interface DocumentSpan {
@@ -48,4 +49,39 @@ function topScalars(value: CST.Token | undefined): Map<string, string> | undefin
     found.set(key.value, read.value);
   }
   return found;
+}
+
+/**
+ * A function that gives each `ref` as `text` writes it: itself when a document of `text` has
+ * its kind and name, else, when `ref.line` is known, the kind and name written in the
+ * document whose text holds that line, when it is of the same kind and its name is a plain
+ * string (e.g. `${TEAM}-shop`, which the loader substituted). The documents are read once,
+ * on the first ref that needs them.
+ */
+export function writtenRefs(text: string): (ref: DocumentRef) => DocumentRef {
+  let index: { spans: DocumentSpan[]; names: Set<string>; lines: number[] } | null | undefined;
+  const read = (): typeof index => {
+    const spans = documentSpans(text);
+    if (!spans) return null;
+    // The first line of each document and of the text after the last one.
+    const lines: number[] = [];
+    let line = 1;
+    let at = 0;
+    for (const offset of [...spans.map((s) => s.start), text.length]) {
+      for (let i = text.indexOf('\n', at); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+      at = offset;
+      lines.push(line);
+    }
+    return { spans, names: new Set(spans.map((s) => JSON.stringify([s.kind, s.name]))), lines };
+  };
+  return (ref) => {
+    if (ref.line === undefined) return ref;
+    if (index === undefined) index = read();
+    if (!index || index.names.has(JSON.stringify([ref.kind, ref.name]))) return ref;
+    const line = ref.line;
+    const { lines } = index;
+    const found = index.spans.find((_, i) => (lines[i] ?? 0) <= line && (i + 1 === index?.spans.length || line < (lines[i + 1] ?? 0)));
+    if (found === undefined || found.kind !== ref.kind || found.name === undefined) return ref;
+    return { kind: ref.kind, name: found.name };
+  };
 }

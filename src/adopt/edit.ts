@@ -11,7 +11,7 @@
 import type { Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { isMap, isNode, isPair, isScalar, isSeq, parseAllDocuments, Scalar, stringify } from 'yaml';
 import { escapeVariables } from '../manifest/variables.js';
-import { documentSpans } from './documents.js';
+import { documentSpans, writtenRefs } from './documents.js';
 
 /** One edit of one manifest document; paths are segments from the document's root (`['attributes', 'backendHosts', '0', 'port']`). */
 export type DocumentEdit =
@@ -28,6 +28,12 @@ export type DocumentEdit =
 export interface DocumentRef {
   readonly kind: string;
   readonly name: string;
+  /**
+   * The line (1-based) where the document starts in the file, when known: a document whose
+   * `name` is written otherwise than the object's name (a `${VAR}` the loader substituted) is
+   * found there.
+   */
+  readonly line?: number;
 }
 
 /** Result of {@link editManifestText}. */
@@ -296,6 +302,23 @@ interface Numbered {
  * @returns the new text, the edits whose document is not in it, and those it cannot write
  */
 export function editManifestText(text: string, edits: readonly { readonly ref: DocumentRef; readonly edit: DocumentEdit }[]): EditResult {
+  // Each edit addresses its document by the kind and name written in the file; the results name the objects.
+  const original = new Map<DocumentRef, DocumentRef>();
+  const writtenRef = writtenRefs(text);
+  const written = edits.map((item) => {
+    const ref = writtenRef(item.ref);
+    if (ref === item.ref) return item;
+    original.set(ref, item.ref);
+    return { ...item, ref };
+  });
+  const result = editByWrittenName(text, written);
+  if (original.size === 0) return result;
+  const back = (ref: DocumentRef): DocumentRef => original.get(ref) ?? ref;
+  return { text: result.text, notFound: result.notFound.map(back), unwritable: result.unwritable.map((item) => ({ ...item, ref: back(item.ref) })) };
+}
+
+/** {@link editManifestText} once each edit's document is addressed by its written kind and name. */
+function editByWrittenName(text: string, edits: readonly { readonly ref: DocumentRef; readonly edit: DocumentEdit }[]): EditResult {
   const spans = /^%/m.test(text) ? undefined : documentSpans(text);
   if (!spans) return editEachOnWholeText(text, edits);
   const documentsOf = new Map<string, number[]>();

@@ -11,6 +11,7 @@
  * - `deleted`: only with `adoptDeletions`, the document is removed, with the target's
  *   overlays of it and the links other documents declare to it.
  */
+import { hasUrlCredentials, isUrlPath } from '../schema/urls.js';
 import type { ResourceType } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
 import type { ObjectOrigins } from '../manifest/index.js';
@@ -90,9 +91,13 @@ function linkedNames(desired: State, ref: ObjectRef, relationship: string): stri
   return names;
 }
 
-/** True when a secret attribute lies at or under `segments` of `value` (written at `segments`). */
+/**
+ * True when a secret attribute lies at or under `segments` of `value` (written at `segments`),
+ * or a URL with a user name or password (masked in live state: a manifest may not hold one).
+ */
 function holdsSecret(kind: ResourceType, segments: readonly string[], value: unknown): boolean {
   if (isSecretPath(kind, segments)) return true;
+  if (typeof value === 'string' && hasUrlCredentials(value) && isUrlPath(kind, segments)) return true;
   if (Array.isArray(value)) return value.some((v, i) => holdsSecret(kind, [...segments, String(i)], v));
   if (isPlainObject(value)) return Object.entries(value).some(([k, v]) => holdsSecret(kind, [...segments, k], v));
   return false;
@@ -103,12 +108,15 @@ export function planAdoption(input: AdoptInput): AdoptionPlan {
   const edits = new Map<string, FileEdit[]>();
   const overlays = new Map<string, OverlayDocument[]>();
   const skipped: string[] = [];
+  const abs = (file: string): string => absoluteFile(input, file);
   const edit = (file: string, ref: ObjectRef, documentEdit: DocumentEdit, what: string): void => {
     const list = edits.get(file) ?? [];
-    list.push({ ref: { kind: ref.kind, name: ref.name }, edit: documentEdit, what });
+    // Where the document starts in that file: it is found there whatever its name is written as.
+    const origins = input.origins(ref.kind, ref.name);
+    const line = origins && [origins.base, ...origins.overlays].find((o) => o.file !== '-' && abs(o.file) === file)?.line;
+    list.push({ ref: { kind: ref.kind, name: ref.name, ...(line !== undefined ? { line } : {}) }, edit: documentEdit, what });
     edits.set(file, list);
   };
-  const abs = (file: string): string => absoluteFile(input, file);
   /** The current target's overlay document for `ref` that this run may write (an existing merge patch, else a new one), or why not. */
   const overlayFor = (ref: ObjectRef, origins: ObjectOrigins): { file: string; existing: boolean } | { refused: string } => {
     const own = origins.overlays.find((o) => o.form === 'merge-patch' && otherReaders(input, abs(o.file), false).length === 0);

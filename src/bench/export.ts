@@ -77,13 +77,14 @@ export async function removeExportOutputs(): Promise<void> {
 }
 
 /**
- * One export (`gwops export --out` a new folder in {@link exportOutputs}) or one bare fetch
+ * One export (`gwops export --no-deny-rule-use --out` a new folder in {@link exportOutputs}) or one bare fetch
  * of {@link EXPORT_COLLECTIONS}, in a fresh process.
  * @throws Error when it fails
  */
 export async function exportProbe(emulator: Pick<BenchEmulator, 'url' | 'apiKey'>, mode: 'export' | 'fetch'): Promise<ProbeRun> {
   const out = await freshOutput('export');
-  const run = await runProbe(emulator, mode === 'export' ? { mode: 'cli', args: ['export', '--out', out, '-q'] } : { mode: 'fetch', collections: EXPORT_COLLECTIONS });
+  // Without the deny rule use (one GET per mapping and entry): the same lists as the bare fetch.
+  const run = await runProbe(emulator, mode === 'export' ? { mode: 'cli', args: ['export', '--out', out, '-q', '--no-deny-rule-use'] } : { mode: 'fetch', collections: EXPORT_COLLECTIONS });
   if (run.exitCode !== 0) throw new Error(`${mode} probe ended with exit code ${run.exitCode}: ${run.stderrTail.trim()}`);
   return run;
 }

@@ -11,6 +11,7 @@ import { objectKey } from '../object-key.js';
 import type { Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { UNKNOWN_ID_PREFIX, canonicalLink, emptyObjectMaps, linkKey, recordLinkKeys, relationshipDefinition } from './model.js';
 import { mapReferences } from '../schema/references.js';
+import { maskedUrls } from '../schema/urls.js';
 
 /** A JSON:API resource object as a GET list returns it (the REST client's type). */
 export type { ApiResource } from '../api/documents.js';
@@ -50,8 +51,9 @@ import { isBuiltInId } from '../api/documents.js';
 export function liveState(
   lists: Partial<Record<ResourceType, readonly ApiResource[]>>,
   handles: ReadonlyMap<ObjectKey<ResourceType>, string>,
+  linkEnds?: Partial<Record<ResourceType, readonly ApiResource[]>>,
 ): State {
-  return liveStateNamed(lists, handles).state;
+  return liveStateNamed(lists, handles, linkEnds).state;
 }
 
 /**
@@ -72,10 +74,13 @@ export interface LiveNaming {
  * {@link liveState} with its naming: which objects had no identity and which were renamed
  * as duplicates (`gwops export` leaves them out and says so). `handles` is the desired
  * handles by identity key, or a function that names such objects ({@link HandleOf}).
+ * `linkEnds`: objects outside the lists, read only to name the link ends and references
+ * that name them (`State.outside`); they are no objects of the state.
  */
 export function liveStateNamed(
   lists: Partial<Record<ResourceType, readonly ApiResource[]>>,
   handles: ReadonlyMap<ObjectKey<ResourceType>, string> | HandleOf,
+  linkEnds?: Partial<Record<ResourceType, readonly ApiResource[]>>,
 ): { state: State; naming: LiveNaming } {
   const handleOf: HandleOf = typeof handles === 'function' ? handles : (kind, key) => handles.get(objectKey(kind, key));
   const unnamed = new Set<ObjectKey<ResourceType>>();
@@ -118,12 +123,33 @@ export function liveStateNamed(
       names.set(id, name);
     }
   }
+  // Objects outside the lists that links and references name: named as fetched objects are, never objects of the state.
+  const outside = new Map<ResourceType, Map<string, string>>();
+  const outsideIds = new Set<string>(); // `<type>\u0000<id>`: named, but not fetched
+  for (const kind of KINDS) {
+    const names = nameIds(kind.type);
+    const byName = objects.get(kind.type);
+    for (const resource of linkEnds?.[kind.type] ?? []) {
+      const id = String(resource.id);
+      if (isBuiltInId(id) || names.has(id)) continue;
+      const identity = kind.identity.live(resource.attributes, (key) => handleOf(kind.type, key, resource));
+      if (identity.name === undefined) continue;
+      const ofKind = outside.get(kind.type) ?? new Map<string, string>();
+      const taken = byName?.has(identity.name) === true || builtIns.get(kind.type)?.has(identity.name) === true || ofKind.has(identity.name);
+      const name = taken ? `${identity.name}@id:${id}` : identity.name;
+      outside.set(kind.type, ofKind.set(name, id));
+      outsideIds.add(`${kind.type}\u0000${id}`);
+      names.set(id, name);
+    }
+  }
 
   // Attributes that hold another object's id name it instead, as manifests do (src/schema/references.ts);
-  // an id of no fetched object keeps the name `#id:<id>`.
+  // an id of no fetched object keeps the name `#id:<id>`. A user name or password in a URL
+  // attribute is masked: no plan, report or export shows it (src/schema/urls.ts).
   for (const byName of objects.values()) {
     for (const [name, object] of byName) {
-      const attributes = mapReferences(object.kind, object.attributes, (target, value) => nameOf(target, String(value)) ?? `${UNKNOWN_ID_PREFIX}${value}`);
+      const named = mapReferences(object.kind, object.attributes, (target, value) => nameOf(target, String(value)) ?? `${UNKNOWN_ID_PREFIX}${value}`);
+      const attributes = maskedUrls(object.kind, named);
       if (attributes !== object.attributes) byName.set(name, { ...object, attributes });
     }
   }
@@ -180,11 +206,11 @@ export function liveStateNamed(
     const idents: readonly ResourceIdentifier[] = Array.isArray(data) ? data : [data as ResourceIdentifier];
     for (const ident of idents) {
       const targetId = String(ident.id);
-      if (everyTargetCarries && !isBuiltInId(targetId) && nameOf(def.target, targetId) !== undefined) continue;
+      if (everyTargetCarries && !isBuiltInId(targetId) && nameOf(def.target, targetId) !== undefined && (outsideIds.size === 0 || !outsideIds.has(`${def.target}\u0000${targetId}`))) continue;
       addLink(self, def, targetId);
     }
   }
-  const state: State = { objects, links: recordLinkKeys([...links.values()], [...links.keys()], links), ...(builtIns.size > 0 ? { builtIns } : {}) };
+  const state: State = { objects, links: recordLinkKeys([...links.values()], [...links.keys()], links), ...(builtIns.size > 0 ? { builtIns } : {}), ...(outside.size > 0 ? { outside } : {}) };
   return { state, naming: { unnamed, duplicates } };
 }
 

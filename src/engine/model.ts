@@ -101,6 +101,12 @@ export interface State {
    * one of them is refused; a link may name one (it is resolved through this map).
    */
   readonly builtIns?: ReadonlyMap<ResourceType, ReadonlyMap<string, string>>;
+  /**
+   * Live only: objects outside the fetched lists that a link or reference of a fetched
+   * object names, read only for their names (drift), identity name → id, which are not
+   * among `objects`: a link names them by name instead of `#id:<id>`.
+   */
+  readonly outside?: ReadonlyMap<ResourceType, ReadonlyMap<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -261,8 +267,9 @@ export function objectOf(state: State, ref: ObjectRef): StateObject | undefined 
 
 /**
  * The server id of the live object a link end names: an object of the live state, else a
- * built-in object of that name (`builtIns`), else the id a `#id:<id>` name carries.
+ * built-in object of that name (`builtIns`), else an object outside the fetched lists of
+ * that name (`outside`), else the id a `#id:<id>` name carries.
  */
 export function liveIdOf(live: State, ref: ObjectRef): string | undefined {
-  return objectOf(live, ref)?.id ?? live.builtIns?.get(ref.kind)?.get(ref.name) ?? idOfUnknownRef(ref.name);
+  return objectOf(live, ref)?.id ?? live.builtIns?.get(ref.kind)?.get(ref.name) ?? live.outside?.get(ref.kind)?.get(ref.name) ?? idOfUnknownRef(ref.name);
 }

@@ -17,6 +17,7 @@ import { linkDefinition, liveIdOf, objectOf, refKey } from '../engine/model.js';
 import type { ObjectKey } from '../object-key.js';
 import { writeOnlyAttributes } from '../schema/index.js';
 import { attributeReferences } from '../schema/references.js';
+import { hasUrlCredentials, urlValues } from '../schema/urls.js';
 import { SecretSlot, isPlainObject } from './values.js';
 import { generatedName, secretEnvName } from './names.js';
 
@@ -109,6 +110,23 @@ function namedSubResourceKeys(document: Draft, state: State, isExported: (ref: O
 }
 
 /**
+ * `attributes` without the value at `segments` (a copy of the objects on its path); a value
+ * inside a list takes its whole top-level attribute with it (an item left out would change
+ * the list).
+ */
+function withoutValue(attributes: Record<string, unknown>, segments: readonly string[]): Record<string, unknown> {
+  const inList = segments.some((_, i) => i > 0 && Array.isArray(segments.slice(0, i).reduce<unknown>((node, key) => (isPlainObject(node) ? node[key] : undefined), attributes)));
+  const path = inList ? segments.slice(0, 1) : segments;
+  const drop = (node: Record<string, unknown>, depth: number): Record<string, unknown> => {
+    const key = path[depth] ?? '';
+    const { [key]: child, ...rest } = node;
+    if (depth === path.length - 1) return rest;
+    return isPlainObject(child) ? { ...node, [key]: drop(child, depth + 1) } : node;
+  };
+  return drop(attributes, 0);
+}
+
+/**
  * Builds the documents (see the module comment) from the live state of the lists
  * (src/engine/live.ts): its names, duplicate-name suffixes and canonical links. An object
  * of a kind whose identity is not its name is named by {@link generatedName}.
@@ -148,6 +166,18 @@ export function buildDocuments(input: BuildInput): BuildResult {
   // Sub-resource keys that name another object hold its id (src/operations/steps/export-sub-resources.ts): written by its document's name.
   for (const [key, document] of documents) {
     const attributes = namedSubResourceKeys(document, state, (ref) => documents.has(refKey(ref)), warnings);
+    if (attributes !== document.attributes) documents.set(key, { ...document, attributes });
+  }
+  // A URL with a user name or password (masked in live state, src/schema/urls.ts) is not written: a manifest may not hold one.
+  for (const [key, document] of documents) {
+    let attributes = document.attributes;
+    for (const { segments } of urlValues(document.kind, attributes).filter((u) => hasUrlCredentials(u.value))) {
+      attributes = withoutValue(attributes, segments);
+      warnings.push(
+        `${document.kind} '${document.name}' attribute ${segments.join('.')} is a URL with a user name or password: not exported (a manifest may not hold credentials in a URL; ` +
+          'remove them on the gateway, or declare the URL without them)',
+      );
+    }
     if (attributes !== document.attributes) documents.set(key, { ...document, attributes });
   }
   let externalLinks = 0;

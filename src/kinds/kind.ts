@@ -199,6 +199,14 @@ export interface KindDefinition<Type extends string = ResourceType> {
    */
   readonly createRelationships?: readonly string[];
   /**
+   * Whether `name` is how gwops names a built-in object of this kind (docs/gateway-api.md
+   * "Documents and ids"): the virtual host `default`; a certificate no manifest declares,
+   * `sha256:<first 16 hex digits>`, as the default certificate is named. A manifest links to
+   * such a name without declaring it, whether or not the project allows external links: the
+   * plan resolves it against the gateway (and says so when the gateway has none). None when absent.
+   */
+  readonly builtInName?: (name: string) => boolean;
+  /**
    * Dependency level: lower levels are created first and deleted last
    * (certificates, ACME services, back-end groups = 0; mappings = 1; virtual hosts = 2).
    */

@@ -17,6 +17,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { sortDiagnostics } from '../diagnostics.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, isWholeReference, labelOf, withName } from './entries.js';
+import { checkUrlCredentials } from './url-credentials.js';
 import { parseFile } from './parse.js';
 import { documentStart, makeDiagnostic } from './positions.js';
 import { PROJECT_FILE, loadProject } from './project.js';
@@ -124,6 +125,8 @@ export interface DocumentOrigin {
   readonly file: string;
   /** `document`: the base document; `merge-patch` / `json-patch`: an overlay in that form. */
   readonly form: 'document' | 'merge-patch' | 'json-patch';
+  /** The line (1-based) where the document starts in `file`: it finds the document whatever its `name` is written as (a `${VAR}`). */
+  readonly line?: number;
   /**
    * Where a pointer of the object's document (segments such as `['attributes', 'port']`) is
    * written in this document, as segments of this document, or undefined when it is not.
@@ -141,7 +144,7 @@ export interface ObjectOrigins {
 function documentOrigin(origin: Entry['baseOrigin'], base: boolean): DocumentOrigin {
   const value = origin.parsed.value;
   const patch = typeof value === 'object' && value !== null && 'patch' in value;
-  return { file: origin.parsed.source.file, form: base ? 'document' : patch ? 'json-patch' : 'merge-patch', locate: (segments) => origin.mapPointer(segments) };
+  return { file: origin.parsed.source.file, line: origin.parsed.start.line, form: base ? 'document' : patch ? 'json-patch' : 'merge-patch', locate: (segments) => origin.mapPointer(segments) };
 }
 
 /**
@@ -331,6 +334,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   // Every declared object inside its kind's ownership scope (ownership-check.ts).
   out.push(...ownershipDiagnostics(project, resolved));
   const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out, secretValues);
+  checkUrlCredentials(resolved, out, secretValues);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.
     const holdsSecret = kindOfDocument(entry.kind).holdsSecret;

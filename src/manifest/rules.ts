@@ -4,7 +4,7 @@
  * kind (KindDefinition `rules`, in the kind's module). Each rule pushes diagnostics; none
  * throws.
  */
-import { KINDS, isTemplateKind, kindOf, kindOfDocument } from '../kinds/index.js';
+import { KINDS, isResourceType, isTemplateKind, kindOf, kindOfDocument } from '../kinds/index.js';
 import type { ManifestRuleContext, ResourceType, RuleDocument, Variant } from '../kinds/index.js';
 import { attributesSchema, deref, documentSchema, existsInVariant } from '../schema/index.js';
 import type { JsonSchema } from '../schema/index.js';
@@ -256,8 +256,10 @@ function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLi
     const def = kind.relationships[rel];
     if (!def) continue;
     const known = index.get(def.target);
+    const builtIn = isResourceType(def.target) ? kindOf(def.target).builtInName : undefined;
     names.forEach((name, i) => {
-      if (known?.has(name)) return;
+      // A built-in object resolves by name everywhere (docs/gateway-api.md "Documents and ids").
+      if (known?.has(name) || builtIn?.(name) === true) return;
       // A name of another kind is the likelier mistake than a typo.
       const other = [...index.entries()].find(([k, m]) => k !== def.target && !isTemplateKind(k) && m.has(name))?.[0];
       const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);

@@ -47,7 +47,7 @@ export async function runDriftReport(input: RunInput, loaded: Prepared, now: Dat
   const { active, expired } = entriesInForce(loaded.loaded.project.drift, now);
   return withSession({ ...connection, onWarning: input.warn }, async (session) => {
     const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor({ ...input, allowEmpty: true }));
-    const planned = await readAndPlan(session, prepared, { ...input, prune: false });
+    const planned = await readAndPlan(session, prepared, { ...input, prune: false, nameLinkEnds: true });
     const list = await session.configurations();
     const attribution = attributeDrift(list);
     // The third side: what this project last applied, read back from Git (drift-base.ts).

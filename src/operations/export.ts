@@ -44,9 +44,10 @@ export interface ExportInput extends GatewayInput {
   readonly keepDefaults: boolean;
   readonly force: boolean;
   /**
-   * `--deny-rule-use`: also read every exported object's sub-resources (KindDefinition
-   * `subResources`: one GET per object and key) and write those that differ from the
-   * defaults (docs/manifest-reference.md "Deny rule use"). Off by default: it does not scale.
+   * Read every exported object's sub-resources (KindDefinition `subResources`: one GET per
+   * object and key) and write those that differ from the defaults (docs/manifest-reference.md
+   * "Deny rule use"). The command line sets it unless `--no-deny-rule-use` is given; left out,
+   * the result's `notExported` says so.
    */
   readonly subResources?: boolean | undefined;
   /** Progress lines. (What the export left out or could not name is in the result's `warnings`.) */
@@ -62,6 +63,12 @@ export interface ExportResult {
   readonly secrets: readonly SecretVariable[];
   /** What was left out or could not be named (attributes and kinds gwops does not know, objects without a name); the view shows them. */
   readonly warnings: readonly string[];
+  /**
+   * Everything the export did not write, each a sentence saying what and why (docs/adoption-guide.md
+   * "What an export does not write"): what the options left out, built-in objects, values equal to
+   * the server defaults, secret values, then each of `warnings`. The view ends with it.
+   */
+  readonly notExported: readonly string[];
   /** Exported objects per kind. */
   readonly counts: Partial<Record<ResourceType, number>>;
   readonly projectWritten: boolean;
@@ -117,10 +124,11 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
   const contents = new Map<string, Uint8Array>();
   let exported: ResourceType[] = [];
   let filters: Partial<Record<ResourceType, string[]>> = {};
+  let available: ResourceType[] = [];
   const lists = await withSession({ ...connection, onWarning: input.warn }, async (session) => {
     // The variant the gateway reports decides which kinds exist (docs/gateway-api.md "Variants").
     const variant = gatewayVariant(await session.nodeVersion(), declaredVariant);
-    const available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
+    available = KINDS.filter((k) => kindExistsIn(k, variant)).map((k) => k.type);
     for (const kind of input.kinds ?? []) {
       if (isResourceType(kind) && !available.includes(kind)) throw new UsageError(`--kind ${kind} does not exist in the ${variant} variant of this gateway`);
     }
@@ -220,7 +228,47 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
   const written = await writeExport(dir, built.documents, input.layout, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
   const counts: Partial<Record<ResourceType, number>> = {};
   for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
-  return { dir, files: written.files, secrets: built.secrets, warnings, counts, projectWritten: written.projectWritten };
+  const notExported = [...leftOut({ input, available, exported, filters, lists, secrets: built.secrets.length }), ...warnings];
+  return { dir, files: written.files, secrets: built.secrets, warnings, notExported, counts, projectWritten: written.projectWritten };
+}
+
+/** What {@link leftOut} reads: the options, the kinds of the variant, those exported, their filters, the lists read and how many secrets became variables. */
+interface LeftOutInput {
+  readonly input: ExportInput;
+  readonly available: readonly ResourceType[];
+  readonly exported: readonly ResourceType[];
+  readonly filters: Partial<Record<ResourceType, string[]>>;
+  readonly lists: Partial<Record<ResourceType, readonly ApiResource[]>>;
+  readonly secrets: number;
+}
+
+/**
+ * What an export leaves out by its options and by design, one sentence each (what, then why):
+ * kinds not asked for, objects outside the filters, sub-resources not read, built-in objects,
+ * attributes equal to the server defaults and secret values.
+ */
+function leftOut({ input, available, exported, filters, lists, secrets }: LeftOutInput): string[] {
+  const out: string[] = [];
+  const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+  const notAsked = available.filter((kind) => !exported.includes(kind));
+  if (notAsked.length > 0) out.push(`objects of ${notAsked.join(', ')}: not read (--kind asked for ${exported.join(', ')} only)`);
+  for (const kind of exported) {
+    const given = filters[kind];
+    if (given !== undefined) out.push(`${kind} objects that do not match ${given.join(' and ')}: not read (--filter)`);
+  }
+  if (input.subResources !== true) {
+    for (const kind of exported) {
+      const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
+      if (labels.length > 0) out.push(`each ${kind}'s use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')}: not read (--no-deny-rule-use)`);
+    }
+  }
+  for (const kind of exported) {
+    const builtIns = (lists[kind] ?? []).filter((r) => isBuiltInId(r.id)).length;
+    if (builtIns > 0) out.push(`${plural(builtIns, `built-in ${kind}`)}: part of the gateway, which no manifest declares (links to ${builtIns === 1 ? 'it' : 'them'} are written by name)`);
+  }
+  if (!input.keepDefaults) out.push('attributes equal to the server defaults: not written, the gateway sets them (--keep-defaults writes them)');
+  if (secrets > 0) out.push(`${plural(secrets, 'secret value')}: not written, the manifests read ${secrets === 1 ? 'it' : 'them'} from environment variables (secrets.env.example)`);
+  return out;
 }
 
 /** A relative path with `/` separators (an absolute one stays as it is). */

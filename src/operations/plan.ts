@@ -29,7 +29,7 @@ import type { Backlog, ProgressListener } from './steps/execute.js';
 import type { ExecutionReport, Plan } from '../engine/plan-types.js';
 import { executePlan } from './steps/execute.js';
 import { settleHeapForPlanning, boundHeapForCalls } from '../heap.js';
-import { fetchLiveLists } from './steps/fetch.js';
+import { fetchLinkEnds, fetchLiveLists } from './steps/fetch.js';
 import { withLiveContent } from './steps/fetch-content.js';
 import { readSubResources } from './steps/sub-resources.js';
 import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
@@ -63,6 +63,11 @@ export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | '
    * false: that memory is freed once the manifests are loaded (manifest/index.ts `keepOrigins`).
    */
   readonly keepOrigins?: boolean | undefined;
+  /**
+   * Read the names of the objects outside the fetched lists that links and references name
+   * (drift: its report names them instead of `#id:<id>`); default false.
+   */
+  readonly nameLinkEnds?: boolean | undefined;
   /** Accept paths that hold no manifest document (`--allow-empty`); else `prepare` throws an InputError naming them. */
   readonly allowEmpty?: boolean | undefined;
   /**
@@ -214,8 +219,10 @@ export function declaredVersions(desired: State): SecretVersions {
 async function readLiveState(session: GatewaySession, kinds: readonly ResourceType[], prepared: Prepared, input: RunInput): Promise<State> {
   const scope = prepared.loaded.project.ownership;
   const lists = await fetchLiveLists(session, kinds, prepared.desired, scope, (done) => input.progress?.update(done));
+  // Drift names the link ends outside the narrowed lists (one more GET per kind that has any).
+  const linkEnds = input.nameLinkEnds === true ? await fetchLinkEnds(session, lists) : undefined;
   input.progress?.phase('planning');
-  return liveState(lists, identityHandles(prepared.desired));
+  return liveState(lists, identityHandles(prepared.desired), linkEnds);
 }
 
 /**

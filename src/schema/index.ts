@@ -22,6 +22,9 @@
  *   reference (`anyOf` with `$defs.jwksReference`), and plans name its value by key id
  *   and RFC 7638 thumbprint, never by its bytes (docs/manifest-reference.md "Token keys
  *   from a JWKS").
+ * - `"x-gwops-url": true` on a string: an absolute URL the gateway connects to. A user
+ *   name or password in it is refused in manifests and masked in live state
+ *   (src/schema/urls.ts; docs/manifest-reference.md "URLs with credentials").
  * - `"x-gwops-certificate": true` on a string (or on the `items` of a list of strings): an
  *   X.509 certificate in PEM, possibly several concatenated. Plans and drift reports show it
  *   by subject, SANs, validity and SHA-256 fingerprint; the PEM only with `--verbose`.
@@ -46,6 +49,7 @@ export interface JsonSchema {
   'x-gwops-secret'?: boolean;
   'x-gwops-public-key'?: PublicKeyMark;
   'x-gwops-certificate'?: boolean;
+  'x-gwops-url'?: boolean;
   /**
    * The resource type whose object this value (or each item of this array) names:
    * manifests write the object's name,
@@ -169,7 +173,7 @@ export function walkAttributes(type: ResourceType): AttributePath[] {
 }
 
 /** Attribute paths with a schema mark, walked once per (type, mark) and cached. */
-type Mark = 'x-gwops-secret' | 'writeOnly' | 'x-gwops-public-key' | 'x-gwops-reference';
+type Mark = 'x-gwops-secret' | 'writeOnly' | 'x-gwops-public-key' | 'x-gwops-reference' | 'x-gwops-url';
 
 /** By mark, then type (two lookups of strings that exist already: asked for about every document). */
 const markCache = new Map<Mark, Map<ResourceType, readonly AttributePath[]>>();
@@ -204,6 +208,11 @@ export function writeOnlyAttributes(type: ResourceType): readonly AttributePath[
  */
 export function referenceAttributes(type: ResourceType): readonly AttributePath[] {
   return markedAttributes(type, 'x-gwops-reference');
+}
+
+/** Attribute paths marked `x-gwops-url` (an absolute URL the gateway connects to) for a resource type (cached). */
+export function urlAttributes(type: ResourceType): readonly AttributePath[] {
+  return markedAttributes(type, 'x-gwops-url');
 }
 
 /** Attribute paths marked `x-gwops-public-key` (a PEM public key, or a `{fromJwks}` reference in manifests) for a resource type (cached). */

@@ -87,16 +87,29 @@ export function mapReferences<T extends Readonly<Record<string, unknown>>>(
 ): T {
   const found = attributeReferences(type, attributes);
   if (found.length === 0) return attributes;
-  const copy = structuredClone(attributes) as Record<string, unknown>;
-  for (const reference of found) {
-    let node: unknown = copy;
+  // Shallow copies of the containers on each reference's path, never a deep clone: the
+  // values beside a reference stay the same values (an export's secret slot is a class
+  // instance, which a structured clone would turn into a plain object).
+  const copies = new WeakSet<object>();
+  const copyOf = <C extends object>(container: C): C => {
+    const copy = (Array.isArray(container) ? [...container] : { ...container }) as C;
+    copies.add(copy);
+    return copy;
+  };
+  const root = copyOf(attributes as Record<string, unknown>);
+  references: for (const reference of found) {
+    let node: Record<string, unknown> = root;
     const last = reference.segments.length - 1;
-    reference.segments.forEach((segment, i) => {
-      if (node === null || typeof node !== 'object') return;
-      const container = node as Record<string, unknown>;
-      if (i === last) container[segment] = convert(reference.target, reference.value);
-      else node = container[segment];
-    });
+    for (let i = 0; i < last; i++) {
+      const segment = reference.segments[i] ?? '';
+      const child = node[segment];
+      if (child === null || typeof child !== 'object') continue references;
+      const container = copies.has(child) ? (child as Record<string, unknown>) : copyOf(child as Record<string, unknown>);
+      node[segment] = container;
+      node = container;
+    }
+    const key = reference.segments[last];
+    if (key !== undefined) node[key] = convert(reference.target, reference.value);
   }
-  return copy as T;
+  return root as T;
 }

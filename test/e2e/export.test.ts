@@ -66,7 +66,7 @@ function exportSteps(t: SuiteHarness) {
     const r = await t.h.cli(['export', ...t.h.connection, '--out', dir, '--format', 'json', ...extra]);
     expect(r.stderr).not.toMatch(/^Error/m);
     expect(r.code).toBe(0);
-    expect(Object.entries(JSON.parse(r.stdout) as object)[0]).toEqual(['formatVersion', '1.0']);
+    expect(Object.entries(JSON.parse(r.stdout) as object)[0]).toEqual(['formatVersion', '1.1']);
     return JSON.parse(r.stdout) as ExportJson;
   }
 

@@ -22,6 +22,7 @@ export interface ExportFlags extends ConnectionFlags {
   layout: ExportLayout;
   keepDefaults?: boolean;
   force?: boolean;
+  /** False with `--no-deny-rule-use`; undefined (read) by default. */
   denyRuleUse?: boolean;
   format: 'text' | 'json';
   /** No progress on stderr. */
@@ -39,7 +40,7 @@ export async function exportAction(flags: ExportFlags, io: CliIO, progress?: Pro
     layout: flags.layout,
     keepDefaults: flags.keepDefaults === true,
     force: flags.force === true,
-    subResources: flags.denyRuleUse === true,
+    subResources: flags.denyRuleUse !== false,
     progress: (message) => progress?.phase(message.charAt(0).toLowerCase() + message.slice(1)),
   });
   view.exported(result);

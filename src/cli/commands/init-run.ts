@@ -22,6 +22,7 @@ import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { renderNotExported } from '../views/export.js';
 
 /** Flags of `gwops init`, as commander parses them. */
 export interface InitFlags extends ConnectionFlags {
@@ -29,6 +30,7 @@ export interface InitFlags extends ConnectionFlags {
   kind?: string[];
   filter?: string[];
   layout: ExportLayout;
+  /** True with `--deny-rule-use`, false with `--no-deny-rule-use`, undefined (read) by default. */
   denyRuleUse?: boolean;
 }
 
@@ -80,7 +82,7 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
     [flags.variant, '--variant'],
     [flags.kind, '--kind'],
     [flags.filter, '--filter'],
-    [flags.denyRuleUse, '--deny-rule-use'],
+    [flags.denyRuleUse, flags.denyRuleUse === false ? '--no-deny-rule-use' : '--deny-rule-use'],
   ];
   const exportOnly = given.filter(([value]) => value !== undefined).map(([, option]) => option);
   if (!fromGateway && exportOnly.length > 0) throw new UsageError(`${exportOnly.join(', ')} only with --from-gateway`);
@@ -114,10 +116,12 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
       layout: flags.layout,
       keepDefaults: false,
       force: false,
-      subResources: flags.denyRuleUse === true,
+      subResources: flags.denyRuleUse !== false,
       progress: (message) => void io.stderr.write(`${message}\n`),
     });
     written.push(...result.files.map((f) => join(result.dir, f)));
+    // What the export did not write and why, as `gwops export` ends.
+    io.stderr.write(renderNotExported(result));
     if (Object.values(result.counts).every((n) => n === undefined || n === 0)) {
       // Nothing to export: a project without manifests would not validate, so it starts from the example.
       files.push(...FILES.filter(([, target]) => target === EXAMPLE));

@@ -11,7 +11,7 @@ import { renderTable } from '../../render/table.js';
 import type { CliIO } from '../io.js';
 
 /** Version of the document of `export --format json` (src/json-document.ts). */
-export const EXPORT_FORMAT_VERSION = '1.0';
+export const EXPORT_FORMAT_VERSION = '1.1';
 
 /** The view of `gwops export`. */
 export interface ExportView {
@@ -27,13 +27,22 @@ export function renderSecretsTable(result: Pick<ExportResult, 'secrets'>): strin
   return `\nThe manifests read these secrets from environment variables (no value was written; see secrets.env.example):\n${renderTable([header, ...rows], { rule: true })}`;
 }
 
-/** On stderr in every format: the warnings, how many objects of which kinds went where, then the secrets table. */
+/**
+ * What an export did not write and why ({@link ExportResult.notExported}, warnings included),
+ * the last part of its summary: a heading and one line each.
+ */
+export function renderNotExported(result: Pick<ExportResult, 'notExported'>): string {
+  if (result.notExported.length === 0) return '\nNot exported: nothing, the manifests hold everything gwops can declare.\n';
+  return `\nNot exported:\n${result.notExported.map((line) => `  - ${line}\n`).join('')}`;
+}
+
+/** On stderr in every format: how many objects of which kinds went where, the secrets table, then what was not exported and why (the warnings among it). */
 function summary(result: ExportResult, io: CliIO): void {
-  for (const warning of result.warnings) io.stderr.write(`Warning: ${warning}\n`);
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   const perKind = Object.entries(result.counts).map(([kind, count]) => `${count} ${kind}`).join(', ');
   io.stderr.write(`Exported ${total} object${total === 1 ? '' : 's'}${perKind ? ` (${perKind})` : ''} to ${result.dir}${result.projectWritten ? '' : ' (the existing gwops.yaml was kept)'}\n`);
   io.stderr.write(renderSecretsTable(result));
+  io.stderr.write(renderNotExported(result));
 }
 
 /** The view of `gwops export` in `format`. */
@@ -48,6 +57,7 @@ export function exportView(format: 'text' | 'json', io: CliIO): ExportView {
             files: result.files.map((f) => join(result.dir, f)),
             secrets: result.secrets.map((s) => ({ variable: s.variable, kind: s.kind, name: s.name, attribute: s.attribute, writeOnly: s.writeOnly })),
             warnings: result.warnings,
+            notExported: result.notExported,
           };
           io.stdout.write(jsonDocument(EXPORT_FORMAT_VERSION, document));
         },

@@ -10,6 +10,11 @@ import type { IdentityHooks } from '../kind.js';
 /** Prefix of the name of a live certificate that no desired certificate matches. */
 export const CERTIFICATE_NAME_PREFIX = 'sha256:';
 
+/** True for the name of a live certificate that no desired certificate matches: `sha256:` and 16 lowercase hex digits. */
+export function isUndeclaredCertificateName(name: string): boolean {
+  return name.length === CERTIFICATE_NAME_PREFIX.length + 16 && name.startsWith(CERTIFICATE_NAME_PREFIX) && /^[0-9a-f]+$/.test(name.slice(CERTIFICATE_NAME_PREFIX.length));
+}
+
 /**
  * SHA-256 fingerprint (lowercase hex) of the DER bytes of the first PEM block of `pem`
  * (`-----BEGIN ...-----`, base64 body, `-----END ...-----`). Returns undefined when `pem`

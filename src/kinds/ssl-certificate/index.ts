@@ -1,6 +1,6 @@
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
-import { certificateIdentity } from './identity.js';
+import { certificateIdentity, isUndeclaredCertificateName } from './identity.js';
 import { rules } from './rules.js';
 
 /**
@@ -16,6 +16,8 @@ export const sslCertificate = {
   collection: 'ssl-certificates',
   level: 0,
   identity: certificateIdentity,
+  // docs/gateway-api.md "Documents and ids": the default certificate, named as every live certificate no manifest declares.
+  builtInName: isUndeclaredCertificateName,
   rules,
   variants: ['earliest', 'middle', 'latest'],
   relationships: {

@@ -16,5 +16,7 @@ export const virtualHost = {
   relationships,
   // docs/gateway-api.md "Relationships": POST /configuration/virtual-hosts accepts these.
   createRelationships: ['mappings', 'ssl-certificate', 'acme-service'],
+  // docs/gateway-api.md "Documents and ids": the default virtual host.
+  builtInName: (name: string) => name === 'default',
   rules,
 } as const satisfies KindModule;

@@ -5,8 +5,11 @@
  * sub-resources are read apart, by sub-resources.ts).
  */
 import type { ResourceType } from '../../kinds/index.js';
-import { kindOf } from '../../kinds/index.js';
+import { kindOf, relationshipNamed } from '../../kinds/index.js';
 import type { ApiResource } from '../../api/documents.js';
+import { isBuiltInId } from '../../api/documents.js';
+import { joinKey } from '../../object-key.js';
+import { attributeReferences } from '../../schema/references.js';
 import type { State } from '../../engine/model.js';
 import type { OwnershipScope } from '../../engine/fetch-scope.js';
 import { fetchFilters, projectAttributes, projectionShape } from '../../engine/fetch-scope.js';
@@ -38,4 +41,39 @@ export async function fetchLiveLists(
     onList?.((done += 1));
   }
   return lists;
+}
+
+/**
+ * The objects outside `lists` that a link or a reference of a listed object names (built-in
+ * objects apart), read only for their names: one GET list per kind that has any, with the
+ * kind's identity attributes only (a sparse fieldset), kept to the ids named. For drift, so
+ * that a report names such a link end instead of `#id:<id>` (src/engine/live.ts `linkEnds`).
+ */
+export async function fetchLinkEnds(client: ListClient, lists: Partial<Record<ResourceType, readonly ApiResource[]>>): Promise<Partial<Record<ResourceType, readonly ApiResource[]>>> {
+  const listed = new Set<string>();
+  for (const [kind, list] of Object.entries(lists)) for (const r of list) listed.add(joinKey(kind, r.id));
+  const wanted = new Map<ResourceType, Set<string>>();
+  const want = (kind: ResourceType, id: string): void => {
+    if (isBuiltInId(id) || listed.has(joinKey(kind, id))) return;
+    const ids = wanted.get(kind) ?? new Set<string>();
+    wanted.set(kind, ids.add(id));
+  };
+  for (const [kind, list] of Object.entries(lists) as [ResourceType, readonly ApiResource[]][]) {
+    for (const r of list) {
+      for (const name in r.relationships) {
+        const member = r.relationships[name];
+        const def = relationshipNamed(kindOf(kind), name);
+        if (!def || !member || member.data === null) continue;
+        for (const ident of Array.isArray(member.data) ? member.data : [member.data]) want(def.target, ident.id);
+      }
+      for (const reference of attributeReferences(kind, r.attributes)) want(reference.target, String(reference.value));
+    }
+  }
+  const out: Partial<Record<ResourceType, readonly ApiResource[]>> = {};
+  for (const [kind, ids] of wanted) {
+    const identity = kindOf(kind).identity.attributes;
+    const project = (resource: ApiResource): ApiResource => ({ ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) });
+    out[kind] = (await client.list(kindOf(kind).collection, [], { project, fields: identity })).filter((r) => ids.has(r.id));
+  }
+  return out;
 }
