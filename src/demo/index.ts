@@ -101,7 +101,9 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     const step = async (title: string, explanation: string, args: readonly string[], expected: number): Promise<void> => {
       io.stdout.write(`\n${c.bold(c.cyan(`━━ ${title}`))}\n${c.dim(explanation)}\n${c.dim(`$ gwops ${args.filter((a) => !hidden.has(a)).join(' ')}`)}\n\n`);
       let output = '';
-      const code = await run(['node', 'gwops', ...args], { ...demoIO, stdout: { write: (text: string) => (output += text) } });
+      // Its notes and warnings (stderr) belong to the story too: shown with the step's output.
+      const capture = { write: (text: string) => (output += text) };
+      const code = await run(['node', 'gwops', ...args], { ...demoIO, stdout: capture, stderr: { ...io.stderr, ...capture } });
       io.stdout.write(foldOutput(output, STEP_LINES));
       const ok = code === expected;
       if (!ok) failures += 1;

@@ -118,7 +118,7 @@ describe('drift with the base of the last apply', () => {
     expect(text.stdout).toContain('Drift: 0 changed on the gateway since the last apply, 1 changed in Git and not applied yet, 0 conflicts.');
     expect(text.stdout).not.toContain('Changed on the gateway since the last apply');
     const markdown = await t.h.cli(['drift', '--format', 'markdown', ...t.h.connection], { cwd: repo });
-    expect(markdown.stdout).toContain(`Base: commit ${first}, last applied by this project in configuration`);
+    expect(markdown.stdout).toContain(`Base: commit \`${first}\`, last applied by this project in configuration`);
     expect(markdown.stdout).toMatch(/#### Changed in Git, not applied yet[^\n]*\n\n##### Changed in Git\n\n\| Object \| Attribute \| Manifests \| Gateway \|/);
 
     const adopted = await t.h.cli(['drift', '--adopt', ...t.h.connection], { cwd: repo });

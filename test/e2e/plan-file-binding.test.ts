@@ -103,7 +103,7 @@ describe('plan files bound to what was reviewed', () => {
     await writeFile(keyFile, `${SIGNING_KEY}\n`, { mode: 0o600 });
     const apply = await t.h.cli(['apply', '--yes', ...t.h.connection, '--plan', out, '--plan-signing-key-file', keyFile]);
     expect(apply.code, apply.stderr).toBe(0);
-    expect((t.h.emulator.activeSnapshot() as { comment?: string }).comment).toBe('gwops apply: 0123456');
+    expect((t.h.emulator.activeSnapshot() as { comment?: string }).comment).toMatch(/^gwops apply: 0123456 gwops-project=[0-9a-f]{12}$/);
     expect(t.h.outputs.join('\n')).not.toContain(SIGNING_KEY);
   });
 
