@@ -9,6 +9,7 @@ import { FILE_LIMITS, readFileBoundedAsync } from '../files.js';
 import { decodeUtf8 } from './source-file.js';
 import type { SourceFile } from './source-file.js';
 import { PROJECT_FILE, loadProject } from './project.js';
+import { STAGING_PREFIX, leftStagingIn } from '../staged-files.js';
 
 /** One path to read, with the name it is shown under. */
 export interface InputPath {
@@ -75,6 +76,16 @@ async function listDirectory(dir: string, display: string, exclude: ReadonlySet<
   // A project file inside a scanned directory is not a manifest, and its overlays are patches.
   if (entries.some((e) => e.name === PROJECT_FILE && e.isFile())) {
     exclude = new Set([...exclude, ...projectOverlays(dir)]);
+  }
+  // A folder that a killed export left half swapped reads as neither the old nor the new export (src/staged-files.ts).
+  if (entries.some((e) => e.name.startsWith(STAGING_PREFIX))) {
+    const left = leftStagingIn(dir, entries.map((e) => e.name)).find((l) => l.committing);
+    if (left) {
+      throw new InputError(
+        `'${display}' is incomplete: an export into it was killed while swapping in its files (${left.entries.join(', ')} may be missing or old); ` +
+          `run the same gwops export --force again, which completes the swap, or restore the folder from Git`,
+      );
+    }
   }
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === PROJECT_FILE) continue;

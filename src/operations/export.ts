@@ -220,7 +220,7 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
   const written = await writeExport(dir, built.documents, input.layout, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
   const counts: Partial<Record<ResourceType, number>> = {};
   for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
-  return { dir, files: written.files, secrets: built.secrets, warnings, counts, projectWritten: written.projectWritten };
+  return { dir, files: written.files, secrets: built.secrets, warnings: [...warnings, ...written.renamed], counts, projectWritten: written.projectWritten };
 }
 
 /** A relative path with `/` separators (an absolute one stays as it is). */
