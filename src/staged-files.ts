@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { WriteInterruptedError } from './errors.js';
 import { FILE_LIMITS, readTextBounded } from './files.js';
@@ -38,13 +38,7 @@ const OLD = '.old';
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const temp = join(dirname(file), `.${basename(file).slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    const handle = await open(temp, 'w', 0o644);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeFile(temp, data, { mode: 0o644, flush: true });
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });

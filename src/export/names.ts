@@ -108,7 +108,7 @@ export class FileNames {
 
   private folderOf(folder: string): Map<string, FileOwner> {
     let names = this.taken.get(folder);
-    if (!names) this.taken.set(folder, (names = new Map()));
+    if (!names) this.taken.set(folder, (names = new Map<string, FileOwner>()));
     return names;
   }
 
