@@ -73,7 +73,7 @@ export class FileReadError extends GwopsError {
 /**
  * A signal came while gwops wrote files (src/staged-files.ts). `discarded`: nothing was
  * written or removed, the files are the old ones; `complete`: the signal came while the new
- * files were being swapped in, which was finished first. Exit code 129, 130 or 143.
+ * files were being put in place, which was finished first. Exit code 129, 130 or 143.
  */
 export class WriteInterruptedError extends GwopsError {
   override readonly exitCode: number;
@@ -86,7 +86,7 @@ export class WriteInterruptedError extends GwopsError {
     super(
       outcome === 'discarded'
         ? `interrupted by ${signal} while writing ${what}: nothing was written or removed, the files there are the ones from before`
-        : `interrupted by ${signal} while swapping in ${what}: the swap was finished first, every file was written`,
+        : `interrupted by ${signal} while putting ${what} in place: that was finished first, every file was written`,
     );
     this.exitCode = SIGNAL_EXIT[signal];
   }

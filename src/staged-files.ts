@@ -12,7 +12,7 @@
  * manifests from that folder says so (src/manifest/sources.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { WriteInterruptedError } from './errors.js';
@@ -35,13 +35,25 @@ const OLD = '.old';
  * `file`. The temporary file is removed when writing fails.
  * @throws the file system's error (the old file is then intact)
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array | Iterable<string> | AsyncIterable<string>): Promise<void> {
   const temp = join(dirname(file), `.${basename(file).slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(temp, data, { mode: 0o644, flush: true });
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** {@link writeFileAtomic} for the generators' synchronous scripts (src/generated-files.ts). */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const temp = join(dirname(file), `.${basename(file).slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, data, { flush: true });
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
     throw error;
   }
 }
@@ -89,6 +101,24 @@ export function guardInterrupts(what: string): InterruptGuard {
       for (const [signal, listener] of listeners) source.off(signal, listener);
     },
   };
+}
+
+/**
+ * Runs `work` (writes of files that each replace their file atomically) with signals held
+ * until it is done ({@link guardInterrupts}), so that a SIGINT, SIGTERM or SIGHUP never
+ * leaves some files new and others old: afterwards the signal ends the run.
+ * @param what what is written, for the message (e.g. `the plan file p.json`)
+ * @throws WriteInterruptedError (`complete`) when a signal came, once every file is written
+ */
+export async function writeHoldingSignals<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const guard = guardInterrupts(what);
+  try {
+    const result = await work();
+    if (guard.signal !== undefined) throw new WriteInterruptedError(guard.signal, 'complete', what);
+    return result;
+  } finally {
+    guard.release();
+  }
 }
 
 /**

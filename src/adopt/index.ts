@@ -21,13 +21,13 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ApiResource, GatewaySession } from '../gateway/index.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, WriteInterruptedError } from '../errors.js';
 import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
 import { buildDocuments, contentKey } from '../export/build.js';
 import { exportAttributes } from '../export/attributes.js';
 import { FileNames, escapeFileName, fileNameKey, fitFileName } from '../export/names.js';
 import { contentFileName, renderDocument } from '../export/write.js';
-import { writeFileAtomic } from '../staged-files.js';
+import { guardInterrupts, writeFileAtomic } from '../staged-files.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, kindExistsIn, kindOf } from '../kinds/index.js';
 import type { ObjectRef, State } from '../engine/model.js';
@@ -248,6 +248,8 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
     }
     appends.set(file, [...(appends.get(file) ?? []), text]);
   }
+  // Signals are held until every file is written: an interruption never leaves some files adopted and others not.
+  const held = guardInterrupts('the adopted manifests');
   const files = new Set([...edits.keys(), ...appends.keys()]);
   for (const file of files) {
     const exists = existsSync(file);
@@ -280,5 +282,7 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
     }
     (newContents.has(file) ? created : edited).push(rel(file));
   }
+  held.release();
+  if (held.signal !== undefined) throw new WriteInterruptedError(held.signal, 'complete', 'the adopted manifests');
   return { edited, created, removed, skipped, secretVariables };
 }

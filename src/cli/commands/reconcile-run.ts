@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, UsageError, WriteInterruptedError } from '../../errors.js';
+import { writeFileAtomic, writeHoldingSignals } from '../../staged-files.js';
 import { errnoCode, errnoWords } from '../../files.js';
 import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
@@ -178,7 +179,9 @@ export async function planAction(
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.
     // In chunks, each written before the next is made: the file never exists whole in memory.
     const planFile = renderPlanFileChunks(planFileOfRun(result.plan, result.prepared, input, readCommitInfo(io.env, io.cwd)));
-    await writeFile(out, planFile).catch((error: unknown) => {
+    // Beside the old file and renamed over it: an interruption leaves the old plan file or the new one, never a part.
+    await writeHoldingSignals(`the plan file ${flags.out ?? ''}`, () => writeFileAtomic(out, planFile)).catch((error: unknown) => {
+      if (error instanceof WriteInterruptedError) throw error;
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
     });
   }
