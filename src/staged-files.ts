@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { WriteInterruptedError } from './errors.js';
 import { FILE_LIMITS, readTextBounded } from './files.js';
 import type { InterruptSignal } from './interrupts.js';
@@ -29,14 +29,19 @@ export const COMMIT_MARKER = '.commit';
 /** Where the old entries go during the swap, inside the staging folder. */
 const OLD = '.old';
 
+/** A temporary file's path in the folder of `file`: a short hidden name of its own (a name after `file` could be longer than a file name may be). */
+function tempBeside(file: string): string {
+  return join(dirname(file), `.gwops-${randomBytes(6).toString('hex')}.tmp`);
+}
+
 /**
  * Writes `data` to `file` so that it holds either its old or its new bytes, never a part:
- * a temporary file beside it (`.<name>.<random>.tmp`), flushed to disk, renamed over
+ * a temporary file beside it (`.gwops-<random>.tmp`), flushed to disk, renamed over
  * `file`. The temporary file is removed when writing fails.
  * @throws the file system's error (the old file is then intact)
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array | Iterable<string> | AsyncIterable<string>): Promise<void> {
-  const temp = join(dirname(file), `.${basename(file).slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempBeside(file);
   try {
     await writeFile(temp, data, { mode: 0o644, flush: true });
     await rename(temp, file);
@@ -48,7 +53,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array | 
 
 /** {@link writeFileAtomic} for the generators' synchronous scripts (src/generated-files.ts). */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  const temp = join(dirname(file), `.${basename(file).slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempBeside(file);
   try {
     writeFileSync(temp, data, { flush: true });
     renameSync(temp, file);
