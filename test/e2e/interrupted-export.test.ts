@@ -5,7 +5,7 @@
  * into the output folder; afterwards the folder holds exactly the old export, which still
  * validates, and the message says that nothing was written.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useHarness, writeManifests } from './harness.js';
@@ -73,4 +73,30 @@ describe('export --force interrupted while writing', () => {
     const validate = await t.h.cli(['validate'], { cwd: out });
     expect(validate.code).toBe(0);
   }, 120_000);
+
+  it('a folder left half swapped by a killed export: validate says it is incomplete, the next export completes it', async () => {
+    const dir = await writeManifests(t.h, 'killed-swap', manyBackEndGroups('swap', 2));
+    expect((await t.h.cli(['apply', '--yes', 'groups.yaml', ...t.h.connection], { cwd: dir })).code).toBe(0);
+    const out = join(dir, 'out');
+    expect((await t.h.cli(['export', '--out', out, '--kind', 'back-end-group', ...t.h.connection], { cwd: dir })).code).toBe(0);
+    const complete = await snapshot(out);
+    // As a process killed between the two renames of its swap leaves it (src/staged-files.ts): the old folder moved
+    // into the staging folder, the new one not yet in place.
+    const staging = join(out, '.gwops-staging-2147483646-dead');
+    await mkdir(join(staging, '.old'), { recursive: true });
+    await cp(join(out, 'back-end-group'), join(staging, 'back-end-group'), { recursive: true });
+    await writeFile(join(staging, '.commit'), JSON.stringify(['back-end-group']));
+    await rename(join(out, 'back-end-group'), join(staging, '.old', 'back-end-group'));
+
+    const validate = await t.h.cli(['validate'], { cwd: out });
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain("is incomplete: an export into it was killed while swapping in its files (back-end-group may be missing or old)");
+
+    const again = await t.h.cli(['export', '--out', out, '--force', '--kind', 'back-end-group', ...t.h.connection], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('an earlier export that was killed while swapping in its files left back-end-group half replaced: the swap was completed');
+    expect(await readdir(out)).not.toContainEqual(expect.stringMatching(/^\.gwops-staging-/));
+    expect(await snapshot(out)).toEqual(complete);
+    expect((await t.h.cli(['validate'], { cwd: out })).code).toBe(0);
+  });
 });
