@@ -10,7 +10,8 @@
  * reconciler's (plan, apply, drift, rollback) in src/engine/errors.ts.
  */
 import type { Diagnostic, Diagnostics } from './diagnostics.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, SIGNAL_EXIT } from './exit-codes.js';
+import type { InterruptSignal } from './interrupts.js';
 
 export class GwopsError extends Error {
   /** Process exit code this error maps to (one of {@link EXIT}). */
@@ -66,5 +67,27 @@ export class FileReadError extends GwopsError {
     options?: ErrorOptions,
   ) {
     super(`cannot read '${file}': ${problem}`, options);
+  }
+}
+
+/**
+ * A signal came while gwops wrote files (src/staged-files.ts). `discarded`: nothing was
+ * written or removed, the files are the old ones; `complete`: the signal came while the new
+ * files were being put in place, which was finished first. Exit code 129, 130 or 143.
+ */
+export class WriteInterruptedError extends GwopsError {
+  override readonly exitCode: number;
+  constructor(
+    readonly signal: InterruptSignal,
+    readonly outcome: 'discarded' | 'complete',
+    /** What was being written, e.g. `the export into out/`. */
+    what = 'the files',
+  ) {
+    super(
+      outcome === 'discarded'
+        ? `interrupted by ${signal} while writing ${what}: nothing was written or removed, the files there are the ones from before`
+        : `interrupted by ${signal} while putting ${what} in place: that was finished first, every file was written`,
+    );
+    this.exitCode = SIGNAL_EXIT[signal];
   }
 }

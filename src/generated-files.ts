@@ -3,12 +3,12 @@
  * the committed text must be the generator's output byte for byte, and a staleness test
  * says which command regenerates it. One mechanism for every generator.
  */
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes.js';
 import type { ExitCode } from './exit-codes.js';
 import { FILE_LIMITS, readTextBounded } from './files.js';
 import { FileReadError } from './errors.js';
+import { writeFileAtomicSync } from './staged-files.js';
 
 /** One generated file: its name inside its folder and its full text. */
 export interface GeneratedFile {
@@ -75,7 +75,7 @@ export async function runGenerator(folder: GeneratedFolder, script: string, file
   }
   const stale = (await files()).filter((f) => committedText(folder, f.fileName) !== f.text);
   for (const file of stale) {
-    if (write) writeFileSync(new URL(file.fileName, folder.dir), file.text);
+    if (write) writeFileAtomicSync(fileURLToPath(new URL(file.fileName, folder.dir)), file.text);
     process.stderr.write(`${write ? 'wrote' : 'out of date:'} ${folder.label}/${file.fileName}\n`);
   }
   if (stale.length === 0) process.stderr.write(`generated ${folder.label} are up to date\n`);

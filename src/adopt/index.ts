@@ -16,17 +16,18 @@
  *
  * Ignored differences are left alone.
  */
-import { existsSync, statSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ApiResource, GatewaySession } from '../gateway/index.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, WriteInterruptedError } from '../errors.js';
 import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
 import { buildDocuments, contentKey } from '../export/build.js';
 import { exportAttributes } from '../export/attributes.js';
-import { escapeFileName } from '../export/names.js';
+import { FileNames, escapeFileName, fileNameKey, fitFileName } from '../export/names.js';
 import { contentFileName, renderDocument } from '../export/write.js';
+import { guardInterrupts, writeFileAtomic } from '../staged-files.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, kindExistsIn, kindOf } from '../kinds/index.js';
 import type { ObjectRef, State } from '../engine/model.js';
@@ -60,6 +61,21 @@ export interface AddedDocument {
   readonly text: string;
   /** Its content (kinds with a content sub-resource): the file name beside the manifest that `text` declares as `fromFile`, and the bytes. */
   readonly content?: { readonly file: string; readonly data: Uint8Array };
+  /** `text` with another content file named in `fromFile` (when the one in `content.file` is taken). */
+  readonly render?: (contentFile: string) => string;
+}
+
+/** The file in `dir` that is `fileName` on a file system that ignores case and Unicode normalisation (src/export/names.ts `fileNameKey`), if any. */
+function existingFile(dir: string, fileName: string): string | undefined {
+  const key = fileNameKey(fileName);
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const found = entries.find((entry) => fileNameKey(entry) === key);
+  return found === undefined ? undefined : path.join(dir, found);
 }
 
 /**
@@ -77,20 +93,22 @@ export function newDocumentFile(kind: ResourceType, name: string, desired: State
   const sameKind = [...(desired.objects.get(kind)?.values() ?? [])]
     .flatMap((o) => (o.source?.file !== undefined && o.source.file !== '-' ? [{ file: path.resolve(cwd, o.source.file), name: o.name }] : []))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const fileName = `${escapeFileName(name)}.yaml`;
+  // Within the bytes a file name may have (src/export/names.ts `fitFileName`), as export names it.
+  const fileName = fitFileName(escapeFileName(name), '.yaml');
   const beside = sameKind[0];
   if (beside !== undefined) {
     const dir = path.dirname(beside.file);
     const candidate = path.join(dir, fileName);
-    const perObject = path.basename(beside.file) === `${escapeFileName(beside.name)}.yaml`;
+    const perObject = path.basename(beside.file) === fitFileName(escapeFileName(beside.name), '.yaml');
     const readWhole = directories.some((d) => {
       const relative = path.relative(d, dir);
       return !relative.startsWith('..') && !path.isAbsolute(relative);
     });
-    return perObject && readWhole && !existsSync(candidate) ? candidate : beside.file;
+    // A file that is the same one where case or normalisation is ignored is another object's: never written over.
+    return perObject && readWhole && existingFile(dir, fileName) === undefined ? candidate : beside.file;
   }
   const directory = directories[0];
-  if (directory !== undefined) return path.join(directory, kind, fileName);
+  if (directory !== undefined) return existingFile(path.join(directory, kind), fileName) ?? path.join(directory, kind, fileName);
   const first = read[0];
   return first ?? path.join(cwd, kind, fileName);
 }
@@ -138,7 +156,12 @@ export async function addedObjectDocuments(
   return {
     documents: built.documents.map((d) => {
       const file = contentFileName(d);
-      return { kind: d.kind, name: d.name, text: renderDocument(d), ...(file !== undefined && d.content !== undefined ? { content: { file, data: d.content } } : {}) };
+      return {
+        kind: d.kind,
+        name: d.name,
+        text: renderDocument(d),
+        ...(file !== undefined && d.content !== undefined ? { content: { file, data: d.content }, render: (contentFile: string) => renderDocument(d, contentFile) } : {}),
+      };
     }),
     variables: built.secrets.map((s) => s.variable),
   };
@@ -186,24 +209,47 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
     if (changing.length > 0) appends.set(file, changing.map(overlayText));
   }
   const baseReaders = otherReaders(input, path.resolve(input.cwd, manifestPaths[0] ?? '.'), true);
+  // Every file written has one owner: the names in each folder, those on disk and those this run writes (src/export/names.ts).
+  const names = new FileNames();
+  const seen = new Set<string>();
+  const seed = (dir: string): void => {
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      // a folder that does not exist yet holds nothing
+    }
+    for (const entry of entries) names.reserve(dir, entry, { label: 'a file that is there already' });
+  };
   for (const doc of added) {
     if (baseReaders.length > 0) {
       skipped.push(`${doc.kind} '${doc.name}' was added on the gateway: not adopted, the manifests are read by target${baseReaders.length === 1 ? '' : 's'} ${baseReaders.join(', ')} too (they would create it)`);
       continue;
     }
-    const file = newDocumentFile(doc.kind, doc.name, input.desired, manifestPaths, input.cwd);
+    let file = newDocumentFile(doc.kind, doc.name, input.desired, manifestPaths, input.cwd);
+    const dir = path.dirname(file);
+    seed(dir);
+    if (!existsSync(file) && !appends.has(file) && file.endsWith('.yaml')) {
+      // A new file: its name may be one this run gave to a content file already.
+      file = path.join(dir, names.claim(dir, path.basename(file).slice(0, -'.yaml'.length), '.yaml', { label: `the manifest of ${doc.kind} ${JSON.stringify(doc.name)}` }));
+    }
+    let text = doc.text;
     if (doc.content) {
-      // Beside the manifest, where its `fromFile` points; a file already there is never overwritten.
-      const contentFile = path.join(path.dirname(file), doc.content.file);
-      if (existsSync(contentFile) || contents.has(contentFile)) {
-        skipped.push(`${doc.kind} '${doc.name}' was added on the gateway: not adopted, its content file ${rel(contentFile)} exists already`);
-        continue;
-      }
+      // Beside the manifest, where its `fromFile` points; a file already there, or written by this run, keeps its owner.
+      const stem = escapeFileName(doc.name);
+      const suffix = doc.content.file.startsWith(stem) ? doc.content.file.slice(stem.length) : '.content';
+      const given = names.claim(dir, stem, suffix, { label: `the content of ${doc.kind} ${JSON.stringify(doc.name)}` });
+      if (given !== doc.content.file) text = doc.render?.(given) ?? text;
+      const contentFile = path.join(dir, given);
       contents.set(contentFile, Buffer.from(doc.content.data));
       newContents.add(contentFile);
     }
-    appends.set(file, [...(appends.get(file) ?? []), doc.text]);
+    appends.set(file, [...(appends.get(file) ?? []), text]);
   }
+  // Signals are held until every file is written: an interruption never leaves some files adopted and others not.
+  const held = guardInterrupts('the adopted manifests');
   const files = new Set([...edits.keys(), ...appends.keys()]);
   for (const file of files) {
     const exists = existsSync(file);
@@ -220,7 +266,8 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
         continue;
       }
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, next);
+      // Temp file and rename: an interruption leaves the old text or the new one, never a part.
+      await writeFileAtomic(file, next);
     } catch (error) {
       throw new ConfigError(`drift --adopt: cannot write ${rel(file)}`, { cause: error });
     }
@@ -229,11 +276,13 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
   for (const [file, data] of contents) {
     try {
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, data);
+      await writeFileAtomic(file, data);
     } catch (error) {
       throw new ConfigError(`drift --adopt: cannot write ${rel(file)}`, { cause: error });
     }
     (newContents.has(file) ? created : edited).push(rel(file));
   }
+  held.release();
+  if (held.signal !== undefined) throw new WriteInterruptedError(held.signal, 'complete', 'the adopted manifests');
   return { edited, created, removed, skipped, secretVariables };
 }

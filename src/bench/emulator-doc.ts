@@ -3,7 +3,7 @@
  * --write-docs` from the numbers of that run: the machine, the report the command prints
  * (src/bench/emulator-report.ts) and its verdicts. Nothing in it is typed by hand.
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../staged-files.js';
 import path from 'node:path';
 import type { BenchReport } from './emulator-report.js';
 import { formatReport } from './emulator-report.js';
@@ -37,6 +37,6 @@ export function emulatorMarkdown(report: BenchReport, startedAt: string, command
 /** Writes {@link EMULATOR_DOC} into `docsDir`; returns its path. */
 export async function writeEmulatorDoc(report: BenchReport, startedAt: string, command: string, machine: MachineInfo, docsDir: string): Promise<string> {
   const file = path.join(docsDir, EMULATOR_DOC);
-  await writeFile(file, emulatorMarkdown(report, startedAt, command, machine));
+  await writeFileAtomic(file, emulatorMarkdown(report, startedAt, command, machine));
   return file;
 }

@@ -6,7 +6,7 @@
  * Nothing in these files is typed by hand (CONTRIBUTING.md "Figures in docs/ are generated").
  */
 import { cpus, totalmem, platform, release, arch } from 'node:os';
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../staged-files.js';
 import path from 'node:path';
 import type { ApplyBenchReport } from './apply.js';
 import { APPLY_RSS_TARGET_MB, FLOOR_FACTOR_TARGET } from './apply.js';
@@ -283,7 +283,7 @@ export async function writePerformanceDocs(results: BenchResults, docsDir: strin
   const files: string[] = [];
   const write = async (name: string, text: string): Promise<void> => {
     const file = path.join(docsDir, name);
-    await writeFile(file, text);
+    await writeFileAtomic(file, text);
     files.push(file);
   };
   await write('performance.md', performanceMarkdown(results));

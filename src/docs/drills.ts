@@ -12,7 +12,8 @@
  * Development tooling: it runs vitest from the repository's node_modules.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { writeFileAtomic } from '../staged-files.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -66,7 +67,7 @@ export async function main(args: readonly string[]): Promise<number> {
       matrix,
     };
     const file = path.join(REPO, 'docs', 'reliability.md');
-    await writeFile(file, reliabilityMarkdown(drills, run));
+    await writeFileAtomic(file, reliabilityMarkdown(drills, run));
     process.stderr.write(`wrote ${path.relative(REPO, file)} from ${drills.length} drill results${code === 0 ? '' : ` (the drills failed: exit ${code})`}\n`);
     return code;
   } finally {

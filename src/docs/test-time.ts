@@ -8,7 +8,7 @@
  * the exit code of `npm test`; the section is written only when it passed.
  * Development tooling: it runs npm from the PATH.
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../staged-files.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -77,7 +77,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const run: TestTime = { date: new Date().toISOString().slice(0, 10), machine: machineDescription(), node: process.version, load, seconds, args };
   const file = path.join(REPO, 'CONTRIBUTING.md');
-  await writeFile(file, replaceSection(await readTextBoundedAsync(file, FILE_LIMITS.bundled), testTimeSection(run)));
+  await writeFileAtomic(file, replaceSection(await readTextBoundedAsync(file, FILE_LIMITS.bundled), testTimeSection(run)));
   process.stderr.write(`wrote ${path.relative(REPO, file)}: npm test took ${Math.round(seconds)} s\n`);
   return 0;
 }

@@ -62,12 +62,13 @@ export interface FileWriter {
   /** Queues `text` (written as UTF-8) for `path` (absolute); each path is to be queued once. */
   write(path: string, text: string): void;
   /**
-   * Waits for every queued file and ends the threads.
+   * Waits for every queued file and ends the threads; when `abort` is aborted first, ends
+   * them at once (the files queued may be written or not: the caller discards them).
    * @throws FileWriteError for the first file, in the order queued, that could not be
    *   written (a thread writes nothing after its first failure; the other thread may have
    *   written files queued after it)
    */
-  close(): Promise<void>;
+  close(abort?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -111,10 +112,14 @@ export function startFileWriter(): FileWriter {
       batch.push(path, text);
       if (batch.length >= 2 * BATCH_FILES) send();
     },
-    async close() {
+    async close(abort) {
       send();
       try {
-        const failures = (await Promise.all(workers.map(outcome))).filter((f): f is Failure => f !== null);
+        const aborted = new Promise<(Failure | null)[]>((resolve) => {
+          if (abort?.aborted === true) resolve([]);
+          abort?.addEventListener('abort', () => resolve([]), { once: true });
+        });
+        const failures = (await Promise.race([Promise.all(workers.map(outcome)), aborted])).filter((f): f is Failure => f !== null);
         const first = failures.sort((a, b) => a.batch - b.batch || a.index - b.index)[0];
         if (first) throw new FileWriteError(first.message, first.code, first.path);
       } finally {

@@ -3,20 +3,25 @@
  * `<kind>/<name>.yaml`, or one multi-document file per kind `<kind>.yaml`),
  * `secrets.env.example` (variable names only) and, unless one exists, `gwops.yaml`.
  */
-import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { dump } from 'js-yaml';
 import type { ResourceType } from '../kinds/index.js';
-import { kindOf } from '../kinds/index.js';
 import { escapeInvisible } from '../display.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, WriteInterruptedError } from '../errors.js';
 import { errnoWords } from '../files.js';
 import { PROJECT_FILE } from '../manifest/project.js';
 import { escapeVariables } from '../manifest/variables.js';
 import { NAME_MAX_BYTES, PATH_MAX_BYTES, lengthProblem, writeProblem } from '../out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
-import { escapeFileName } from './names.js';
+import type { ExportFiles } from './file-layout.js';
+import { contentFileName, exportFiles, manifestPath } from './file-layout.js';
 import { startFileWriter } from './file-writer.js';
+import type { InterruptGuard } from '../staged-files.js';
+import { STAGING_PREFIX, commitStaging, discardStaging, guardInterrupts, recoverStaging, startStaging, writeFileAtomic } from '../staged-files.js';
+
+export { contentFileName, contentSuffix, exportFiles, manifestPath } from './file-layout.js';
+export type { ExportFiles } from './file-layout.js';
 
 /** How the manifests are laid out. */
 export type ExportLayout = 'per-object' | 'per-kind';
@@ -56,45 +61,28 @@ function escapeStrings(value: unknown): unknown {
  * One manifest document as YAML text (without a `---` separator). Values holding `${` are
  * written as `$${`, so that reading the manifest gives the live value back instead of
  * substituting a variable (README.md "Manifests").
+ * @param contentFile the file its `content: { fromFile }` names, beside the manifest
+ *   (default {@link contentFileName}; {@link exportFiles} gives another when that one is taken)
  */
-export function renderDocument(document: ExportedDocument): string {
+export function renderDocument(document: ExportedDocument, contentFile?: string): string {
   const value: Record<string, unknown> = { apiVersion: 'gwops/v1', kind: document.kind, name: document.name };
   if (Object.keys(document.attributes).length > 0) value.attributes = document.attributes;
   if (Object.keys(document.relationships).length > 0) value.relationships = document.relationships;
-  const content = contentFileName(document);
+  const content = contentFile ?? contentFileName(document);
   if (content !== undefined) value.content = { fromFile: content };
   return dump(escapeStrings(value), YAML_OPTIONS);
 }
 
-/**
- * The file of a document's content, beside its manifest: `<name>.content.<extension>`, the
- * extension from the kind and the bytes (KindDefinition `contentExtension`); undefined
- * when the document has no content.
- */
-export function contentFileName(document: Pick<ExportedDocument, 'kind' | 'name' | 'content'>): string | undefined {
-  if (document.content === undefined) return undefined;
-  return `${escapeFileName(document.name)}.content.${kindOf(document.kind).contentExtension?.(document.content) ?? 'bin'}`;
-}
-
-/** The content file of `document` relative to the output directory (see {@link contentFileName}), or undefined. */
-function contentPath(document: ExportedDocument, layout: ExportLayout): string | undefined {
-  const name = contentFileName(document);
-  return name === undefined ? undefined : join(dirname(manifestPath(document, layout)), name);
-}
-
-/** The file of `document`, relative to the output directory: `<kind>/<name>.yaml`, or `<kind>.yaml` per kind. */
-export function manifestPath(document: Pick<ExportedDocument, 'kind' | 'name'>, layout: ExportLayout): string {
-  return layout === 'per-kind' ? `${document.kind}.yaml` : join(document.kind, `${escapeFileName(document.name)}.yaml`);
-}
-
-/** The manifest files to write, rendered: path relative to the output directory → text (documents of one file joined by `---`). */
+/** The manifest files to write, rendered: path relative to the output directory → text (documents of one file joined by `---`), named by {@link exportFiles}. */
 export function manifestFiles(documents: readonly ExportedDocument[], layout: ExportLayout): Map<string, string> {
+  const planned = exportFiles(documents, layout);
   const files = new Map<string, string>();
-  for (const document of documents) {
-    const path = manifestPath(document, layout);
+  documents.forEach((document, i) => {
+    const path = planned.manifests[i] ?? manifestPath(document, layout);
     const before = files.get(path);
-    files.set(path, before === undefined ? renderDocument(document) : `${before}---\n${renderDocument(document)}`);
-  }
+    const text = renderDocument(document, baseOf(planned.contents[i]));
+    files.set(path, before === undefined ? text : `${before}---\n${text}`);
+  });
   return files;
 }
 
@@ -172,12 +160,12 @@ export function renderProjectFile(input: ProjectFileInput): string {
   return `${out.join('\n')}\n`;
 }
 
-/** True when `dir` exists and holds anything. */
+/** True when `dir` exists and holds anything (but a staging folder an interrupted export left, src/staged-files.ts). */
 export async function isNonEmptyDirectory(dir: string): Promise<boolean> {
   const info = await stat(dir).catch(() => undefined);
   if (!info) return false;
   if (!info.isDirectory()) return true;
-  return (await readdir(dir)).length > 0;
+  return (await readdir(dir)).some((entry) => !entry.startsWith(STAGING_PREFIX));
 }
 
 /** What {@link writeExport} wrote, paths relative to the output directory. */
@@ -185,6 +173,8 @@ export interface Written {
   readonly files: string[];
   /** False when a `gwops.yaml` existed and was kept. */
   readonly projectWritten: boolean;
+  /** One line per file that got another name than the one wanted (and per earlier, killed export that was completed). */
+  readonly renamed: readonly string[];
 }
 
 /**
@@ -236,11 +226,19 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 /**
  * Writes the manifests of `documents` (each rendered as it is written, never all held at
  * once) into `dir` (created when missing), the project file and the secrets example into
- * `projectDir` (default `dir`). In the per-object layout, the YAML files already in the
- * exported kinds' folders are removed first (they would be read as manifests of objects
- * that are gone); an existing project file is kept. Every path is checked first
+ * `projectDir` (default `dir`), every file with one owner ({@link exportFiles}).
+ *
+ * Nothing in `dir` is changed until every new file is written: the files go into a staging
+ * folder inside `dir` first, then the folders of the exported kinds (per object; the files
+ * other than manifests and content files in the old ones are kept) or the per-kind files are
+ * swapped in, one rename each (src/staged-files.ts); an existing project file is kept. So
+ * the manifests of objects that are gone disappear, and an interrupted export (SIGINT,
+ * SIGTERM, SIGHUP) leaves the old files as they were. Every path is checked first
  * ({@link writeProblem}): when one cannot be written, nothing is removed or written.
+ * @param clearFolders the kinds' folders (per object) whose old content the new export replaces
+ * @returns the files written and, in `renamed`, one line per file that got another name
  * @throws ConfigError naming the path and what is wrong (one line)
+ * @throws WriteInterruptedError when a signal came (the old files are intact, or the swap was finished)
  */
 export async function writeExport(
   dir: string,
@@ -251,90 +249,122 @@ export async function writeExport(
   clearFolders: readonly string[],
   projectDir: string = dir,
 ): Promise<Written> {
-  const documentPaths = documents.map((d) => manifestPath(d, layout));
-  const manifests = [...new Set(documentPaths)];
-  const contents = documents.flatMap((d) => contentPath(d, layout) ?? []);
+  const reserved = projectDir === dir ? [PROJECT_FILE, SECRETS_EXAMPLE_FILE] : [];
+  const planned = exportFiles(documents, layout, reserved);
+  const manifests = [...new Set(planned.manifests)];
+  const contents = planned.contents.flatMap((path) => path ?? []);
   const paths = [...manifests.map((path) => join(dir, path)), ...contents.map((path) => join(dir, path)), join(projectDir, PROJECT_FILE), ...(secrets.length > 0 ? [join(projectDir, SECRETS_EXAMPLE_FILE)] : [])];
   const found = await firstWriteProblem(paths);
   if (found !== undefined) throw new ConfigError(`cannot write ${relative(dir, found.path)}: ${found.problem}; nothing was written or removed`);
+  const guard = guardInterrupts(`the export into ${dir}`);
   try {
-    return await writeChecked(dir, documents, documentPaths, layout, manifests, secrets, project, clearFolders, projectDir);
+    const recovered = await recoverStaging(dir).catch(() => []);
+    const written = await writeStaged(dir, documents, planned, layout, manifests, contents, secrets, project, clearFolders, projectDir, guard);
+    return { ...written, renamed: [...recovered, ...planned.renamed] };
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
+    if (error instanceof ConfigError || error instanceof WriteInterruptedError) throw error;
     throw new ConfigError(`cannot write the export into ${dir}: ${errnoWords(error)}`, { cause: error });
+  } finally {
+    guard.release();
   }
 }
 
 /** Text gathered for a per-kind file before it is appended (characters). */
 const CHUNK_CHARS = 1 << 20;
 
-async function writeChecked(
+/** The names of manifest and content files, the ones a new export replaces in a kind's folder. */
+const EXPORTED_FILE = /\.ya?ml$|\.content\.[a-z]+$/;
+
+async function writeStaged(
   dir: string,
   documents: readonly ExportedDocument[],
-  /** The manifest file of each document (relative to `dir`), in the same order. */
-  documentPaths: readonly string[],
+  planned: ExportFiles,
   layout: ExportLayout,
   manifests: readonly string[],
+  contents: readonly string[],
   secrets: readonly SecretVariable[],
   project: string,
   clearFolders: readonly string[],
   projectDir: string,
-): Promise<Written> {
-  await mkdir(dir, { recursive: true });
-  for (const folder of clearFolders) {
-    const full = join(dir, folder);
-    const entries = await readdir(full).catch(() => [] as string[]);
-    await eachLimited(
-      entries.filter((entry) => /\.ya?ml$|\.content\.[a-z]+$/.test(entry)),
-      WRITES_IN_FLIGHT,
-      (entry) => rm(join(full, entry), { force: true }),
-    );
-  }
-  for (const folder of new Set(manifests.map((path) => dirname(join(dir, path))))) await mkdir(folder, { recursive: true });
-  if (layout === 'per-kind') {
-    // One file per kind, its documents appended in order.
-    const byFile = new Map<string, ExportedDocument[]>();
-    for (const document of documents) {
-      const path = manifestPath(document, layout);
-      const list = byFile.get(path);
-      if (list) list.push(document);
-      else byFile.set(path, [document]);
+  guard: InterruptGuard,
+): Promise<Omit<Written, 'renamed'>> {
+  const staging = await startStaging(dir);
+  // A signal while the files are written: the staging folder goes at once, the old files stay.
+  const onAbort = (): void => discardStaging(staging);
+  guard.aborted.addEventListener('abort', onAbort, { once: true });
+  // The entries directly in `dir` that the export replaces.
+  const entries = new Set([...manifests, ...contents].map((path) => path.split('/')[0] ?? path));
+  try {
+    for (const folder of clearFolders) {
+      const old = join(dir, folder);
+      const kept = (await readdir(old).catch(() => [] as string[])).filter((entry) => !EXPORTED_FILE.test(entry));
+      if (!(await isDirectory(old))) continue;
+      entries.add(folder);
+      await mkdir(join(staging, folder), { recursive: true });
+      // What the old folder holds besides manifests and content files stays (a README, a .gitkeep).
+      for (const entry of kept) await cp(join(old, entry), join(staging, folder, entry), { recursive: true, errorOnExist: true, force: false });
     }
-    for (const [path, list] of byFile) {
-      // Appended in chunks of about CHUNK_CHARS: the whole file is never held.
-      const full = join(dir, path);
-      await writeFile(full, '');
-      let chunk = '';
-      for (const [i, document] of list.entries()) {
-        chunk += (i === 0 ? '' : '---\n') + renderDocument(document);
-        if (chunk.length >= CHUNK_CHARS) {
-          await appendFile(full, chunk);
-          chunk = '';
+    for (const folder of new Set(manifests.map((path) => dirname(join(staging, path))))) await mkdir(folder, { recursive: true });
+    guard.check();
+    if (layout === 'per-kind') {
+      // One file per kind, its documents appended in order.
+      const byFile = new Map<string, { document: ExportedDocument; content: string | undefined }[]>();
+      documents.forEach((document, i) => {
+        const path = planned.manifests[i] ?? manifestPath(document, layout);
+        const list = byFile.get(path) ?? [];
+        list.push({ document, content: baseOf(planned.contents[i]) });
+        byFile.set(path, list);
+      });
+      for (const [path, list] of byFile) {
+        // Appended in chunks of about CHUNK_CHARS: the whole file is never held.
+        const full = join(staging, path);
+        await writeFile(full, '');
+        let chunk = '';
+        for (const [i, { document, content }] of list.entries()) {
+          chunk += (i === 0 ? '' : '---\n') + renderDocument(document, content);
+          if (chunk.length >= CHUNK_CHARS) {
+            guard.check();
+            await appendFile(full, chunk);
+            chunk = '';
+          }
         }
+        await appendFile(full, chunk);
       }
-      await appendFile(full, chunk);
+    } else {
+      // One after the other, on a thread of their own while this one renders the next: creating files in one folder is
+      // serialised by the file system anyway (the folder is locked for each), so writes in flight would only contend, and
+      // each asynchronous write costs three round trips to the thread pool (open, write, close).
+      const writer = startFileWriter();
+      try {
+        documents.forEach((document, i) =>
+          writer.write(join(staging, planned.manifests[i] ?? manifestPath(document, layout)), renderDocument(document, baseOf(planned.contents[i]))),
+        );
+      } finally {
+        await writer.close(guard.aborted);
+      }
     }
-  } else {
-    // One after the other, on a thread of their own while this one renders the next: creating files in one folder is
-    // serialised by the file system anyway (the folder is locked for each), so writes in flight would only contend, and
-    // each asynchronous write costs three round trips to the thread pool (open, write, close).
-    const writer = startFileWriter();
-    try {
-      documents.forEach((document, i) => writer.write(join(dir, documentPaths[i] ?? manifestPath(document, layout)), renderDocument(document)));
-    } finally {
-      await writer.close();
-    }
+    guard.check();
+    await eachLimited(
+      documents.map((document, i) => ({ document, path: planned.contents[i] })),
+      WRITES_IN_FLIGHT,
+      async ({ document, path }) => {
+        guard.check();
+        if (path !== undefined && document.content !== undefined) await writeFile(join(staging, path), document.content);
+      },
+    );
+    guard.check();
+  } catch (error) {
+    discardStaging(staging);
+    if (guard.signal !== undefined) throw new WriteInterruptedError(guard.signal, 'discarded', `the export into ${dir}`);
+    throw error;
+  } finally {
+    guard.aborted.removeEventListener('abort', onAbort);
   }
-  // Manifest paths are relative and normalised already (a kind's folder and an escaped name: never `.`, `..` or a separator).
-  const files = [...manifests];
-  await eachLimited(documents, WRITES_IN_FLIGHT, async (document) => {
-    const path = contentPath(document, layout);
-    if (path === undefined || document.content === undefined) return;
-    await writeFile(join(dir, path), document.content);
-  });
-  files.push(...documents.flatMap((d) => contentPath(d, layout) ?? []).map((path) => relative(dir, join(dir, path))));
+  // Every file is written: from here a signal waits until the files are swapped in.
+  await commitStaging(staging, dir, [...entries].sort());
+  const files = [...manifests, ...contents];
   if (secrets.length > 0) {
-    await writeFile(join(projectDir, SECRETS_EXAMPLE_FILE), renderSecretsExample(secrets));
+    await writeFileAtomic(join(projectDir, SECRETS_EXAMPLE_FILE), renderSecretsExample(secrets));
     files.push(relative(dir, join(projectDir, SECRETS_EXAMPLE_FILE)));
   }
   const projectFile = join(projectDir, PROJECT_FILE);
@@ -343,8 +373,18 @@ async function writeChecked(
     () => false,
   );
   if (!exists) {
-    await writeFile(projectFile, project);
+    await writeFileAtomic(projectFile, project);
     files.push(relative(dir, projectFile));
   }
+  if (guard.signal !== undefined) throw new WriteInterruptedError(guard.signal, 'complete', `the export into ${dir}`);
   return { files, projectWritten: !exists };
+}
+
+/** The file name of a path relative to the output directory ('/'-separated), or undefined. */
+function baseOf(path: string | undefined): string | undefined {
+  return path === undefined ? undefined : basename(path);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }

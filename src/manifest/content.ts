@@ -17,6 +17,8 @@ import type { ObjectContent } from '../object-content.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf, originOf } from './entries.js';
 import type { ParsedDocument } from './positions.js';
+import { makeDiagnostic } from './positions.js';
+import { API_VERSION } from '../schema/kind-schema.js';
 import type { SourceFile } from './source-file.js';
 
 const POINTER = ['content', 'fromFile'];
@@ -106,31 +108,71 @@ function absoluteOf(source: SourceFile): string | undefined {
   return source.file === '-' ? undefined : path.join(source.dir, path.basename(source.file));
 }
 
+/** Where a document names a content file: the document, and the path as written. */
+export interface ContentUse {
+  readonly document: ParsedDocument;
+  readonly given: string;
+}
+
 /**
- * The absolute paths that documents of `files` name in `content: { fromFile }`. Export
- * writes an OpenAPI specification in YAML beside its manifest, where a directory scan
- * finds it too: such a file holds a document's content, not manifests.
+ * The absolute paths that documents of `files` name in `content: { fromFile }`, each with
+ * the first document that names it. Export writes an OpenAPI specification in YAML beside
+ * its manifest, where a directory scan finds it too: such a file holds a document's
+ * content, not manifests.
  */
-export function contentFiles(files: readonly ParsedFile[]): ReadonlySet<string> {
-  const named = new Set<string>();
+export function contentFiles(files: readonly ParsedFile[]): ReadonlyMap<string, ContentUse> {
+  const named = new Map<string, ContentUse>();
   for (const file of files) {
     for (const document of file.documents) {
       const value = document.value;
       if (typeof value !== 'object' || value === null || !('content' in value)) continue;
       const content = value.content;
       const given = typeof content === 'object' && content !== null ? (content as Record<string, unknown>).fromFile : undefined;
-      if (typeof given === 'string' && given !== '') named.add(path.resolve(document.source.dir, given));
+      if (typeof given !== 'string' || given === '') continue;
+      const absolute = path.resolve(document.source.dir, given);
+      if (!named.has(absolute)) named.set(absolute, { document, given });
     }
   }
   return named;
 }
 
-/** The documents of the files that are not content files (`named`), their parse diagnostics appended to `out`. */
-export function manifestsOf(files: readonly ParsedFile[], named: ReadonlySet<string>, out: Diagnostic[]): ParsedDocument[] {
+/** True for a document that reads as a gwops manifest: a mapping with `apiVersion: gwops/v1`. */
+function isManifestDocument(document: ParsedDocument): boolean {
+  const value = document.value;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as Record<string, unknown>).apiVersion === API_VERSION;
+}
+
+/**
+ * The documents of the files that are not content files (`named`), their parse diagnostics
+ * appended to `out`. A file is either a manifest or a content file: a named file that the
+ * manifest paths hold and that declares gwops documents (`apiVersion: gwops/v1`) is a
+ * `content-is-manifest` error at the `fromFile` that names it, naming the first such
+ * document with its file, line and column; its documents are read as manifests all the same,
+ * so that none of them drops out of the desired state unnoticed.
+ */
+export function manifestsOf(files: readonly ParsedFile[], named: ReadonlyMap<string, ContentUse>, out: Diagnostic[]): ParsedDocument[] {
   const documents: ParsedDocument[] = [];
   for (const file of files) {
     const absolute = absoluteOf(file.source);
-    if (absolute !== undefined && named.has(absolute)) continue;
+    const use = absolute === undefined ? undefined : named.get(absolute);
+    if (use !== undefined) {
+      const manifest = file.documents.find(isManifestDocument);
+      if (manifest === undefined) continue;
+      const value = manifest.value as Record<string, unknown>;
+      const at = `${manifest.source.file}:${manifest.start.line}:${manifest.start.column}`;
+      const declares = typeof value.kind === 'string' && typeof value.name === 'string' ? labelOf(value.kind, value.name) : 'a gwops document';
+      const user = use.document.value as Record<string, unknown>;
+      const owner = typeof user.kind === 'string' && typeof user.name === 'string' ? labelOf(user.kind, user.name) : 'a document';
+      out.push(
+        makeDiagnostic(use.document, {
+          code: 'content-is-manifest',
+          pointer: POINTER,
+          message:
+            `content of ${owner}: file '${use.given}' is a manifest too (${at} declares ${declares}) and the manifest paths read it; ` +
+            'a file is either a manifest or a content file: name the specification file, or move it out of the manifest paths',
+        }),
+      );
+    }
     out.push(...file.diagnostics);
     documents.push(...file.documents);
   }

@@ -9,6 +9,7 @@ import { FILE_LIMITS, readFileBoundedAsync } from '../files.js';
 import { decodeUtf8 } from './source-file.js';
 import type { SourceFile } from './source-file.js';
 import { PROJECT_FILE, loadProject } from './project.js';
+import { STAGING_PREFIX, leftStagingIn } from '../staged-files.js';
 
 /** One path to read, with the name it is shown under. */
 export interface InputPath {
@@ -69,6 +70,22 @@ function projectOverlays(dir: string): string[] {
   }
 }
 
+/**
+ * Refuses a folder that an export killed during its swap left half swapped (src/staged-files.ts):
+ * it reads as neither the old export nor the new one.
+ * @param names the entries of `dir`
+ * @throws InputError naming the folder and the entries that may be missing or old
+ */
+function refuseHalfSwapped(dir: string, display: string, names: readonly string[]): void {
+  if (!names.some((name) => name.startsWith(STAGING_PREFIX))) return;
+  const left = leftStagingIn(dir, names).find((l) => l.committing);
+  if (left === undefined) return;
+  throw new InputError(
+    `'${display}' is incomplete: an export into it was killed while swapping in its files (${left.entries.join(', ')} may be missing or old); ` +
+      'run the same gwops export --force again, which completes the swap, or restore the folder from Git',
+  );
+}
+
 async function listDirectory(dir: string, display: string, exclude: ReadonlySet<string>, out: InputPath[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -76,6 +93,7 @@ async function listDirectory(dir: string, display: string, exclude: ReadonlySet<
   if (entries.some((e) => e.name === PROJECT_FILE && e.isFile())) {
     exclude = new Set([...exclude, ...projectOverlays(dir)]);
   }
+  refuseHalfSwapped(dir, display, entries.map((e) => e.name));
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === PROJECT_FILE) continue;
     const absolute = path.join(dir, entry.name);
@@ -98,6 +116,7 @@ async function listDirectory(dir: string, display: string, exclude: ReadonlySet<
  */
 export async function expandPaths(paths: readonly string[], cwd: string, exclude: ReadonlySet<string>): Promise<InputPath[]> {
   const out: InputPath[] = [];
+  const parentsChecked = new Set<string>();
   for (const given of paths) {
     if (given === '-') {
       out.push({ absolute: '-', display: '-' });
@@ -105,6 +124,12 @@ export async function expandPaths(paths: readonly string[], cwd: string, exclude
     }
     const absolute = path.resolve(cwd, given);
     const display = path.isAbsolute(given) ? path.relative(cwd, absolute) || '.' : path.normalize(given);
+    // A kind's folder or file of an export may be missing because the export was killed while swapping it in.
+    const parent = path.dirname(absolute);
+    if (!parentsChecked.has(parent)) {
+      parentsChecked.add(parent);
+      refuseHalfSwapped(parent, path.dirname(display), await readdir(parent).catch(() => [] as string[]));
+    }
     let info;
     try {
       info = await stat(absolute);

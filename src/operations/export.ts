@@ -228,8 +228,9 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
   const written = await writeExport(dir, built.documents, input.layout, built.secrets, projectText, input.layout === 'per-object' && input.force ? exported : [], projectDir);
   const counts: Partial<Record<ResourceType, number>> = {};
   for (const document of built.documents) counts[document.kind] = (counts[document.kind] ?? 0) + 1;
+  const allWarnings = [...warnings, ...written.renamed];
   const notExported = [...leftOut({ input, available, exported, filters, lists, secrets: built.secrets.length }), ...warnings];
-  return { dir, files: written.files, secrets: built.secrets, warnings, notExported, counts, projectWritten: written.projectWritten };
+  return { dir, files: written.files, secrets: built.secrets, warnings: allWarnings, notExported, counts, projectWritten: written.projectWritten };
 }
 
 /** What {@link leftOut} reads: the options, the kinds of the variant, those exported, their filters, the lists read and how many secrets became variables. */

@@ -73,7 +73,7 @@ describe('paths gwops writes to: one line on an ordinary mistake, nothing writte
     expect(await readdir(dir)).toEqual(['afile']);
   });
 
-  it('export --force meeting a name too long for a file name: one line, the previous export kept', async () => {
+  it('export --force meeting a name too long for a file name: the file gets a shorter name, and the run says which', async () => {
     const dir = await writeManifests(t.h, 'export-long', {});
     const out = join(dir, 'out');
     await t.h.raw(
@@ -89,9 +89,17 @@ describe('paths gwops writes to: one line on an ordinary mistake, nothing writte
       (s) => s.create('back-end-groups', { type: 'back-end-group', attributes: { name: long, backendHosts: [{ protocol: 'HTTP', hostName: 'long.internal', port: 8080 }] } }),
       'a name too long for a file name',
     );
-    const line = oneLine(await t.h.cli(['export', '--out', out, '--force', '--kind', 'back-end-group', ...t.h.connection], { cwd: dir }));
-    expect(line).toMatch(/^Error: cannot write back-end-group\/long-x+\.yaml: the name 'long-x+…' is 310 bytes long, more than the 255 a file name may have; nothing was written or removed$/);
-    expect(await readdir(join(out, 'back-end-group'))).toEqual(before);
+    const run = await t.h.cli(['export', '--out', out, '--force', '--kind', 'back-end-group', ...t.h.connection], { cwd: dir });
+    expect(run.code).toBe(0);
+    const after = await readdir(join(out, 'back-end-group'));
+    const shortened = after.find((f) => f.startsWith('long-'));
+    expect(shortened).toMatch(/^long-x+~[0-9a-f]{8}\.yaml$/);
+    expect(Buffer.byteLength(shortened ?? '')).toBeLessThanOrEqual(255);
+    expect(run.stderr).toContain(`the manifest of back-end-group "${long}" is written to back-end-group/${shortened}: the name back-end-group/${long}.yaml is longer than the 255 bytes a file name may have`);
+    expect(after.filter((f) => f !== shortened)).toEqual(before);
+    const plan = await t.h.cli(['plan', '--detailed-exitcode', ...t.h.connection], { cwd: out });
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
     await t.h.raw(async (s) => {
       const found = await s.list('back-end-groups', [`name==${long}`]);
       for (const r of found) await s.remove('back-end-groups', r.id);

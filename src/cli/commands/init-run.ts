@@ -12,7 +12,8 @@ import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, UsageError, WriteInterruptedError } from '../../errors.js';
+import { guardInterrupts } from '../../staged-files.js';
 import { errnoWords } from '../../files.js';
 import { writeProblem } from '../../out-paths.js';
 import type { ExportLayout } from '../../export/index.js';
@@ -106,6 +107,8 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
   }
 
   const written: string[] = [];
+  // A signal while the files are written ends the run once they all are (the export's own are swapped in whole or not at all).
+  const held = guardInterrupts('the project');
   if (fromGateway) {
     const result = await runExport({
       ...gatewayInput(flags, io),
@@ -139,6 +142,8 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
     }
     written.push(full);
   }
+  held.release();
+  if (held.signal !== undefined) throw new WriteInterruptedError(held.signal, 'complete', 'the project');
   io.stdout.write(written.map((f) => `${relative(io.cwd, f) || f}\n`).join(''));
   const at = relative(io.cwd, root);
   io.stderr.write(

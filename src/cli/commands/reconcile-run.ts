@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, UsageError, WriteInterruptedError } from '../../errors.js';
+import { writeFileAtomic, writeHoldingSignals } from '../../staged-files.js';
 import { errnoCode, errnoWords } from '../../files.js';
 import { writeProblem } from '../../out-paths.js';
 import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
@@ -222,12 +223,14 @@ export async function planAction(
     // With a plan-signing key, the bytes written are signed on the way (plan-signing.ts).
     const signer = input.planSigningKey === undefined ? undefined : planSigner(input.planSigningKey);
     const planFile = signer ? signedChunks(escaped, signer) : escaped;
-    await writeFile(out, planFile).catch((error: unknown) => {
+    // Beside the old file and renamed over it: an interruption leaves the old plan file or the new one, never a part.
+    await writeHoldingSignals(`the plan file ${flags.out ?? ''}`, () => writeFileAtomic(out, planFile)).catch((error: unknown) => {
+      if (error instanceof WriteInterruptedError) throw error;
       throw new ConfigError(`cannot write the plan file ${flags.out ?? ''}: ${errnoWords(error)}`, { cause: error });
     });
     // A signature left from an earlier run would not match this file: an unsigned file has none.
     const signature = signatureFileOf(out);
-    await (signer ? writeFile(signature, `${signer.signature()}\n`) : rm(signature, { force: true })).catch((error: unknown) => {
+    await (signer ? writeFileAtomic(signature, `${signer.signature()}\n`) : rm(signature, { force: true })).catch((error: unknown) => {
       throw new ConfigError(`cannot write the signature ${signatureFileOf(flags.out ?? '')} of the plan file: ${errnoWords(error)}`, { cause: error });
     });
   }
