@@ -23,7 +23,7 @@ import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import { EXIT } from '../../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { renderNotExported } from '../views/export.js';
+import { renderNotExported, renderOtherWarnings } from '../views/export.js';
 
 /** Flags of `gwops init`, as commander parses them. */
 export interface InitFlags extends ConnectionFlags {
@@ -124,6 +124,7 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
     });
     written.push(...result.files.map((f) => join(result.dir, f)));
     // What the export did not write and why, as `gwops export` ends.
+    io.stderr.write(renderOtherWarnings(result));
     io.stderr.write(renderNotExported(result));
     if (Object.values(result.counts).every((n) => n === undefined || n === 0)) {
       // Nothing to export: a project without manifests would not validate, so it starts from the example.

@@ -36,12 +36,22 @@ export function renderNotExported(result: Pick<ExportResult, 'notExported'>): st
   return `\nNot exported:\n${result.notExported.map((line) => `  - ${line}\n`).join('')}`;
 }
 
-/** On stderr in every format: how many objects of which kinds went where, the secrets table, then what was not exported and why (the warnings among it). */
+/**
+ * The warnings of an export that are not about something left out (a file written under
+ * another name, an earlier killed export completed), one `warning:` line each.
+ */
+export function renderOtherWarnings(result: Pick<ExportResult, 'warnings' | 'notExported'>): string {
+  const listed = new Set(result.notExported);
+  return result.warnings.filter((w) => !listed.has(w)).map((w) => `warning: ${w}\n`).join('');
+}
+
+/** On stderr in every format: how many objects of which kinds went where, the secrets table, the files written under another name, then what was not exported and why (the other warnings among it). */
 function summary(result: ExportResult, io: CliIO): void {
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   const perKind = Object.entries(result.counts).map(([kind, count]) => `${count} ${kind}`).join(', ');
   io.stderr.write(`Exported ${total} object${total === 1 ? '' : 's'}${perKind ? ` (${perKind})` : ''} to ${result.dir}${result.projectWritten ? '' : ' (the existing gwops.yaml was kept)'}\n`);
   io.stderr.write(renderSecretsTable(result));
+  io.stderr.write(renderOtherWarnings(result));
   io.stderr.write(renderNotExported(result));
 }
 
