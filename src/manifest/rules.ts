@@ -15,6 +15,7 @@ import { entryDiagnostic, entryLocation, labelOf } from './entries.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
 import { attributeReferences } from '../schema/references.js';
+import { withoutDelimited } from '../linear-text.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -132,13 +133,19 @@ export function checkNameAttribute(entry: Entry, out: Diagnostic[]): void {
  * that are broken in any dialect are reported.
  */
 function jsCompatible(pattern: string): string {
-  return pattern
-    .replace(/\(\?[imsxU]+\)/g, '') // inline flags (?i)
-    .replace(/\(\?[imsxU]+-?[imsxU]*:/g, '(?:') // scoped flags (?i:...)
-    .replace(/\(\?>/g, '(?:') // atomic groups
-    .replace(/\(\?P</g, '(?<') // named groups, Python/PCRE spelling
-    .replace(/\(\?P=(\w+)\)/g, '\\k<$1>') // named back-references
-    .replace(/\(\?#[^)]*\)/g, '') // comments
+  // Each expression runs in time linear in the pattern's length (a pattern is the input of
+  // a manifest: test/drills/regex-cost.test.ts); comments are cut by a scan, since
+  // `/\(\?#[^)]*\)/g` scans to the end again from every unclosed `(?#`.
+  const withoutComments = withoutDelimited(
+    pattern
+      .replace(/\(\?[imsxU]+\)/g, '') // inline flags (?i)
+      .replace(/\(\?[imsxU]+(?:-[imsxU]*)?:/g, '(?:') // scoped flags (?i:...)
+      .replace(/\(\?>/g, '(?:') // atomic groups
+      .replace(/\(\?P</g, '(?<') // named groups, Python/PCRE spelling
+      .replace(/\(\?P=(\w+)\)/g, '\\k<$1>'), // named back-references
+    [['(?#', ')']], // comments
+  );
+  return withoutComments
     .replace(/\\[AZz]/g, '') // anchors \A \Z \z
     .replace(/([*+?}])\+/g, '$1'); // possessive quantifiers
 }

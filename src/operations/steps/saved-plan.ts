@@ -34,6 +34,7 @@ import type { PlanFile, PlanGateway, PlanOrigin, SavedObject, SavedPlanOptions }
 import { isSavedDeclaredRelationship, isSavedLink, savedDeclaredRelationship, savedLink } from '../../engine/plan-file.js';
 import { PLAN_FORMAT_VERSION } from '../../engine/plan-types.js';
 import type { Prepared, RunInput } from '../plan.js';
+import { trimTrailing } from '../../linear-text.js';
 
 
 const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };
@@ -198,7 +199,7 @@ function describeGateway(gateway: PlanGateway): string {
 
 /** A URL compared without a trailing slash. */
 function sameUrl(a: string, b: string): boolean {
-  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+  return trimTrailing(a, '/') === trimTrailing(b, '/');
 }
 
 /**
