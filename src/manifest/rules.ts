@@ -16,6 +16,7 @@ import { attributePath, suggestion } from './schema-check.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
 import { attributeReferences } from '../schema/references.js';
 import { withoutDelimited } from '../linear-text.js';
+import { ownMember, setOwnMember } from '../own-member.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -301,7 +302,9 @@ export function undeclaredLinkSources(doc: Pick<ManifestDocument, 'kind' | 'rela
       if (index.get(def.target)?.has(name) === true) return;
       const at = entryLocation(entry, linkPointer(def.cardinality, rel, i));
       out ??= {};
-      (out[rel] ??= {})[name] = at;
+      let byName = ownMember(out, rel);
+      if (byName === undefined) setOwnMember(out, rel, (byName = {}));
+      setOwnMember(byName, name, at);
     });
   }
   return out;
