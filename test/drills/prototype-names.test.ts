@@ -90,9 +90,12 @@ interface Row {
   failed: number;
   /** Changes the plan still shows after the reverting apply. */
   remaining: number;
+  /** Members Object.prototype gained during the round trip (CLI and emulator run in this process). */
+  polluted: number;
 }
 
 async function roundTrip(h: Harness, name: string): Promise<Row> {
+  const before = new Set(Object.getOwnPropertyNames(Object.prototype));
   const dir = join(h.dir, `names-${NAMES.indexOf(name)}`);
   await mkdir(dir, { recursive: true });
   const declared = await project(name);
@@ -140,7 +143,9 @@ async function roundTrip(h: Harness, name: string): Promise<Row> {
       failed++;
     }
   }
-  return { name, objects: declared.length, handChanges: changed.length, unreported, failed, remaining };
+  const polluted = Object.getOwnPropertyNames(Object.prototype).filter((key) => !before.has(key));
+  for (const key of polluted) Reflect.deleteProperty(Object.prototype, key);
+  return { name, objects: declared.length, handChanges: changed.length, unreported, failed, remaining, polluted: polluted.length };
 }
 
 describe('drill: prototype names', () => {
@@ -164,11 +169,11 @@ describe('drill: prototype names', () => {
         'hasOwnProperty, valueOf), one object of every kind of the latest variant and a mapping that uses the custom deny ' +
         'rule group and custom deny rule of that name as sub-resources are applied; then every updatable object and both ' +
         'sub-resources are changed on the gateway by hand. Drift must report every hand change, apply must revert them, ' +
-        'and the plan afterwards must be empty.',
+        'the plan afterwards must be empty, and Object.prototype must gain no member.',
       seed,
-      columns: ['name', 'objects', 'hand changes', 'not reported by drift', 'failed runs', 'changes left after apply'],
-      rows: rows.map((r) => [r.name, r.objects, r.handChanges, r.unreported, r.failed, r.remaining]),
-      mustBeZero: ['not reported by drift', 'failed runs', 'changes left after apply'],
+      columns: ['name', 'objects', 'hand changes', 'not reported by drift', 'failed runs', 'changes left after apply', 'Object.prototype members added'],
+      rows: rows.map((r) => [r.name, r.objects, r.handChanges, r.unreported, r.failed, r.remaining, r.polluted]),
+      mustBeZero: ['not reported by drift', 'failed runs', 'changes left after apply', 'Object.prototype members added'],
     });
     expect(violations).toEqual([]);
   }, 300_000);
