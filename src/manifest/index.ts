@@ -19,7 +19,7 @@ import type { Entry } from './entries.js';
 import { entryDiagnostic, isWholeReference, labelOf, withName } from './entries.js';
 import { parseFile } from './parse.js';
 import { documentStart, makeDiagnostic } from './positions.js';
-import { loadProject } from './project.js';
+import { invalidProject, readProject } from './project.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
 import type { JwksReference } from './jwks-refs.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
@@ -165,7 +165,7 @@ function lookups(documents: readonly ManifestDocument[], index: EntryIndex | und
 
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
   if (name === undefined) return undefined;
-  const target = project.targets[name];
+  const target = Object.hasOwn(project.targets, name) ? project.targets[name] : undefined;
   if (!target) {
     const names = Object.keys(project.targets);
     throw new InputError(
@@ -198,15 +198,20 @@ async function parseAll(
  */
 export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const { cwd, env } = options;
-  const project = loadProject(cwd, options.configFile);
+  // The project file's problems are reported with the manifests' (all at once), unless
+  // what the run needs of it (the manifest paths, the target) is among them.
+  const { project, diagnostics: projectProblems } = readProject(cwd, options.configFile);
+  const givenPaths = options.paths.length > 0 ? options.paths : project.manifests;
+  if (projectProblems.length > 0 && (givenPaths.length === 0 || (options.target !== undefined && !Object.hasOwn(project.targets, options.target)))) {
+    throw invalidProject(projectProblems);
+  }
   const target = selectTarget(project, options.target);
   const variant: Variant = options.variant ?? target?.variant ?? 'latest';
   const overlayDirs = new Set(Object.values(project.targets).flatMap((t) => t.overlays ?? []));
-  const givenPaths = options.paths.length > 0 ? options.paths : project.manifests;
   if (givenPaths.length === 0) {
     throw new InputError(`no manifests given: pass files or directories, or list them under 'manifests' in gwops.yaml`);
   }
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...projectProblems];
   const baseFiles = await parseAll(givenPaths, cwd, options.stdin, overlayDirs);
   const overlayFiles = target?.overlays?.length ? await parseAll(target.overlays, cwd, options.stdin, new Set()) : [];
   // A YAML specification that a document names as its content is no manifest (content.ts).
