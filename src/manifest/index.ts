@@ -10,7 +10,7 @@ import { isResourceType, kindOf, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
-import { attributesSchema } from '../schema/index.js';
+import { SCHEMA_KINDS, attributesSchema } from '../schema/index.js';
 import { applyOverlays, applyVariables, collectEntries } from './collect.js';
 import type { EntryIndex } from './collect.js';
 import type { Diagnostic } from '../diagnostics.js';
@@ -306,7 +306,15 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   }
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
-  checkDocuments(resolved, index, lostDocuments ? 'skip' : project.allowExternalLinks ? 'warnings' : 'errors', out);
+  // Nor are links to the name of a document whose kind is unknown (a typo such as `virtual-hots`,
+  // reported once with the kind it likely means): it may be what they name.
+  const unknownKindNames = new Set(
+    parsed.flatMap((p) => {
+      const v = p.value as { kind?: unknown; name?: unknown } | null;
+      return typeof v === 'object' && v !== null && typeof v.kind === 'string' && !SCHEMA_KINDS.includes(v.kind) && typeof v.name === 'string' ? [v.name] : [];
+    }),
+  );
+  checkDocuments(resolved, index, lostDocuments ? 'skip' : project.allowExternalLinks ? 'warnings' : 'errors', out, unknownKindNames);
   const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out, secretValues);
   for (const { entry, at } of literals) {
     // A template's secrets are those of the kind that names it.

@@ -216,12 +216,19 @@ export interface Resolved {
 /**
  * Rules across documents: links to names no manifest defines (`links`: errors; warnings
  * when the project sets `allowExternalLinks`; skipped when a document was lost to a syntax
- * error, since it may be what a link names), then the rules of each kind (KindDefinition `rules`, in registry
+ * error, since it may be what a link names, and for the names of `unknownKindNames`, the
+ * documents of an unknown kind, already reported with the kind they likely mean), then the rules of each kind (KindDefinition `rules`, in registry
  * order; e.g. unique priorities of regex mappings, HTTP/2 only with HTTPS,
  * `tls.certificateMode` with its link, and a certificate's private key that belongs to it).
  */
-export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, links: 'errors' | 'warnings' | 'skip', out: Diagnostic[]): void {
-  if (links !== 'skip') for (const r of resolved) checkLinks(r, index, links === 'warnings', out);
+export function checkDocuments(
+  resolved: readonly Resolved[],
+  index: EntryIndex,
+  links: 'errors' | 'warnings' | 'skip',
+  out: Diagnostic[],
+  unknownKindNames: ReadonlySet<string> = new Set(),
+): void {
+  if (links !== 'skip') for (const r of resolved) checkLinks(r, index, links === 'warnings', unknownKindNames, out);
   // The entry of a document is looked up only for a problem found: indexed when first needed.
   let entries: Map<RuleDocument, Entry> | undefined;
   const all = resolved.map((r) => r.doc);
@@ -258,14 +265,14 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
  * instead: it is declared nowhere and will have to exist on the gateway, and a typo shows
  * here, offline, rather than only in the plan (README.md "Manifests").
  */
-function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
+function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLinks: boolean, unknownKindNames: ReadonlySet<string>, out: Diagnostic[]): void {
   const kind = kindOf(doc.kind);
   for (const [rel, names] of Object.entries(doc.relationships)) {
     const def = kind.relationships[rel];
     if (!def) continue;
     const known = index.get(def.target);
     names.forEach((name, i) => {
-      if (known?.has(name)) return;
+      if (known?.has(name) === true || unknownKindNames.has(name)) return;
       // A name of another kind is the likelier mistake than a typo.
       const other = [...index.entries()].find(([k, m]) => k !== def.target && !isTemplateKind(k) && m.has(name))?.[0];
       const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);
