@@ -189,16 +189,20 @@ function runner(literal: Literal): (text: string) => unknown {
   return re.global ? (text) => text.replace(re, '') : (text) => re.exec(text);
 }
 
+/** regexProblem remembers its answers per pattern: each call gets a pattern of its own (a counter at its end). */
+let calls = 0;
+const freshRegexProblem = (text: string): unknown => regexProblem(`${text}${String(calls++)}`);
+
 /**
  * The functions that replaced backtracking expressions, each with the input that made the
  * expression quadratic (or worse); all read input gwops did not write.
  */
 const FUNCTIONS: readonly { readonly label: string; readonly input: (n: number) => string; readonly run: (text: string) => unknown }[] = [
-  { label: 'regexProblem: (?iii… without a colon', input: (n) => `(?${'i'.repeat(n)}`, run: regexProblem },
-  { label: 'regexProblem: (?U…(?U:', input: (n) => `(?U${'U'.repeat(n)}(?U:`, run: regexProblem },
-  { label: 'regexProblem: (?# repeated, unclosed', input: pump('(?#'), run: regexProblem },
-  { label: 'regexProblem: (?P=name without )', input: pump('(?P=aaaaaaaa'), run: regexProblem },
-  { label: 'regexProblem: possessive a++ repeated', input: pump('a++'), run: regexProblem },
+  { label: 'regexProblem: (?iii… without a colon', input: (n) => `(?${'i'.repeat(n)}`, run: freshRegexProblem },
+  { label: 'regexProblem: (?U…(?U:', input: (n) => `(?U${'U'.repeat(n)}(?U:`, run: freshRegexProblem },
+  { label: 'regexProblem: (?# repeated, unclosed', input: pump('(?#'), run: freshRegexProblem },
+  { label: 'regexProblem: (?P=name without )', input: pump('(?P=aaaaaaaa'), run: freshRegexProblem },
+  { label: 'regexProblem: possessive a++ repeated', input: pump('a++'), run: freshRegexProblem },
   { label: '${VAR:- repeated, unclosed', input: pump(':${A:-', '$${'), run: (text) => substituteVariables({ value: text }, {}) },
   { label: '${VAR repeated', input: pump('${AAAAAAA'), run: (text) => substituteVariables({ value: text }, {}) },
   { label: 'secret-version trailer repeated', input: pump(' gwops-secret-versions={', 't'), run: (text) => [withoutVersionTrailer(text), parseVersionTrailer(text)] },
