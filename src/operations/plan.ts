@@ -41,6 +41,7 @@ import type { ProgressReporter } from '../engine/progress.js';
 import type { DeclaredVariant } from '../engine/variant.js';
 import { gatewayVariant } from '../engine/variant.js';
 import { ApiError } from '../gateway/errors.js';
+import { lookalikeNames, lookalikeWarning } from '../engine/lookalike-names.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -236,6 +237,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   // An errored plan (mass-delete guard, ownership scope) stops the run; the error carries what the CLI shows of it.
   const refused = erroredPlanError(outcome, massDeleteShare);
   if (refused) throw refused;
+  for (const found of lookalikeNames(desired, live)) input.warn(lookalikeWarning(found));
   const plan = outcome.plan;
   return { live, plan, appliedVersions, ...(desired !== prepared.desired ? { desired } : {}) };
 }
