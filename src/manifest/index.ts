@@ -20,6 +20,7 @@ import { entryDiagnostic, isWholeReference, labelOf, withName } from './entries.
 import { parseFile } from './parse.js';
 import { documentStart, makeDiagnostic } from './positions.js';
 import { invalidProject, readProject } from './project.js';
+import { eventLoopTurns } from '../interrupts.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
 import type { JwksReference } from './jwks-refs.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
@@ -183,10 +184,16 @@ async function parseAll(
 ): Promise<ParsedFile[]> {
   const inputs = await expandPaths(paths, cwd, exclude);
   const sources = await readSources(inputs, cwd, stdin);
-  return sources.map((source) => {
+  // Many files take long to parse: signals are answered between them.
+  const turn = eventLoopTurns();
+  const parsed: ParsedFile[] = [];
+  for (const source of sources) {
+    const waiting = turn();
+    if (waiting) await waiting;
     const diagnostics: Diagnostic[] = [];
-    return { source, documents: parseFile(source, diagnostics), diagnostics };
-  });
+    parsed.push({ source, documents: parseFile(source, diagnostics), diagnostics });
+  }
+  return parsed;
 }
 
 /**
@@ -244,6 +251,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     }
   }
   const entries: Entry[] = [...index.values()].flatMap((m) => [...m.values()]);
+  // The checks below are long on a large manifest set: signals are answered meanwhile.
+  const turn = eventLoopTurns();
   const literals: LiteralSecret[] = [];
   const secretValues: string[] = [...guard.values];
   const secretReferences = new Map<string, SecretReference>();
@@ -251,6 +260,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const contents = new Map<Entry, ObjectContent>();
   const root = projectRoot([project.file !== undefined ? path.dirname(project.file) : cwd, ...[...givenPaths, ...(target?.overlays ?? [])].filter((p) => p !== '-').map((p) => path.resolve(cwd, p))]);
   for (const entry of entries) {
+    const waiting = turn();
+    if (waiting) await waiting;
     const label = labelOf(entry.kind, entry.name);
     for (const spec of schemaDiagnostics(entry.kind, entry.value, label, (segments) => isWholeReference(entry, segments))) out.push(entryDiagnostic(entry, spec));
     checkVariant(entry, variant, out);
@@ -269,6 +280,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
 
   const resolved: Resolved[] = [];
   for (const entry of entries) {
+    const waiting = turn();
+    if (waiting) await waiting;
     const kind = entry.kind;
     if (!isResourceType(kind)) continue;
     const own = entry.value.attributes;
