@@ -133,7 +133,7 @@ const NAMED_SECTIONS = [
 ] as const;
 
 /**
- * The names of the project file (targets, JWK Set sources) that break the rules of manifest
+ * The names of the project file (targets, JWK Set sources, drift.ignore objects) that break the rules of manifest
  * names (src/manifest/collect.ts): empty, or holding a control, zero-width or bidi character
  * (a line break in a target name would reach the CI's step outputs and logs). Each is said
  * at its key, escaped.
@@ -156,6 +156,21 @@ function checkNames(value: unknown): DiagnosticSpec[] {
         });
       }
     }
+  }
+  // The object names of drift.ignore entries (`<kind>/<name>`).
+  const drift: unknown = Object.hasOwn(value, 'drift') ? (value as Record<string, unknown>).drift : undefined;
+  const ignore: unknown = typeof drift === 'object' && drift !== null && Object.hasOwn(drift, 'ignore') ? (drift as Record<string, unknown>).ignore : undefined;
+  if (Array.isArray(ignore)) {
+    ignore.forEach((entry: unknown, i) => {
+      const object: unknown = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).object : undefined;
+      if (typeof object === 'string' && hasInvisible(object)) {
+        specs.push({
+          code: 'invalid-name',
+          pointer: ['drift', 'ignore', String(i), 'object'],
+          message: `drift.ignore object ${escapeInvisible(JSON.stringify(object))} holds a control, zero-width or bidi character: names may hold visible characters and spaces only`,
+        });
+      }
+    });
   }
   return specs;
 }

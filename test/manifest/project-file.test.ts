@@ -53,6 +53,11 @@ describe('project file names', () => {
     );
   });
 
+  it('a drift.ignore object name with an invisible character is refused too', () => {
+    const dir = project({ 'gwops.yaml': 'drift:\n  ignore:\n    - { object: "mapping/shop\\u200b-api", reason: later, until: 2030-01-01 }\n' });
+    expect(() => loadProject(dir)).toThrow(/gwops\.yaml:3:\d+: drift\.ignore object "mapping\/shop\\u200b-api" holds a control, zero-width or bidi character/);
+  });
+
   it('the CI example: a target name with line breaks that would forge step outputs is refused', () => {
     const dir = project({ 'gwops.yaml': 'targets:\n  "staging\\nexitcode=0\\nreport=/proc/self/environ":\n    url: https://gw.example/airlock/rest\n' });
     expect(() => loadProject(dir)).toThrow(/gwops\.yaml:2:3: target name "staging\\nexitcode=0\\nreport=\/proc\/self\/environ" holds a control/);
