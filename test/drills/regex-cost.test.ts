@@ -4,8 +4,9 @@
  * activation comments) runs in time linear in its input, so that no manifest or gateway can
  * make a check take minutes, deaf to SIGINT and SIGTERM.
  * - Static: every regular-expression literal of `src/`, found with the TypeScript compiler
- *   API, is checked by `recheck` (an automaton and fuzzing analyser of super-linear
- *   backtracking); every `new RegExp(...)` is one of the reviewed constructions below.
+ *   API, and every `pattern` of the JSON Schemas (which ajv runs on manifests) is checked by
+ *   `recheck` (an automaton and fuzzing analyser of super-linear backtracking); every
+ *   `new RegExp(...)` is one of the reviewed constructions below.
  * - Measured: each literal runs on generated adversarial input (runs of its own characters
  *   and literal fragments, and the attack string recheck found, if any) and the functions
  *   that replaced backtracking expressions run on the inputs that made those quadratic;
@@ -88,6 +89,22 @@ function scan(): { literals: Literal[]; constructed: Set<string> } {
     visit(sf);
   }
   return { literals, constructed };
+}
+
+/** Every distinct string `pattern` of the JSON Schemas in schemas/ (a `pattern` holding a schema is a property name). */
+function schemaPatterns(): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'pattern' && typeof value === 'string') found.add(value);
+        else walk(value);
+      }
+    }
+  };
+  for (const file of readdirSync(join(REPO, 'schemas')).filter((f) => f.endsWith('.json'))) walk(JSON.parse(readFileSync(join(REPO, 'schemas', file), 'utf8')));
+  return [...found].filter((p) => p !== '').sort();
 }
 
 const ownTextOnly = (file: string): boolean => OWN_TEXT_ONLY.some((dir) => file.startsWith(dir));
@@ -247,6 +264,11 @@ describe('drill: regex cost', () => {
     }
     for (const file of constructed) {
       if (CONSTRUCTED[file] === undefined) rows.push({ what: 'new RegExp(...)', where: file, verdict: 'not reviewed', growth: '', violations: 1 });
+    }
+    // The schemas' `pattern`s, which ajv runs on manifests and the project file (with the u flag).
+    for (const source of schemaPatterns()) {
+      const v = verdict(source, 'u');
+      rows.push({ what: `schema pattern /${source}/u`, where: 'schemas/', verdict: v.status, growth: '', violations: v.status === 'safe' ? 0 : 1 });
     }
     const coreTests = (new Schema({ schema: 'core' }).tags as { test?: RegExp }[]).flatMap((t) => (t.test ? [t.test] : []));
     const union = coreTests.map((t) => `(?:${t.source})`).join('|');
