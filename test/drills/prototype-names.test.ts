@@ -11,7 +11,7 @@
  * and sub-resource, apply reverts it, and the plan afterwards has no changes. A seeded
  * sample of the names runs in `npm test`, all of them under `GWOPS_DRILLS=full`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -90,6 +90,8 @@ interface Row {
   failed: number;
   /** Changes the plan still shows after the reverting apply. */
   remaining: number;
+  /** 1 when the export of the gateway did not validate or lost the mapping's sub-resource key. */
+  exportFailed: number;
   /** Members Object.prototype gained during the round trip (CLI and emulator run in this process). */
   polluted: number;
 }
@@ -131,6 +133,11 @@ async function roundTrip(h: Harness, name: string): Promise<Row> {
     failed++;
   }
   const unreported = changed.filter((c) => !entries.some((e) => e.kind === c.kind && e.name === c.name && (e.path === c.path || e.path.startsWith(`${c.path}.`)))).length;
+  // Exported with the hand-changed uses (which differ from the default use) and read back: the names survive as names.
+  const out = join(h.dir, `exported-${NAMES.indexOf(name)}`);
+  const exported = await h.cli(['export', ...h.connection, '--out', out, '--deny-rule-use']);
+  const reread = exported.code === 0 ? await h.cli(['validate', out, '--skip-secrets']) : exported;
+  const exportFailed = reread.code === 0 && (await readFile(join(out, 'mapping', `${name}.yaml`), 'utf8').catch(() => '')).includes(`${name}:\n`) ? 0 : 1;
   const reverted = await h.cli(['apply', '--yes', ...h.connection, '.'], { cwd: dir });
   if (reverted.code !== 0) failed++;
   const plan = await h.cli(['plan', '--format', 'json', '--detailed-exitcode', ...h.connection, '.'], { cwd: dir });
@@ -145,7 +152,7 @@ async function roundTrip(h: Harness, name: string): Promise<Row> {
   }
   const polluted = Object.getOwnPropertyNames(Object.prototype).filter((key) => !before.has(key));
   for (const key of polluted) Reflect.deleteProperty(Object.prototype, key);
-  return { name, objects: declared.length, handChanges: changed.length, unreported, failed, remaining, polluted: polluted.length };
+  return { name, objects: declared.length, handChanges: changed.length, unreported, failed, remaining, exportFailed, polluted: polluted.length };
 }
 
 describe('drill: prototype names', () => {
@@ -169,11 +176,12 @@ describe('drill: prototype names', () => {
         'hasOwnProperty, valueOf), one object of every kind of the latest variant and a mapping that uses the custom deny ' +
         'rule group and custom deny rule of that name as sub-resources are applied; then every updatable object and both ' +
         'sub-resources are changed on the gateway by hand. Drift must report every hand change, apply must revert them, ' +
-        'the plan afterwards must be empty, and Object.prototype must gain no member.',
+        'the plan afterwards must be empty, an export (with the deny rule uses) must validate and keep the key, and ' +
+        'Object.prototype must gain no member.',
       seed,
-      columns: ['name', 'objects', 'hand changes', 'not reported by drift', 'failed runs', 'changes left after apply', 'Object.prototype members added'],
-      rows: rows.map((r) => [r.name, r.objects, r.handChanges, r.unreported, r.failed, r.remaining, r.polluted]),
-      mustBeZero: ['not reported by drift', 'failed runs', 'changes left after apply', 'Object.prototype members added'],
+      columns: ['name', 'objects', 'hand changes', 'not reported by drift', 'failed runs', 'changes left after apply', 'export not valid or lost a key', 'Object.prototype members added'],
+      rows: rows.map((r) => [r.name, r.objects, r.handChanges, r.unreported, r.failed, r.remaining, r.exportFailed, r.polluted]),
+      mustBeZero: ['not reported by drift', 'failed runs', 'changes left after apply', 'export not valid or lost a key', 'Object.prototype members added'],
     });
     expect(violations).toEqual([]);
   }, 300_000);
