@@ -230,9 +230,11 @@ export function readProject(cwd: string, configFile?: string): ProjectReading {
   const valid = diagnostics.length === 0;
   const raw = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
   // Drift entries are checked even when the schema found problems elsewhere (those of the right shape).
-  const drift = parseDriftSettings(doc ? wellShapedDrift(raw.drift) : undefined);
+  const shaped = wellShapedDrift(raw.drift);
+  const drift = parseDriftSettings(doc ? { ignore: shaped.map(([entry]) => entry) } : undefined);
   for (const problem of drift.problems) {
-    if (doc) diagnostics.push(makeDiagnostic(doc, { code: 'invalid-value', pointer: ['drift', 'ignore', String(problem.index), problem.field], message: problem.message }));
+    const index = shaped[problem.index]?.[1] ?? problem.index;
+    if (doc) diagnostics.push(makeDiagnostic(doc, { code: 'invalid-value', pointer: ['drift', 'ignore', String(index), problem.field], message: problem.message }));
   }
   return { project: projectConfig(file, valid ? raw : validParts(raw), drift.settings), diagnostics };
 }
@@ -257,10 +259,14 @@ export function invalidProject(diagnostics: readonly Diagnostic[]): InputError {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The `drift` section with only the `ignore` entries whose fields have the types the schema asks for. */
-function wellShapedDrift(drift: unknown): unknown {
-  if (!isRecord(drift) || !Array.isArray(drift.ignore)) return undefined;
-  return { ignore: drift.ignore.filter((e) => isRecord(e) && typeof e.object === 'string' && typeof e.until === 'string' && typeof e.reason === 'string') };
+/** The `drift.ignore` entries whose fields have the types the schema asks for, each with its index in the file. */
+function wellShapedDrift(drift: unknown): [Record<string, unknown>, number][] {
+  if (!isRecord(drift) || !Array.isArray(drift.ignore)) return [];
+  const out: [Record<string, unknown>, number][] = [];
+  drift.ignore.forEach((e: unknown, i) => {
+    if (isRecord(e) && typeof e.object === 'string' && typeof e.until === 'string' && typeof e.reason === 'string') out.push([e, i]);
+  });
+  return out;
 }
 
 /** Of a project file value with problems, the parts {@link projectConfig} can read safely. */

@@ -77,6 +77,16 @@ describe('project file problems all at once', () => {
     expect(found).toEqual(['gwops.yaml:2 unknown-key', 'gwops.yaml:4 invalid-name', 'gwops.yaml:7 invalid-value', 'gwops.yaml:10 invalid-value', 'm/a.yaml:11 out-of-range']);
   });
 
+  it('a drift entry after a malformed one is said at its own line', async () => {
+    const dir = project({
+      'gwops.yaml': 'manifests: [m]\ndrift:\n  ignore:\n    - { object: 5, reason: r, until: 2030-01-01 }\n    - { object: nokind/x, reason: r, until: 2030-01-01 }\n',
+      'm/a.yaml': BASE,
+    });
+    const result = await loadManifests({ paths: [], cwd: dir, env: {} });
+    expect(result.diagnostics.map((d) => `${d.line} ${d.code}`)).toEqual(['4 invalid-type', '5 invalid-value']);
+    expect(result.diagnostics[1]?.message).toContain("drift.ignore object 'nokind/x'");
+  });
+
   it('still stops with the project file problems when the run needs what they broke (the manifest paths, the target)', async () => {
     const noPaths = project({ 'gwops.yaml': 'manifest: [m]\n' });
     await expect(loadManifests({ paths: [], cwd: noPaths, env: {} })).rejects.toThrow(/gwops\.yaml:1:1: unknown key 'manifest'.*did you mean 'manifests'\?/);
