@@ -163,7 +163,8 @@ export function regexProblem(pattern: string): string | undefined {
     const message = error instanceof Error ? error.message : String(error);
     problem = message.split(': ').pop() ?? message;
   }
-  if (regexCache.size < 10_000) regexCache.set(pattern, problem);
+  // Long patterns are rare and not worth holding (10,000 of 150 KB each would be 1.5 GB).
+  if (regexCache.size < 10_000 && pattern.length <= 4096) regexCache.set(pattern, problem);
   return problem;
 }
 
