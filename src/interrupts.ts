@@ -89,3 +89,20 @@ export function useSignalHub(hub: SignalHub | undefined): void {
 export function signalSource(): SignalSource {
   return processHub ?? process;
 }
+
+/**
+ * For long synchronous work on input (the checks of a large manifest set): returns a
+ * function to call between items, which answers undefined, except once `intervalMs` of
+ * work has passed since the last turn: then a promise of one turn of the event loop, to
+ * await, during which signal handlers run. So SIGINT and SIGTERM are answered within a
+ * second however long the work is.
+ */
+export function eventLoopTurns(intervalMs = 100): () => Promise<void> | undefined {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - last < intervalMs) return undefined;
+    last = now;
+    return new Promise((resolve) => setImmediate(resolve));
+  };
+}

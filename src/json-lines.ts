@@ -11,6 +11,7 @@
  * that such a file is read, or refused with `JSON.parse`'s own message, as before.
  */
 import { setOwnMember } from './own-member.js';
+import { trimEdges } from './linear-text.js';
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -23,7 +24,7 @@ interface Frame {
 }
 
 /** JSON's whitespace (RFC 8259): what may stand around a line's tokens. */
-const EDGES = /^[ \t\r]+|[ \t\r]+$/g;
+const EDGES = ' \t\r';
 
 /** A line this reader cannot follow. */
 class Unfollowed extends Error {}
@@ -51,7 +52,7 @@ export class JsonLinesReader {
   line(text: string): void {
     if (this.failed) return;
     try {
-      this.take(text.replace(EDGES, ''));
+      this.take(trimEdges(text, EDGES));
     } catch {
       this.failed = true;
       this.stack.length = 0;
@@ -79,12 +80,12 @@ export class JsonLinesReader {
       const end = line[0] === '"' ? stringEnd(line, 0) : -1;
       if (end < 0) throw new Unfollowed('no member name');
       key = JSON.parse(line.slice(0, end)) as string;
-      body = line.slice(end).replace(EDGES, '');
+      body = trimEdges(line.slice(end), EDGES);
       if (body[0] !== ':') throw new Unfollowed('no colon');
-      body = body.slice(1).replace(EDGES, '');
+      body = trimEdges(body.slice(1), EDGES);
     }
     const comma = body.endsWith(',');
-    if (comma) body = body.slice(0, -1).replace(EDGES, '');
+    if (comma) body = trimEdges(body.slice(0, -1), EDGES);
     if (key === undefined && (body === '}' || body === ']')) {
       if (!top || top.comma || Array.isArray(top.container) !== (body === ']')) throw new Unfollowed('unmatched close');
       this.stack.pop();

@@ -22,3 +22,11 @@ export function copyOfFirst<T>(record: Readonly<Record<string, T>>, keys: readon
   }
   return out;
 }
+
+/**
+ * The own member `key` of `record`, or undefined: never an inherited one (`constructor`,
+ * `toString` or `__proto__` read from a plain object are Object.prototype's).
+ */
+export function ownMember<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}

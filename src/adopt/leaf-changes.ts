@@ -10,6 +10,7 @@
 import type { ResourceType } from '../kinds/index.js';
 import { itemDefaultsRules } from '../schema/index.js';
 import { isPlainObject, isWriteOnlyPath, matchesDeclared } from '../engine/diff.js';
+import { setOwnMember } from '../own-member.js';
 
 /** One change at an attribute path (segments below `attributes`; list items by index). */
 export type LeafChange =
@@ -29,7 +30,7 @@ function itemDefaults(type: ResourceType, segments: readonly string[]): Readonly
 /** A live list item without the members that hold the gateway's default. */
 function withoutDefaults(type: ResourceType, item: unknown, defaults: Readonly<Record<string, unknown>> | undefined): unknown {
   if (!defaults || !isPlainObject(item)) return item;
-  return Object.fromEntries(Object.entries(item).filter(([key, value]) => !(key in defaults) || !matchesDeclared(type, defaults[key], value)));
+  return Object.fromEntries(Object.entries(item).filter(([key, value]) => !Object.hasOwn(defaults, key) || !matchesDeclared(type, defaults[key], value)));
 }
 
 /**
@@ -49,7 +50,7 @@ export function leafChanges(type: ResourceType, segments: readonly string[], dec
       }
       // A member the gateway fills with its default is drift when the live value is another.
       for (const key of Object.keys(defaults ?? {})) {
-        if (!(key in d) && key in l && !matchesDeclared(type, defaults?.[key], l[key])) out.push({ op: 'set', path: [...at, key], value: l[key] });
+        if (!Object.hasOwn(d, key) && Object.hasOwn(l, key) && !matchesDeclared(type, defaults?.[key], l[key])) out.push({ op: 'set', path: [...at, key], value: l[key] });
       }
     } else if (Array.isArray(d) && Array.isArray(l)) {
       const rule = itemDefaults(type, at);
@@ -86,7 +87,7 @@ export function applyLeafChanges(root: Record<string, unknown>, changes: readonl
       if (change.op === 'set') parent[Number(key)] = change.value;
       else parent.splice(Number(key), 1);
     } else if (isPlainObject(parent)) {
-      if (change.op === 'set') parent[key] = change.value;
+      if (change.op === 'set') setOwnMember(parent, key, change.value);
       else delete parent[key];
     }
   }

@@ -24,6 +24,7 @@ import type { LeafChange } from './leaf-changes.js';
 import { applyLeafChanges, leafChanges, valueAt } from './leaf-changes.js';
 import type { TargetContext } from './placement.js';
 import { absoluteFile, currentOverlays, deepestHolder, heldLength, holderOf, otherReaders, writablePrefix } from './placement.js';
+import { ownMember, setOwnMember } from '../own-member.js';
 
 /** What {@link planAdoption} reads. */
 export interface AdoptInput extends TargetContext {
@@ -247,10 +248,16 @@ export function planAdoption(input: AdoptInput): AdoptionPlan {
 function setNested(root: Record<string, unknown>, segments: readonly string[], value: unknown): void {
   let node = root;
   segments.forEach((segment, i) => {
-    if (i === segments.length - 1) node[segment] = structuredClone(value);
+    // Segments are data (a sub-resource key is an object name, `__proto__` included).
+    if (i === segments.length - 1) setOwnMember(node, segment, structuredClone(value));
     else {
-      const next = node[segment];
-      node = isPlainObject(next) ? next : (node[segment] = {});
+      const next = ownMember(node, segment);
+      if (isPlainObject(next)) node = next;
+      else {
+        const created: Record<string, unknown> = {};
+        setOwnMember(node, segment, created);
+        node = created;
+      }
     }
   });
 }

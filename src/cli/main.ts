@@ -16,6 +16,7 @@ import { registerRollback } from './commands/rollback.js';
 import { registerExport } from './commands/export.js';
 import { registerGraph } from './commands/graph.js';
 import { registerInit } from './commands/init.js';
+import { UsageError } from '../errors.js';
 
 /** The version of gwops, as `gwops --version` and `gwops version` print it. */
 export const VERSION = '0.1.0';
@@ -88,10 +89,34 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .description('Print the version of gwops (as --version does)')
     .action(() => void io.stdout.write(`${VERSION}\n`));
   pointToHelp(program);
+  refuseRepeatedOptions(program);
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
     return exitCodeFor(error, io, debugEnabled(argv, io.env));
   }
   return exitCode;
+}
+
+/**
+ * Makes every option that takes one value (not a repeatable one such as `--kind`, whose
+ * own parser collects the values) refuse to be given twice: `--target a --target b` would
+ * otherwise run against `b` silently. Values are not repeated in the message (a URL may
+ * hold credentials).
+ * @throws UsageError (while parsing) naming the option given twice
+ */
+function refuseRepeatedOptions(command: Command): void {
+  for (const option of command.options) {
+    const takesValue = option.required || option.optional;
+    // A parser of its own (other than the check of `choices`) decides about repetition itself.
+    if (!takesValue || option.variadic || (option.parseArg !== undefined && option.argChoices === undefined)) continue;
+    const parse = option.parseArg;
+    let given = false;
+    option.argParser((value: string, previous: unknown) => {
+      if (given) throw new UsageError(`${option.long ?? option.short ?? option.flags} was given twice: give it once (a command runs against one value)`);
+      given = true;
+      return parse ? parse(value, previous) : value;
+    });
+  }
+  for (const sub of command.commands) refuseRepeatedOptions(sub);
 }

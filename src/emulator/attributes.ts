@@ -80,7 +80,7 @@ function coerceBooleans(value: Json, schema: JsonSchema | undefined): Json {
       const coerced = coerceBooleans(child, Object.hasOwn(props, key) ? props[key] : undefined);
       if (coerced !== child) {
         out ??= { ...value };
-        out[key] = coerced;
+        setOwnMember(out, key, coerced);
       }
     }
     return out ?? value;
@@ -216,7 +216,7 @@ function without(value: Json, segments: readonly string[], index: number): Json 
   const child = value[seg] as Json;
   const next = without(child, segments, index + 1);
   if (next === child) return value;
-  out[seg] = next;
+  setOwnMember(out, seg, next);
   return out;
 }
 

@@ -27,6 +27,7 @@ import type { EmulatorCore, Route } from './routing.js';
 import { createRequestHandler } from './server.js';
 import { SessionStore } from './sessions.js';
 import { templateRoutes } from './templates.js';
+import { trimTrailing } from '../linear-text.js';
 
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 
@@ -180,7 +181,7 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
 
 /** `/airlock/rest/` → `/airlock/rest`; `` and `/` → `` (served at the root). */
 function normalisedBase(basePath: string): string {
-  const trimmed = basePath.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  const trimmed = trimTrailing(basePath.replace(/\/{2,}/g, '/'), '/');
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }

@@ -31,6 +31,7 @@ import { isJsonObject, loadWorkingCopy, param, refuseBuiltIn, workingCopy } from
 import type { StreamedElement, XmlElement } from './xml.js';
 import { XmlFormatError, childNamed, childrenNamed, element, parseXml, writeXml, writeXmlPieces } from './xml.js';
 import { ZipFormatError, ZipWriter, readZip, readZipStreamed, writeZip } from './zip.js';
+import { withoutDelimited } from '../linear-text.js';
 
 /** The file of a configuration archive (docs/gateway-api.md "Export and import"). */
 const CONFIGURATION_FILE = 'alec_full.xml';
@@ -39,6 +40,11 @@ const CONTENT_FILE = 'gwops-emulator.json';
 /** The root element of the archives' XML, and its `Version` attribute (that of the 7.x sample the shape follows). */
 const ROOT = 'ConfigRoot';
 const VERSION = '116';
+/** What may stand before an XML document's root element: processing instructions and comments, as open and close strings. */
+const XML_PROLOGUE_PARTS: readonly (readonly [string, string])[] = [
+  ['<?', '?>'],
+  ['<!--', '-->'],
+];
 
 function zipReply(name: string, zip: Buffer): Reply {
   return {
@@ -215,7 +221,7 @@ class XmlHead {
   root(name: string): XmlElement {
     let text = Buffer.concat(this.#chunks).toString('utf8');
     if (!this.#whole) {
-      const rootName = /<([A-Za-z_][\w.:-]*)/.exec(text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, ''))?.[1];
+      const rootName = /<([A-Za-z_][\w.:-]*)/.exec(withoutDelimited(text, XML_PROLOGUE_PARTS))?.[1];
       const end = /<\/Nodes\s*>|<Nodes\s*\/>/.exec(text);
       if (rootName === undefined || !end) throw errors.invalidFormat(`${name} in the archive has no <Nodes> near its start`);
       text = `${text.slice(0, end.index + end[0].length)}</${rootName}>`;

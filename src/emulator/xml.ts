@@ -9,6 +9,7 @@
  * its ordered form to {@link XmlElement}.
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { withoutDelimited } from '../linear-text.js';
 
 /** One element: name, attributes, child elements and its own text (concatenated). */
 export interface XmlElement {
@@ -185,7 +186,7 @@ const KNOWN_ENTITY = /&(?:#x[0-9A-Fa-f]+|#[0-9]+|lt|gt|amp|quot|apos);/g;
 export function parseXml(input: string): XmlElement {
   const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
   if (/<!DOCTYPE/i.test(text)) throw new XmlFormatError('document type declarations are not accepted');
-  if (/&/.test(text.replace(KNOWN_ENTITY, '').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ''))) throw new XmlFormatError('unknown entity or a bare &');
+  if (/&/.test(withoutDelimited(text.replace(KNOWN_ENTITY, ''), [['<![CDATA[', ']]>']]))) throw new XmlFormatError('unknown entity or a bare &');
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new XmlFormatError(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
   const roots = (parser.parse(text) as OrderedNode[]).filter((n) => {

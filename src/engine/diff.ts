@@ -33,7 +33,7 @@ import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
 import { sortByCodePoint } from './code-point.js';
-import { copyOfFirst, setOwnMember } from '../own-member.js';
+import { copyOfFirst, setOwnMember, ownMember } from '../own-member.js';
 
 /** A plain JSON object (not an array, not null). */
 export function isPlainObject(value: unknown): value is AttributeObject {
@@ -223,10 +223,10 @@ export function redactAttributes(
 export function matchesDeclared(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[] = [], wholeItems = false, inItem = false): boolean {
   if (isPlainObject(declared)) {
     if (!isPlainObject(live)) return false;
-    if (inItem && Object.keys(live).some((key) => !(key in declared) && live[key] !== undefined && live[key] !== null && !isWriteOnlyPath(type, [...segments, key]))) return false;
+    if (inItem && Object.keys(live).some((key) => !Object.hasOwn(declared, key) && live[key] !== undefined && live[key] !== null && !isWriteOnlyPath(type, [...segments, key]))) return false;
     return Object.entries(declared).every(([key, child]) => {
       const childSegments = [...segments, key];
-      return isWriteOnlyPath(type, childSegments) || matchesDeclared(type, child, live[key], childSegments, wholeItems, inItem);
+      return isWriteOnlyPath(type, childSegments) || matchesDeclared(type, child, ownMember(live, key), childSegments, wholeItems, inItem);
     });
   }
   if (Array.isArray(declared)) {
@@ -319,7 +319,7 @@ export function diffAttributes(
       const value = d[key];
       if (isWriteOnlyPath(type, childSegments)) continue;
       if (segments.length === 0 && ignore.includes(key)) continue;
-      const liveValue = isPlainObject(l) ? l[key] : undefined;
+      const liveValue = isPlainObject(l) ? ownMember(l, key) : undefined;
       if (isPlainObject(value) && (isPlainObject(liveValue) || (liveValue === undefined && Object.keys(value).length > 0))) {
         walk(value, liveValue, childSegments);
       } else if (Array.isArray(value)) {

@@ -29,6 +29,7 @@ import { matchingEntry } from '../manifest/drift-ignore.js';
 import { redactAttributes } from './diff.js';
 import type { ObjectRef, State } from './model.js';
 import type { Plan } from './plan-types.js';
+import { setOwnMember } from '../own-member.js';
 
 /** Version of the drift report's JSON format; bumped on any incompatible change. */
 export const DRIFT_FORMAT_VERSION = '1.0';
@@ -137,7 +138,7 @@ export function driftEntries(plan: Plan, live: State): DriftEntry[] {
         break;
       case 'create': {
         const declared: Record<string, unknown> = {};
-        for (const change of step.changes) declared[change.path] = change.after;
+        for (const change of step.changes) setOwnMember(declared, change.path, change.after);
         entries.push({ direction: 'deleted', kind: step.kind, name: step.name, declared, sensitive: step.changes.some((c) => c.sensitive), ...source(step) });
         break;
       }

@@ -11,11 +11,18 @@ import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import { matchesFilter, parseFilters } from '../api/filter.js';
 import { desiredReferences } from './attribute-references.js';
 import type { State, StateObject } from './model.js';
+import { setOwnMember } from '../own-member.js';
 
-/** The attribute keys a plan reads of a kind's live objects: `true` keeps a whole value. */
+/**
+ * The attribute keys a plan reads of a kind's live objects: `true` keeps a whole value.
+ * Keys are data (sub-resource keys are object names such as `__proto__` or `constructor`):
+ * a shape has no prototype, so every key is its own.
+ */
 export interface Shape {
   [key: string]: Shape | true;
 }
+
+const newShape = (): Shape => Object.create(null) as Shape;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,7 +33,7 @@ function addToShape(shape: Shape, declared: Record<string, unknown>): void {
     const existing = shape[key];
     if (existing === true) continue;
     if (isPlainObject(value)) {
-      const child = existing ?? {};
+      const child = existing ?? newShape();
       shape[key] = child;
       addToShape(child, value);
     } else {
@@ -44,7 +51,7 @@ function addPath(shape: Shape, path: readonly string[]): void {
     shape[head] = true;
     return;
   }
-  const child = existing ?? {};
+  const child = existing ?? newShape();
   shape[head] = child;
   addPath(child, rest);
 }
@@ -59,7 +66,8 @@ function addPath(shape: Shape, path: readonly string[]): void {
  */
 export function projectionShape(kind: ResourceType, desired: State, scope: OwnershipScope): Shape {
   const definition = kindOf(kind);
-  const shape: Shape = { name: true };
+  const shape = newShape();
+  shape.name = true;
   for (const attribute of definition.identity.attributes) shape[attribute] = true;
   for (const object of desired.objects.get(kind)?.values() ?? []) addToShape(shape, object.attributes);
   const filters = scope[kind];
@@ -79,9 +87,9 @@ export function projectionShape(kind: ResourceType, desired: State, scope: Owner
 export function projectAttributes(shape: Shape, attributes: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, keep] of Object.entries(shape)) {
-    if (!(key in attributes)) continue;
+    if (!Object.hasOwn(attributes, key)) continue;
     const value = attributes[key];
-    out[key] = keep === true || !isPlainObject(value) ? value : projectAttributes(keep, value);
+    setOwnMember(out, key, keep === true || !isPlainObject(value) ? value : projectAttributes(keep, value));
   }
   return out;
 }

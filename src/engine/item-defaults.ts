@@ -12,6 +12,7 @@ import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import type { ItemDefaultsRule } from '../schema/index.js';
 import { itemDefaultsRules } from '../schema/index.js';
+import { ownMember, setOwnMember } from '../own-member.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,7 +27,7 @@ function ruleAt(type: ResourceType, segments: readonly string[]): ItemDefaultsRu
 function heldDefault(defaults: unknown, live: unknown): unknown {
   if (!isPlainObject(defaults) || !isPlainObject(live)) return defaults;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(defaults)) if (key in live) out[key] = heldDefault(value, live[key]);
+  for (const [key, value] of Object.entries(defaults)) if (Object.hasOwn(live, key)) setOwnMember(out, key, heldDefault(value, live[key]));
   return out;
 }
 
@@ -39,14 +40,15 @@ function fillObject(type: ResourceType, segments: readonly string[], declared: R
   const liveObject = isPlainObject(live) ? live : {};
   const out: Record<string, unknown> = {};
   if (isPlainObject(defaults)) {
-    for (const [key, value] of Object.entries(defaults)) if (!(key in declared) && key in liveObject) out[key] = heldDefault(value, liveObject[key]);
+    for (const [key, value] of Object.entries(defaults)) if (!Object.hasOwn(declared, key) && Object.hasOwn(liveObject, key)) setOwnMember(out, key, heldDefault(value, liveObject[key]));
   }
   for (const [key, value] of Object.entries(declared)) {
     const childSegments = [...segments, key];
-    const childDefault = isPlainObject(defaults) ? defaults[key] : undefined;
-    if (Array.isArray(value)) out[key] = withItemDefaults(type, childSegments, value, liveObject[key]);
-    else if (isPlainObject(value) && isPlainObject(childDefault)) out[key] = fillObject(type, childSegments, value, childDefault, liveObject[key]);
-    else out[key] = value;
+    const childDefault = isPlainObject(defaults) ? ownMember(defaults, key) : undefined;
+    const liveChild = ownMember(liveObject, key);
+    if (Array.isArray(value)) setOwnMember(out, key, withItemDefaults(type, childSegments, value, liveChild));
+    else if (isPlainObject(value) && isPlainObject(childDefault)) setOwnMember(out, key, fillObject(type, childSegments, value, childDefault, liveChild));
+    else setOwnMember(out, key, value);
   }
   return out;
 }
@@ -76,21 +78,22 @@ export function withItemDefaults(type: ResourceType, segments: readonly string[]
  * gateway ends holding exactly the declared items plus their defaults. Pure.
  */
 export function declaredWithItemDefaults(type: ResourceType, key: string, declared: AttributeObject, live: AttributeObject): unknown {
-  const value = declared[key];
-  if (Array.isArray(value)) return withItemDefaults(type, [key], value, live[key]);
+  const value = ownMember(declared, key);
+  if (Array.isArray(value)) return withItemDefaults(type, [key], value, ownMember(live, key));
   if (!isPlainObject(value)) return value;
   const walk = (node: Record<string, unknown>, liveNode: unknown, segments: readonly string[]): Record<string, unknown> => {
     const liveObject = isPlainObject(liveNode) ? liveNode : {};
     const out: Record<string, unknown> = {};
     for (const [k, child] of Object.entries(node)) {
       const childSegments = [...segments, k];
-      if (Array.isArray(child)) out[k] = withItemDefaults(type, childSegments, child, liveObject[k]);
-      else if (isPlainObject(child)) out[k] = walk(child, liveObject[k], childSegments);
-      else out[k] = child;
+      // Keys are data here (sub-resource keys are object names, `__proto__` included).
+      if (Array.isArray(child)) setOwnMember(out, k, withItemDefaults(type, childSegments, child, ownMember(liveObject, k)));
+      else if (isPlainObject(child)) setOwnMember(out, k, walk(child, ownMember(liveObject, k), childSegments));
+      else setOwnMember(out, k, child);
     }
     return out;
   };
-  return walk(value, live[key], [key]);
+  return walk(value, ownMember(live, key), [key]);
 }
 
 /** `value` with the keys of every object in it sorted, recursively (arrays keep their order). Pure. */
@@ -98,6 +101,6 @@ export function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortedKeys(value[key]);
+  for (const key of Object.keys(value).sort()) setOwnMember(out, key, sortedKeys(value[key]));
   return out;
 }

@@ -10,7 +10,7 @@ import { getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue } from './
 import type { State } from './model.js';
 import { linkKeysOf } from './model.js';
 import { sortByCodePoint } from './code-point.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember, ownMember } from '../own-member.js';
 
 /**
  * A stable hash of the part of a live state a plan was computed from: every live object's
@@ -78,7 +78,7 @@ function project(type: ResourceType, declared: unknown, live: unknown): unknown 
     const out: Record<string, unknown> = {};
     for (const key of sortByCodePoint(Object.keys(d))) {
       path.push(key);
-      if (!isWriteOnlyPath(type, path)) setOwnMember(out, key, walk(d[key], l[key]));
+      if (!isWriteOnlyPath(type, path)) setOwnMember(out, key, walk(d[key], ownMember(l, key)));
       path.pop();
     }
     return out;

@@ -17,7 +17,15 @@ import type { ConfigurationEntry } from '../api/documents.js';
 export type SecretVersions = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>>;
 
 const MARK = ' gwops-secret-versions=';
-const TRAILER = / gwops-secret-versions=(\{.*\})$/su;
+
+/**
+ * Where the version trailer of `comment` starts (its first `MARK{` when the comment ends
+ * with `}`), or -1: what `/ gwops-secret-versions=(\{.*\})$/s` finds, in linear time (the
+ * comment is the gateway's).
+ */
+function trailerStart(comment: string): number {
+  return comment.endsWith('}') ? comment.indexOf(`${MARK}{`) : -1;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -42,16 +50,17 @@ export function setObjectVersions(target: Record<string, Record<string, Readonly
 
 /** The comment without its version trailer (what people and `gwops history` read). */
 export function withoutVersionTrailer(comment: string): string {
-  return comment.replace(TRAILER, '');
+  const at = trailerStart(comment);
+  return at < 0 ? comment : comment.slice(0, at);
 }
 
 /** The versions a comment's trailer records; undefined when it has none (or it is unreadable). */
 export function parseVersionTrailer(comment: string | undefined): SecretVersions | undefined {
-  const match = comment === undefined ? null : TRAILER.exec(comment);
-  if (!match?.[1]) return undefined;
+  const at = comment === undefined ? -1 : trailerStart(comment);
+  if (comment === undefined || at < 0) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(match[1]);
+    parsed = JSON.parse(comment.slice(at + MARK.length));
   } catch {
     return undefined;
   }

@@ -22,6 +22,7 @@ import type { ObjectRef, State, StateObject } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { stepKey } from './order.js';
 import { idPlaceholder, placeholderRef } from './plan-types.js';
+import { ownMember } from '../own-member.js';
 
 const definitions = new Map<ResourceType, readonly (readonly [string, SubResourceDefinition])[]>();
 
@@ -67,7 +68,7 @@ export function withoutSubResources(kind: ResourceType, attributes: AttributeObj
   let names = namesOfKind.get(kind);
   if (!names) namesOfKind.set(kind, (names = subResourcesOf(kind).map(([name]) => name)));
   if (names.length === 0) return attributes;
-  if (!names.some((n) => n in attributes)) return attributes;
+  if (!names.some((n) => Object.hasOwn(attributes, n))) return attributes;
   return Object.fromEntries(Object.entries(attributes).filter(([k]) => !names.includes(k)));
 }
 
@@ -122,7 +123,7 @@ export function subResourceNodes(object: StateObject, liveObject: StateObject | 
         if (placeholderRef(id)) needs.push(stepKey('create', target.kind, target.name));
       }
       if (placeholderRef(objectId)) needs.push(stepKey('create', object.kind, object.name));
-      const liveEntry = (typeof liveMap === 'object' && liveMap !== null ? (liveMap as Record<string, unknown>)[key] : undefined) ?? def.defaults;
+      const liveEntry = (typeof liveMap === 'object' && liveMap !== null ? ownMember(liveMap as Record<string, unknown>, key) : undefined) ?? def.defaults;
       const declaredTree = { [name]: { [key]: declared } };
       const liveTree = { [name]: { [key]: liveEntry } } as AttributeObject;
       const diff = diffAttributes(object.kind, declaredTree, liveTree, [], keyNames);

@@ -15,6 +15,7 @@ import { compileEquals } from './default-equals.js';
 import { secretAttributes, wireSchema, writeOnlyAttributes } from '../schema/index.js';
 import { SecretSlot, isPlainObject, jsonEqual } from './values.js';
 import { defaultTree } from './default-tree.js';
+import { ownMember, setOwnMember } from '../own-member.js';
 
 /** Receives the path of an attribute the schema does not know (see {@link AttributeOptions.unknown}). */
 type Unknown = (path: string) => void;
@@ -52,12 +53,12 @@ function keep(value: unknown, schema: JsonSchema, at: string[], unknown: Unknown
   const props = schema.properties;
   const out: Record<string, unknown> = {};
   for (const key in value) {
-    const childSchema = props[key];
+    const childSchema = ownMember(props, key);
     if (!childSchema) {
       unknown?.(dotted([...at, key]));
     } else if (childSchema !== LEFT_OUT) {
       at.push(key);
-      out[key] = keep(value[key], childSchema, at, unknown);
+      setOwnMember(out, key, keep(value[key], childSchema, at, unknown));
       at.pop();
     }
   }
@@ -93,7 +94,7 @@ function keptEquals(value: unknown, schema: JsonSchema, fallback: unknown, at: s
   if (!equal && !unknown) return false;
   let kept = 0;
   for (const key in value) {
-    const childSchema = props[key];
+    const childSchema = ownMember(props, key);
     if (!childSchema) {
       unknown?.(dotted([...at, key]));
       continue;
@@ -154,7 +155,7 @@ function keepChanged(
         byName.set(key, outcome);
       }
       if (unknown !== undefined) for (const path of outcome.unknown) unknown(path);
-      if (outcome.has) out[key] = outcome.kept;
+      if (outcome.has) setOwnMember(out, key, outcome.kept);
       continue;
     }
     keepMember(out, key, child, schema, defaults, at, unknown, equalsDefault);
@@ -173,7 +174,7 @@ function keepMember(
   unknown: Unknown | undefined,
   equalsDefault: ReadonlyMap<string, EqualsValue> | undefined,
 ): void {
-  const childSchema = schema.properties ? schema.properties[key] : AS_IS;
+  const childSchema = schema.properties ? ownMember(schema.properties, key) : AS_IS;
   if (!childSchema) {
     unknown?.(dotted([...at, key]));
     return;
@@ -183,16 +184,16 @@ function keepMember(
   if (equalsDefault?.get(key)?.(child) === true) return;
   at.push(key);
   if (!Object.hasOwn(defaults, key)) {
-    out[key] = keep(child, childSchema, at, unknown);
+    setOwnMember(out, key, keep(child, childSchema, at, unknown));
   } else {
     const fallback = defaults[key];
     // The comparison reports what `child` holds that the schema does not know; what follows does not again.
     if (!keptEquals(child, childSchema, fallback, at, unknown)) {
       if (isPlainObject(child) && isPlainObject(fallback)) {
         const stripped = keepChanged(child, childSchema, fallback, at, undefined);
-        if (Object.keys(stripped).length > 0) out[key] = stripped;
+        if (Object.keys(stripped).length > 0) setOwnMember(out, key, stripped);
       } else {
-        out[key] = keep(child, childSchema, at, undefined);
+        setOwnMember(out, key, keep(child, childSchema, at, undefined));
       }
     }
   }

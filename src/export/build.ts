@@ -20,6 +20,7 @@ import { attributeReferences } from '../schema/references.js';
 import { hasUrlCredentials, urlValues } from '../schema/urls.js';
 import { SecretSlot, isPlainObject } from './values.js';
 import { generatedName, secretEnvName } from './names.js';
+import { setOwnMember } from '../own-member.js';
 
 /** One manifest document: the gwops/v1 format (apiVersion and kind are added when written). */
 export interface ExportedDocument {
@@ -99,7 +100,7 @@ function namedSubResourceKeys(document: Draft, state: State, isExported: (ref: O
     const named: Record<string, unknown> = {};
     for (const [id, use] of Object.entries(entries)) {
       const targetName = byId.get(id);
-      if (targetName !== undefined && isExported({ kind: target, name: targetName })) named[targetName] = use;
+      if (targetName !== undefined && isExported({ kind: target, name: targetName })) setOwnMember(named, targetName, use);
       else warnings.push(`${document.kind} '${document.name}' uses ${target} with id ${id}, which is not exported: that ${def.label} use is left out`);
     }
     const sorted = Object.fromEntries(Object.entries(named).sort(([a], [b]) => codePoint(a, b)));
@@ -248,10 +249,10 @@ export function buildDocuments(input: BuildInput): BuildResult {
         const filled: Record<string, unknown> = {};
         for (const [key, child] of Object.entries(value)) {
           if (at.length === 0 && key === 'name') continue; // the document's name
-          if (placed.includes(key)) filled[key] = slot(key, true);
+          if (placed.includes(key)) setOwnMember(filled, key, slot(key, true));
           else {
             at.push(key);
-            filled[key] = fill(child);
+            setOwnMember(filled, key, fill(child));
             at.pop();
           }
         }

@@ -7,13 +7,14 @@ import type { ResourceType } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
 import { recordedDefaults } from '../kinds/server-defaults.js';
 import { isPlainObject, jsonEqual } from './values.js';
+import { ownMember, setOwnMember } from '../own-member.js';
 
 /** `over` merged onto `under`: objects deeply, everything else (lists included) replaced. */
 function merge(under: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...under };
   for (const [key, value] of Object.entries(over)) {
-    const below = out[key];
-    out[key] = isPlainObject(below) && isPlainObject(value) ? merge(below, value) : value;
+    const below = ownMember(out, key);
+    setOwnMember(out, key, isPlainObject(below) && isPlainObject(value) ? merge(below, value) : value);
   }
   return out;
 }
@@ -46,17 +47,17 @@ export function stripDefaults(value: Record<string, unknown>, defaults: Readonly
   for (const key of Object.keys(value)) {
     const child = value[key];
     if (!Object.hasOwn(defaults, key)) {
-      out[key] = child;
+      setOwnMember(out, key, child);
       continue;
     }
     const fallback = defaults[key];
     if (jsonEqual(child, fallback)) continue;
     if (isPlainObject(child) && isPlainObject(fallback)) {
       const stripped = stripDefaults(child, fallback);
-      if (Object.keys(stripped).length > 0) out[key] = stripped;
+      if (Object.keys(stripped).length > 0) setOwnMember(out, key, stripped);
       continue;
     }
-    out[key] = child;
+    setOwnMember(out, key, child);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 import { X509Certificate, createHash } from 'node:crypto';
 import { hasInvisible } from '../display.js';
 import { NAME_MAX_BYTES } from '../out-paths.js';
+import { trimEdges, trimTrailing } from '../linear-text.js';
 
 /** Characters never written as themselves in a file name: path separators, `:`, `%` (the escape), Windows' reserved ones, controls. */
 const UNSAFE = new RegExp(String.raw`[%/\\:<>"|?*${String.fromCharCode(0)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}]`, 'gu');
@@ -26,8 +27,8 @@ export function escapeFileName(name: string): string {
   // Invisible characters (zero-width, bidi, C1: src/display.ts) would hide in a file listing.
   if (hasInvisible(out)) out = [...out].map((ch) => (hasInvisible(ch) ? percent(ch) : ch)).join('');
   if (out.startsWith('.')) out = `%2E${out.slice(1)}`;
-  const trailing = /[. ]+$/.exec(out);
-  if (trailing) out = out.slice(0, trailing.index) + [...trailing[0]].map(percent).join('');
+  const kept = trimTrailing(out, '. ');
+  if (kept !== out) out = kept + [...out.slice(kept.length)].map(percent).join('');
   // A name whose part before the first dot is a device name of Windows (CON, NUL, COM1…) names the device there, not a file.
   if (WINDOWS_DEVICE.test(out.split('.')[0]?.trimEnd() ?? '')) out = percent(out.charAt(0)) + out.slice(1);
   return out;
@@ -147,17 +148,13 @@ export function unescapeFileName(fileName: string): string {
 
 /** `GWOPS_<KIND>_<NAME>_<ATTR>`: upper-case, every run of other characters than A-Z and 0-9 as one `_`. */
 export function secretEnvName(kind: string, name: string, attributePath: readonly string[]): string {
-  const part = (text: string): string => text.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const part = (text: string): string => trimEdges(text.toUpperCase().replace(/[^A-Z0-9]+/g, '_'), '_');
   return ['GWOPS', kind, name, ...attributePath].map(part).filter((p) => p !== '').join('_');
 }
 
 /** A name part made of letters, digits, `.`, `-` and `_` (a wildcard `*` reads `wildcard`). */
 function slug(text: string): string {
-  return text
-    .replace(/\*/g, 'wildcard')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-    .toLowerCase();
+  return trimEdges(text.replace(/\*/g, 'wildcard').replace(/[^A-Za-z0-9._-]+/g, '-'), '-.').toLowerCase();
 }
 
 /** The common name of a PEM certificate's subject, or undefined when it is no certificate or has none. */

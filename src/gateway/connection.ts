@@ -10,6 +10,7 @@ import { apiKeyExpiry, utcInstant } from './api-key.js';
 import { FILE_LIMITS, readTextBounded } from '../files.js';
 import { checkBaseUrl } from './base-url.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS } from './http.js';
+import { trimTrailing } from '../linear-text.js';
 
 /**
  * The connection part of a target of `gwops.yaml` (the manifest loader's `ConnectionTarget`
@@ -223,7 +224,7 @@ export function resolveConnection(input: ConnectionInput): ResolvedConnection {
 /** A base URL compared as the gateway sees it: parsed (scheme and host case, default port) and without trailing slashes. */
 function comparableUrl(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}${parsed.search}`;
+  return `${parsed.origin}${trimTrailing(parsed.pathname, '/')}${parsed.search}`;
 }
 
 /**

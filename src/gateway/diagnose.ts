@@ -11,6 +11,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
+import { delimitedSections } from '../linear-text.js';
 
 /** What a TLS handshake without verification saw. */
 export interface TlsProbe {
@@ -62,7 +63,7 @@ export function probeTls(host: string, port: number, timeoutMs: number): Promise
 
 /** The subjects of the certificates in a PEM bundle, e.g. `CN=Example CA`; unparseable ones are left out. */
 export function pemSubjects(pem: string): string[] {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  const blocks = delimitedSections(pem, '-----BEGIN CERTIFICATE-----', '-----END CERTIFICATE-----');
   const subjects: string[] = [];
   for (const block of blocks) {
     try {

@@ -26,6 +26,7 @@ import { ConnectionError, ConnectionTimeoutError, InterruptedError, ResponseTooL
 import { checkBaseUrl, isLoopbackHost } from './base-url.js';
 import { secondsText } from './error-text.js';
 import type { ObjectLabel } from './errors.js';
+import { trimTrailing } from '../linear-text.js';
 
 /** Cause code of a call whose whole exchange outlasted twice the response timeout (a trickling body). */
 export const BODY_TOO_SLOW = 'GWOPS_BODY_TOO_SLOW';
@@ -178,7 +179,7 @@ export class HttpTransport {
     this.url = url;
     this.ca = options.ca;
     this.caFile = options.caFile;
-    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.basePath = trimTrailing(url.pathname, '/');
     this.baseUrl = url.origin + this.basePath;
     const insecure = options.insecure === true;
     if (insecure && url.protocol === 'https:') {

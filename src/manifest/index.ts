@@ -10,7 +10,7 @@ import { isResourceType, kindOf, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import type { ObjectKey } from '../object-key.js';
 import { objectKey } from '../object-key.js';
-import { attributesSchema } from '../schema/index.js';
+import { SCHEMA_KINDS, attributesSchema } from '../schema/index.js';
 import { applyOverlays, applyVariables, collectEntries } from './collect.js';
 import type { EntryIndex } from './collect.js';
 import type { Diagnostic } from '../diagnostics.js';
@@ -20,9 +20,10 @@ import { entryDiagnostic, isWholeReference, labelOf, withName } from './entries.
 import { checkUrlCredentials } from './url-credentials.js';
 import { parseFile } from './parse.js';
 import { documentStart, makeDiagnostic } from './positions.js';
-import { PROJECT_FILE, loadProject } from './project.js';
+import { PROJECT_FILE, invalidProject, readProject } from './project.js';
 import { ignoreEntryWarnings } from './drift-ignore-check.js';
 import { ownershipDiagnostics } from './ownership-check.js';
+import { eventLoopTurns } from '../interrupts.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
 import type { JwksReference } from './jwks-refs.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
@@ -194,7 +195,7 @@ function driftIgnoreDiagnostics(project: ProjectConfig, documents: readonly Mani
 
 function selectTarget(project: ProjectConfig, name: string | undefined): TargetConfig | undefined {
   if (name === undefined) return undefined;
-  const target = project.targets[name];
+  const target = Object.hasOwn(project.targets, name) ? project.targets[name] : undefined;
   if (!target) {
     const names = Object.keys(project.targets);
     throw new InputError(
@@ -212,10 +213,16 @@ async function parseAll(
 ): Promise<ParsedFile[]> {
   const inputs = await expandPaths(paths, cwd, exclude);
   const sources = await readSources(inputs, cwd, stdin);
-  return sources.map((source) => {
+  // Many files take long to parse: signals are answered between them.
+  const turn = eventLoopTurns();
+  const parsed: ParsedFile[] = [];
+  for (const source of sources) {
+    const waiting = turn();
+    if (waiting) await waiting;
     const diagnostics: Diagnostic[] = [];
-    return { source, documents: parseFile(source, diagnostics), diagnostics };
-  });
+    parsed.push({ source, documents: parseFile(source, diagnostics), diagnostics });
+  }
+  return parsed;
 }
 
 /**
@@ -227,15 +234,20 @@ async function parseAll(
  */
 export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const { cwd, env } = options;
-  const project = loadProject(cwd, options.configFile);
+  // The project file's problems are reported with the manifests' (all at once), unless
+  // what the run needs of it (the manifest paths, the target) is among them.
+  const { project, diagnostics: projectProblems } = readProject(cwd, options.configFile);
+  const givenPaths = options.paths.length > 0 ? options.paths : project.manifests;
+  if (projectProblems.length > 0 && (givenPaths.length === 0 || (options.target !== undefined && !Object.hasOwn(project.targets, options.target)))) {
+    throw invalidProject(projectProblems);
+  }
   const target = selectTarget(project, options.target);
   const variant: Variant = options.variant ?? target?.variant ?? 'latest';
   const overlayDirs = new Set(Object.values(project.targets).flatMap((t) => t.overlays ?? []));
-  const givenPaths = options.paths.length > 0 ? options.paths : project.manifests;
   if (givenPaths.length === 0) {
     throw new InputError(`no manifests given: pass files or directories, or list them under 'manifests' in gwops.yaml`);
   }
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...projectProblems];
   const baseFiles = await parseAll(givenPaths, cwd, options.stdin, overlayDirs);
   const overlayFiles = target?.overlays?.length ? await parseAll(target.overlays, cwd, options.stdin, new Set()) : [];
   // A YAML specification that a document names as its content is no manifest (content.ts).
@@ -268,6 +280,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     }
   }
   const entries: Entry[] = [...index.values()].flatMap((m) => [...m.values()]);
+  // The checks below are long on a large manifest set: signals are answered meanwhile.
+  const turn = eventLoopTurns();
   const literals: LiteralSecret[] = [];
   const secretValues: string[] = [...guard.values];
   const secretReferences = new Map<string, SecretReference>();
@@ -275,6 +289,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   const contents = new Map<Entry, ObjectContent>();
   const root = projectRoot([project.file !== undefined ? path.dirname(project.file) : cwd, ...[...givenPaths, ...(target?.overlays ?? [])].filter((p) => p !== '-').map((p) => path.resolve(cwd, p))]);
   for (const entry of entries) {
+    const waiting = turn();
+    if (waiting) await waiting;
     const label = labelOf(entry.kind, entry.name);
     for (const spec of schemaDiagnostics(entry.kind, entry.value, label, (segments) => isWholeReference(entry, segments))) out.push(entryDiagnostic(entry, spec));
     checkVariant(entry, variant, out);
@@ -293,6 +309,8 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
 
   const resolved: Resolved[] = [];
   for (const entry of entries) {
+    const waiting = turn();
+    if (waiting) await waiting;
     const kind = entry.kind;
     if (!isResourceType(kind)) continue;
     const own = entry.value.attributes;
@@ -330,7 +348,15 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
   }
   // A document lost to a syntax error may be what a link names: do not report its links as dangling.
   const lostDocuments = out.some((d) => d.code === 'yaml-syntax');
-  checkDocuments(resolved, index, lostDocuments ? 'skip' : project.allowExternalLinks ? 'warnings' : 'errors', out);
+  // Nor are links to the name of a document whose kind is unknown (a typo such as `virtual-hots`,
+  // reported once with the kind it likely means): it may be what they name.
+  const unknownKindNames = new Set(
+    parsed.flatMap((p) => {
+      const v = p.value as { kind?: unknown; name?: unknown } | null;
+      return typeof v === 'object' && v !== null && typeof v.kind === 'string' && !SCHEMA_KINDS.includes(v.kind) && typeof v.name === 'string' ? [v.name] : [];
+    }),
+  );
+  checkDocuments(resolved, index, lostDocuments ? 'skip' : project.allowExternalLinks ? 'warnings' : 'errors', out, unknownKindNames);
   // Every declared object inside its kind's ownership scope (ownership-check.ts).
   out.push(...ownershipDiagnostics(project, resolved));
   const jwksReferences = collectJwksReferences(resolved, jwksLocations, project, out, secretValues);

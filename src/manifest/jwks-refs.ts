@@ -18,6 +18,7 @@ import type { ProjectConfig } from './project.js';
 import { forEachAt } from './resolve.js';
 import type { Resolved } from './rules.js';
 import { attributePath, suggestion } from './schema-check.js';
+import { ownMember } from '../own-member.js';
 
 /** A `{ fromJwks }` value as written (checked by the schema: `url` or `source`, and `kid` or `alg`). */
 export interface JwksRef {
@@ -139,7 +140,7 @@ export function collectJwksReferences(
           );
           return;
         }
-        const source = ref.source === undefined ? undefined : project.jwks[ref.source];
+        const source = ref.source === undefined ? undefined : ownMember(project.jwks, ref.source);
         const url = source?.url ?? ref.url;
         const credentials = url === undefined ? [] : urlCredentials(url);
         if (url !== undefined && credentials.length > 0) {

@@ -17,6 +17,8 @@ import { parseFile } from './parse.js';
 import type { DiagnosticSpec } from './positions.js';
 import { makeDiagnostic } from './positions.js';
 import { decodeUtf8 } from './source-file.js';
+import { escapeInvisible, hasInvisible } from '../display.js';
+import { setOwnMember } from '../own-member.js';
 import { PACKAGE_SCHEMA_OPTIONS, newAjv, schemaDiagnosticsWith } from './schema-check.js';
 import { PROJECT_FILE_VALIDATOR, precompiledValidator, validatorDigest } from './precompiled.js';
 
@@ -124,18 +126,78 @@ function ownershipOnce(specs: readonly DiagnosticSpec[], display: string): Diagn
   return out;
 }
 
+/** The sections of the project file whose keys are names, and what each names. */
+const NAMED_SECTIONS = [
+  ['targets', 'target'],
+  ['jwks', 'JWK Set source'],
+] as const;
+
+/**
+ * The names of the project file (targets, JWK Set sources, drift.ignore objects) that break the rules of manifest
+ * names (src/manifest/collect.ts): empty, or holding a control, zero-width or bidi character
+ * (a line break in a target name would reach the CI's step outputs and logs). Each is said
+ * at its key, escaped.
+ */
+function checkNames(value: unknown): DiagnosticSpec[] {
+  const specs: DiagnosticSpec[] = [];
+  if (typeof value !== 'object' || value === null) return specs;
+  for (const [section, what] of NAMED_SECTIONS) {
+    const map: unknown = Object.hasOwn(value, section) ? (value as Record<string, unknown>)[section] : undefined;
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
+    for (const name of Object.keys(map)) {
+      if (name === '') {
+        specs.push({ code: 'invalid-name', pointer: [section, name], at: 'key', message: `a ${what} name must not be empty` });
+      } else if (hasInvisible(name)) {
+        specs.push({
+          code: 'invalid-name',
+          pointer: [section, name],
+          at: 'key',
+          message: `${what} name ${escapeInvisible(JSON.stringify(name))} holds a control, zero-width or bidi character: names may hold visible characters and spaces only`,
+        });
+      }
+    }
+  }
+  // The object names of drift.ignore entries (`<kind>/<name>`).
+  const drift: unknown = Object.hasOwn(value, 'drift') ? (value as Record<string, unknown>).drift : undefined;
+  const ignore: unknown = typeof drift === 'object' && drift !== null && Object.hasOwn(drift, 'ignore') ? (drift as Record<string, unknown>).ignore : undefined;
+  if (Array.isArray(ignore)) {
+    ignore.forEach((entry: unknown, i) => {
+      const object: unknown = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).object : undefined;
+      if (typeof object === 'string' && hasInvisible(object)) {
+        specs.push({
+          code: 'invalid-name',
+          pointer: ['drift', 'ignore', String(i), 'object'],
+          message: `drift.ignore object ${escapeInvisible(JSON.stringify(object))} holds a control, zero-width or bidi character: names may hold visible characters and spaces only`,
+        });
+      }
+    });
+  }
+  return specs;
+}
+
 const list = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.map(String) : []);
+
+/** A project file as read: the configuration and every problem found in it. */
+export interface ProjectReading {
+  /**
+   * The configuration; when `diagnostics` holds errors, the parts that are valid (manifest
+   * paths that are strings, targets with a URL, drift entries of the right shape), so that
+   * the manifests can be checked in the same run.
+   */
+  readonly project: ProjectConfig;
+  /** Every problem of the project file at once (YAML, schema, names, drift entries), located. */
+  readonly diagnostics: readonly Diagnostic[];
+}
 
 /**
  * Reads the project file: `configFile` when given (relative to `cwd`), else `gwops.yaml` in
- * `cwd` when it exists, else the defaults.
- * @throws InputError when the file given is unreadable, or the file is not valid YAML or
- *   does not match `schemas/project.schema.json` (the message lists every problem with
- *   file:line:column).
+ * `cwd` when it exists, else the defaults. Problems of its content are diagnostics, all of
+ * them at once: a schema error does not hide a bad name or drift entry.
+ * @throws InputError when the file given cannot be read
  */
-export function loadProject(cwd: string, configFile?: string): ProjectConfig {
+export function readProject(cwd: string, configFile?: string): ProjectReading {
   const file = configFile !== undefined ? path.resolve(cwd, configFile) : path.join(cwd, PROJECT_FILE);
-  if (configFile === undefined && !existsSync(file)) return defaultProject();
+  if (configFile === undefined && !existsSync(file)) return { project: defaultProject(), diagnostics: [] };
   let decoded: ReturnType<typeof decodeUtf8>;
   try {
     decoded = decodeUtf8(readFileBounded(file, FILE_LIMITS.project));
@@ -153,23 +215,74 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
   if (doc && docs.length === 1) {
     const validate = validateProject(value);
     if (validate.errors) {
-      for (const spec of ownershipOnce(schemaDiagnosticsWith(validate.errors, undefined, `project file ${display}`), display)) {
+      // Names are said once each, by checkNames, instead of the schema's pattern.
+      const errors = validate.errors.filter((e) => e.propertyName === undefined && !e.schemaPath.includes('/propertyNames'));
+      for (const spec of ownershipOnce(schemaDiagnosticsWith(errors, undefined, `project file ${display}`), display)) {
         diagnostics.push(makeDiagnostic(doc, spec));
       }
     }
+    for (const spec of checkNames(value)) diagnostics.push(makeDiagnostic(doc, spec));
   } else if (docs.length > 1 && docs[1]) {
     diagnostics.push(
       makeDiagnostic(docs[1], { code: 'not-an-object', pointer: [], message: 'a project file holds exactly one YAML document' }),
     );
   }
-  const drift = parseDriftSettings(doc && diagnostics.length === 0 && typeof value === 'object' && value !== null && 'drift' in value ? value.drift : undefined);
+  const valid = diagnostics.length === 0;
+  const raw = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+  // Drift entries are checked even when the schema found problems elsewhere (those of the right shape).
+  const shaped = wellShapedDrift(raw.drift);
+  const drift = parseDriftSettings(doc ? { ignore: shaped.map(([entry]) => entry) } : undefined);
   for (const problem of drift.problems) {
-    if (doc) diagnostics.push(makeDiagnostic(doc, { code: 'invalid-value', pointer: ['drift', 'ignore', String(problem.index), problem.field], message: problem.message }));
+    const index = shaped[problem.index]?.[1] ?? problem.index;
+    if (doc) diagnostics.push(makeDiagnostic(doc, { code: 'invalid-value', pointer: ['drift', 'ignore', String(index), problem.field], message: problem.message }));
   }
-  if (diagnostics.length > 0) {
-    const lines = diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`);
-    throw new InputError(`invalid project file:\n  ${lines.join('\n  ')}`);
-  }
+  // Where each entry is written, for the warnings about entries that match nothing (drift-ignore-check.ts);
+  // aligned with the entries when every one is well formed, the only case in which a run goes on.
+  const settings = doc ? { ...drift.settings, at: ignoreLocations(doc, raw) } : drift.settings;
+  return { project: projectConfig(file, valid ? raw : validParts(raw), settings), diagnostics };
+}
+
+/**
+ * Reads the project file as {@link readProject} does.
+ * @throws InputError when the file given is unreadable, or the file is not valid YAML or
+ *   does not match `schemas/project.schema.json` (the message lists every problem with
+ *   file:line:column).
+ */
+export function loadProject(cwd: string, configFile?: string): ProjectConfig {
+  const { project, diagnostics } = readProject(cwd, configFile);
+  if (diagnostics.length > 0) throw invalidProject(diagnostics);
+  return project;
+}
+
+/** The error of a project file with problems: every one of them, with file:line:column. */
+export function invalidProject(diagnostics: readonly Diagnostic[]): InputError {
+  const lines = diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`);
+  return new InputError(`invalid project file:\n  ${lines.join('\n  ')}`);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The `drift.ignore` entries whose fields have the types the schema asks for, each with its index in the file. */
+function wellShapedDrift(drift: unknown): [Record<string, unknown>, number][] {
+  if (!isRecord(drift) || !Array.isArray(drift.ignore)) return [];
+  const out: [Record<string, unknown>, number][] = [];
+  drift.ignore.forEach((e: unknown, i) => {
+    if (isRecord(e) && typeof e.object === 'string' && typeof e.until === 'string' && typeof e.reason === 'string') out.push([e, i]);
+  });
+  return out;
+}
+
+/** Of a project file value with problems, the parts {@link projectConfig} can read safely. */
+function validParts(raw: Record<string, unknown>): Record<string, unknown> {
+  const strings = (v: unknown): boolean => (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.every((p) => typeof p === 'string' && p !== ''));
+  const targets = isRecord(raw.targets)
+    ? Object.fromEntries(Object.entries(raw.targets).filter(([name, t]) => name !== '' && !hasInvisible(name) && isRecord(t) && typeof t.url === 'string').map(([name, t]) => [name, { url: (t as { url: string }).url }]))
+    : {};
+  return { ...(strings(raw.manifests) ? { manifests: raw.manifests } : {}), targets };
+}
+
+/** The configuration of a project file `file` from its (valid) value, paths resolved against its directory. */
+function projectConfig(file: string, value: Record<string, unknown>, drift: DriftSettings): ProjectConfig {
   const dir = path.dirname(file);
   const raw = value as {
     manifests?: unknown;
@@ -188,7 +301,7 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
     if (t.timeout !== undefined) target.timeout = t.timeout;
     if (t.variant !== undefined) target.variant = t.variant;
     if (t.overlays !== undefined) target.overlays = list(t.overlays).map((p) => path.resolve(dir, p));
-    targets[name] = target;
+    setOwnMember(targets, name, target);
   }
   const ownership: Partial<Record<ResourceType, string[]>> = {};
   for (const [kind, filters] of Object.entries(raw.ownership ?? {}) as [ResourceType, unknown][]) {
@@ -196,11 +309,11 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
   }
   const jwks: Record<string, JwksSourceConfig> = {};
   for (const [name, source] of Object.entries(raw.jwks ?? {})) {
-    jwks[name] = {
+    setOwnMember(jwks, name, {
       url: source.url,
       ...(source.caFile !== undefined ? { caFile: path.resolve(dir, source.caFile) } : {}),
       ...(source.timeoutMs !== undefined ? { timeoutMs: source.timeoutMs } : {}),
-    };
+    });
   }
   return {
     file,
@@ -210,7 +323,7 @@ export function loadProject(cwd: string, configFile?: string): ProjectConfig {
     allowExternalLinks: raw.allowExternalLinks ?? false,
     massDeleteShare: raw.massDeleteShare ?? 0.5,
     jwks,
-    drift: doc ? { ...drift.settings, at: ignoreLocations(doc, value) } : drift.settings,
+    drift,
   };
 }
 

@@ -16,6 +16,7 @@ import { decodeUtf8 } from './source-file.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { AttributeObject } from './types.js';
 import { FileReadError } from '../errors.js';
+import { withoutTrailingLineBreaks } from '../linear-text.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -132,7 +133,7 @@ export function resolveSecrets(
               }),
             );
           } else {
-            resolved = decoded.text.replace(/(\r?\n)+$/, '');
+            resolved = withoutTrailingLineBreaks(decoded.text);
           }
         } catch (error) {
           if (!(error instanceof FileReadError)) throw error;

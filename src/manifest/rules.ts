@@ -15,6 +15,8 @@ import { entryDiagnostic, entryLocation, labelOf } from './entries.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
 import { attributeReferences } from '../schema/references.js';
+import { withoutDelimited } from '../linear-text.js';
+import { ownMember, setOwnMember } from '../own-member.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -132,13 +134,19 @@ export function checkNameAttribute(entry: Entry, out: Diagnostic[]): void {
  * that are broken in any dialect are reported.
  */
 function jsCompatible(pattern: string): string {
-  return pattern
-    .replace(/\(\?[imsxU]+\)/g, '') // inline flags (?i)
-    .replace(/\(\?[imsxU]+-?[imsxU]*:/g, '(?:') // scoped flags (?i:...)
-    .replace(/\(\?>/g, '(?:') // atomic groups
-    .replace(/\(\?P</g, '(?<') // named groups, Python/PCRE spelling
-    .replace(/\(\?P=(\w+)\)/g, '\\k<$1>') // named back-references
-    .replace(/\(\?#[^)]*\)/g, '') // comments
+  // Each expression runs in time linear in the pattern's length (a pattern is the input of
+  // a manifest: test/drills/regex-cost.test.ts); comments are cut by a scan, since
+  // `/\(\?#[^)]*\)/g` scans to the end again from every unclosed `(?#`.
+  const withoutComments = withoutDelimited(
+    pattern
+      .replace(/\(\?[imsxU]+\)/g, '') // inline flags (?i)
+      .replace(/\(\?[imsxU]+(?:-[imsxU]*)?:/g, '(?:') // scoped flags (?i:...)
+      .replace(/\(\?>/g, '(?:') // atomic groups
+      .replace(/\(\?P</g, '(?<') // named groups, Python/PCRE spelling
+      .replace(/\(\?P=(\w+)\)/g, '\\k<$1>'), // named back-references
+    [['(?#', ')']], // comments
+  );
+  return withoutComments
     .replace(/\\[AZz]/g, '') // anchors \A \Z \z
     .replace(/([*+?}])\+/g, '$1'); // possessive quantifiers
 }
@@ -155,7 +163,8 @@ export function regexProblem(pattern: string): string | undefined {
     const message = error instanceof Error ? error.message : String(error);
     problem = message.split(': ').pop() ?? message;
   }
-  if (regexCache.size < 10_000) regexCache.set(pattern, problem);
+  // Long patterns are rare and not worth holding (10,000 of 150 KB each would be 1.5 GB).
+  if (regexCache.size < 10_000 && pattern.length <= 4096) regexCache.set(pattern, problem);
   return problem;
 }
 
@@ -208,12 +217,19 @@ export interface Resolved {
 /**
  * Rules across documents: links to names no manifest defines (`links`: errors; warnings
  * when the project sets `allowExternalLinks`; skipped when a document was lost to a syntax
- * error, since it may be what a link names), then the rules of each kind (KindDefinition `rules`, in registry
+ * error, since it may be what a link names, and for the names of `unknownKindNames`, the
+ * documents of an unknown kind, already reported with the kind they likely mean), then the rules of each kind (KindDefinition `rules`, in registry
  * order; e.g. unique priorities of regex mappings, HTTP/2 only with HTTPS,
  * `tls.certificateMode` with its link, and a certificate's private key that belongs to it).
  */
-export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex, links: 'errors' | 'warnings' | 'skip', out: Diagnostic[]): void {
-  if (links !== 'skip') for (const r of resolved) checkLinks(r, index, links === 'warnings', out);
+export function checkDocuments(
+  resolved: readonly Resolved[],
+  index: EntryIndex,
+  links: 'errors' | 'warnings' | 'skip',
+  out: Diagnostic[],
+  unknownKindNames: ReadonlySet<string> = new Set(),
+): void {
+  if (links !== 'skip') for (const r of resolved) checkLinks(r, index, links === 'warnings', unknownKindNames, out);
   // The entry of a document is looked up only for a problem found: indexed when first needed.
   let entries: Map<RuleDocument, Entry> | undefined;
   const all = resolved.map((r) => r.doc);
@@ -250,7 +266,7 @@ export function checkDocuments(resolved: readonly Resolved[], index: EntryIndex,
  * instead: it is declared nowhere and will have to exist on the gateway, and a typo shows
  * here, offline, rather than only in the plan (README.md "Manifests").
  */
-function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLinks: boolean, out: Diagnostic[]): void {
+function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLinks: boolean, unknownKindNames: ReadonlySet<string>, out: Diagnostic[]): void {
   const kind = kindOf(doc.kind);
   for (const [rel, names] of Object.entries(doc.relationships)) {
     const def = kind.relationships[rel];
@@ -258,8 +274,9 @@ function checkLinks({ doc, entry }: Resolved, index: EntryIndex, allowExternalLi
     const known = index.get(def.target);
     const builtIn = isResourceType(def.target) ? kindOf(def.target).builtInName : undefined;
     names.forEach((name, i) => {
-      // A built-in object resolves by name everywhere (docs/gateway-api.md "Documents and ids").
-      if (known?.has(name) || builtIn?.(name) === true) return;
+      // A built-in object resolves by name everywhere (docs/gateway-api.md "Documents and ids"); a name of a
+      // document whose kind is unknown is not reported again as a dangling link.
+      if (known?.has(name) === true || builtIn?.(name) === true || unknownKindNames.has(name)) return;
       // A name of another kind is the likelier mistake than a typo.
       const other = [...index.entries()].find(([k, m]) => k !== def.target && !isTemplateKind(k) && m.has(name))?.[0];
       const hint = other !== undefined ? `: '${name}' is a ${other}` : suggestion(name, [...(known?.keys() ?? [])]);
@@ -296,7 +313,9 @@ export function undeclaredLinkSources(doc: Pick<ManifestDocument, 'kind' | 'rela
       if (index.get(def.target)?.has(name) === true) return;
       const at = entryLocation(entry, linkPointer(def.cardinality, rel, i));
       out ??= {};
-      (out[rel] ??= {})[name] = at;
+      let byName = ownMember(out, rel);
+      if (byName === undefined) setOwnMember(out, rel, (byName = {}));
+      setOwnMember(byName, name, at);
     });
   }
   return out;

@@ -15,6 +15,7 @@ import { pointerSegments } from './positions.js';
 import { precompiledValidator, validatorDigest } from './precompiled.js';
 import type { ScalarType } from './variables.js';
 import { typedReference } from './variables.js';
+import { JWKS_URL_PATTERN } from '../schema/kind-schema.js';
 
 /**
  * The ajv options of every schema of the package itself (`schemas/`): all errors, with the
@@ -341,6 +342,12 @@ function translate(kind: SchemaKind | undefined, error: ErrorObject, segments: s
     }
     case 'minLength':
       return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} must not be empty` };
+    case 'pattern':
+      // The URL of a JWK Set: said in words rather than as the pattern.
+      if ((error.params as { pattern?: unknown }).pattern === JWKS_URL_PATTERN) {
+        return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} must be an https:// URL (plain http:// only to a loopback host: localhost, 127.0.0.0/8, [::1])` };
+      }
+      return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} ${error.message ?? 'is invalid'}` };
     case 'uniqueItems': {
       const p = error.params as { i?: number; j?: number };
       const later = Math.max(p.i ?? 0, p.j ?? 0);

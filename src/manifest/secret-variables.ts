@@ -5,6 +5,7 @@
  * substituted by the empty string, so the value never enters a document, a message or a
  * request (another target's key sent to this one, a key shown in an error).
  */
+import { setOwnMember } from '../own-member.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ParsedDocument } from './positions.js';
 import { makeDiagnostic } from './positions.js';
@@ -62,7 +63,7 @@ export function variableGuard(
     const value = env[name];
     if (value === undefined) continue;
     values.push(value, value.trim());
-    masked[name] = '';
+    setOwnMember(masked, name, '');
   }
   return { names, env: masked, values };
 }

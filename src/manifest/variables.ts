@@ -5,6 +5,7 @@
  * gives it the type the schema expects there ({@link typedReference}).
  */
 import { parse } from 'yaml';
+import { setOwnMember } from '../own-member.js';
 
 /** A variable reference that could not be resolved. */
 export interface UnsetVariable {
@@ -59,8 +60,49 @@ export function typedReference(text: string, expected: readonly ScalarType[]): u
   return expected.some(fits) ? value : undefined;
 }
 
-/** An escaped `$${` (group 1), or a reference `${NAME}` / `${NAME:-default}` (groups 2 and 3). */
-const REFERENCE = /(\$\$\{)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+const isNameStart = (c: string): boolean => (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c === '_';
+const isNameChar = (c: string): boolean => isNameStart(c) || (c >= '0' && c <= '9');
+
+/**
+ * `text` with each escaped `$${` as `${` and each reference `${NAME}` / `${NAME:-default}`
+ * replaced by `replace(name, default)`, left to right (what
+ * `/(\$\$\{)|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g` finds), in linear time: a
+ * regular expression scans to the end again for every `${NAME:-` without a closing `}`.
+ */
+function replaceReferences(text: string, replace: (name: string, fallback: string | undefined) => string): string {
+  let out = '';
+  let i = 0;
+  // The next `}` at or after a default's start: undefined when not looked up yet, -1 when none is left.
+  let close: number | undefined;
+  for (let at = text.indexOf('$', i); at >= 0; at = text.indexOf('$', i)) {
+    if (text.startsWith('$${', at)) {
+      out += `${text.slice(i, at)}\${`;
+      i = at + 3;
+      continue;
+    }
+    let end = at + 2;
+    if (text.charAt(at + 1) === '{' && isNameStart(text.charAt(end))) {
+      while (isNameChar(text.charAt(end))) end++;
+      const name = text.slice(at + 2, end);
+      if (text.charAt(end) === '}') {
+        out += text.slice(i, at) + replace(name, undefined);
+        i = end + 1;
+        continue;
+      }
+      if (text.startsWith(':-', end)) {
+        if (close === undefined || (close >= 0 && close < end)) close = text.indexOf('}', end + 2);
+        if (close >= 0) {
+          out += text.slice(i, at) + replace(name, text.slice(end + 2, close));
+          i = close + 1;
+          continue;
+        }
+      }
+    }
+    out += text.slice(i, at + 1);
+    i = at + 1;
+  }
+  return out + text.slice(i);
+}
 
 /**
  * Replaces `${NAME}` (value of `env.NAME`; unset → reported) and `${NAME:-default}`
@@ -79,9 +121,10 @@ export function substituteVariables(
       if (!node.includes('${')) return node;
       substituted.add(path.join('/'));
       if (WHOLE.test(node)) whole.add(path.join('/'));
-      return node.replace(REFERENCE, (_match, escaped: string | undefined, name: string, fallback: string | undefined) => {
-        if (escaped) return '${';
-        const v = env[name];
+      return replaceReferences(node, (name, fallback) => {
+        // Variables hold strings: `constructor` or `__proto__` name no variable, whatever an object inherits.
+        const held: unknown = env[name];
+        const v = typeof held === 'string' ? held : undefined;
         if (fallback !== undefined) return v === undefined || v === '' ? fallback : v;
         if (v === undefined) {
           unset.push({ name, path: [...path] });
@@ -111,7 +154,7 @@ export function substituteVariables(
         path.pop();
         if (next !== item) {
           copy ??= { ...(node as Record<string, unknown>) };
-          copy[k] = next;
+          setOwnMember(copy, k, next);
         }
       }
       return copy ?? node;
@@ -142,10 +185,10 @@ export function referencesTo(value: unknown, names: ReadonlySet<string>): UnsetV
   const visit = (node: unknown, path: string[]): void => {
     if (typeof node === 'string') {
       if (!node.includes('${')) return;
-      for (const match of node.matchAll(REFERENCE)) {
-        const name = match[2];
-        if (match[1] === undefined && name !== undefined && names.has(name)) found.push({ name, path: [...path] });
-      }
+      replaceReferences(node, (name) => {
+        if (names.has(name)) found.push({ name, path: [...path] });
+        return '';
+      });
     } else if (Array.isArray(node)) {
       node.forEach((item, i) => visit(item, [...path, String(i)]));
     } else if (node !== null && typeof node === 'object') {

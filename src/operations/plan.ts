@@ -45,6 +45,7 @@ import { gatewayVariant } from '../engine/variant.js';
 import { ApiError } from '../gateway/errors.js';
 import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
 import { entriesInForce } from '../manifest/drift-ignore.js';
+import { lookalikeNames, lookalikeWarning } from '../engine/lookalike-names.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -259,6 +260,7 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
   // An errored plan (mass-delete guard, ownership scope) stops the run; the error carries what the CLI shows of it.
   const refused = erroredPlanError(outcome, massDeleteShare);
   if (refused) throw refused;
+  for (const found of lookalikeNames(desired, live)) input.warn(lookalikeWarning(found));
   const plan = outcome.plan;
   // Kept ignored differences make a desired state of their own (the executor refills secrets from it).
   const planned = outcome.desired ?? desired;

@@ -6,9 +6,10 @@
  * `--verbose`.
  */
 import { X509Certificate } from 'node:crypto';
+import { delimitedSections, withoutDelimited } from '../linear-text.js';
 
 /** One PEM certificate block: `-----BEGIN CERTIFICATE-----` … `-----END CERTIFICATE-----`. */
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+const PEM_BLOCK: readonly [string, string] = ['-----BEGIN CERTIFICATE-----', '-----END CERTIFICATE-----'];
 
 /** `2026-11-01T00:00:00Z` from OpenSSL's `Nov  1 00:00:00 2026 GMT`. */
 function isoTime(text: string): string {
@@ -39,9 +40,9 @@ export function describeCertificates(value: unknown): string[] | undefined {
   if (texts === undefined) return undefined;
   const certs: X509Certificate[] = [];
   for (const text of texts) {
-    const blocks = text.match(PEM_BLOCK) ?? [];
+    const blocks = delimitedSections(text, ...PEM_BLOCK);
     // Anything besides certificate blocks and white space is shown as it is.
-    if (blocks.length === 0 || text.replace(PEM_BLOCK, '').trim() !== '') return undefined;
+    if (blocks.length === 0 || withoutDelimited(text, [PEM_BLOCK]).trim() !== '') return undefined;
     for (const block of blocks) {
       try {
         certs.push(new X509Certificate(block));

@@ -17,6 +17,13 @@ export const API_VERSION = 'gwops/v1';
 /** Where every schema of this repository is published (the base of each `$id`). */
 export const SCHEMA_BASE = 'https://gwops.dev/schemas/';
 
+/**
+ * The URL of a JSON Web Key Set (`fromJwks.url`, gwops.yaml `jwks.*.url`): `https://`, or
+ * plain `http://` to a loopback host only (localhost, 127.0.0.0/8, [::1]: the emulator's
+ * login app on one machine; src/gateway/base-url.ts `isLoopbackHost` for the fetch).
+ */
+export const JWKS_URL_PATTERN = '^(?:https://|http://(?:localhost|127(?:\\.[0-9]{1,3}){3}|\\[::1\\])(?::[0-9]{1,5})?(?:[/?#]|$))';
+
 const LOCAL_REF = '#/$defs/';
 
 /** What the `version` of a secret source means (the same for both sources). */
@@ -74,7 +81,7 @@ export const SHARED_DEFS: Readonly<Record<string, JsonSchema>> = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          url: { type: 'string', pattern: '^https://', description: 'https:// URL of the JWK Set' },
+          url: { type: 'string', pattern: JWKS_URL_PATTERN, description: 'https:// URL of the JWK Set (plain http:// only to a loopback host: localhost, 127.0.0.0/8, [::1])' },
           source: { type: 'string', minLength: 1, description: 'Name of a `jwks` entry of gwops.yaml (one fetch for all mappings that name it)' },
           kid: { type: 'string', minLength: 1, description: 'Key id of the key to use' },
           alg: {

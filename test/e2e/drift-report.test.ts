@@ -163,10 +163,11 @@ describe('drift a team can act on', () => {
     await writeFile(join(dir, 'gwops.yaml'), PROJECT.replace('until: 2026-12-31', 'until: 2026-02-30'));
     const bad = await cliAt(BEFORE_UNTIL, ['validate', '--config', join(dir, 'gwops.yaml')], dir);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/gwops\.yaml:\d+:\d+: drift\.ignore until '2026-02-30' is not a calendar date/);
+    // A project file's problems are in validate's report, with the manifests' ones.
+    expect(bad.stdout).toMatch(/gwops\.yaml:\d+:\d+: error: drift\.ignore until '2026-02-30' is not a calendar date/);
     await writeFile(join(dir, 'gwops.yaml'), PROJECT.replace('virtual-host/example-shop', 'vhost/example-shop'));
     const kind = await cliAt(BEFORE_UNTIL, ['validate', '--config', join(dir, 'gwops.yaml')], dir);
-    expect(kind.stderr).toContain("drift.ignore object 'vhost/example-shop' must be <kind>/<name>");
+    expect(kind.stdout).toContain("drift.ignore object 'vhost/example-shop' must be <kind>/<name>");
     await writeFile(join(dir, 'gwops.yaml'), PROJECT);
     const fine = await cliAt(BEFORE_UNTIL, ['validate', '--config', join(dir, 'gwops.yaml')], dir);
     expect(fine.code).toBe(0);

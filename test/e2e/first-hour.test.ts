@@ -257,7 +257,8 @@ describe('conventions people type without thinking', () => {
       await writeFile(project, `manifests: [.]\nownership:\n${ownership}\n`);
       const r = await t.h.cli(['validate', '--config', project]);
       expect(r.code).toBe(1);
-      const problems = r.stderr.split('\n').filter((l) => /gwops\.yaml:\d+:\d+:/.test(l));
+      // In validate's report, with the manifests' problems.
+      const problems = r.stdout.split('\n').filter((l) => /gwops\.yaml:\d+:\d+:/.test(l));
       expect(problems, ownership).toHaveLength(1);
       expect(problems[0]).toContain("'ownership.mapping'");
       expect(problems[0]).toContain("e.g. ownership: { mapping: ['label==managed-by-gwops']");

@@ -14,6 +14,7 @@ import type { CommonFlags } from './reconcile-run.js';
 import { runInput, shownWarnings } from './reconcile-run.js';
 import { driftView } from '../views/drift.js';
 import { adoptableReport } from '../../engine/drift-base.js';
+import { trimTrailing } from '../../linear-text.js';
 
 /** Flags of `gwops drift`. */
 export interface DriftFlags extends CommonFlags {
@@ -30,7 +31,7 @@ export interface DriftFlags extends CommonFlags {
 function currentTarget(targets: Readonly<Record<string, { readonly url: string }>>, flags: DriftFlags): string | undefined {
   if (flags.target !== undefined) return flags.target;
   const names = Object.keys(targets);
-  const trimmed = (url: string): string => url.replace(/\/+$/, '');
+  const trimmed = (url: string): string => trimTrailing(url, '/');
   if (flags.url === undefined) return names.length === 1 ? names[0] : undefined;
   const url = trimmed(flags.url);
   return names.find((name) => trimmed(targets[name]?.url ?? '') === url);

@@ -16,13 +16,39 @@ export function isUndeclaredCertificateName(name: string): boolean {
 }
 
 /**
+ * The offset just past `-----` when `text` holds a PEM label (`[A-Z0-9 ]+`) then `-----` at
+ * `start`, else -1.
+ */
+function afterLabel(text: string, start: number): number {
+  let i = start;
+  while (i < text.length && /[A-Z0-9 ]/.test(text.charAt(i))) i++;
+  return i > start && text.startsWith('-----', i) ? i + 5 : -1;
+}
+
+/**
+ * The body of the first PEM block of `pem` (what `/-----BEGIN [A-Z0-9 ]+-----([\s\S]*?)-----END [A-Z0-9 ]+-----/`
+ * captures), scanned in linear time: the text comes from a manifest or the gateway.
+ */
+function firstPemBody(pem: string): string | undefined {
+  for (let begin = pem.indexOf('-----BEGIN '); begin >= 0; begin = pem.indexOf('-----BEGIN ', begin + 1)) {
+    const start = afterLabel(pem, begin + '-----BEGIN '.length);
+    if (start < 0) continue;
+    for (let end = pem.indexOf('-----END ', start); end >= 0; end = pem.indexOf('-----END ', end + 1)) {
+      if (afterLabel(pem, end + '-----END '.length) >= 0) return pem.slice(start, end);
+    }
+    // No end line after this block's start: none after a later start either.
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
  * SHA-256 fingerprint (lowercase hex) of the DER bytes of the first PEM block of `pem`
  * (`-----BEGIN ...-----`, base64 body, `-----END ...-----`). Returns undefined when `pem`
  * holds no PEM block (the caller decides whether that is an error).
  */
 export function certificateFingerprint(pem: string): string | undefined {
-  const match = /-----BEGIN [A-Z0-9 ]+-----([\s\S]*?)-----END [A-Z0-9 ]+-----/.exec(pem);
-  const body = match?.[1];
+  const body = firstPemBody(pem);
   if (body === undefined) return undefined;
   const der = Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
   return createHash('sha256').update(der).digest('hex');

@@ -11,6 +11,7 @@ import type { ProjectConfig, TargetConfig } from '../../manifest/project.js';
 import { loadProject } from '../../manifest/project.js';
 import type { SecretRedactor } from '../../secrets.js';
 import type { DeclaredVariant } from '../../engine/variant.js';
+import { ownMember } from '../../own-member.js';
 
 /** The connection options of every command that talks to a gateway (`--target`, `--url`, `--api-key-file`, ...). */
 export interface ConnectionOptions extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -66,7 +67,7 @@ export function projectConnection(project: ProjectConfig, input: ConnectionOptio
   }
   const implicitName = !input.target && !input.url && names.length === 1 ? names[0] : undefined;
   const targetName = input.target ?? implicitName;
-  const target = targetName === undefined ? undefined : project.targets[targetName];
+  const target = targetName === undefined ? undefined : ownMember(project.targets, targetName);
   const connection = resolveConnection({
     url: input.url,
     target,

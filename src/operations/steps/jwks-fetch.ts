@@ -6,6 +6,7 @@
  */
 import { Agent, request } from 'undici';
 import { withoutCredentials } from '../../secrets.js';
+import { isLoopbackHost } from '../../gateway/base-url.js';
 import { parseJwkSet } from '../../jwks/keys.js';
 import type { JwkSet } from '../../jwks/keys.js';
 
@@ -53,7 +54,10 @@ export async function fetchJwks(url: string, options: JwksFetchOptions = {}): Pr
   } catch {
     throw new JwksFetchProblem('not a URL');
   }
-  if (parsed.protocol !== 'https:') throw new JwksFetchProblem('a JWKS is fetched over https:// only (its keys decide who gets in)');
+  // Its keys decide who gets in: plain HTTP only where nothing travels over a network.
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) {
+    throw new JwksFetchProblem('a JWKS is fetched over https:// only (plain http:// only from a loopback host: localhost, 127.0.0.0/8, [::1]), since its keys decide who gets in');
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? MAX_JWKS_BYTES;
   const agent = new Agent({

@@ -19,6 +19,7 @@ import { emptyObjectMaps } from '../../engine/model.js';
 import { SENSITIVE_MASK } from '../../engine/plan-types.js';
 import type { PlanFile, SavedObject } from '../../engine/plan-file.js';
 import { declaredRelationshipOfSaved, linkOfSaved } from '../../engine/plan-file.js';
+import { withoutTrailingLineBreaks } from '../../linear-text.js';
 
 /** Where the secret sources of a plan file are read: the run's environment and working directory (`fromFile` is relative to it). */
 export interface SecretSources {
@@ -37,7 +38,7 @@ function readReference(reference: Record<string, unknown>, sources: SecretSource
   }
   if (typeof reference.fromFile === 'string') {
     try {
-      return readTextBounded(path.resolve(sources.cwd, reference.fromFile), FILE_LIMITS.secret).replace(/(\r?\n)+$/, '');
+      return withoutTrailingLineBreaks(readTextBounded(path.resolve(sources.cwd, reference.fromFile), FILE_LIMITS.secret));
     } catch (error) {
       if (!(error instanceof FileReadError)) throw error;
       throw new InputError(`${what}: cannot read file '${reference.fromFile}': ${error.problem}`);

@@ -38,6 +38,8 @@ import { PLAN_SIGNING_KEY_ENV, planSigner, signatureCheckOf, verifySignature } f
 import type { Prepared, RunInput } from '../plan.js';
 import { ignoreInForce } from '../plan.js';
 import { entriesInForce, untilEnd } from '../../manifest/drift-ignore.js';
+import { trimTrailing } from '../../linear-text.js';
+import { ownMember } from '../../own-member.js';
 
 
 const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };
@@ -229,7 +231,7 @@ function describeGateway(gateway: PlanGateway): string {
 
 /** A URL compared without a trailing slash. */
 function sameUrl(a: string, b: string): boolean {
-  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+  return trimTrailing(a, '/') === trimTrailing(b, '/');
 }
 
 /**
@@ -277,7 +279,7 @@ export async function prepareSavedPlan(input: RunInput, file: string): Promise<{
   const project = loadProject(input.cwd, input.configFile);
   const named = saved.gateway.target;
   const target = input.target ?? (input.url === undefined && named !== undefined && named in project.targets ? named : undefined);
-  const chosen = target === undefined ? undefined : project.targets[target];
+  const chosen = target === undefined ? undefined : ownMember(project.targets, target);
   const variant = input.variant ?? chosen?.variant ?? saved.gateway.variant;
   // The plan is made again with the options it was made with (apply --plan takes none of its own).
   const run: RunInput = { ...input, target, variant, prune: saved.options.prune, allowMassDelete: saved.options.allowMassDelete };

@@ -15,6 +15,7 @@ import type { State, StateObject } from '../../engine/model.js';
 import { liveIdOf } from '../../engine/model.js';
 import { declaredEntries, objectsDeclaringSubResources, subResourcesOf } from '../../engine/sub-resources.js';
 import { suggestion } from '../../manifest/schema-check.js';
+import { setOwnMember } from '../../own-member.js';
 
 /** The calls of the REST client that reading sub-resources needs (GatewaySession has them). */
 export interface SubResourceClient {
@@ -84,7 +85,8 @@ export async function readSubResources(client: SubResourceClient, desired: State
       for (const [key] of declaredEntries(object.attributes, name)) {
         const id = 'target' in def.key ? liveIdOf(live, { kind: def.key.target, name: key }) : key;
         if (id === undefined) continue;
-        read[key] = (await client.get(`${kind.collection}/${liveObject.id}/${def.segment}`, id)).attributes;
+        // Keys are object names: `__proto__` is one like any other.
+        setOwnMember(read, key, (await client.get(`${kind.collection}/${liveObject.id}/${def.segment}`, id)).attributes);
       }
       if (Object.keys(read).length > 0) attributes[name] = read;
     }
