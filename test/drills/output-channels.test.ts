@@ -263,7 +263,10 @@ describe('drill: output channels', () => {
         if (!/^$|\/gwops-[A-Za-z0-9]{6}\/(plan|drift)\.md$/.test(outputs.report ?? '')) forged.push(`report ${outputs.report ?? ''}`);
         rows.push({ channel: `action ${command}: $GITHUB_OUTPUT`, violations: forged });
         check(`action ${command}: $GITHUB_STEP_SUMMARY`, action.summary, { markdown: true });
-        check(`action ${command}: the job log`, action.log, { colors: true, markdown: true, action: true });
+        // The job log is plain text (GitHub renders no markdown there): what matters in it is that no line of the
+        // input is read as a workflow command and no escape sequence of the input reaches it. A project-file error
+        // quotes the refused target name there, escaped; the summary and the comment are the markdown channels.
+        check(`action ${command}: the job log`, action.log, { colors: true, action: true });
       }
     } finally {
       await h.close();
