@@ -70,6 +70,11 @@ export function hasInvisible(text: string): boolean {
   return found;
 }
 
+/** `text` with each control, zero-width or bidi character replaced by what `replace` makes of it. */
+export function mapInvisible(text: string, replace: (ch: string) => string): string {
+  return text.replace(INVISIBLE, replace);
+}
+
 /**
  * `text` for inside one line: every control, zero-width and bidi character as its
  * visible escape (`\n`, `\u001b`, `\u200b`), line breaks included (tabs kept with `keepTabs`).

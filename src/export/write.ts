@@ -5,7 +5,6 @@
  */
 import { appendFile, cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { dump } from 'js-yaml';
 import type { ResourceType } from '../kinds/index.js';
 import { escapeInvisible } from '../display.js';
 import { ConfigError, WriteInterruptedError } from '../errors.js';
@@ -17,6 +16,7 @@ import type { ExportedDocument, SecretVariable } from './build.js';
 import type { ExportFiles } from './file-layout.js';
 import { contentFileName, exportFiles, manifestPath } from './file-layout.js';
 import { startFileWriter } from './file-writer.js';
+import { yamlText } from './yaml-text.js';
 import type { InterruptGuard } from '../staged-files.js';
 import { STAGING_PREFIX, commitStaging, discardStaging, guardInterrupts, recoverStaging, startStaging, writeFileAtomic } from '../staged-files.js';
 
@@ -32,12 +32,6 @@ export const SECRETS_EXAMPLE_FILE = 'secrets.env.example';
 /** The environment variable the written project's target reads its API key from. */
 export const PROJECT_API_KEY_ENV = 'GWOPS_API_KEY';
 
-/**
- * How `js-yaml` writes export's YAML: no line folding, no anchors, double quotes where a
- * string needs quotes. It quotes the words YAML 1.1 reads as booleans (`"yes"`, `"on"`)
- * too, so that the files read the same with older YAML readers.
- */
-const YAML_OPTIONS = { lineWidth: -1, noRefs: true, quotingType: '"' } as const;
 
 /**
  * Every string of a JSON value (keys excepted, as the reader never substitutes them) through
@@ -70,7 +64,7 @@ export function renderDocument(document: ExportedDocument, contentFile?: string)
   if (Object.keys(document.relationships).length > 0) value.relationships = document.relationships;
   const content = contentFile ?? contentFileName(document);
   if (content !== undefined) value.content = { fromFile: content };
-  return dump(escapeStrings(value), YAML_OPTIONS);
+  return yamlText(escapeStrings(value));
 }
 
 /** The manifest files to write, rendered: path relative to the output directory → text (documents of one file joined by `---`), named by {@link exportFiles}. */
@@ -127,7 +121,7 @@ export interface ProjectFileInput {
 }
 
 function yamlBlock(value: unknown, indent = ''): string {
-  return dump(value, YAML_OPTIONS)
+  return yamlText(value)
     .trimEnd()
     .split('\n')
     .map((line) => indent + line)
