@@ -44,7 +44,7 @@ export function planSigningKey(source: PlanSigningKeySource): string | undefined
   if (source.planSigningKeyFile !== undefined) {
     from = `--plan-signing-key-file ${source.planSigningKeyFile}`;
     try {
-      key = readTextBounded(path.resolve(source.cwd, source.planSigningKeyFile), FILE_LIMITS.apiKey).replace(/\s+$/, '');
+      key = readTextBounded(path.resolve(source.cwd, source.planSigningKeyFile), FILE_LIMITS.apiKey).trimEnd();
     } catch (error) {
       if (!(error instanceof FileReadError)) throw error;
       throw new ConfigError(`cannot read the plan-signing key of ${from}: ${error.problem}`, { cause: error });
