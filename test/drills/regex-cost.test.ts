@@ -127,8 +127,14 @@ function cpu(run: () => unknown, times = 3): number {
   return best;
 }
 
-/** Below this CPU time (µs) a measurement is noise: growth is judged on larger ones only. */
-const NOISE_FLOOR = 3_000;
+/**
+ * Below this CPU time (µs) a measurement is noise: growth is judged on larger ones only. A
+ * linear replace over a string of a million characters can take ten times as long as at half
+ * that size (its result no longer fits the young generation), so times of a few milliseconds
+ * say nothing about growth; a super-linear expression is caught by {@link BUDGET} at the sizes
+ * measured (quadratic on 2^17 characters is ~10^10 steps).
+ */
+const NOISE_FLOOR = 20_000;
 /** Above this CPU time (µs) at one size the input is already too costly (and doubling stops). */
 const BUDGET = 400_000;
 /** Largest accepted ratio time(2n) / time(n): linear is 2, quadratic 4. */
