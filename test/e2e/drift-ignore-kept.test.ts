@@ -9,11 +9,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { useHarness, writeManifests } from './harness.js';
 import type { CliResult } from './harness.js';
+import { cliAtTime } from './harness.js';
 
 const t = useHarness();
 
@@ -38,21 +37,7 @@ attributes:
 const BEFORE_UNTIL = new Date('2027-01-31T22:00:00Z');
 const AFTER_UNTIL = new Date('2027-02-01T00:00:00Z');
 
-async function cliAt(now: Date, args: readonly string[], cwd: string): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'gwops', ...args], {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: t.h.env,
-    cwd,
-    isTTY: false,
-    stdin: Readable.from([]),
-    now: () => now,
-  });
-  t.h.outputs.push(stdout, stderr);
-  return { code, stdout, stderr };
-}
+const cliAt = (now: Date, args: readonly string[], cwd: string): Promise<CliResult> => cliAtTime(t.h, now, args, cwd);
 
 /** The live `backendHosts` host names and `tenant` of shop-backend. */
 async function live(): Promise<{ hosts: string[]; tenant: unknown }> {

@@ -9,12 +9,11 @@
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { diffLines } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { EXAMPLES, useHarness } from './harness.js';
 import type { CliResult } from './harness.js';
+import { cliAtTime } from './harness.js';
 
 const t = useHarness();
 
@@ -33,21 +32,7 @@ drift:
 `;
 
 /** The CLI in-process with an injected clock (the harness's runner has none). */
-async function cliAt(now: Date, args: readonly string[], cwd: string): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'gwops', ...args], {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: t.h.env,
-    cwd,
-    isTTY: false,
-    stdin: Readable.from([]),
-    now: () => now,
-  });
-  t.h.outputs.push(stdout, stderr);
-  return { code, stdout, stderr };
-}
+const cliAt = (now: Date, args: readonly string[], cwd: string): Promise<CliResult> => cliAtTime(t.h, now, args, cwd);
 
 const BEFORE_UNTIL = new Date('2026-12-31T23:00:00Z');
 const AFTER_UNTIL = new Date('2027-01-01T00:00:00Z');

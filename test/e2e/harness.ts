@@ -192,3 +192,24 @@ export function certificateKeyEnv(texts: readonly string[], keys: readonly strin
   }
   return env;
 }
+
+/**
+ * Runs the CLI in this process as `harness.cli` does, with its clock at `now` (for
+ * `drift.ignore` expiry) and its working directory at `cwd`; the outputs are kept for
+ * {@link leakedSecrets}.
+ */
+export async function cliAtTime(harness: Harness, now: Date, args: readonly string[], cwd: string): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['node', 'gwops', ...args], {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: harness.env,
+    cwd,
+    isTTY: false,
+    stdin: Readable.from([]),
+    now: () => now,
+  });
+  harness.outputs.push(stdout, stderr);
+  return { code, stdout, stderr };
+}
