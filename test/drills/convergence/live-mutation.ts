@@ -19,6 +19,7 @@
  * mutation is what `apply` must bring back, and a mutation outside the declared surface
  * must survive `apply` untouched.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { ApiResource, GatewaySession } from '../../../src/gateway/index.js';
 import type { Variant } from '../../../src/kinds/index.js';
@@ -223,7 +224,8 @@ export async function mutateOnce(ctx: MutationContext, focus = false): Promise<M
   if (apply.code !== 0) return { mutation, outcome: 'not restored', violation: `apply exits ${apply.code} after ${where}:\n${apply.text}` };
   const after = await ctx.raw(async (s) => at((await find(s, o))?.attributes, segments), 'cv read');
   const want = declared ? before : mutated;
-  if (JSON.stringify(after) !== JSON.stringify(want)) {
+  // Member order inside a JSON object carries no meaning: the gateway may answer in another order.
+  if (!isDeepStrictEqual(after, want)) {
     return { mutation, outcome: 'not restored', violation: `after apply, ${where} holds ${JSON.stringify(after)}, not ${JSON.stringify(want)}` };
   }
   const again = await ctx.drift();
