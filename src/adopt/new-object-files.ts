@@ -16,14 +16,15 @@
  * path), and N is added to it. A new object placed this way counts as declared there for the
  * next ones, so that new objects related to each other stay together.
  *
- * A file that is one object's own file as `gwops export` lays them out
- * (`<kind>/<name>.yaml` holding that object only, src/export/file-layout.ts) is never
- * given another object: when such a file wins, or when nothing related is declared, N gets
- * a file of its own, `<kind>/<name>.yaml` under the folder that holds the own files of its
- * related objects (else of the objects of its kind, else of any object, else the first
- * folder the project reads), named by export's rules by the caller. When the project reads
- * no folder such a file would be read from, N goes beside its most related object all the
- * same, and is not adopted when nothing is related.
+ * A file of one object's own (it declares that object only and is named after it as
+ * `gwops export` names files: `<kind>/<name>.yaml`, src/export/file-layout.ts, or
+ * `<name>.yaml` in another folder) is never given another object: when such a file wins,
+ * or when nothing related is declared, N gets a file of its own, named by export's rules
+ * by the caller, in the folder of the own files of its kind (those related to N first,
+ * else the most), else `<kind>/` under the folder that holds export's `<kind>/` folders
+ * (those of N's related objects first), else under the first folder the project reads.
+ * When the project reads no folder such a file would be read from, N goes beside its most
+ * related object all the same, and is not adopted when nothing is related.
  */
 import path from 'node:path';
 import type { ObjectRef, State } from '../engine/model.js';
@@ -83,11 +84,17 @@ function relations(states: readonly State[]): (ref: ObjectRef) => readonly Objec
 interface Home {
   readonly file: string;
   readonly own: boolean;
+  readonly ref: ObjectRef;
 }
 
-/** True when `file` is `<kind>/<name>.yaml` of the object `ref` (export's per-object layout). */
+/** True when `file` is named after the object `ref` as export names files (`<name>.yaml`). */
 function isOwnFileName(file: string, ref: ObjectRef): boolean {
-  return path.basename(path.dirname(file)) === ref.kind && path.basename(file) === fitFileName(escapeFileName(ref.name), '.yaml');
+  return path.basename(file) === fitFileName(escapeFileName(ref.name), '.yaml');
+}
+
+/** True when `file` is in a folder named after the kind of `ref` (export's per-object layout, `<kind>/<name>.yaml`). */
+function inKindFolder(file: string, ref: ObjectRef): boolean {
+  return path.basename(path.dirname(file)) === ref.kind;
 }
 
 function inside(file: string, folder: string): boolean {
@@ -103,25 +110,29 @@ export function placeNewObjects(input: NewObjectsInput): Map<string, NewObjectPl
   if (input.added.length === 0) return placements;
   const relatedTo = relations([input.live, input.desired]);
   const homes = new Map<string, Home>();
-  /** Objects per file, and the kinds each file declares. */
+  /** The objects each file declares. */
   const declaredIn = new Map<string, ObjectRef[]>();
+  const declare = (file: string, ref: ObjectRef): void => {
+    const list = declaredIn.get(file);
+    if (list) list.push(ref);
+    else declaredIn.set(file, [ref]);
+  };
   for (const [, objects] of input.desired.objects) {
     for (const object of objects.values()) {
       const file = object.source?.file;
       if (file === undefined || file === '-') continue;
-      const absolute = path.resolve(input.cwd, file);
-      declaredIn.set(absolute, [...(declaredIn.get(absolute) ?? []), object]);
+      declare(path.resolve(input.cwd, file), object);
     }
   }
   for (const [file, objects] of declaredIn) {
     const [only] = objects;
-    for (const object of objects) homes.set(keyOf(object), { file, own: objects.length === 1 && only !== undefined && isOwnFileName(file, only) });
+    for (const object of objects) homes.set(keyOf(object), { file, own: objects.length === 1 && only !== undefined && isOwnFileName(file, only), ref: object });
   }
   const kindsIn = (file: string): ReadonlySet<string> => new Set((declaredIn.get(file) ?? []).map((o) => o.kind));
   const readable = (folder: string): boolean => input.folders.some((f) => inside(folder, f));
 
   /** The homes of the objects related to `ref`, best first, with the object each file holds. */
-  const ranked = (ref: ObjectRef): { file: string; own: boolean; related: ObjectRef }[] => {
+  const ranked = (ref: ObjectRef): { file: string; own: boolean; related: ObjectRef; relatedWeight: number }[] => {
     const weights = new Map<string, { ref: ObjectRef; weight: number }>();
     const weigh = (other: ObjectRef): void => {
       const entry = weights.get(keyOf(other));
@@ -146,21 +157,25 @@ export function placeNewObjects(input: NewObjectsInput): Map<string, NewObjectPl
     return [...files.values()].sort((a, b) => b.score - a.score || sameKind(b.file) - sameKind(a.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   };
 
-  /** The folder of a file of its own for `ref`: `<root>/<kind>` under the roots of own files, most related first, within a folder read. */
-  const ownFolder = (ref: ObjectRef, best: readonly { file: string; own: boolean }[]): string | undefined => {
-    const roots: string[] = [];
-    for (const home of best) if (home.own) roots.push(path.dirname(path.dirname(home.file)));
-    const ownOfKind = new Map<string, number>();
-    const ownAny = new Map<string, number>();
-    for (const [key, home] of homes) {
-      if (!home.own) continue;
-      const root = path.dirname(path.dirname(home.file));
-      ownAny.set(root, (ownAny.get(root) ?? 0) + 1);
-      if (key.startsWith(`${ref.kind}\u0000`)) ownOfKind.set(root, (ownOfKind.get(root) ?? 0) + 1);
-    }
-    const byCount = (counts: Map<string, number>): string[] => [...counts].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0)).map(([root]) => root);
-    roots.push(...byCount(ownOfKind), ...byCount(ownAny), ...input.folders);
-    return roots.map((root) => path.join(root, ref.kind)).find(readable);
+  /** The folder (absolute) of a file of its own for `ref`, within a folder read (module comment); `best` its related homes, best first. */
+  const ownFolder = (ref: ObjectRef, best: readonly { file: string; own: boolean; related: ObjectRef }[]): string | undefined => {
+    const byCount = (folders: readonly string[]): string[] => {
+      const counts = new Map<string, number>();
+      for (const folder of folders) counts.set(folder, (counts.get(folder) ?? 0) + 1);
+      return [...counts].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0)).map(([folder]) => folder);
+    };
+    const own = [...homes.values()].filter((home) => home.own);
+    const kindRoot = (home: { file: string }): string => path.dirname(path.dirname(home.file));
+    const candidates = [
+      // Beside the own files of its kind, those of related objects first.
+      ...best.filter((home) => home.own && home.related.kind === ref.kind).map((home) => path.dirname(home.file)),
+      ...byCount(own.filter((home) => home.ref.kind === ref.kind).map((home) => path.dirname(home.file))),
+      // `<kind>/` beside export's `<kind>/` folders, those of related objects first.
+      ...best.filter((home) => home.own && inKindFolder(home.file, home.related)).map((home) => path.join(kindRoot(home), ref.kind)),
+      ...byCount(own.filter((home) => inKindFolder(home.file, home.ref)).map((home) => path.join(kindRoot(home), ref.kind))),
+      ...input.folders.map((folder) => path.join(folder, ref.kind)),
+    ];
+    return candidates.find(readable);
   };
 
   const place = (ref: ObjectRef): boolean => {
@@ -168,19 +183,20 @@ export function placeNewObjects(input: NewObjectsInput): Map<string, NewObjectPl
     const top = best[0];
     if (top && !top.own) {
       placements.set(keyOf(ref), { type: 'beside', file: top.file, related: top.related });
-      homes.set(keyOf(ref), { file: top.file, own: false });
-      declaredIn.set(top.file, [...(declaredIn.get(top.file) ?? []), ref]);
+      homes.set(keyOf(ref), { file: top.file, own: false, ref });
+      declare(top.file, ref);
       return true;
     }
     if (!top) return false;
     const folder = ownFolder(ref, best);
     if (folder !== undefined) {
       placements.set(keyOf(ref), { type: 'own', folder });
-      homes.set(keyOf(ref), { file: path.join(folder, fitFileName(escapeFileName(ref.name), '.yaml')), own: true });
+      homes.set(keyOf(ref), { file: path.join(folder, fitFileName(escapeFileName(ref.name), '.yaml')), own: true, ref });
     } else {
       // No folder read would hold a file of its own: beside the most related object all the same.
       placements.set(keyOf(ref), { type: 'beside', file: top.file, related: top.related });
-      homes.set(keyOf(ref), { file: top.file, own: false });
+      homes.set(keyOf(ref), { file: top.file, own: false, ref });
+      declare(top.file, ref);
     }
     return true;
   };
@@ -208,7 +224,7 @@ export function placeNewObjects(input: NewObjectsInput): Map<string, NewObjectPl
         return false;
       }
       placements.set(keyOf(own), { type: 'own', folder });
-      homes.set(keyOf(own), { file: path.join(folder, fitFileName(escapeFileName(own.name), '.yaml')), own: true });
+      homes.set(keyOf(own), { file: path.join(folder, fitFileName(escapeFileName(own.name), '.yaml')), own: true, ref: own });
       return true;
     });
   }
