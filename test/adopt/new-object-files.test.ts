@@ -21,6 +21,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { adoptDrift } from '../../src/adopt/index.js';
+import { placeNewObjects } from '../../src/adopt/new-object-files.js';
 import type { DriftReport } from '../../src/engine/drift-report.js';
 import { DRIFT_FORMAT_VERSION } from '../../src/engine/drift-report.js';
 import type { Link, ObjectRef, State, StateObject } from '../../src/engine/model.js';
@@ -211,5 +212,31 @@ describe('drift --adopt places each new object beside its related objects, else 
     } finally {
       await rm(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('an attribute that names another object relates the two', () => {
+  it('places a new mapping whose IP rules name a declared IP address list in the file of that list', () => {
+    const rules = { ipRules: { ipAddressWhitelists: { pathWhitelists: [{ enabled: true, ipAddressListIds: ['office'] }] } } };
+    const object = (kind: ResourceType, name: string, file?: string, attributes: Record<string, unknown> = {}): StateObject => ({
+      kind,
+      name,
+      attributes,
+      ...(file === undefined ? {} : { source: { file, line: 1, column: 1 } }),
+    });
+    const states = (objects: StateObject[]): State => {
+      const byKind = new Map<ResourceType, Map<string, StateObject>>();
+      for (const o of objects) byKind.set(o.kind, new Map([...(byKind.get(o.kind) ?? []), [o.name, o]]));
+      return { objects: byKind, links: [] };
+    };
+    const declared = [object('ip-address-list', 'office', 'm/lists.yaml'), object('mapping', 'first', 'm/mappings.yaml')];
+    const placements = placeNewObjects({
+      added: [{ kind: 'mapping', name: 'by-hand' }],
+      desired: states(declared),
+      live: states([...declared, object('mapping', 'by-hand', undefined, rules)]),
+      folders: ['/p/m'],
+      cwd: '/p',
+    });
+    expect(placements.get('mapping\u0000by-hand')).toEqual({ type: 'beside', file: '/p/m/lists.yaml', related: { kind: 'ip-address-list', name: 'office' } });
   });
 });
