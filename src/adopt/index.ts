@@ -6,11 +6,11 @@
  * - changed attributes, links and (with `adoptDeletions`) deleted objects: plan.ts decides
  *   what goes into which document, edit.ts writes it in place;
  * - `added`: each object becomes a manifest written by `export`'s writer
- *   (src/export/write.ts), where the project reads it: a new file beside the manifests of
- *   the same kind, or a document added to the manifest file of that kind when the project
- *   lists files; its secrets become `{ fromEnv }` references whose variables must be set
- *   before the next plan; a document's content (kinds with a content sub-resource) is
- *   written beside it as export writes it, `<name>.content.<extension>`, and declared with
+ *   (src/export/write.ts), where the project reads it: added to the file of the declared
+ *   objects it is most related to, else in a file of its own (new-object-files.ts); its
+ *   secrets become `{ fromEnv }` references whose variables must be set before the next
+ *   plan; a document's content (kinds with a content sub-resource) is written beside it as
+ *   export writes it, `<name>.content.<extension>`, and declared with
  *   `content: { fromFile }`. In a project whose other targets read the same manifests it
  *   is not adopted (they would create it).
  *
@@ -25,7 +25,7 @@ import { ConfigError, WriteInterruptedError } from '../errors.js';
 import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
 import { buildDocuments, contentKey } from '../export/build.js';
 import { exportAttributes } from '../export/attributes.js';
-import { FileNames, escapeFileName, fileNameKey, fitFileName } from '../export/names.js';
+import { FileNames, escapeFileName } from '../export/names.js';
 import { contentFileName, renderDocument } from '../export/write.js';
 import { guardInterrupts, writeFileAtomic } from '../staged-files.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
@@ -35,6 +35,7 @@ import { editManifestText, escapeStrings } from './edit.js';
 import type { AdoptInput, OverlayDocument } from './plan.js';
 import { planAdoption } from './plan.js';
 import { otherReaders } from './placement.js';
+import { placeNewObjects } from './new-object-files.js';
 
 export type { AdoptInput } from './plan.js';
 export { planAdoption } from './plan.js';
@@ -63,54 +64,6 @@ export interface AddedDocument {
   readonly content?: { readonly file: string; readonly data: Uint8Array };
   /** `text` with another content file named in `fromFile` (when the one in `content.file` is taken). */
   readonly render?: (contentFile: string) => string;
-}
-
-/** The file in `dir` that is `fileName` on a file system that ignores case and Unicode normalisation (src/export/names.ts `fileNameKey`), if any. */
-function existingFile(dir: string, fileName: string): string | undefined {
-  const key = fileNameKey(fileName);
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return undefined;
-  }
-  const found = entries.find((entry) => fileNameKey(entry) === key);
-  return found === undefined ? undefined : path.join(dir, found);
-}
-
-/**
- * Where a new manifest document of `kind` goes, so that the project reads it. Beside the
- * manifests of the same kind when there are any: a new file `<name>.yaml` in the directory
- * of the first one when that file is named after its object (one object per file) and the
- * directory is read whole, else added to that file. Without any: `<kind>/<name>.yaml` under
- * the first manifest directory, else added to the first manifest file.
- * @param manifestPaths the paths the run read (absolute or relative to `cwd`)
- * @returns the absolute file (the document is added to it when it exists)
- */
-export function newDocumentFile(kind: ResourceType, name: string, desired: State, manifestPaths: readonly string[], cwd: string): string {
-  const read = manifestPaths.filter((p) => p !== '-').map((p) => path.resolve(cwd, p));
-  const directories = read.filter((p) => existsSync(p) && statSync(p).isDirectory());
-  const sameKind = [...(desired.objects.get(kind)?.values() ?? [])]
-    .flatMap((o) => (o.source?.file !== undefined && o.source.file !== '-' ? [{ file: path.resolve(cwd, o.source.file), name: o.name }] : []))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  // Within the bytes a file name may have (src/export/names.ts `fitFileName`), as export names it.
-  const fileName = fitFileName(escapeFileName(name), '.yaml');
-  const beside = sameKind[0];
-  if (beside !== undefined) {
-    const dir = path.dirname(beside.file);
-    const candidate = path.join(dir, fileName);
-    const perObject = path.basename(beside.file) === fitFileName(escapeFileName(beside.name), '.yaml');
-    const readWhole = directories.some((d) => {
-      const relative = path.relative(d, dir);
-      return !relative.startsWith('..') && !path.isAbsolute(relative);
-    });
-    // A file that is the same one where case or normalisation is ignored is another object's: never written over.
-    return perObject && readWhole && existingFile(dir, fileName) === undefined ? candidate : beside.file;
-  }
-  const directory = directories[0];
-  if (directory !== undefined) return existingFile(path.join(directory, kind), fileName) ?? path.join(directory, kind, fileName);
-  const first = read[0];
-  return first ?? path.join(cwd, kind, fileName);
 }
 
 /**
@@ -191,7 +144,7 @@ function appended(text: string, documents: readonly string[]): string {
 
 /**
  * Edits and writes the manifest and overlay files, and writes the objects added on the
- * gateway where the project reads them ({@link newDocumentFile}).
+ * gateway where the project reads them (new-object-files.ts `placeNewObjects`).
  * @param manifestPaths the manifest paths the run read
  * @throws ConfigError when a file cannot be written
  */
@@ -223,18 +176,29 @@ export async function adoptDrift(input: AdoptInput, manifestPaths: readonly stri
     }
     for (const entry of entries) names.reserve(dir, entry, { label: 'a file that is there already' });
   };
+  const folders = manifestPaths
+    .filter((p) => p !== '-')
+    .map((p) => path.resolve(input.cwd, p))
+    .filter((p) => existsSync(p) && statSync(p).isDirectory());
+  const placements = placeNewObjects({ added, desired: input.desired, live: input.live, folders, cwd: input.cwd });
   for (const doc of added) {
     if (baseReaders.length > 0) {
       skipped.push(`${doc.kind} '${doc.name}' was added on the gateway: not adopted, the manifests are read by target${baseReaders.length === 1 ? '' : 's'} ${baseReaders.join(', ')} too (they would create it)`);
       continue;
     }
-    let file = newDocumentFile(doc.kind, doc.name, input.desired, manifestPaths, input.cwd);
+    const placement = placements.get(`${doc.kind}\u0000${doc.name}`);
+    if (placement === undefined || placement.type === 'none') {
+      skipped.push(`${doc.kind} '${doc.name}' was added on the gateway: not adopted, ${placement?.why ?? 'no place was found for it'}`);
+      continue;
+    }
+    let file: string;
+    if (placement.type === 'own') {
+      // A file of its own, named as export names it; a name taken on disk or by this run is never written over.
+      seed(placement.folder);
+      file = path.join(placement.folder, names.claim(placement.folder, escapeFileName(doc.name), '.yaml', { label: `the manifest of ${doc.kind} ${JSON.stringify(doc.name)}` }));
+    } else file = placement.file;
     const dir = path.dirname(file);
     seed(dir);
-    if (!existsSync(file) && !appends.has(file) && file.endsWith('.yaml')) {
-      // A new file: its name may be one this run gave to a content file already.
-      file = path.join(dir, names.claim(dir, path.basename(file).slice(0, -'.yaml'.length), '.yaml', { label: `the manifest of ${doc.kind} ${JSON.stringify(doc.name)}` }));
-    }
     let text = doc.text;
     if (doc.content) {
       // Beside the manifest, where its `fromFile` points; a file already there, or written by this run, keeps its owner.

@@ -79,7 +79,9 @@ describe('drift --adopt with built-ins and deletions', () => {
     }, 'virtual host by hand on the default certificate');
     const adopt = await t.h.cli(['drift', ...config, '--adopt']);
     expect(adopt.stderr).not.toMatch(/^Error/m);
-    expect(await readFile(join(folder, 'm', 'hosts.yaml'), 'utf8')).toMatch(/ssl-certificate: "?sha256:[0-9a-f]{16}/);
+    // Related to no declared object: a file of its own, hosts.yaml as it was.
+    expect(await readFile(join(folder, 'm', 'virtual-host', 'edge-by-hand.yaml'), 'utf8')).toMatch(/ssl-certificate: "?sha256:[0-9a-f]{16}/);
+    expect(await readFile(join(folder, 'm', 'hosts.yaml'), 'utf8')).not.toContain('edge-by-hand');
     const validate = await t.h.cli(['validate', '--config', join(folder, 'gwops.yaml')]);
     expect(validate.stdout + validate.stderr).not.toMatch(/unresolved-link|error/i);
     expect(validate.code).toBe(0);

@@ -304,7 +304,7 @@ attributes:
 });
 
 describe('drift --adopt writes new objects where the project reads them', () => {
-  it('adds the document to a listed manifest file, so plan --prune keeps it', async () => {
+  it('adds a new object to the listed file of the objects it is related to, and lists an unrelated one as not adopted', async () => {
     const p = await project('listed', {
       'gwops.yaml': 'manifests: [m/hosts.yaml, m/routes.yaml]\nownership:\n  mapping: [name=@ad-new-]\n  back-end-group: [name=@ad-new-]\n',
       'm/hosts.yaml': GROUP('ad-new-first-g'),
@@ -312,14 +312,24 @@ describe('drift --adopt writes new objects where the project reads them', () => 
     });
     const conn = ['--url', staging.url, '--api-key-file', 'staging-key'];
     succeeded(await p.cli(['apply', '--yes', ...conn]));
-    await raw(staging, (s) => createMapping(s, 'ad-new-x', '/x/'));
+    const before = { hosts: await p.read('m/hosts.yaml'), routes: await p.read('m/routes.yaml') };
+    await raw(staging, async (s) => {
+      // ad-new-x shares ad-new-first's back-end group; ad-new-y and its group relate to nothing declared.
+      const mapping = await s.create('mappings', { type: 'mapping', attributes: { name: 'ad-new-x', entryPath: { value: '/x/' } } });
+      await s.link('mappings', mapping.id, 'back-end-groups', [{ type: 'back-end-group', id: await idOf(s, 'back-end-groups', 'ad-new-first-g') }]);
+      await createMapping(s, 'ad-new-y', '/y/');
+    });
     const adopted = await p.cli(['drift', '--adopt', ...conn]);
     expect(adopted.code).toBe(2);
     expect(adopted.stderr).toContain('edited   m/routes.yaml');
-    const docs = parseAllDocuments(await p.read('m/routes.yaml')).map((d) => d.toJS() as { name: string });
-    expect(docs.map((d) => d.name)).toEqual(['ad-new-first', 'ad-new-x']);
-    expect(parseAllDocuments(await p.read('m/hosts.yaml')).map((d) => (d.toJS() as { name: string }).name)).toEqual(['ad-new-first-g', 'ad-new-x-g']);
-    const plan = await p.cli(['plan', '--prune', '--detailed-exitcode', '--no-server-check', ...conn]);
+    const routes = await p.read('m/routes.yaml');
+    expect(routes.startsWith(before.routes)).toBe(true);
+    expect(parseAllDocuments(routes).map((d) => (d.toJS() as { name: string }).name)).toEqual(['ad-new-first', 'ad-new-x']);
+    expect(await p.read('m/hosts.yaml')).toBe(before.hosts);
+    // A listed project reads no file of its own: the unrelated objects are listed, never added to a file they do not belong in.
+    expect(adopted.stderr).toMatch(/Not adopted:\n(?: {2}.*\n)*? {2}back-end-group 'ad-new-y-g' was added on the gateway: not adopted, nothing related to it is declared/);
+    expect(adopted.stderr).toMatch(/ {2}mapping 'ad-new-y' was added on the gateway: not adopted, nothing related to it is declared/);
+    const plan = await p.cli(['plan', '--detailed-exitcode', '--no-server-check', ...conn]);
     expect(plan.stdout).toContain('No changes.');
   });
 
@@ -335,5 +345,52 @@ describe('drift --adopt writes new objects where the project reads them', () => 
     expect(adopted.stderr).toMatch(/created {2}out\/back-end-group\/ad-exp-b-g\.yaml/);
     const plan = await p.cli(['plan', '--prune', '--detailed-exitcode', '--no-server-check', '--config', 'out/gwops.yaml', ...conn]);
     expect(plan.stdout).toContain('No changes.');
+  });
+
+  it('writes a new mapping of a virtual host into the file of that host\'s mappings, not into the first mapping file', async () => {
+    const mapping = (name: string, path: string, host: string | undefined, group: string): string =>
+      `${HEAD}kind: mapping\nname: ${name}\nattributes:\n  entryPath: { value: ${path} }\nrelationships:\n${host === undefined ? '' : `  virtual-hosts: [${host}]\n`}  back-end-groups: [${group}]\n`;
+    const host = (name: string, mappings?: string[]): string =>
+      `${HEAD}kind: virtual-host\nname: ${name}\nattributes:\n  hostName: ${name}.example.com\n  networkInterface:\n    http: { enabled: true, port: 80 }\n    https: { enabled: false, http2Allowed: false }\n${mappings ? `relationships:\n  mappings: [${mappings.join(', ')}]\n` : ''}`;
+    const files = {
+      'gwops.yaml': 'manifests: [manifests]\nownership:\n  mapping: [name=@ad-vh-]\n  back-end-group: [name=@ad-vh-]\n  virtual-host: [name=@ad-vh-]\n  ip-address-list: [name=@ad-vh-]\n',
+      // The API host lists its mappings; the shop's mappings name their host themselves.
+      'manifests/hosts.yaml': `# the public hosts\n${host('ad-vh-api', ['ad-vh-api-a', 'ad-vh-api-b'])}---\n${host('ad-vh-shop')}`,
+      'manifests/groups.yaml': `${GROUP('ad-vh-api-g')}---\n${GROUP('ad-vh-shop-g')}`,
+      'manifests/mappings/api.yaml': `# API mappings\n${mapping('ad-vh-api-a', '/a/', undefined, 'ad-vh-api-g')}---\n${mapping('ad-vh-api-b', '/b/', undefined, 'ad-vh-api-g')}`,
+      'manifests/mappings/shop.yaml': `# shop mappings\n${mapping('ad-vh-shop-a', '/shop/a/', 'ad-vh-shop', 'ad-vh-shop-g')}---\n${mapping('ad-vh-shop-b', '/shop/b/', 'ad-vh-shop', 'ad-vh-shop-g')}`,
+      // Taken by another object: a file of its own for the list `ad-vh-solo` must not be this one.
+      'manifests/ip-address-list/ad-vh-solo.yaml': `# kept as it is\n${HEAD}kind: ip-address-list\nname: ad-vh-kept\nattributes:\n  ips: ['192.0.2.1']\n`,
+    };
+    const p = await project('hosts', files);
+    const conn = ['--url', staging.url, '--api-key-file', 'staging-key'];
+    succeeded(await p.cli(['apply', '--yes', ...conn]));
+    await raw(staging, async (s) => {
+      const made = async (name: string, path: string, hostName: string, group: string): Promise<void> => {
+        const m = await s.create('mappings', { type: 'mapping', attributes: { name, entryPath: { value: path } } });
+        await s.link('mappings', m.id, 'back-end-groups', [{ type: 'back-end-group', id: await idOf(s, 'back-end-groups', group) }]);
+        await s.link('virtual-hosts', await idOf(s, 'virtual-hosts', hostName), 'mappings', [{ type: 'mapping', id: m.id }]);
+      };
+      await made('ad-vh-shop-new', '/shop/new/', 'ad-vh-shop', 'ad-vh-shop-g');
+      await made('ad-vh-api-new', '/new/', 'ad-vh-api', 'ad-vh-api-g');
+      await s.create('ip-address-lists', { type: 'ip-address-list', attributes: { name: 'ad-vh-solo', ips: ['198.51.100.7'] } });
+    });
+    const adopted = await p.cli(['drift', '--adopt', ...conn]);
+    expect(adopted.code).toBe(2);
+    const namesIn = async (file: string): Promise<string[]> => parseAllDocuments(await p.read(file)).map((d) => (d.toJS() as { name: string }).name);
+    expect(await namesIn('manifests/mappings/shop.yaml')).toEqual(['ad-vh-shop-a', 'ad-vh-shop-b', 'ad-vh-shop-new']);
+    expect(await namesIn('manifests/mappings/api.yaml')).toEqual(['ad-vh-api-a', 'ad-vh-api-b', 'ad-vh-api-new']);
+    // Every line that was there is still there, in order, at the start.
+    for (const file of ['manifests/mappings/shop.yaml', 'manifests/mappings/api.yaml']) expect((await p.read(file)).startsWith(files[file as keyof typeof files])).toBe(true);
+    expect(await p.read('manifests/groups.yaml')).toBe(files['manifests/groups.yaml']);
+    // The unrelated list: a file of its own, beside the one that has its name already.
+    expect(await p.read('manifests/ip-address-list/ad-vh-solo.yaml')).toBe(files['manifests/ip-address-list/ad-vh-solo.yaml']);
+    expect(await namesIn('manifests/ip-address-list/ad-vh-solo~2.yaml')).toEqual(['ad-vh-solo']);
+    expect(adopted.stderr).toMatch(/created {2}manifests\/ip-address-list\/ad-vh-solo~2\.yaml/);
+    const validate = await p.cli(['validate']);
+    expect(validate.code).toBe(0);
+    const plan = await p.cli(['plan', '--prune', '--detailed-exitcode', '--no-server-check', ...conn]);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
   });
 });

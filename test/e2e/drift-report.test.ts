@@ -122,8 +122,9 @@ describe('drift a team can act on', () => {
     const [vhBefore, apiBefore] = await Promise.all([readFile(vhFile, 'utf8'), readFile(apiFile, 'utf8')]);
     const adopted = await cliAt(AFTER_UNTIL, ['drift', '--adopt', '--adopt-deletions', ...conn], dir);
     expect(adopted.code).toBe(2);
-    // Beside the back-end groups: added to the file that holds them.
-    expect(adopted.stderr).toContain('edited   manifests/back-end-groups.yaml');
+    // Related to no declared object: a file of its own, not the file that holds the other back-end groups.
+    expect(adopted.stderr).toContain('created  manifests/back-end-group/example-extra.yaml');
+    expect(adopted.stderr).not.toContain('manifests/back-end-groups.yaml');
     const changedLines = (before: string, after: string): string[] =>
       diffLines(before, after)
         .filter((p) => p.added || p.removed)
@@ -134,7 +135,7 @@ describe('drift a team can act on', () => {
     expect(apiChanges.slice(2).every((l) => l.startsWith('-'))).toBe(true); // the deleted document, nothing else
     expect(apiChanges.join('\n')).toContain('-name: api-customers');
     expect(await readFile(apiFile, 'utf8')).toContain('# The API platform on api.example.com'); // comments kept
-    expect(await readFile(join(dir, 'manifests', 'back-end-groups.yaml'), 'utf8')).toContain('hostName: extra.dc1.example.internal');
+    expect(await readFile(join(dir, 'manifests', 'back-end-group', 'example-extra.yaml'), 'utf8')).toContain('hostName: extra.dc1.example.internal');
 
     const plan = await cliAt(AFTER_UNTIL, ['plan', '--detailed-exitcode', '--no-server-check', ...conn], dir);
     expect(plan.stdout).toContain('No changes.');
