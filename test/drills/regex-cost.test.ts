@@ -109,10 +109,16 @@ function schemaPatterns(): string[] {
 
 const ownTextOnly = (file: string): boolean => OWN_TEXT_ONLY.some((dir) => file.startsWith(dir));
 
-/** recheck's verdict on one expression (deterministic: a fixed seed). */
+/**
+ * recheck's verdict on one expression (deterministic: a fixed seed). recheck answers
+ * `unknown` (timeout) when its wall-clock budget runs out, which a busy machine causes: that answer
+ * is asked again once with a budget twelve times as long before it counts.
+ */
 function verdict(source: string, flags: string): { status: string; attack: string | undefined } {
-  const result = checkSync(source, flags, { randomSeed: 7, timeout: 10_000 });
-  return { status: result.status, attack: result.status === 'vulnerable' ? result.attack.string : undefined };
+  let result = checkSync(source, flags, { randomSeed: 7, timeout: 10_000 });
+  if (result.status === 'unknown' && result.error.kind === 'timeout') result = checkSync(source, flags, { randomSeed: 7, timeout: 120_000 });
+  const status = result.status === 'unknown' ? `unknown (${result.error.kind})` : result.status;
+  return { status, attack: result.status === 'vulnerable' ? result.attack.string : undefined };
 }
 
 /** CPU time (user + system, µs) of `run`, the least of `times` tries. */
