@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { EXIT_CODES_HELP, debugEnabled, exitCodeFor } from './exit.js';
 import { EXIT } from '../exit-codes.js';
@@ -18,8 +19,8 @@ import { registerGraph } from './commands/graph.js';
 import { registerInit } from './commands/init.js';
 import { UsageError } from '../errors.js';
 
-/** The version of gwops, as `gwops --version` and `gwops version` print it. */
-export const VERSION = '0.1.0';
+/** The version of gwops, as `gwops --version` and `gwops version` print it: package.json's, which a release sets (src/release/release.ts). */
+export const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 /** True when `--no-color` is among the arguments before `--` (a program option, read before parsing as `--debug` is). */
 function noColorFlag(argv: readonly string[]): boolean {

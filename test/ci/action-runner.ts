@@ -143,6 +143,11 @@ export interface RunOptions {
   readonly cwd?: string;
   /** The ref the action is used at (`github.action_ref`); default empty, as GitHub leaves it in some composite actions. */
   readonly actionRef?: string;
+  /**
+   * Stands in for the `uses:` steps (not run otherwise): gets the step and a function that
+   * resolves its `${{ … }}` expressions; returns the step's outputs.
+   */
+  readonly uses?: (step: ActionStep, resolve: (text: string) => string) => Record<string, string>;
 }
 
 /** Runs the `run:` steps of action.yml in order, as a runner would, stopping at the first failure. */
@@ -166,6 +171,11 @@ export function runComposite(action: ActionFile, options: RunOptions): Composite
     const replaced = step.id !== undefined ? options.replace?.[step.id] : undefined;
     if (replaced) {
       context.steps[key] = { code: 0, stdout: '', stderr: '', outputs: replaced };
+      return;
+    }
+    if (step.uses !== undefined && options.uses) {
+      const outputs = options.uses(step, (text) => interpolate(text, context));
+      context.steps[key] = { code: 0, stdout: '', stderr: '', outputs };
       return;
     }
     if (step.run === undefined) return;

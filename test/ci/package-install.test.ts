@@ -4,8 +4,11 @@
  * cache, which `npm ci` of this repository filled), then the installed `gwops` run there.
  * What it proves: the package's `files` hold everything the CLI reads at run time (dist,
  * schemas, server defaults, the templates of init, the examples), `bin` works from
- * node_modules/.bin, and the scripts that install from a git reference build the package
- * (`prepare`). `npm test` has built dist/ before this runs.
+ * node_modules/.bin, the install runs no script and asks for none (the packed package.json
+ * has no `prepare`), and the scripts that install from a git reference build the package
+ * (`prepare`). The pack runs npm's whole pack lifecycle in a copy of the repository but the
+ * build that `prepack` starts with: `npm test` has built dist/ before this runs, and the
+ * copy takes it (test/ci/workflow-runner.ts `prebuilt`).
  */
 import { spawnSync } from 'node:child_process';
 import type { SpawnSyncReturns } from 'node:child_process';
@@ -14,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './action-runner.js';
+import { copyOfRepository, prebuilt } from './workflow-runner.js';
 
 interface PackageJson {
   readonly version: string;
@@ -33,18 +37,26 @@ function run(command: string, args: readonly string[], cwd: string, env: Record<
 describe('the package, installed from its tarball into an empty project', () => {
   let project: string;
   let gwops: string;
+  let install: SpawnSyncReturns<string>;
   beforeAll(() => {
     const temp = mkdtempSync(join(tmpdir(), 'gwops-pack-'));
-    // --ignore-scripts: dist/ is built already; prepare would only build it again.
-    run('npm', ['pack', '--ignore-scripts', '--pack-destination', temp], ROOT);
+    const checkout = copyOfRepository();
+    prebuilt(checkout);
+    run('npm', ['pack', '--pack-destination', temp], checkout);
     const tarball = readdirSync(temp).find((f) => f.endsWith('.tgz'));
     expect(tarball).toBe(`gwops-${pkg.version}.tgz`);
     project = join(temp, 'team-repository');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), '{ "private": true }\n');
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(temp, tarball ?? '')], project);
+    install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(temp, tarball ?? '')], project);
     gwops = join(project, 'node_modules', '.bin', 'gwops');
   }, 300_000);
+
+  it('installs without a word on stderr: no install script to approve (the packed package.json has no prepare)', () => {
+    expect(install.stderr).toBe('');
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'gwops', 'package.json'), 'utf8')) as PackageJson;
+    expect(installed.scripts.prepare).toBeUndefined();
+  });
 
   it('gwops --version prints the version of package.json', () => {
     expect(run(gwops, ['--version'], project).stdout.trim()).toBe(pkg.version);
@@ -65,11 +77,12 @@ describe('the package, installed from its tarball into an empty project', () => 
 });
 
 describe('the scripts that install from a git reference', () => {
-  it('prepare builds dist/ (npm runs it after installing a git dependency, and before npm pack)', () => {
+  it('prepare builds dist/ (npm runs it after installing a git dependency); prepack builds before npm pack and packs without prepare', () => {
     expect(pkg.scripts.prepare).toBe('npm run build');
     // tsc, then the validators precompiled from the schemas (src/manifest/precompile.ts).
     expect(pkg.scripts.build).toMatch(/^tsc -p tsconfig\.json && node dist\/manifest\/precompile\.js$/);
-    expect(pkg.scripts.prepack, 'prepare already runs before npm pack').toBeUndefined();
+    expect(pkg.scripts.prepack).toBe('npm run build && node dist/release/packed-manifest.js strip');
+    expect(pkg.scripts.postpack).toBe('node dist/release/packed-manifest.js restore');
   });
 
   it('files holds every folder the CLI reads at run time', () => {
