@@ -13,6 +13,14 @@ import { colorEnabled } from '../cli/color.js';
 import { startEmulator } from '../emulator/index.js';
 import { withSession } from '../gateway/index.js';
 import { EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY } from './example-keys.js';
+import { DEMO_COMMIT_AUTHOR, DEMO_COMMIT_SUBJECT, demoRepository } from './repository.js';
+
+/** The CI variables that name a commit or a run (src/operations/steps/commit-info.ts), left out of the demo's environment. */
+const COMMIT_VARIABLES = ['GITHUB_SHA', 'GITHUB_SERVER_URL', 'GITHUB_REPOSITORY', 'GITHUB_RUN_ID', 'CI_COMMIT_SHA', 'CI_PIPELINE_URL'];
+
+function withoutCommitVariables(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !COMMIT_VARIABLES.includes(name)));
+}
 
 /** The example project the demo applies (shipped in the package). */
 export const DEMO_PROJECT = fileURLToPath(new URL('../../examples/demo/gwops.yaml', import.meta.url));
@@ -20,10 +28,10 @@ export const DEMO_PROJECT = fileURLToPath(new URL('../../examples/demo/gwops.yam
 /** The login-app example's manifests (shipped in the package). */
 const LOGIN_APP_MANIFESTS = fileURLToPath(new URL('../../examples/login-app/manifests', import.meta.url));
 
-/** The project file of examples/login-app/gwops.yaml, with its `login` source at `jwksUrl`. */
-function loginAppProject(jwksUrl: string, caFile: string): string {
+/** The project file of examples/login-app/gwops.yaml, with its `login` source at `jwksUrl` and its manifests at `manifests`. */
+function loginAppProject(jwksUrl: string, caFile: string, manifests: string): string {
   return [
-    `manifests: [${JSON.stringify(LOGIN_APP_MANIFESTS)}]`,
+    `manifests: [${JSON.stringify(manifests)}]`,
     'jwks:',
     '  login:',
     `    url: ${JSON.stringify(jwksUrl)}`,
@@ -82,20 +90,26 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     const caFile = join(dir, 'emulator-ca.pem');
     await writeFile(keyFile, emulator.apiKey, { mode: 0o600 });
     await writeFile(caFile, emulator.caCertificate ?? '');
+    // The examples in a repository of their own, committed with a fixed message: the activation comment reads the same in every run.
+    const repository = await demoRepository(dir);
+    const demoProject = repository?.demoProject ?? DEMO_PROJECT;
+    // Without git, the same comment is given as --comment.
+    const comment = repository ? [] : ['--comment', `gwops apply: ${DEMO_COMMIT_SUBJECT} (${DEMO_COMMIT_AUTHOR})`];
     const env = {
-      ...io.env,
+      // The commit is the demo repository's, not one a CI run names.
+      ...withoutCommitVariables(io.env),
       GWOPS_EXAMPLE_SHOP_TLS_KEY: EXAMPLE_SHOP_TLS_KEY,
       GWOPS_EXAMPLE_WILDCARD_TLS_KEY: EXAMPLE_WILDCARD_TLS_KEY,
       CI: 'true',
     };
     // No progress lines: they would land between the steps' folded outputs.
-    const demoIO: CliIO = { ...io, env, progress: false };
-    const connection = ['--config', DEMO_PROJECT, '--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile];
+    const demoIO: CliIO = { ...io, env, progress: false, cwd: repository?.cwd ?? io.cwd };
+    const connection = ['--config', demoProject, '--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile];
     let failures = 0;
     // The login-app example's project, pointed at this emulator's login application (its own
     // gwops.yaml names the emulator's default port).
     const loginProject = join(dir, 'login-app.yaml');
-    await writeFile(loginProject, loginAppProject(emulator.loginApp?.jwksUrl ?? '', caFile));
+    await writeFile(loginProject, loginAppProject(emulator.loginApp?.jwksUrl ?? '', caFile, repository?.loginAppManifests ?? LOGIN_APP_MANIFESTS));
     const loginConnection = ['--config', loginProject, '--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile];
     const hidden = new Set([...connection, ...loginConnection]);
     const step = async (title: string, explanation: string, args: readonly string[], expected: number): Promise<void> => {
@@ -113,16 +127,17 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     io.stdout.write(
       `${c.bold('gwops demo')}: a local gateway emulator is running at ${emulator.url}\n` +
         `(variant ${emulator.variant}, self-signed TLS; its API key is in a temporary file, never printed).\n` +
-        `The manifests are the example configuration in examples/manifests.\n`,
+        `The manifests are the example configuration in examples/manifests, ` +
+        (repository ? `committed in a throw-away Git repository as "${DEMO_COMMIT_SUBJECT}".\n` : `used in place (git is not installed).\n`),
     );
-    await step('1. Validate the manifests', 'Offline: schemas and semantic rules, no gateway contacted.', ['validate', '--config', DEMO_PROJECT], 0);
+    await step('1. Validate the manifests', 'Offline: schemas and semantic rules, no gateway contacted.', ['validate', '--config', demoProject], 0);
     await step(
       '2. Plan',
       'Diff against the live gateway, then execute in a throw-away session so the gateway\'s own validator checks it.',
       ['plan', ...connection, '--detailed-exitcode'],
       2,
     );
-    await step('3. Apply', 'Executes the plan in one session and activates it with a comment derived from the commit.', ['apply', ...connection, '--yes'], 0);
+    await step('3. Apply', 'Executes the plan in one session and activates it with a comment derived from the commit (its SHA, subject and author).', ['apply', ...connection, '--yes', ...comment], 0);
     await step('4. Drift check', 'Nothing changed since the apply: exit 0.', ['drift', ...connection], 0);
 
     io.stdout.write(`\n${c.bold(c.cyan('━━ 5. A change behind gwops\'s back'))}\n`);
@@ -146,13 +161,13 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     });
 
     await step('6. Drift check', 'The nightly drift run notices both changes: exit 2.', ['drift', ...connection], 2);
-    await step('7. Apply heals', 'Apply with --prune restores the attribute and removes the undeclared mapping.', ['apply', ...connection, '--yes', '--prune'], 0);
+    await step('7. Apply heals', 'Apply with --prune restores the attribute and removes the undeclared mapping.', ['apply', ...connection, '--yes', '--prune', ...comment], 0);
     await step('8. Drift check', 'Back in sync: exit 0.', ['drift', ...connection], 0);
 
     await step(
       '9. Token keys from the login application',
       'examples/login-app: two API mappings verify tokens with the key { fromJwks: { source: login, alg: RS_256 } } names; the JWKS is fetched once.',
-      ['apply', ...loginConnection, '--yes'],
+      ['apply', ...loginConnection, '--yes', ...comment],
       0,
     );
     io.stdout.write(`\n${c.bold(c.cyan('━━ 10. The login application rotates its signing keys'))}\n`);
@@ -160,7 +175,7 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
     const current = emulator.loginApp?.rotate() ?? '';
     io.stdout.write(`  ${current} is now the current key; ${retired} stays published for its grace period.\n`);
     await step('11. Drift check', 'Every mapping that uses the key is stale: exit 2, old and new kid by thumbprint.', ['drift', ...loginConnection], 2);
-    await step('12. Apply heals', 'The new key is rolled out to every mapping that names the source.', ['apply', ...loginConnection, '--yes'], 0);
+    await step('12. Apply heals', 'The new key is rolled out to every mapping that names the source.', ['apply', ...loginConnection, '--yes', ...comment], 0);
 
     io.stdout.write(
       failures === 0

@@ -55,8 +55,14 @@ export interface DriftEntry {
   readonly sensitive: boolean;
   /** Where the object (for links: the declaring object) is declared. */
   readonly source?: SourceLocation;
-  /** Which side changed it since the base (drift-base.ts); absent when the report has no base. */
-  readonly side?: DriftSide;
+  /**
+   * Which side changed it since the base (drift-base.ts); absent when the report has no
+   * base. `key-source`, with a base or without: neither side, but the JWK Set a `{ fromJwks }`
+   * key is read from, which rotated its keys (key-rotation.ts).
+   */
+  readonly side?: DriftSide | 'key-source';
+  /** With side `key-source`: the `jwks` source of gwops.yaml, or the URL (without credentials), the declared key is read from. */
+  readonly keySource?: string;
 }
 
 /** A difference an ignore entry silenced. */
@@ -196,8 +202,13 @@ export function buildDriftReport(input: DriftReportInput): DriftReport {
     attribution: input.attribution,
     ...(base ? { base: base.ref } : {}),
     ...(input.base !== undefined && 'unavailable' in input.base ? { baseUnavailable: input.base.unavailable } : {}),
-    gatewayDrifted: entries.some((e) => e.side === undefined || e.side !== 'git'),
+    gatewayDrifted: gatewayDrifted(entries),
   };
+}
+
+/** True when any entry was changed on the gateway (or may have been: no side known); Git's changes and key rotations at a key source are not. */
+export function gatewayDrifted(entries: readonly DriftEntry[]): boolean {
+  return entries.some((e) => e.side === undefined || e.side === 'gateway' || e.side === 'both');
 }
 
 /** The objects of the report's entries, each once, in report order. */

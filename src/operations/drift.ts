@@ -13,6 +13,10 @@ import { buildDriftReport } from '../engine/drift-report.js';
 import { findDriftBase } from '../engine/drift-base.js';
 import { projectId } from '../engine/commit-comment.js';
 import { projectDirectory, readGitBase } from './steps/git-base.js';
+import type { KeySourceReference } from '../engine/key-rotation.js';
+import { markKeyRotations } from '../engine/key-rotation.js';
+import { kindOfDocument } from '../kinds/index.js';
+import { withoutCredentials } from '../secrets.js';
 import type { Diagnosed } from '../diagnostics.js';
 import type { Planned, Prepared, RunInput } from './plan.js';
 import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
@@ -35,6 +39,16 @@ export function prepareDrift(input: RunInput): Promise<Diagnosed<Prepared>> {
   return prepare({ ...input, allowEmpty: true });
 }
 
+/** The attributes whose declared keys the manifests read `{ fromJwks }`, with their source (a `jwks` name, or the URL without credentials). */
+function keySourceReferences(prepared: Prepared): KeySourceReference[] {
+  return prepared.loaded.jwksReferences.map((r) => ({
+    kind: kindOfDocument(r.document.kind).type,
+    name: r.document.name,
+    path: r.segments.join('.'),
+    source: r.ref.source ?? withoutCredentials(r.ref.url ?? ''),
+  }));
+}
+
 /**
  * Reads the gateway in one session (load-active, the GET lists, the configurations list),
  * builds the plan without `--prune` and the report; nothing is changed or activated.
@@ -54,7 +68,9 @@ export async function runDriftReport(input: RunInput, loaded: Prepared, now: Dat
     const lookup = findDriftBase(list, projectId(prepared.loaded.project.ownership));
     const fromGit = 'found' in lookup ? await readGitBase(input, lookup.found.sha, prepared.variant, projectDirectory(prepared, input)) : lookup;
     const base = 'desired' in fromGit && 'found' in lookup ? { ref: lookup.found, desired: fromGit.desired } : { unavailable: 'unavailable' in fromGit ? fromGit.unavailable : '' };
-    const report = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired, base });
+    // A key the gateway holds that its key source still publishes, while the source selects another: a rotation there (key-rotation.ts).
+    const built = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired, base });
+    const report = markKeyRotations(built, keySourceReferences(prepared), planned.live, prepared.keyNames);
     const added = report.entries.filter((e) => e.direction === 'added');
     if (!options.adoptAdded || added.length === 0) return { ...planned, prepared, report };
     return { ...planned, prepared, report, added: await addedObjectDocuments(session, added, planned.live, prepared.variant) };

@@ -20,7 +20,7 @@ import type { ResourceType, Variant } from '../kinds/index.js';
 import { KINDS, kindExistsIn, kindOf } from '../kinds/index.js';
 import { hasErrors } from '../diagnostics.js';
 import { activate } from './apply.js';
-import { rollbackComment } from '../engine/commit-comment.js';
+import { projectId, rollbackComment } from '../engine/commit-comment.js';
 import { ValidatorRejectedError } from '../engine/errors.js';
 import type { GatewayInput, HistoryEntry } from './history.js';
 import { commitOf, findRollbackTarget, gatewayConnection, historyEntries } from './history.js';
@@ -44,6 +44,10 @@ import type { ObjectRef } from '../engine/model.js';
 import type { PlanStep } from '../engine/plan-types.js';
 import { loadProject } from '../manifest/project.js';
 import { executePlan } from './steps/execute.js';
+import { readGitLine } from './steps/git-revert.js';
+import type { AppliedCommit, RevertAdvice } from '../engine/revert-advice.js';
+import { commitsAppliedAfter, revertAdvice } from '../engine/revert-advice.js';
+import path from 'node:path';
 
 /** What activating the target would change, known before consent. */
 export interface RollbackPreview {
@@ -86,6 +90,8 @@ export interface RollbackResult extends RollbackPreview {
   readonly outcome: RollbackOutcome;
   /** The new active entry, as the configurations list shows it. */
   readonly activation?: ConfigurationEntry;
+  /** When activated: how to make the manifests in Git the target's again (`git revert` of the commits the rollback undid). */
+  readonly revert?: RevertAdvice;
 }
 
 /** Options of {@link runRollback}. */
@@ -280,7 +286,8 @@ export async function runRollback(input: RollbackInput): Promise<RollbackResult>
   // The scope is read before any gateway is contacted: without one, nothing is sent.
   const whole = input.wholeConfiguration === true;
   const scope = whole ? loadProject(input.cwd, input.configFile).ownership : rollbackScope(input);
-  return withSession({ ...connection, onWarning: input.warn }, async (session, signal, sessionScope) => {
+  let applied: readonly AppliedCommit[] = [];
+  const result = await withSession({ ...connection, onWarning: input.warn }, async (session, signal, sessionScope): Promise<RollbackResult> => {
     // The kinds to read are those of the variant the gateway reports (variant.ts).
     const variant = gatewayVariant(await session.nodeVersion(), declaredVariant);
     const list = await session.configurations();
@@ -288,6 +295,8 @@ export async function runRollback(input: RollbackInput): Promise<RollbackResult>
     const target = findRollbackTarget(entries, input.ref);
     const active = entries.find((e) => e.configType === 'CURRENTLY_ACTIVE');
     const commit = commitOf(target);
+    // The commits this rollback undoes on the gateway: this project's, applied after the target.
+    applied = commitsAppliedAfter(entries, target.id, target.apply?.project ?? projectId(scope));
     // The secret versions in effect at the target travel with it (secret-versions.ts).
     const comment = rollbackCommentWithVersions(rollbackComment(target.id, commit), list, target.id);
     await session.loadActive();
@@ -318,6 +327,12 @@ export async function runRollback(input: RollbackInput): Promise<RollbackResult>
     if (signal.aborted && signal.reason instanceof InterruptedError) throw new InterruptedError(signal.reason.signal, 'activated');
     return { ...preview.preview, outcome: 'activated', activation };
   });
+  if (result.outcome !== 'activated') return result;
+  // How Git can agree: read from the repository of the project (src/engine/revert-advice.ts).
+  const sha = commitOf(result.target)?.sha;
+  const dir = input.configFile === undefined ? input.cwd : path.dirname(path.resolve(input.cwd, input.configFile));
+  const line = sha === undefined ? undefined : await readGitLine(dir, sha, applied);
+  return { ...result, revert: revertAdvice(sha, applied, line) };
 }
 
 /**

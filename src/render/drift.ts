@@ -34,11 +34,24 @@ export const DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
   'link-deleted': 'Links deleted on the gateway',
 };
 
-/** The heading of each side (drift-base.ts), when the report has a base. */
-export const SIDE_HEADINGS: Readonly<Record<DriftSide, string>> = {
+/** Where a group of entries was changed: a side (drift-base.ts), or a key source (key-rotation.ts). */
+type EntrySide = NonNullable<DriftEntry['side']>;
+
+/** The heading of each side (drift-base.ts), when the report has a base, and of key rotations, with a base or without. */
+export const SIDE_HEADINGS: Readonly<Record<EntrySide, string>> = {
   gateway: 'Changed on the gateway since the last apply',
   both: 'Changed on both sides since the last apply (conflicts: Git and the gateway each changed)',
   git: 'Changed in Git, not applied yet (the gateway still holds what was last applied)',
+  'key-source': 'Rotated at the key source, not applied yet (the gateway still holds an earlier key the source still publishes)',
+};
+
+/** The heading of each direction of a key rotation (only `changed` occurs). */
+const KEY_SOURCE_DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
+  changed: 'New key at the key source',
+  deleted: 'Declared in Git, not on the gateway yet',
+  added: 'Removed from Git, still on the gateway',
+  'link-added': 'Links removed in Git, still on the gateway',
+  'link-deleted': 'Links declared in Git, not on the gateway yet',
 };
 
 /** The heading of each direction of Git's side: what Git changed that the gateway does not hold yet. */
@@ -60,18 +73,28 @@ const BOTH_DIRECTION_HEADINGS: Readonly<Record<DriftDirection, string>> = {
 };
 
 /** The direction headings under a side's heading (no side: the report without a base, told from the gateway). */
-function headingsOf(side: DriftSide | undefined): Readonly<Record<DriftDirection, string>> {
-  return side === 'git' ? GIT_DIRECTION_HEADINGS : side === 'both' ? BOTH_DIRECTION_HEADINGS : DIRECTION_HEADINGS;
+function headingsOf(side: EntrySide | undefined): Readonly<Record<DriftDirection, string>> {
+  return side === 'git' ? GIT_DIRECTION_HEADINGS : side === 'both' ? BOTH_DIRECTION_HEADINGS : side === 'key-source' ? KEY_SOURCE_DIRECTION_HEADINGS : DIRECTION_HEADINGS;
 }
 
-/** The entries in groups: one per side when the report has a base, else one group without a side. */
-function sideGroups(report: DriftReport): { readonly side: DriftSide | undefined; readonly entries: readonly DriftEntry[] }[] {
-  if (report.base === undefined) return [{ side: undefined, entries: report.entries }];
-  return DRIFT_SIDES.map((side) => ({ side, entries: report.entries.filter((e) => e.side === side) })).filter((g) => g.entries.length > 0);
+/** The entries in groups: one per side when the report has a base, else one group without a side; key rotations last, in a group of their own. */
+function sideGroups(report: DriftReport): { readonly side: EntrySide | undefined; readonly entries: readonly DriftEntry[] }[] {
+  const sides: readonly (EntrySide | undefined)[] = report.base === undefined ? [undefined, 'key-source'] : [...DRIFT_SIDES, 'key-source'];
+  return sides.map((side) => ({ side, entries: report.entries.filter((e) => e.side === side) })).filter((g) => g.entries.length > 0);
+}
+
+/** True when every difference of a drifted report is a key rotation at a key source (key-rotation.ts). */
+function onlyKeyRotations(report: DriftReport): boolean {
+  return report.entries.length > 0 && report.entries.every((e) => e.side === 'key-source');
+}
+
+/** The key sources of the report's rotations, each once, as a list for a sentence. */
+function keySources(report: DriftReport): string {
+  return [...new Set(report.entries.flatMap((e) => (e.keySource !== undefined ? [e.keySource] : [])))].map((s) => JSON.stringify(s)).join(', ');
 }
 
 /** The report's non-empty sections in order: per side (when it has a base), per direction. */
-function driftSections(report: DriftReport): { side: DriftSide | undefined; direction: DriftDirection; entries: DriftEntry[]; firstOfSide: boolean }[] {
+function driftSections(report: DriftReport): { side: EntrySide | undefined; direction: DriftDirection; entries: DriftEntry[]; firstOfSide: boolean }[] {
   return sideGroups(report).flatMap((group) =>
     DRIFT_DIRECTIONS.map((direction) => ({ side: group.side, direction, entries: group.entries.filter((e) => e.direction === direction) }))
       .filter((section) => section.entries.length > 0)
@@ -102,11 +125,15 @@ export function driftSummaryLine(report: DriftReport): string {
   const count = (d: DriftDirection): number => driftedObjects(report.entries.filter((e) => e.direction === d)).length;
   const links = report.entries.filter((e) => e.direction === 'link-added' || e.direction === 'link-deleted').length;
   const ignored = report.ignored.length > 0 ? ` ${plural(report.ignored.length, 'difference')} ignored.` : '';
+  const rotated = report.entries.filter((e) => e.side === 'key-source').length;
+  const rotations = rotated > 0 ? ` ${plural(rotated, 'attribute')} with an earlier key of a key source that rotated its keys, not applied yet.` : '';
+  if (onlyKeyRotations(report)) return `Drift:${rotations}${ignored}`;
   if (report.base) {
     const side = (s: DriftSide): number => report.entries.filter((e) => e.side === s).length;
-    return `Drift: ${side('gateway')} changed on the gateway since the last apply, ${side('git')} changed in Git and not applied yet, ${plural(side('both'), 'conflict')}.${ignored}`;
+    return `Drift: ${side('gateway')} changed on the gateway since the last apply, ${side('git')} changed in Git and not applied yet, ${plural(side('both'), 'conflict')}.${rotations}${ignored}`;
   }
-  return `Drift: ${count('changed')} changed, ${count('deleted')} deleted, ${count('added')} added, ${plural(links, 'link')} changed on the gateway.${ignored}`;
+  const changed = driftedObjects(report.entries.filter((e) => e.direction === 'changed' && e.side !== 'key-source')).length;
+  return `Drift: ${changed} changed, ${count('deleted')} deleted, ${count('added')} added, ${plural(links, 'link')} changed on the gateway.${rotations}${ignored}`;
 }
 
 /**
@@ -143,6 +170,16 @@ function activationLine(a: DriftActivation): string {
  * with a base and no change on the gateway, that Git holds changes not applied yet.
  */
 export function driftHeadline(report: DriftReport): string {
+  // A key rotation at a key source is no change on the gateway: the gateway holds the key it was given.
+  if (onlyKeyRotations(report)) {
+    return `the key source the manifests read keys from (${keySources(report)}) rotated its keys: the gateway still holds the earlier key, which the source still publishes; apply rolls the new key out.`;
+  }
+  const rotated = report.entries.some((e) => e.side === 'key-source') ? ` A key source (${keySources(report)}) also rotated its keys.` : '';
+  return `${gatewayHeadline(report)}${rotated}`;
+}
+
+/** {@link driftHeadline} of the differences that are no key rotation. */
+function gatewayHeadline(report: DriftReport): string {
   if (report.base && !report.gatewayDrifted) return 'Git holds changes not applied yet; the gateway still holds what this project last applied.';
   const since = report.attribution.since;
   const rollback = since[0]?.rollbackTo;
@@ -151,6 +188,9 @@ export function driftHeadline(report: DriftReport): string {
   }
   return 'the gateway was changed outside gwops and differs from the manifests.';
 }
+
+/** What a report of key rotations alone says instead of who changed the gateway and when. */
+const KEY_ROTATION_NOTE = 'None of these differences was made on the gateway: the key source published a new key, and apply rolls it out.';
 
 /** What to say after the activations when one of them is a rollback. */
 const ROLLBACK_NOTE =
@@ -221,12 +261,13 @@ export function renderDriftText(report: DriftReport, options: { readonly color: 
         out.push('', c.bold(`${headingsOf(group.side)[direction]}:`));
         for (const { ref, entries: mine } of entriesByObject(entries)) {
           const first = mine[0];
-          out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributed && group.side !== 'git' ? ' — cannot be attributed' : ''}`);
+          const unattributable = unattributed && group.side !== 'git' && group.side !== 'key-source';
+          out.push(`  ${c.yellow('#')} ${objectTitle(ref)}${first ? where(first) : ''}${unattributable ? ' — cannot be attributed' : ''}`);
           for (const entry of mine) out.push(...entryLines(entry, { full: options.fullCertificates }));
         }
       }
     }
-    out.push('', ...attributionLines(report.attribution));
+    out.push('', ...(onlyKeyRotations(report) ? [KEY_ROTATION_NOTE] : attributionLines(report.attribution)));
   }
   if (report.ignored.length > 0) {
     out.push('', `Ignored (drift.ignore in the project file):`);
@@ -294,7 +335,9 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
     }
     out.push('#### Who and when', '');
     const last = report.attribution.lastGwops;
-    if (report.attribution.since.length > 0 && last) {
+    if (onlyKeyRotations(report)) {
+      out.push(KEY_ROTATION_NOTE);
+    } else if (report.attribution.since.length > 0 && last) {
       out.push(`Activations since gwops's last one (configuration ${codeSpan(last.id)}, ${last.createdAt !== undefined ? codeSpan(last.createdAt) : 'time unknown'}), newest first:`, '');
       out.push('| Time | Author | Comment | Configuration |', '|---|---|---|---|');
       for (const a of report.attribution.since) {

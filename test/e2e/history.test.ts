@@ -145,7 +145,7 @@ describe('history, rollback and backups', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Rollback to configuration ${first?.id ?? '?'} a1b2c3d`);
     expect(r.stdout).toContain('Rollback complete');
-    expect(r.stdout).toContain('git revert a1b2f9e');
+    expect(r.stdout).toContain('git revert --no-commit a1b2f9e');
     expect(r.stdout).toContain('gwops drift');
     const active = t.h.emulator.activeSnapshot() as { id: string; comment?: string };
     expect(active.id).not.toBe(before);

@@ -163,11 +163,22 @@ describe('fromJwks keys from the emulator login application', () => {
     const line = `access.tokenVerification.jwsKey: manifests (public key kid ${newKid} (thumbprint ${newThumbprint})), gateway (public key kid ${oldKid} (thumbprint ${oldThumbprint}))`;
     for (const name of MAPPINGS) expect(drift.stdout).toContain(`mapping "${name}"`);
     expect(drift.stdout.split(line).length - 1, drift.stdout).toBe(MAPPINGS.length);
+    // A rotation at the key source, not a change on the gateway: said so, and not counted as the gateway's.
+    expect(drift.stdout).not.toContain('changed outside gwops');
+    expect(drift.stdout).not.toContain('Changed on the gateway');
+    expect(drift.stdout).not.toContain('cannot be attributed');
+    expect(drift.stdout).toContain('Drift detected: the key source the manifests read keys from ("login") rotated its keys: the gateway still holds the earlier key');
+    expect(drift.stdout).toContain(`Drift: ${MAPPINGS.length} attributes with an earlier key of a key source that rotated its keys, not applied yet.`);
+    expect((await run('drift', '--fail-on', 'gateway')).code).toBe(0);
     const json = await run('drift', '--format', 'json');
+    const entries = (JSON.parse(json.stdout) as { entries: { side?: string; keySource?: string }[] }).entries;
+    expect(entries.map((e) => [e.side, e.keySource])).toEqual(MAPPINGS.map(() => ['key-source', 'login']));
     expect(json.stdout).toContain(`(public key kid ${newKid} (thumbprint ${newThumbprint}))`);
     expect(json.stdout).not.toContain('BEGIN PUBLIC KEY');
     const markdown = await run('drift', '--format', 'markdown');
     expect(markdown.stdout).toContain(newThumbprint);
+    expect(markdown.stdout).toContain('The key source the manifests read keys from ("login") rotated its keys');
+    expect(markdown.stdout).not.toContain('changed outside gwops');
     expect(markdown.stdout).not.toContain('BEGIN PUBLIC KEY');
 
     const healed = await run('apply', '--yes');

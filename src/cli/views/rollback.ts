@@ -5,13 +5,14 @@
  * holds only the preview's document; the outcome goes to stderr.
  */
 import { ValidatorRejectedError } from '../../engine/errors.js';
-import { commitOf, describeHistoryEntry } from '../../operations/history.js';
+import { describeHistoryEntry } from '../../operations/history.js';
 import type { RollbackPreview, RollbackResult } from '../../operations/rollback.js';
 import { planMembers, renderMarkdown, renderText } from '../../render/index.js';
 import { jsonDocumentChunks } from '../../render/json-chunks.js';
 import { renderValidatorMessages } from '../../render/run-report.js';
 import { fenced } from '../../render/markdown.js';
 import { colorEnabled } from '../color.js';
+import { escapeInvisible } from '../../display.js';
 import type { CliIO, TextSink } from '../io.js';
 import { historyJson } from './history.js';
 
@@ -50,21 +51,41 @@ function scopeLines(preview: RollbackPreview): string[] {
   ];
 }
 
-/** What to tell after the activation: the manifests now disagree with the gateway, and how Git can agree. */
-export function afterRollback(result: Pick<RollbackResult, 'target' | 'active'>): string {
-  const target = commitOf(result.target)?.sha;
-  // Only a configuration `gwops apply` activated names the commit that Git is at now.
-  const active = result.active?.apply?.sha;
+/** A command as the user types it: arguments with spaces or quotes in single quotes. */
+function commandLine(args: readonly string[]): string {
+  return args.map((a) => (/^[\w./:=@^-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+}
+
+/**
+ * What to tell after the activation: the manifests now disagree with the gateway, and how
+ * Git can agree (`result.revert`, src/engine/revert-advice.ts): the commits the rollback
+ * undid, and the `git revert` of every one of them.
+ */
+export function afterRollback(result: Pick<RollbackResult, 'target' | 'revert'>): string {
   const lines = ['The manifests in Git were not changed: gwops drift now reports the gateway as drifted from Git.'];
-  if (target !== undefined && active !== undefined && active !== target) {
-    lines.push(
-      `To make Git agree, revert what was applied after ${target}: git revert ${active}` +
-        ` (or, for several commits, git revert --no-edit ${target}..${active}); gwops drift then reports no drift.`,
-    );
-  } else if (target !== undefined) {
-    lines.push(`To make Git agree, revert the commits after ${target} (git revert <sha>, newest first); gwops drift then reports no drift.`);
-  } else {
-    lines.push(`To make Git agree, revert the commits applied after configuration ${result.target.id} (git revert <sha>); gwops drift then reports no drift.`);
+  const advice = result.revert;
+  const commands = (list: readonly (readonly string[])[]): string[] => list.map((c) => `  ${commandLine(c)}`);
+  switch (advice?.kind) {
+    case undefined:
+    case 'unknown-target':
+      lines.push(`To make Git agree, revert the commits applied after configuration ${result.target.id} (git revert <sha>, newest first); gwops drift then reports no drift.`);
+      break;
+    case 'nothing':
+      lines.push(`Nothing to revert in Git: no commit of this project after ${advice.target} was applied, so the manifests at ${advice.target} are what the gateway now holds.`);
+      break;
+    case 'range':
+    case 'list': {
+      // Subjects come from the gateway's comments: escaped (src/display.ts).
+      const applied = advice.applied.map((c) => `${c.sha}${c.subject === undefined ? '' : ` ${escapeInvisible(JSON.stringify(c.subject))}`}`);
+      lines.push(`The rollback undid what was applied after ${advice.target}, oldest first: ${applied.join(', ')}.`);
+      lines.push(
+        advice.kind === 'range'
+          ? `To make Git agree, revert every commit from ${advice.target} up to the newest of them (the manifests become ${advice.target}'s), then gwops drift reports no drift:`
+          : `To make Git agree, revert each of them, newest first (Git here could not show them on one line of history: check with git log), then gwops drift reports no drift:`,
+      );
+      lines.push(...commands(advice.commands));
+      break;
+    }
   }
   return lines.join('\n') + '\n';
 }
