@@ -10,6 +10,8 @@ import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
 import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import { MERMAID_LEGEND, renderMermaid } from './mermaid.js';
+import type { ServerCheck } from './run-report.js';
+import { serverCheckSentence } from './run-report.js';
 import type { Topology } from './topology.js';
 import type { ObjectGroup } from './groups.js';
 import { codeCell, codeSpan } from './markdown-text.js';
@@ -43,6 +45,8 @@ export interface MarkdownOptions {
   readonly topology?: Topology;
   /** Certificates as their PEM (`--verbose`); else by subject, SANs, validity and fingerprint. */
   readonly fullCertificates?: boolean;
+  /** Whether the plan went through the server check (`plan`): said in a sentence under the summary table of a plan with changes. */
+  readonly serverCheck?: ServerCheck;
 }
 
 /** Default {@link MarkdownOptions.maxBytes}. */
@@ -224,6 +228,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       `| ✂️ unlink | ${s.unlink} |`,
       '',
     );
+    if (options.serverCheck !== undefined && options.serverCheck !== 'not-needed') summary.push(`_${escapeInline(serverCheckSentence(options.serverCheck, options.validatorMessages ?? []))}_`, '');
   }
   const messages = options.validatorMessages ?? [];
   const validator: CutPart = {

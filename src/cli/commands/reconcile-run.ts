@@ -209,7 +209,9 @@ export async function planAction(
   warnExpiredIgnores(prepared.result.loaded.project, io);
   const { result, diagnostics } = await runPlan(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
   const messages = result.serverChecked ? diagnostics.all() : undefined;
-  const content = { messages, warnings, states: { desired: result.prepared.desired, live: result.live } };
+  // Every format says whether the gateway's validator checked the plan, or was not asked.
+  const serverCheck = result.plan.steps.length === 0 ? 'not-needed' : result.serverChecked ? 'checked' : 'skipped';
+  const content = { messages, warnings, serverCheck, states: { desired: result.prepared.desired, live: result.live } } as const;
   view.plan(result.plan, { ...content, maxBytes });
   if (markdownOut !== undefined) {
     // The comment-sized markdown plan (the renderer's default bound) beside whatever stdout got, e.g. for the GitHub Action's comment.
