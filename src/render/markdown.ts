@@ -45,6 +45,8 @@ export interface MarkdownOptions {
   readonly topology?: Topology;
   /** Certificates as their PEM (`--verbose`); else by subject, SANs, validity and fingerprint. */
   readonly fullCertificates?: boolean;
+  /** How a manifest path is shown ("Declared in", the validator's table): e.g. from the repository's root; as it is when absent. */
+  readonly filePath?: (file: string) => string;
   /** Whether the plan went through the server check (`plan`): said in a sentence under the summary table of a plan with changes. */
   readonly serverCheck?: ServerCheck;
 }
@@ -83,7 +85,7 @@ function groupLines(group: ObjectGroup, full: boolean): string[] {
   return lines;
 }
 
-function groupSection(group: ObjectGroup, full: boolean): string[] {
+function groupSection(group: ObjectGroup, full: boolean, filePath: (file: string) => string): string[] {
   const change = group.change;
   const sign = groupSign(group);
   const counts: string[] = [];
@@ -93,7 +95,7 @@ function groupSection(group: ObjectGroup, full: boolean): string[] {
   const summary = `<code>${sign} ${escapeInline(objectTitle(group.ref))}</code> ${groupVerb(group)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
   const notes: string[] = [];
   const source = change?.source ?? group.links.find((l) => l.source)?.source;
-  if (source) notes.push(`Declared in ${codeSpan(`${source.file}:${source.line}`)}.`);
+  if (source) notes.push(`Declared in ${codeSpan(`${filePath(source.file)}:${source.line}`)}.`);
   if (change?.action === 'delete') notes.push(`Reason: ${escapeInline(deleteCause(change))}.`);
   return ['<details>', `<summary>${summary}</summary>`, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []), ...fenced('diff', groupLines(group, full)), '', '</details>'];
 }
@@ -125,9 +127,9 @@ function validatorHead(messages: readonly Diagnostic[]): string[] {
 }
 
 /** One message as a table row: its code, object, place and text as code spans (markdown-text.ts). */
-function validatorRow(m: Diagnostic): string {
+function validatorRow(m: Diagnostic, filePath: (file: string) => string): string {
   const object = m.object ? codeCell(cut(objectTitle(m.object), MESSAGE_LIMIT)) : '';
-  const where = m.file !== undefined ? codeCell(cut(`${m.file}:${m.line}`, MESSAGE_LIMIT)) : '';
+  const where = m.file !== undefined ? codeCell(cut(`${filePath(m.file)}:${m.line}`, MESSAGE_LIMIT)) : '';
   return `| ${SEVERITY_CELL[m.severity]} | ${codeCell(cut(m.code, MESSAGE_LIMIT))} | ${object} | ${where} | ${codeCell(cut(m.message, MESSAGE_LIMIT))} |`;
 }
 
@@ -210,6 +212,7 @@ const WHOLE_PLAN = "the whole plan is in `gwops plan --format json` (the GitHub 
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const limit = options.maxBytes ?? MARKDOWN_MAX_BYTES;
+  const filePath = options.filePath ?? ((file: string): string => file);
   const head: string[] = [MARKDOWN_MARKER, `### ${escapeInline(options.title ?? 'gwops plan')}`, ''];
   const summary: string[] = [];
   if (plan.steps.length === 0) {
@@ -232,7 +235,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   const messages = options.validatorMessages ?? [];
   const validator: CutPart = {
-    items: messages.map((m) => [validatorRow(m)]),
+    items: messages.map((m) => [validatorRow(m, filePath)]),
     note: (left) => ['', `_${plural(left, 'more validator message')} not shown, to keep this text within its size limit: every message is in \`gwops plan --format json\`._`],
   };
   const unmanaged: CutPart = {
@@ -253,7 +256,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   // Cut in the order of cutRank, each rank in plan order: deletions keep their sections first.
   const byRank = groups.map((group, at) => ({ group, at, rank: cutRank(group) })).sort((a, b) => a.rank - b.rank || a.at - b.at);
   const objects: CutPart = {
-    items: byRank.map(({ group }) => [...groupSection(group, options.fullCertificates === true), '']),
+    items: byRank.map(({ group }) => [...groupSection(group, options.fullCertificates === true, filePath), '']),
     note: (left) => [`_${plural(left, 'more object')} not shown, to keep this text within its size limit: ${WHOLE_PLAN}._`, ''],
   };
   // Every deletion, update and link removal is named, its section shown or not: the room for all their names is claimed first.
@@ -286,7 +289,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const pictureLines = pictureFit?.lines ?? [];
   // All sections shown: in plan order; else those that fit, in the order of cutRank, and the names of the destructive ones cut.
   const allShown = (bodyFit?.shown ?? 0) === groups.length;
-  const body = allShown ? groups.flatMap((group) => [...groupSection(group, options.fullCertificates === true), '']) : (bodyFit?.lines ?? []);
+  const body = allShown ? groups.flatMap((group) => [...groupSection(group, options.fullCertificates === true, filePath), '']) : (bodyFit?.lines ?? []);
   const shownSections = new Set(byRank.slice(0, bodyFit?.shown ?? 0).map(({ group }) => group));
   const namedRoom = namesFit?.shown ?? 0;
   const cutNamed = destructive.slice(0, namedRoom).filter((group) => !shownSections.has(group));

@@ -69,7 +69,7 @@ async function comment(env: Record<string, string>): Promise<string[]> {
 }
 
 describe('the plan comment of a large plan with destructive changes', () => {
-  it('300 new mappings, one update and one deletion: the comment names the deleted and the updated mapping', async () => {
+  it('300 new mappings, one update and one deletion, in a subdirectory: the comment names the deleted and the updated mapping, paths from the repository root', async () => {
     // A project in the subdirectory gateway/ of a repository, pruning the mappings it owns.
     const repo = join(temp, 'repo');
     const project = join(repo, 'gateway');
@@ -119,5 +119,12 @@ describe('the plan comment of a large plan with destructive changes', () => {
     expect(body).toMatch(/\d+ more objects not shown/);
     expect(body).toContain('the whole plan is in the summary of the [workflow run](https://github.example/acme/gateway/actions/runs/4242)');
     expect(body).toContain('[plan files](https://github.example/acme/gateway/actions/runs/4242/artifacts/99)');
+    // Paths from the repository's root, as a reader of the pull request finds the files.
+    expect(body).toMatch(/Declared in `gateway\/manifests\/mappings\.yaml:\d+`/);
+    expect(body).not.toMatch(/Declared in `manifests\//);
+
+    // Outside Actions (no GITHUB_WORKSPACE): the root of the Git work tree.
+    const local = gwops(['plan', '--format', 'markdown', '--no-server-check', '--prune']);
+    expect(String(local.stdout)).toMatch(/Declared in `gateway\/manifests\/mappings\.yaml:\d+`/);
   }, 180_000);
 });

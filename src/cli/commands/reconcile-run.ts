@@ -38,6 +38,7 @@ import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 import type { Format, PlanFormat } from '../views/plan.js';
 import { markdownPlan, planView } from '../views/plan.js';
+import { repositoryPaths } from '../repository-paths.js';
 import { applyView } from '../views/apply.js';
 
 export type { Format };
@@ -211,7 +212,9 @@ export async function planAction(
   const messages = result.serverChecked ? diagnostics.all() : undefined;
   // Every format says whether the gateway's validator checked the plan, or was not asked.
   const serverCheck = result.plan.steps.length === 0 ? 'not-needed' : result.serverChecked ? 'checked' : 'skipped';
-  const content = { messages, warnings, serverCheck, states: { desired: result.prepared.desired, live: result.live } } as const;
+  // Markdown is read beside the repository (a pull-request comment): its paths from the repository's root.
+  const filePath = await repositoryPaths(io);
+  const content = { messages, warnings, serverCheck, filePath, states: { desired: result.prepared.desired, live: result.live } } as const;
   view.plan(result.plan, { ...content, maxBytes });
   if (markdownOut !== undefined) {
     // The comment-sized markdown plan (the renderer's default bound) beside whatever stdout got, e.g. for the GitHub Action's comment.

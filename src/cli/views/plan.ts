@@ -34,6 +34,8 @@ export type PlanFormat = Format | 'github';
 export interface PlanContent {
   /** The gateway validator's messages of the server check; absent without one. */
   readonly messages?: readonly Diagnostic[] | undefined;
+  /** Markdown only: how a manifest path is shown (from the repository's root, src/cli/repository-paths.ts); as it is when absent. */
+  readonly filePath?: ((file: string) => string) | undefined;
   /** Whether the plan went through the server check (`plan` only): every format says so. */
   readonly serverCheck?: ServerCheck | undefined;
   /** The manifests' warnings of the run so far (JSON carries them; text printed them on arrival). */
@@ -176,9 +178,10 @@ function githubPlan(io: CliIO, fullCertificates: boolean): (plan: Plan, content:
 
 /** The markdown of a plan (under `title` when given): its picture and the validator's messages. */
 export function markdownPlan(title?: string, fullCertificates = false): (plan: Plan, content: PlanContent) => [string] {
-  return (plan, { messages, states, maxBytes, serverCheck }) => [
+  return (plan, { messages, states, maxBytes, serverCheck, filePath }) => [
     renderMarkdown(plan, {
       fullCertificates,
+      ...(filePath !== undefined ? { filePath } : {}),
       ...(serverCheck !== undefined ? { serverCheck } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(messages ? { validatorMessages: messages } : {}),
