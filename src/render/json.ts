@@ -7,6 +7,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { diagnosticJson } from '../diagnostics-format.js';
 import type { Plan } from '../engine/plan-types.js';
+import type { ServerCheckOutcome } from './run-report.js';
 import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
 import { jsonDocument } from '../json-document.js';
 import { copyOfFirst, setOwnMember } from '../own-member.js';
@@ -113,6 +114,11 @@ export interface JsonOptions {
    * files, `--out`).
    */
   readonly diagnostics?: readonly Diagnostic[];
+  /**
+   * What came of `plan`'s server check (run-report.ts `ServerCheckOutcome`), added as a
+   * member `serverCheck` before `diagnostics`. Absent: no such member.
+   */
+  readonly serverCheck?: ServerCheckOutcome;
 }
 
 /**
@@ -122,7 +128,8 @@ export interface JsonOptions {
  */
 export function planJson(plan: Plan, options: JsonOptions = {}): Record<string, unknown> {
   const body = ordered(plan) as Record<string, unknown>;
-  return options.diagnostics ? { ...body, diagnostics: options.diagnostics.map(diagnosticJson) } : body;
+  const check = options.serverCheck !== undefined ? { serverCheck: options.serverCheck } : {};
+  return options.diagnostics ? { ...body, ...check, diagnostics: options.diagnostics.map(diagnosticJson) } : options.serverCheck !== undefined ? { ...body, ...check } : body;
 }
 
 /**
@@ -137,6 +144,7 @@ export function planMembers(plan: Plan, options: JsonOptions = {}): Record<strin
     const value = record[key];
     body[key] = Array.isArray(value) ? new MappedArray(value as readonly unknown[], ordered) : ordered(value);
   }
+  if (options.serverCheck !== undefined) body.serverCheck = options.serverCheck;
   if (options.diagnostics) body.diagnostics = options.diagnostics.map(diagnosticJson);
   return body;
 }

@@ -10,6 +10,8 @@ import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
 import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import { MERMAID_LEGEND, renderMermaid } from './mermaid.js';
+import type { ServerCheck } from './run-report.js';
+import { serverCheckSentence } from './run-report.js';
 import type { Topology } from './topology.js';
 import type { ObjectGroup } from './groups.js';
 import { codeCell, codeSpan } from './markdown-text.js';
@@ -28,8 +30,12 @@ export interface MarkdownOptions {
    * Upper bound of the output's size in bytes of UTF-8 (default {@link MARKDOWN_MAX_BYTES},
    * under the 65,536 characters GitHub takes in a comment; its job summary takes 1 MiB).
    * The heading and the summary table always stay; then, while they fit and in this
-   * order, the validator's messages, the undeclared objects, the picture and the object
-   * sections; what does not fit is left out with a note saying how much.
+   * order, the names of every deletion, update and link removal, the validator's
+   * messages, the undeclared objects, the picture and the object sections (deletions
+   * first, then updates and link removals, then creations); what does not fit is left out
+   * with a note saying how much. A deletion, update or link removal whose section is left
+   * out is named in a list under the summary table (docs/ci-guide.md "Where the plan
+   * goes, and GitHub's limits").
    */
   readonly maxBytes?: number;
   /**
@@ -39,6 +45,10 @@ export interface MarkdownOptions {
   readonly topology?: Topology;
   /** Certificates as their PEM (`--verbose`); else by subject, SANs, validity and fingerprint. */
   readonly fullCertificates?: boolean;
+  /** How a manifest path is shown ("Declared in", the validator's table): e.g. from the repository's root; as it is when absent. */
+  readonly filePath?: (file: string) => string;
+  /** Whether the plan went through the server check (`plan`): said in a sentence under the summary table of a plan with changes. */
+  readonly serverCheck?: ServerCheck;
 }
 
 /** Default {@link MarkdownOptions.maxBytes}. */
@@ -75,9 +85,9 @@ function groupLines(group: ObjectGroup, full: boolean): string[] {
   return lines;
 }
 
-function groupSection(group: ObjectGroup, full: boolean): string[] {
+function groupSection(group: ObjectGroup, full: boolean, filePath: (file: string) => string): string[] {
   const change = group.change;
-  const sign = change?.action === 'create' ? '+' : change?.action === 'delete' ? '-' : '~';
+  const sign = groupSign(group);
   const counts: string[] = [];
   if (change?.action === 'update' && (change.changes.length > 0 || !change.content)) counts.push(`${change.changes.length} attribute${change.changes.length === 1 ? '' : 's'}`);
   if (change?.action === 'update' && change.content) counts.push('content');
@@ -85,9 +95,14 @@ function groupSection(group: ObjectGroup, full: boolean): string[] {
   const summary = `<code>${sign} ${escapeInline(objectTitle(group.ref))}</code> ${groupVerb(group)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
   const notes: string[] = [];
   const source = change?.source ?? group.links.find((l) => l.source)?.source;
-  if (source) notes.push(`Declared in ${codeSpan(`${source.file}:${source.line}`)}.`);
+  if (source) notes.push(`Declared in ${codeSpan(`${filePath(source.file)}:${source.line}`)}.`);
   if (change?.action === 'delete') notes.push(`Reason: ${escapeInline(deleteCause(change))}.`);
   return ['<details>', `<summary>${summary}</summary>`, '', ...(notes.length > 0 ? [notes.join(' '), ''] : []), ...fenced('diff', groupLines(group, full)), '', '</details>'];
+}
+
+/** A deletion, update or link removal whose section is cut, named in one list item. */
+function nameLine(group: ObjectGroup): string {
+  return `- ${codeSpan(objectTitle(group.ref))} ${groupVerb(group)}`;
 }
 
 /** How the table shows a severity: an icon and the gateway's word. */
@@ -112,9 +127,9 @@ function validatorHead(messages: readonly Diagnostic[]): string[] {
 }
 
 /** One message as a table row: its code, object, place and text as code spans (markdown-text.ts). */
-function validatorRow(m: Diagnostic): string {
+function validatorRow(m: Diagnostic, filePath: (file: string) => string): string {
   const object = m.object ? codeCell(cut(objectTitle(m.object), MESSAGE_LIMIT)) : '';
-  const where = m.file !== undefined ? codeCell(cut(`${m.file}:${m.line}`, MESSAGE_LIMIT)) : '';
+  const where = m.file !== undefined ? codeCell(cut(`${filePath(m.file)}:${m.line}`, MESSAGE_LIMIT)) : '';
   return `| ${SEVERITY_CELL[m.severity]} | ${codeCell(cut(m.code, MESSAGE_LIMIT))} | ${object} | ${where} | ${codeCell(cut(m.message, MESSAGE_LIMIT))} |`;
 }
 
@@ -140,31 +155,52 @@ interface CutPart {
 /** A note on what was left out, with the largest count a report can have: the room it is given. */
 const NOTE_ROOM = (note: (left: number) => string[]): number => bytesOf(note(Number.MAX_SAFE_INTEGER));
 
+/** The lines each part keeps (its note included when some items were left out), and how many of its items it shows. */
+interface Fitted {
+  readonly lines: string[];
+  readonly shown: number;
+}
+
 /**
  * The items of each part that fit in `room` bytes, in the order of `parts` (the first
  * has the first claim), each part's note counted in before any of its items: what is
  * left out is always said.
- * @returns per part, the lines kept (and its note when some were left out)
+ * @returns per part, the lines kept (and its note when some were left out) and the count of items shown
  */
-function fit(parts: readonly CutPart[], room: number): string[][] {
+function fit(parts: readonly CutPart[], room: number): Fitted[] {
   let left = room - parts.reduce((sum, part) => sum + (part.items.length > 0 ? NOTE_ROOM(part.note) : 0), 0);
   return parts.map((part) => {
-    const kept: string[] = [];
+    const lines: string[] = [];
     let shown = 0;
     for (const item of part.items) {
       const size = bytesOf(item);
       if (size > left) break;
-      kept.push(...item);
+      lines.push(...item);
       left -= size;
       shown += 1;
     }
-    if (shown < part.items.length) kept.push(...part.note(part.items.length - shown));
-    return kept;
+    if (shown < part.items.length) lines.push(...part.note(part.items.length - shown));
+    return { lines, shown };
   });
 }
 
+/**
+ * Which object sections keep their room first when a plan must be cut: deletions (0), then
+ * updates and link removals (1), then creations and added links (2).
+ */
+function cutRank(group: ObjectGroup): number {
+  if (group.change?.action === 'delete') return 0;
+  if (group.change?.action === 'update' || group.links.some((link) => link.action === 'unlink')) return 1;
+  return 2;
+}
+
+/** The sign of a group's section: `+` create, `-` delete, `~` update or relink. */
+function groupSign(group: ObjectGroup): string {
+  return group.change?.action === 'create' ? '+' : group.change?.action === 'delete' ? '-' : '~';
+}
+
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-const WHOLE_PLAN = "the whole plan is in `gwops plan --format json` (the GitHub Action uploads it with the run's artifacts)";
+const WHOLE_PLAN = "the whole plan is in `gwops plan --format json` (the GitHub Action puts it in the job summary and the run's artifact)";
 
 /**
  * Renders a plan as a pull-request comment. The first line is {@link MARKDOWN_MARKER}.
@@ -176,6 +212,7 @@ const WHOLE_PLAN = "the whole plan is in `gwops plan --format json` (the GitHub 
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const limit = options.maxBytes ?? MARKDOWN_MAX_BYTES;
+  const filePath = options.filePath ?? ((file: string): string => file);
   const head: string[] = [MARKDOWN_MARKER, `### ${escapeInline(options.title ?? 'gwops plan')}`, ''];
   const summary: string[] = [];
   if (plan.steps.length === 0) {
@@ -194,10 +231,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       `| ✂️ unlink | ${s.unlink} |`,
       '',
     );
+    if (options.serverCheck !== undefined && options.serverCheck !== 'not-needed') summary.push(`_${escapeInline(serverCheckSentence(options.serverCheck, options.validatorMessages ?? []))}_`, '');
   }
   const messages = options.validatorMessages ?? [];
   const validator: CutPart = {
-    items: messages.map((m) => [validatorRow(m)]),
+    items: messages.map((m) => [validatorRow(m, filePath)]),
     note: (left) => ['', `_${plural(left, 'more validator message')} not shown, to keep this text within its size limit: every message is in \`gwops plan --format json\`._`],
   };
   const unmanaged: CutPart = {
@@ -215,17 +253,28 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     note: (left) => [`- _${plural(left, 'more ignored difference')} not shown, to keep this text within its size limit: ${WHOLE_PLAN}._`],
   };
   const groups = groupSteps(plan);
+  // Cut in the order of cutRank, each rank in plan order: deletions keep their sections first.
+  const byRank = groups.map((group, at) => ({ group, at, rank: cutRank(group) })).sort((a, b) => a.rank - b.rank || a.at - b.at);
   const objects: CutPart = {
-    items: groups.map((group) => [...groupSection(group, options.fullCertificates === true), '']),
+    items: byRank.map(({ group }) => [...groupSection(group, options.fullCertificates === true, filePath), '']),
     note: (left) => [`_${plural(left, 'more object')} not shown, to keep this text within its size limit: ${WHOLE_PLAN}._`, ''],
   };
+  // Every deletion, update and link removal is named, its section shown or not: the room for all their names is claimed first.
+  const destructive = byRank.filter(({ rank }) => rank < 2).map(({ group }) => group);
+  const names: CutPart = {
+    items: destructive.map((group) => [nameLine(group)]),
+    note: (left) => [`- _${plural(left, 'more deletion, update or link removal')} not named, to keep this text within its size limit: ${WHOLE_PLAN}._`],
+  };
+  const namesTitle = destructive.length > 0 ? ['#### Deletions, updates and link removals not shown in detail', ''] : [];
   const validatorTitle = messages.length > 0 ? [...validatorHead(messages)] : [];
   const unmanagedTitle = plan.unmanaged.length > 0 ? ['#### Not declared by any manifest (inside the ownership scope; `--prune` deletes them)', ''] : [];
-  // The fixed lines, the blank lines that end the validator's and the undeclared sections.
+  // The fixed lines, the blank lines that end the names', the validator's and the undeclared sections.
   const keptTitle = ignored.length > 0 ? [`#### ${escapeInline(keptHeading(ignored.length))}`, ''] : [];
   const fixed = bytesOf([
     ...head,
     ...summary,
+    ...namesTitle,
+    ...(destructive.length > 0 ? [''] : []),
     ...validatorTitle,
     ...(messages.length > 0 ? [''] : []),
     ...unmanagedTitle,
@@ -233,12 +282,24 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     ...keptTitle,
     ...(ignored.length > 0 ? [''] : []),
   ]);
-  const [validatorRows = [], unmanagedRows = [], keptRows = [], pictureLines = [], body = []] = fit([validator, unmanaged, kept, picture, objects], limit - fixed);
+  const [namesFit, validatorFit, unmanagedFit, keptFit, pictureFit, bodyFit] = fit([names, validator, unmanaged, kept, picture, objects], limit - fixed);
+  const validatorRows = validatorFit?.lines ?? [];
+  const unmanagedRows = unmanagedFit?.lines ?? [];
+  const keptRows = keptFit?.lines ?? [];
+  const pictureLines = pictureFit?.lines ?? [];
+  // All sections shown: in plan order; else those that fit, in the order of cutRank, and the names of the destructive ones cut.
+  const allShown = (bodyFit?.shown ?? 0) === groups.length;
+  const body = allShown ? groups.flatMap((group) => [...groupSection(group, options.fullCertificates === true, filePath), '']) : (bodyFit?.lines ?? []);
+  const shownSections = new Set(byRank.slice(0, bodyFit?.shown ?? 0).map(({ group }) => group));
+  const namedRoom = namesFit?.shown ?? 0;
+  const cutNamed = destructive.slice(0, namedRoom).filter((group) => !shownSections.has(group));
+  const cutUnnamed = destructive.slice(namedRoom).filter((group) => !shownSections.has(group)).length;
+  const nameLines = cutNamed.length + cutUnnamed > 0 ? [...namesTitle, ...cutNamed.map(nameLine), ...(cutUnnamed > 0 ? names.note(cutUnnamed) : []), ''] : [];
   const tail: string[] = [];
   if (messages.length > 0) tail.push(...validatorTitle, ...validatorRows, '');
   if (plan.unmanaged.length > 0) tail.push(...unmanagedTitle, ...unmanagedRows, '');
   if (ignored.length > 0) tail.push(...keptTitle, ...keptRows, '');
-  const all = `${[...head, ...pictureLines, ...summary, ...body, ...tail].join('\n').trimEnd()}\n`;
+  const all = `${[...head, ...pictureLines, ...summary, ...nameLines, ...body, ...tail].join('\n').trimEnd()}\n`;
   if (Buffer.byteLength(all) <= limit) return all;
   // A bound too small for the headings and the notes: the summary and one note on the rest.
   const rest = [

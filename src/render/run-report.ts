@@ -19,6 +19,49 @@ export function renderValidatorMessages(messages: readonly Diagnostic[], options
   return `\n${c.bold('Gateway validator messages:')}\n${formatDiagnostics(messages, 'text', { color: options.color })}`;
 }
 
+/**
+ * Whether a plan went through the server check (`gwops plan` executes it in a session that
+ * is then discarded and reads the gateway validator's messages; README.md "Commands"):
+ * `checked`; `skipped` with `--no-server-check`; `not-needed` for a plan that changes nothing.
+ */
+export type ServerCheck = 'checked' | 'skipped' | 'not-needed';
+
+/**
+ * What came of a plan's server check, as `plan --format json` says it in `serverCheck`:
+ * `passed` (checked, no message), `passed-with-messages` (warnings or notes, no error),
+ * `failed` (an error: apply would not activate), `skipped`, `not-needed`.
+ */
+export type ServerCheckOutcome = 'passed' | 'passed-with-messages' | 'failed' | 'skipped' | 'not-needed';
+
+/** The outcome of a server check from whether it ran and the validator's messages. */
+export function serverCheckOutcome(check: ServerCheck, messages: readonly Diagnostic[]): ServerCheckOutcome {
+  if (check !== 'checked') return check;
+  if (messages.some((m) => m.severity === 'error')) return 'failed';
+  return messages.length > 0 ? 'passed-with-messages' : 'passed';
+}
+
+const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * One sentence on the server check of a plan, for the text and markdown plans: that the
+ * gateway's validator found nothing, what it found, or that it was not asked.
+ */
+export function serverCheckSentence(check: ServerCheck, messages: readonly Diagnostic[]): string {
+  const errors = messages.filter((m) => m.severity === 'error').length;
+  switch (serverCheckOutcome(check, messages)) {
+    case 'passed':
+      return "Server check: the gateway's validator checked this plan (in a session that was then discarded) and reported no messages.";
+    case 'passed-with-messages':
+      return `Server check: the gateway's validator checked this plan and reported ${count(messages.length, 'message')}, none an error.`;
+    case 'failed':
+      return `Server check: the gateway's validator checked this plan and reported ${count(errors, 'error')} (of ${count(messages.length, 'message')}): apply would not activate it.`;
+    case 'skipped':
+      return "Server check: skipped (--no-server-check): the gateway's validator has not checked this plan.";
+    case 'not-needed':
+      return 'Server check: not needed, the plan changes nothing.';
+  }
+}
+
 /** `create mapping 'x'`, or for a link step `link mapping 'x' virtualHost → virtual-host 'y'`. */
 function stepLabel(step: Plan['steps'][number] | undefined): string {
   if (!step) return '';

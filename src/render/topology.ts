@@ -82,6 +82,19 @@ function referenceEdges(state: State): (TopologyEdge & { key: LinkKey })[] {
 }
 
 /**
+ * Every relationship of a state a picture draws: its drawable links, and its attributes
+ * that name another object (see {@link referenceEdges}) unless a link already joins the
+ * two. What `gwops graph` draws of a state, and what a plan's or a drift report's picture
+ * draws around the objects they touch.
+ */
+function relationEdges(state: State): (TopologyEdge & { key: LinkKey; reference: boolean })[] {
+  const edges = state.links.filter(drawable).map((link) => ({ from: link.from, relationship: link.relationship, to: link.to, key: linkKey(link), reference: false }));
+  const ends = (edge: TopologyEdge): string => JSON.stringify([edge.from.kind, edge.from.name, edge.to.kind, edge.to.name]);
+  const linked = new Set(edges.map(ends));
+  return [...edges, ...referenceEdges(state).filter((edge) => !linked.has(ends(edge))).map((edge) => ({ ...edge, reference: true }))];
+}
+
+/**
  * Every object and link of a state (the managed topology of `gwops graph`), nothing marked;
  * attributes that name another object are edges too (see {@link referenceEdges}), unless a
  * link already joins the two.
@@ -89,10 +102,7 @@ function referenceEdges(state: State): (TopologyEdge & { key: LinkKey })[] {
 export function stateTopology(state: State): Topology {
   const nodes: TopologyNode[] = [];
   for (const objects of state.objects.values()) for (const object of objects.values()) nodes.push({ ref: { kind: object.kind, name: object.name } });
-  const edges = state.links.filter(drawable).map((link) => ({ ...link, key: linkKey(link) }));
-  const ends = (edge: TopologyEdge): string => JSON.stringify([edge.from.kind, edge.from.name, edge.to.kind, edge.to.name]);
-  const linked = new Set(edges.map(ends));
-  return sorted(nodes, [...edges, ...referenceEdges(state).filter((edge) => !linked.has(ends(edge)))]);
+  return sorted(nodes, relationEdges(state).map(({ reference: _reference, ...edge }) => edge));
 }
 
 /** Nodes and edges being gathered, by key. */
@@ -118,25 +128,45 @@ function gathering(): Gathering & { touch(ref: ObjectRef, change?: NodeChange): 
   return { nodes, edges, touch, edge };
 }
 
+/** How {@link withNeighbours} marks the edges it adds. */
+interface NeighbourMarks {
+  /** An edge with a deleted end. */
+  readonly gone: EdgeChange;
+  /** An edge with a created end; unmarked when absent. */
+  readonly came?: EdgeChange;
+  /** An attribute naming another object in the desired state only. */
+  readonly desiredOnly: EdgeChange;
+  /** An attribute naming another object in the live state only. */
+  readonly liveOnly: EdgeChange;
+}
+
 /**
- * Adds every other link of the desired or live state with a touched end, marked `gone`
+ * Adds every other relationship of the desired or live state with a touched end (its links
+ * and the attributes that name another object, as `gwops graph` draws them: {@link
+ * relationEdges}), marked `gone`
  * when an end is marked `delete` and `came` when an end is marked `create` (else
  * unchanged); its other end joins as an unmarked neighbour. Then sorts.
  */
-function withNeighbours(g: ReturnType<typeof gathering>, desired: State, live: State, marks: { gone: EdgeChange; came?: EdgeChange }): Topology {
+function withNeighbours(g: ReturnType<typeof gathering>, desired: State, live: State, marks: NeighbourMarks): Topology {
   const touched = new Set(g.nodes.keys());
   const ended = (change: NodeChange): Set<string> => new Set([...g.nodes].filter(([, n]) => n.change === change).map(([key]) => key));
   const deleted = ended('delete');
   const created = ended('create');
-  for (const link of [...desired.links, ...live.links]) {
-    const key = linkKey(link);
-    if (g.edges.has(key) || !drawable(link)) continue;
+  const desiredEdges = relationEdges(desired);
+  const liveEdges = relationEdges(live);
+  const desiredKeys = new Set(desiredEdges.map((edge) => edge.key));
+  const liveKeys = new Set(liveEdges.map((edge) => edge.key));
+  for (const link of [...desiredEdges, ...liveEdges]) {
+    const key = link.key;
+    if (g.edges.has(key)) continue;
+    // An attribute naming another object on one side only: an update or drift changes it (links differ by steps and entries of their own).
+    const oneSide = desiredKeys.has(key) !== liveKeys.has(key) ? (desiredKeys.has(key) ? marks.desiredOnly : marks.liveOnly) : undefined;
     const ends = [objectKey(link.from.kind, link.from.name), objectKey(link.to.kind, link.to.name)];
     if (!ends.some((end) => touched.has(end))) continue;
     g.touch(link.from);
     g.touch(link.to);
-    const change = ends.some((end) => deleted.has(end)) ? marks.gone : marks.came !== undefined && ends.some((end) => created.has(end)) ? marks.came : undefined;
-    g.edges.set(key, { ...link, key, ...(change ? { change } : {}) });
+    const change = ends.some((end) => deleted.has(end)) ? marks.gone : marks.came !== undefined && ends.some((end) => created.has(end)) ? marks.came : link.reference ? oneSide : undefined;
+    g.edges.set(key, { from: link.from, relationship: link.relationship, to: link.to, key, ...(change ? { change } : {}) });
   }
   return sorted(g.nodes.values(), g.edges.values());
 }
@@ -144,8 +174,8 @@ function withNeighbours(g: ReturnType<typeof gathering>, desired: State, live: S
 /**
  * What a plan touches, with its direct neighbours for context: a node for every object a
  * step changes or links (marked with the create, update or delete of its object step), an
- * edge for every link step (`added`, `removed`), and every other link of the desired or
- * live state with a touched end (`removed` when that end is deleted, else unchanged), whose
+ * edge for every link step (`added`, `removed`), and every other relationship (a link, an
+ * attribute naming another object) of the desired or live state with a touched end (`removed` when that end is deleted, else unchanged), whose
  * other end joins as an unmarked neighbour.
  */
 export function planTopology(plan: Plan, desired: State, live: State): Topology {
@@ -163,7 +193,7 @@ export function planTopology(plan: Plan, desired: State, live: State): Topology 
         break;
     }
   }
-  return withNeighbours(g, desired, live, { gone: 'removed' });
+  return withNeighbours(g, desired, live, { gone: 'removed', desiredOnly: 'added', liveOnly: 'removed' });
 }
 
 /** The marks of each drift direction: what happened on the gateway. */
@@ -197,5 +227,5 @@ export function driftTopology(report: Pick<DriftReport, 'entries'>, desired: Sta
     const relationship = entry.path?.replace(/^relationships\./, '');
     if (to && relationship !== undefined) g.edge({ from: { kind: entry.kind, name: entry.name }, relationship, to }, added ? 'added' : 'removed');
   }
-  return withNeighbours(g, desired, live, { gone: 'removed', came: 'added' });
+  return withNeighbours(g, desired, live, { gone: 'removed', came: 'added', desiredOnly: 'removed', liveOnly: 'added' });
 }

@@ -76,7 +76,9 @@ describe('the shell steps of action.yml', () => {
     const [args] = r.calls.map((c) => c.args);
     expect(args?.slice(0, 6)).toEqual(['plan', '--format', 'markdown', '--detailed-exitcode', '--max-bytes', '1040000']);
     expect(args?.[6]).toBe('--out');
-    expect(args?.slice(8)).toEqual(['--target', 'production']);
+    expect(args?.[8]).toBe('--markdown-out');
+    expect(args?.[9]).toMatch(/\/comment\.md$/);
+    expect(args?.slice(10)).toEqual(['--target', 'production']);
     expect(r.code).toBe(0);
     expect(r.outputs.exitcode).toBe('2');
     expect(r.outputs['has-changes']).toBe('true');

@@ -340,7 +340,7 @@ describe('a target name that tries to forge the outputs of the run step', () => 
     });
     expect(r.code, 'the validator errors fail the action').toBe(3);
     expect(r.steps.run?.outputs).toMatchObject({ exitcode: '3', 'has-changes': 'false', target: '' });
-    expect(Object.keys(r.steps.run?.outputs ?? {}).sort()).toEqual(['artifact', 'exitcode', 'has-changes', 'plan-files', 'report', 'target']);
+    expect(Object.keys(r.steps.run?.outputs ?? {}).sort()).toEqual(['artifact', 'comment', 'exitcode', 'has-changes', 'plan-files', 'report', 'target']);
     const report = r.outputs.report ?? '';
     expect(report).toMatch(new RegExp(`^${runnerTemp}/gwops-[A-Za-z0-9]{6}/plan\\.md$`));
     expect(r.log).toContain('::warning::gwops action: the target name holds a control character');

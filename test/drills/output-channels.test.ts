@@ -257,10 +257,11 @@ describe('drill: output channels', () => {
         const outputs = action.steps.run?.outputs ?? {};
         const forged: string[] = [];
         const keys = Object.keys(outputs).sort().join(',');
-        if (keys !== 'artifact,exitcode,has-changes,plan-files,report,target') forged.push(`outputs ${keys}`);
+        if (keys !== 'artifact,comment,exitcode,has-changes,plan-files,report,target') forged.push(`outputs ${keys}`);
         const exited = /gwops \w+ exited with (\d+)/.exec(action.log)?.[1];
         if (outputs.exitcode !== exited) forged.push(`exitcode ${outputs.exitcode ?? ''}, gwops exited with ${exited ?? '?'}`);
         if (!/^$|\/gwops-[A-Za-z0-9]{6}\/(plan|drift)\.md$/.test(outputs.report ?? '')) forged.push(`report ${outputs.report ?? ''}`);
+        if (!/^$|\/gwops-[A-Za-z0-9]{6}\/comment\.md$/.test(outputs.comment ?? '')) forged.push(`comment ${outputs.comment ?? ''}`);
         rows.push({ channel: `action ${command}: $GITHUB_OUTPUT`, violations: forged });
         check(`action ${command}: $GITHUB_STEP_SUMMARY`, action.summary, { markdown: true });
         // The job log is plain text (GitHub renders no markdown there): what matters in it is that no line of the

@@ -37,7 +37,8 @@ import { gatewayInput } from '../connection-flags.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 import type { Format, PlanFormat } from '../views/plan.js';
-import { planView } from '../views/plan.js';
+import { markdownPlan, planView } from '../views/plan.js';
+import { repositoryPaths } from '../repository-paths.js';
 import { applyView } from '../views/apply.js';
 
 export type { Format };
@@ -189,7 +190,7 @@ function markdownBytes(value: string | undefined): number | undefined {
 }
 
 /** The flags of `gwops plan`: its format may also be `github` (views/plan.ts `PlanFormat`). */
-export type PlanFlags = Omit<CommonFlags, 'format'> & { format: PlanFormat; out?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean };
+export type PlanFlags = Omit<CommonFlags, 'format'> & { format: PlanFormat; out?: string; markdownOut?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean };
 
 /** `gwops plan` in any {@link PlanFormat}. @returns the exit code */
 export async function planAction(
@@ -200,6 +201,7 @@ export async function planAction(
 ): Promise<number> {
   const maxBytes = markdownBytes(flags.maxBytes);
   const out = flags.out === undefined ? undefined : await writableFile(io.cwd, flags.out, '--out');
+  const markdownOut = flags.markdownOut === undefined ? undefined : await writableFile(io.cwd, flags.markdownOut, '--markdown-out');
   const view = planView(flags.format, io, { verbose: flags.verbose });
   // The text of the plan is made while the server check's calls wait for their answers.
   const input: PlanInput = { ...runInput(paths, flags, io, progress), ...signingKey(flags, io), serverCheck: flags.serverCheck, onPlan: (plan) => view.planAhead(plan), onOutsideChanges: outsideChangesTo(io) };
@@ -208,7 +210,18 @@ export async function planAction(
   warnExpiredIgnores(prepared.result.loaded.project, io);
   const { result, diagnostics } = await runPlan(input, prepared.result).catch((e: unknown) => view.failure(e, warnings));
   const messages = result.serverChecked ? diagnostics.all() : undefined;
-  view.plan(result.plan, { messages, warnings, states: { desired: result.prepared.desired, live: result.live }, maxBytes });
+  // Every format says whether the gateway's validator checked the plan, or was not asked.
+  const serverCheck = result.plan.steps.length === 0 ? 'not-needed' : result.serverChecked ? 'checked' : 'skipped';
+  // Markdown is read beside the repository (a pull-request comment): its paths from the repository's root.
+  const filePath = await repositoryPaths(io);
+  const content = { messages, warnings, serverCheck, filePath, states: { desired: result.prepared.desired, live: result.live } } as const;
+  view.plan(result.plan, { ...content, maxBytes });
+  if (markdownOut !== undefined) {
+    // The comment-sized markdown plan (the renderer's default bound) beside whatever stdout got, e.g. for the GitHub Action's comment.
+    await writeFileAtomic(markdownOut, markdownPlan(undefined, flags.verbose === true)(result.plan, content)).catch((error: unknown) => {
+      throw new ConfigError(`cannot write the markdown plan ${flags.markdownOut ?? ''}: ${errnoWords(error)}`, { cause: error });
+    });
+  }
   if (out !== undefined) {
     // Written as is, never through the redactor: the file holds no secret (only their sources,
     // see saved-plan.ts), and a redacted value would be a changed value that apply --plan sends.

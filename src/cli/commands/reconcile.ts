@@ -73,6 +73,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .addOption(new Option('--format <format>', 'output format (github: the plan as text, then the manifests\' warnings and the validator\'s messages as GitHub Actions annotations at their lines)').choices(['text', 'markdown', 'json', 'github']).default('text'))
     .option('--out <file>', 'also write the plan file for apply --plan: the plan, the gateway it was made against and the desired state, secrets as their sources only')
     .option('--max-bytes <n>', 'markdown: the largest output, in bytes of UTF-8 (default 60000, to fit a pull-request comment); validator messages, undeclared objects, the picture and object sections beyond it are left out, each with a note')
+    .option('--markdown-out <file>', 'also write the markdown plan within 60000 bytes (a pull-request comment) to <file>, whatever --format and --max-bytes say; deletions, updates and link removals are named first')
     .option('--detailed-exitcode', 'exit 2 when there are changes')
     .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
     .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when the server check fails, list every step with its status (else the counts)')))

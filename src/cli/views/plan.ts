@@ -14,7 +14,8 @@ import type { Plan } from '../../engine/plan-types.js';
 import { planTopology, renderJsonChunks, renderMarkdown, renderTextChunks, renderTextLines } from '../../render/index.js';
 import type { Backlog } from '../../operations/steps/execute.js';
 import { writingBacklog } from '../backlog.js';
-import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
+import type { ServerCheck } from '../../render/run-report.js';
+import { renderExecutionReport, renderValidatorMessages, serverCheckOutcome, serverCheckSentence } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 import { annotationPaths } from './validate.js';
@@ -33,6 +34,10 @@ export type PlanFormat = Format | 'github';
 export interface PlanContent {
   /** The gateway validator's messages of the server check; absent without one. */
   readonly messages?: readonly Diagnostic[] | undefined;
+  /** Markdown only: how a manifest path is shown (from the repository's root, src/cli/repository-paths.ts); as it is when absent. */
+  readonly filePath?: ((file: string) => string) | undefined;
+  /** Whether the plan went through the server check (`plan` only): every format says so. */
+  readonly serverCheck?: ServerCheck | undefined;
   /** The manifests' warnings of the run so far (JSON carries them; text printed them on arrival). */
   readonly warnings: readonly Diagnostic[];
   /** The desired and live state, for markdown's picture of the plan's topology. */
@@ -141,10 +146,16 @@ function humanPlanView(
 /** The text of a plan for a terminal, then the validator's messages, in chunks (each made when written). */
 export function textPlan(io: CliIO, fullCertificates = false): (plan: Plan, content: PlanContent) => Iterable<string> {
   const color = colorEnabled(io);
-  return function* (plan, { messages, text }) {
+  return function* (plan, { messages, text, serverCheck }) {
     yield* text ?? renderTextChunks(plan, { color, fullCertificates });
     if (messages) yield renderValidatorMessages(messages, { color });
+    yield serverCheckText(serverCheck, messages);
   };
+}
+
+/** The sentence on the server check of a plan that changes something, after a blank line (empty without a check to speak of). */
+function serverCheckText(check: ServerCheck | undefined, messages: readonly Diagnostic[] | undefined): string {
+  return check === undefined || check === 'not-needed' ? '' : `\n${serverCheckSentence(check, messages ?? [])}\n`;
 }
 
 /**
@@ -158,17 +169,20 @@ function githubAnnotations(io: CliIO, diagnostics: readonly Diagnostic[]): strin
 
 /** The plan of `--format github`: its text without colours, then the manifests' warnings and the validator's messages as annotations. */
 function githubPlan(io: CliIO, fullCertificates: boolean): (plan: Plan, content: PlanContent) => Iterable<string> {
-  return function* (plan, { messages, warnings, text }) {
+  return function* (plan, { messages, warnings, text, serverCheck }) {
     yield* text ?? renderTextChunks(plan, { color: false, fullCertificates });
+    yield serverCheckText(serverCheck, messages);
     yield githubAnnotations(io, [...warnings, ...(messages ?? [])]);
   };
 }
 
 /** The markdown of a plan (under `title` when given): its picture and the validator's messages. */
 export function markdownPlan(title?: string, fullCertificates = false): (plan: Plan, content: PlanContent) => [string] {
-  return (plan, { messages, states, maxBytes }) => [
+  return (plan, { messages, states, maxBytes, serverCheck, filePath }) => [
     renderMarkdown(plan, {
       fullCertificates,
+      ...(filePath !== undefined ? { filePath } : {}),
+      ...(serverCheck !== undefined ? { serverCheck } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(messages ? { validatorMessages: messages } : {}),
       ...(title !== undefined ? { title } : {}),
@@ -204,8 +218,9 @@ function failureJson(error: unknown, warnings: readonly Diagnostic[]): Iterable<
 function jsonPlanView(io: CliIO, verbose: boolean): PlanView {
   return {
     planAhead: () => undefined,
-    plan(plan, { messages, warnings }) {
-      for (const chunk of renderJsonChunks(plan, { diagnostics: [...warnings, ...(messages ?? [])] })) io.stdout.write(chunk);
+    plan(plan, { messages, warnings, serverCheck }) {
+      const check = serverCheck !== undefined ? { serverCheck: serverCheckOutcome(serverCheck, messages ?? []) } : {};
+      for (const chunk of renderJsonChunks(plan, { ...check, diagnostics: [...warnings, ...(messages ?? [])] })) io.stdout.write(chunk);
     },
     failure(error, warnings) {
       // In chunks, as the plan itself: a refused plan is as large as an accepted one.
