@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Ajv2020 from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -242,9 +243,85 @@ describe('gwops init in a subdirectory of a repository', () => {
   });
 });
 
+/** Lines a team's `.gitignore` may hold: gwops's own patterns and near misses of them, comments, negations, anything. */
+const gitignoreLine = fc.oneof(
+  fc.constantFrom(...NEEDED, 'node_modules', '/node_modules', '.env  ', '# .env', '*.key\\ ', '!.env', '*', '', '  '),
+  fc.string({ unit: 'binary', maxLength: 20 }).map((line) => line.replace(/\n/g, '')),
+);
+
+/** A file of the team's own: any bytes, a text, or the template's own text with something changed. */
+const fileBytes = fc.oneof(fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)), fc.string({ maxLength: 64 }).map((t) => Buffer.from(t)));
+
+/** What the repository holds before init: each file init writes present (with random content) or absent. */
+const existing = fc.record({
+  dir: fc.constantFrom('', 'gateway', 'infra/edge gw'),
+  gitignore: fc.option(fc.record({ lines: fc.array(gitignoreLine, { maxLength: 12 }), eol: fc.constantFrom('\n', '\r\n'), ends: fc.boolean(), bom: fc.boolean() })),
+  project: fc.option(fileBytes),
+  example: fc.option(fileBytes),
+  manifest: fc.option(fileBytes),
+  workflow: fc.option(fileBytes),
+});
+
+describe('gwops init over every combination of existing files (fast-check)', () => {
+  const runs = process.env.GWOPS_DRILLS === 'full' ? 400 : 20;
+  it(`never loses a byte of an existing file, leaves every needed line and file in place, and a second run changes nothing (${runs} cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(existing, async (given) => {
+        const repo = await repository();
+        const project = join(repo, given.dir);
+        const files: Record<string, Buffer> = {};
+        if (given.gitignore !== null) {
+          const { lines, eol, ends, bom } = given.gitignore;
+          files[join(given.dir, '.gitignore')] = Buffer.from(`${bom ? '\uFEFF' : ''}${lines.join(eol)}${ends && lines.length > 0 ? eol : ''}`);
+        }
+        if (given.project !== null) files[join(given.dir, 'gwops.yaml')] = given.project;
+        if (given.example !== null) files[join(given.dir, 'manifests/example.yaml')] = given.example;
+        if (given.manifest !== null) files[join(given.dir, 'manifests/team.yaml')] = given.manifest;
+        if (given.workflow !== null) files['.github/workflows/gwops.yml'] = given.workflow;
+        for (const [path, bytes] of Object.entries(files)) {
+          await mkdir(join(repo, path, '..'), { recursive: true });
+          await writeFile(join(repo, path), bytes);
+        }
+
+        const run = await gwops(['init', given.dir === '' ? '.' : given.dir], repo);
+        expect(run.stderr).not.toMatch(/^Error/m);
+        expect(run.code).toBe(0);
+        expect(run.stderr.split('\n').filter((l) => /^(created|appended|kept|not written) /.test(l))).toHaveLength(4);
+        const after = await snapshot(repo);
+        // Not a byte lost: .gitignore only grows at its end, every other file is as it was.
+        for (const [path, bytes] of Object.entries(files)) {
+          const now = after.get(path) ?? Buffer.alloc(0);
+          if (path.endsWith('.gitignore')) expect(now.subarray(0, bytes.length).equals(bytes), path).toBe(true);
+          else expect(now.equals(bytes), path).toBe(true);
+        }
+        // Every needed line and file is there.
+        const patterns = new Set(ignorePatterns((after.get(join(given.dir, '.gitignore')) ?? Buffer.alloc(0)).toString('utf8')));
+        expect(NEEDED.filter((p) => !patterns.has(p) && !patterns.has(p.replace(/\/$/, '')))).toEqual([]);
+        expect(after.has(join(given.dir, 'gwops.yaml'))).toBe(true);
+        expect(after.has('.github/workflows/gwops.yml')).toBe(true);
+        expect(existsSync(join(project, '.github')) && given.dir !== '').toBe(false);
+        // The example joins no project but a new one.
+        const newProject = given.project === null && given.manifest === null;
+        expect(after.has(join(given.dir, 'manifests/example.yaml'))).toBe(newProject || given.example !== null);
+        // stdout names exactly the files that changed.
+        const changed = [...after.keys()].filter((path) => !files[path]?.equals(after.get(path) ?? Buffer.alloc(0))).map((path) => join(repo, path));
+        expect(run.stdout.split('\n').filter(Boolean).map((line) => join(repo, line)).sort()).toEqual(changed.sort());
+
+        const again = await gwops(['init', given.dir === '' ? '.' : given.dir], repo);
+        expect(again.code).toBe(0);
+        expect(again.stdout).toBe('');
+        expect(await snapshot(repo)).toEqual(after);
+      }),
+      { numRuns: runs },
+    );
+  }, 120_000);
+});
+
 describe("gwops's own repository", () => {
-  it("ignores the tarballs of npm pack and the init .gitignore ignores node_modules/", () => {
-    expect(ignored(ROOT, ['gwops-0.1.0.tgz', 'gwops-1.2.3.tgz'])).toEqual(['gwops-0.1.0.tgz', 'gwops-1.2.3.tgz']);
+  it('ignores the tarballs of npm pack, and the .gitignore of init ignores node_modules/', async () => {
+    const repo = await repository();
+    await writeFile(join(repo, '.gitignore'), await readFile(join(ROOT, '.gitignore')));
+    expect(ignored(repo, ['gwops-0.1.0.tgz', 'gwops-1.2.3.tgz', 'package.json'])).toEqual(['gwops-0.1.0.tgz', 'gwops-1.2.3.tgz']);
     expect(NEEDED).toContain('node_modules/');
   });
 });
