@@ -12,11 +12,12 @@ function patternOf(line: string): string {
 
 /**
  * The patterns of a `.gitignore` text, in order: its lines that are neither blank nor
- * comments (`#`), as Git reads them (a CR before the line feed and unescaped trailing
- * spaces are not part of a pattern).
+ * comments (`#`), as Git reads them (a byte order mark at the start, a CR before the line
+ * feed and unescaped trailing spaces are not part of a pattern).
  */
 export function ignorePatterns(text: string): string[] {
   return text
+    .replace(/^\uFEFF/, '')
     .split('\n')
     .map(patternOf)
     .filter((line) => line !== '' && !line.startsWith('#'));

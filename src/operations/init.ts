@@ -115,6 +115,8 @@ async function workflowFile(root: string): Promise<InitFile> {
   const place = await placeInRepository(root);
   const file = join(place?.top ?? root, WORKFLOW_PATH);
   const sub = place?.sub ?? '';
+  // A workflow below the root (from an earlier init in the subdirectory) is never run.
+  const stray = sub !== '' && (await exists(join(root, WORKFLOW_PATH))) ? `; ${join(root, WORKFLOW_PATH)} is below the repository's root, where GitHub never runs it: remove it` : '';
   if (await exists(file)) {
     const text = await readFileBoundedAsync(file, FILE_LIMITS.project).then(
       (bytes) => bytes.toString('utf8'),
@@ -124,7 +126,7 @@ async function workflowFile(root: string): Promise<InitFile> {
     const note = workflowRunsIn(text, sub)
       ? `it exists and runs gwops in ${at}`
       : `it exists, but no gwops step in it runs in ${at}: add one with working-directory: ${sub === '' ? '.' : sub}`;
-    return { role: 'workflow', path: file, action: 'kept', note };
+    return { role: 'workflow', path: file, action: 'kept', note: `${note}${stray}` };
   }
   if (place === undefined) {
     const note =
@@ -134,7 +136,7 @@ async function workflowFile(root: string): Promise<InitFile> {
   }
   const problem = workflowDirectoryProblem(place.sub);
   if (problem !== undefined) return { role: 'workflow', path: file, action: 'not-written', note: `the project's directory cannot be named in a workflow: ${problem}; rename it` };
-  const note = sub === '' ? undefined : `at the repository's root, running gwops in ${sub}/ (working-directory)`;
+  const note = sub === '' ? undefined : `at the repository's root, running gwops in ${sub}/ (working-directory)${stray}`;
   return { role: 'workflow', path: file, action: 'created', ...(note === undefined ? {} : { note }), write: { text: workflowFor(template, place.sub) } };
 }
 

@@ -224,6 +224,17 @@ describe('gwops init in a subdirectory of a repository', () => {
     expect(await snapshot(repo)).toEqual(before);
   }, 60_000);
 
+  it('a workflow an earlier init left in the subdirectory: kept, and named as one GitHub never runs', async () => {
+    const repo = await repository();
+    await mkdir(join(repo, 'gateway/.github/workflows'), { recursive: true });
+    await writeFile(join(repo, 'gateway/.github/workflows/gwops.yml'), 'name: old\n');
+    const run = await gwops(['init', 'gateway'], repo);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`; ${join(repo, 'gateway/.github/workflows/gwops.yml')} is below the repository's root, where GitHub never runs it: remove it`);
+    expect(await readFile(join(repo, 'gateway/.github/workflows/gwops.yml'), 'utf8')).toBe('name: old\n');
+    expect(gwopsInputs(await workflowAt(join(repo, '.github/workflows/gwops.yml'))).map((w) => w['working-directory'])).toEqual(['gateway', 'gateway', 'gateway', 'gateway']);
+  });
+
   it('quotes a directory name YAML and the path filters read as syntax', async () => {
     const repo = await repository();
     const name = "team: gate #1 [*]'s";

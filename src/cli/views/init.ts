@@ -29,8 +29,10 @@ export function renderInit(files: readonly InitFile[], projectFile: string, io: 
   io.stdout.write(files.filter((f) => f.action === 'created' || f.action === 'appended').map((f) => `${relative(io.cwd, f.path) || f.path}\n`).join(''));
   io.stderr.write(files.map((f) => initFileLine(f, io.cwd)).join(''));
   const workflow = files.find((f) => f.role === 'workflow');
+  const project = files.find((f) => f.role === 'project');
   io.stderr.write(
-    `\nNext: adapt the target and the ownership scope in ${shown(io.cwd, projectFile)}, ` +
+    '\nNext: ' +
+      (project === undefined || project.action === 'created' ? `adapt the target and the ownership scope in ${shown(io.cwd, projectFile)}, ` : '') +
       'set GWOPS_API_KEY, then run gwops validate and gwops plan' +
       (workflow !== undefined && workflow.action === 'created' ? `; replace your-org in ${shown(io.cwd, workflow.path)} with the owner of the gwops action.\n` : '.\n'),
   );
