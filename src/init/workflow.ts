@@ -49,32 +49,49 @@ export function workflowRunsIn(text: string, dir: string): boolean {
   return false;
 }
 
+/** A file or folder of a project, relative to the repository's root with `/` between names ('' for the root itself), for a `paths:` filter. */
+export interface ProjectPath {
+  readonly path: string;
+  /** A folder: the filter names everything below it (`<path>/**`). */
+  readonly directory: boolean;
+}
+
 /**
  * The workflow of `gwops init` for a project in `dir` of its repository.
  * @param template the text of templates/init/workflow.yml (paths in it are relative to the project)
  * @param dir the project's directory relative to the repository's root, with `/` between
  *   names ('' for the root); it must have no {@link workflowDirectoryProblem}
- * @returns `template` unchanged for the root; else the template in which every step of the
- *   gwops action has `working-directory: <dir>` and every `paths:` / `paths-ignore:` filter
- *   entry names the project's file under `<dir>/` (the workflow's own path stays, being at
- *   the root), its comments and layout kept
+ * @param own the files and folders the project reads, when its project file exists already
+ *   and names others than the template's (its `manifests` and overlays); undefined for the template's own
+ * @returns `template` unchanged for the root and no `own`; else the template in which every
+ *   step of the gwops action has `working-directory: <dir>` (not for the root), and every
+ *   `paths:` / `paths-ignore:` filter names `own`, or the template's entries under `<dir>/`
+ *   (the workflow's own path stays, being at the root), its comments and layout kept
  */
-export function workflowFor(template: string, dir: string): string {
-  if (dir === '') return template;
+export function workflowFor(template: string, dir: string, own?: readonly ProjectPath[]): string {
+  if (dir === '' && own === undefined) return template;
   const doc = parseDocument(template);
-  const prefix = `${literalPathPattern(dir)}/`;
+  const prefix = dir === '' ? '' : `${literalPathPattern(dir)}/`;
+  const ownEntries = own?.map((p) => (p.path === '' ? '**' : `${literalPathPattern(p.path)}${p.directory ? '/**' : ''}`));
   const on = doc.get('on');
   if (isMap(on)) {
     for (const event of on.items) {
       if (!isMap(event.value)) continue;
       for (const filter of event.value.items) {
         if (!isScalar(filter.key) || (filter.key.value !== 'paths' && filter.key.value !== 'paths-ignore') || !isSeq(filter.value)) continue;
-        for (const entry of filter.value.items) {
+        const seq = filter.value;
+        if (ownEntries !== undefined) {
+          const keep = seq.items.filter((entry) => isScalar(entry) && entry.value === WORKFLOW_PATH);
+          seq.items = [...ownEntries.map((entry) => doc.createNode(entry)), ...keep];
+          continue;
+        }
+        for (const entry of seq.items) {
           if (isScalar(entry) && typeof entry.value === 'string' && entry.value !== WORKFLOW_PATH) entry.value = `${prefix}${entry.value}`;
         }
       }
     }
   }
+  if (dir === '') return doc.toString({ flowCollectionPadding: false, lineWidth: 0 });
   const jobs = doc.get('jobs');
   for (const job of isMap(jobs) ? jobs.items : []) {
     const steps = isMap(job.value) ? job.value.get('steps') : undefined;

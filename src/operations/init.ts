@@ -7,12 +7,14 @@
  * directory (src/init/workflow.ts).
  */
 import { constants } from 'node:fs';
-import { appendFile, copyFile, lstat, mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { appendFile, copyFile, lstat, mkdir, readdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { ConfigError, FileReadError } from '../errors.js';
 import { errnoWords, FILE_LIMITS, readFileBoundedAsync } from '../files.js';
 import { gitignoreAddition } from '../init/gitignore.js';
+import type { ProjectPath } from '../init/workflow.js';
 import { WORKFLOW_PATH, workflowDirectoryProblem, workflowFor, workflowRunsIn } from '../init/workflow.js';
 import { PROJECT_FILE } from '../manifest/index.js';
 import { writeProblem } from '../out-paths.js';
@@ -109,6 +111,41 @@ async function gitignoreFile(file: string): Promise<InitFile> {
   return added.length === 0 ? { role: 'gitignore', path: file, action: 'kept', note: 'it has every line gwops needs' } : { role: 'gitignore', path: file, action: 'appended', added, write: { text } };
 }
 
+/** The strings of `value`: itself when a string, its strings when a list, else none. */
+const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/**
+ * The files and folders the project file at `root` that exists already reads (itself, its
+ * `manifests` and every target's `overlays`), relative to the repository's root `top`, for
+ * the workflow's `paths:` filters; undefined when there is no such file or it cannot be
+ * read as YAML (the template's filters are used then). A path outside the repository is
+ * left out (no filter can name it); a missing one counts as a folder unless it ends in
+ * `.yaml` or `.yml`.
+ */
+async function projectPaths(root: string, top: string): Promise<ProjectPath[] | undefined> {
+  const file = join(root, PROJECT_FILE);
+  let project: unknown;
+  try {
+    project = parse((await readFileBoundedAsync(file, FILE_LIMITS.project)).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof project !== 'object' || project === null) return undefined;
+  const fields = project as { manifests?: unknown; targets?: unknown };
+  const targets = typeof fields.targets === 'object' && fields.targets !== null ? Object.values(fields.targets) : [];
+  const named = [...strings(fields.manifests), ...targets.flatMap((t) => strings(typeof t === 'object' && t !== null ? (t as { overlays?: unknown }).overlays : undefined))];
+  const paths: ProjectPath[] = [{ path: relative(top, await realPathOf(file)).split(sep).join('/'), directory: false }];
+  for (const entry of named) {
+    const full = await realPathOf(resolve(root, entry));
+    const path = relative(top, full).split(sep).join('/');
+    if (path.startsWith('..') || isAbsolute(path)) continue;
+    const info = await stat(full).catch(() => undefined);
+    const directory = info === undefined ? !/\.ya?ml$/.test(entry) : info.isDirectory();
+    if (!paths.some((p) => p.path === path)) paths.push({ path, directory: path === '' || directory });
+  }
+  return paths;
+}
+
 /** The workflow: at the root of the Git repository holding `root`, running gwops in `root`; in `root` outside a repository. */
 async function workflowFile(root: string): Promise<InitFile> {
   const template = (await readFileBoundedAsync(join(TEMPLATES, 'workflow.yml'), FILE_LIMITS.bundled)).toString('utf8');
@@ -137,7 +174,7 @@ async function workflowFile(root: string): Promise<InitFile> {
   const problem = workflowDirectoryProblem(place.sub);
   if (problem !== undefined) return { role: 'workflow', path: file, action: 'not-written', note: `the project's directory cannot be named in a workflow: ${problem}; rename it` };
   const note = sub === '' ? undefined : `at the repository's root, running gwops in ${sub}/ (working-directory)${stray}`;
-  return { role: 'workflow', path: file, action: 'created', ...(note === undefined ? {} : { note }), write: { text: workflowFor(template, place.sub) } };
+  return { role: 'workflow', path: file, action: 'created', ...(note === undefined ? {} : { note }), write: { text: workflowFor(template, place.sub, await projectPaths(root, place.top)) } };
 }
 
 /**
