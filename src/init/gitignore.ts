@@ -41,20 +41,26 @@ export interface GitignoreAddition {
  * The patterns of `template` that `existing` lacks, and the text that appends them to it.
  * A pattern is there when a line of `existing` reads the same, or for a folder pattern
  * (`node_modules/`) when a line names it without the slash (which ignores files of that
- * name too). A negation (`!*.env.example`) is appended again when a pattern before it in
- * the template is appended, since in Git the last matching line decides. The text starts
+ * name too). A negation (`!*.env.example`) counts only after every pattern before it in the
+ * template, since in Git the last matching line decides: it is appended again when one of
+ * them is appended or stands after it in the file. The text starts
  * with the line ending `existing` lacks at its end, then a comment and one pattern per
  * line, every line ended in the file's own line ending ({@link lineEndingOf}).
  * @param existing the file's text ('' for an empty file)
  * @param template the text of the `.gitignore` gwops init writes (templates/init/gitignore)
  */
 export function gitignoreAddition(existing: string, template: string): GitignoreAddition {
-  const present = new Set(ignorePatterns(existing));
-  const has = (pattern: string): boolean => present.has(pattern) || (pattern.endsWith('/') && present.has(pattern.slice(0, -1)));
+  const patterns = ignorePatterns(existing);
+  /** The index of the last line of `existing` that holds `pattern`, -1 for none. */
+  const last = (pattern: string): number => Math.max(patterns.lastIndexOf(pattern), pattern.endsWith('/') ? patterns.lastIndexOf(pattern.slice(0, -1)) : -1);
   const added: string[] = [];
+  const before: string[] = [];
   for (const pattern of ignorePatterns(template)) {
-    const negationAfterAdded = pattern.startsWith('!') && added.some((a) => !a.startsWith('!'));
-    if (!has(pattern) || negationAfterAdded) added.push(pattern);
+    const at = last(pattern);
+    // A negation holds only after every pattern before it in the template: Git reads the last matching line.
+    const inEffect = !pattern.startsWith('!') || (added.every((a) => a.startsWith('!')) && before.every((b) => last(b) < at));
+    if (at < 0 || !inEffect) added.push(pattern);
+    if (!pattern.startsWith('!')) before.push(pattern);
   }
   if (added.length === 0) return { added, text: '' };
   const eol = lineEndingOf(existing);
