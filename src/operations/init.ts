@@ -1,6 +1,6 @@
 /**
- * The files of `gwops init` (README.md "Commands", docs/adoption-guide.md "Starting from
- * an existing repository"): what it does with each of them in a directory that may already
+ * The files of `gwops init` (README.md "Commands", docs/adoption-guide.md "In an existing
+ * repository"): what it does with each of them in a directory that may already
  * hold some, and the writes. A file that exists is never replaced: `.gitignore` gets the
  * lines it lacks appended, every other file is kept as it is. The workflow goes to the
  * `.github/workflows/` of the Git repository's root, running gwops in the project's
