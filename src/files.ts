@@ -44,6 +44,8 @@ export const FILE_LIMITS = {
   apiKey: 64 * 1024,
   /** A saved plan file: 256 MiB. */
   plan: 256 * MIB,
+  /** A `.gitignore` that `gwops init` adds lines to: 4 MiB. */
+  gitignore: 4 * MIB,
   /** A file of gwops itself (schemas, server defaults, generated documents): 64 MiB. */
   bundled: 64 * MIB,
 } as const;

@@ -3,7 +3,7 @@
  * overwritten, and `--from-gateway` exports a live gateway into manifests/ whose plan is
  * empty.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VARIANTS } from '../../src/kinds/index.js';
@@ -46,18 +46,16 @@ describe('gwops init', () => {
     expect(chart.nodes.size).toBe(3);
     expect(chart.edges).toHaveLength(2);
 
-    // A second init changes nothing, even where only some files exist.
-    await writeFile(join(dir, '.gitignore'), 'mine\n');
+    // A second init changes nothing; a .gitignore of the user's own gets the lines it lacks, nothing else is touched.
     const again = await t.h.cli(['init', dir]);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/never overwrites anything, and .* already has gwops\.yaml, manifests\/example\.yaml, \.gitignore, \.github\/workflows\/gwops\.yml; nothing was written/);
-    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('mine\n');
-    const partial = join(t.h.dir, 'partial');
-    await mkdir(partial);
-    await writeFile(join(partial, '.gitignore'), 'mine\n');
-    const refused = await t.h.cli(['init', partial]);
-    expect(refused.code).toBe(1);
-    expect(await allFiles(partial)).toEqual(['.gitignore']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(/^kept +\S*gwops\.yaml \(it exists\)$/m);
+    await writeFile(join(dir, '.gitignore'), 'mine\n');
+    const appended = await t.h.cli(['init', dir]);
+    expect(appended.code).toBe(0);
+    expect(appended.stdout.trim()).toMatch(/\.gitignore$/);
+    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^mine\n\n# Added by `gwops init`.*\n\.env\n/);
   });
 
   it('refuses connection options without --from-gateway', async () => {

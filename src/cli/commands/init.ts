@@ -11,7 +11,7 @@ export const registerInit: CommandModule = (program, io: CliIO, done) => {
     program
       .command('init')
       .description(
-        'Start a project in DIR: a commented gwops.yaml, manifests/ with an example (or, with --from-gateway, exported from a gateway), .gitignore and a GitHub workflow; never overwrites anything',
+        'Start a project in DIR: a commented gwops.yaml, manifests/ with an example (or, with --from-gateway, exported from a gateway), .gitignore and a GitHub workflow at the Git repository\'s root; adds only what is missing (the lines a .gitignore lacks are appended, files that exist are kept) and says what it did with each file',
       )
       .argument('[dir]', 'the project directory (default: the current directory; created when missing)'),
   )
