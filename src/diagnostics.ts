@@ -66,6 +66,8 @@ export type ManifestDiagnosticCode =
   | 'secret-unavailable'
   /** A document's `content: { fromFile }` cannot be read, or lies outside the project (src/manifest/content.ts). */
   | 'content-unavailable'
+  /** A value's `{ fromFile }` (a certificate's PEM) cannot be read, or lies outside the project (src/manifest/file-sources.ts). */
+  | 'file-unavailable'
   /** A file named as a document's content declares gwops documents and lies in the manifest paths (src/manifest/content.ts). */
   | 'content-is-manifest'
   | 'literal-secret'

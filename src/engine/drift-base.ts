@@ -88,7 +88,7 @@ function baseOf(sha: string | undefined, dirty: boolean, entry: ConfigurationEnt
 }
 
 /** Deep equality of JSON values. */
-function sameValue(a: unknown, b: unknown): boolean {
+export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
   if (isPlainObject(a)) {
@@ -103,7 +103,7 @@ function sameValue(a: unknown, b: unknown): boolean {
  * The value at a dotted attribute path (as plans write it: keys joined by `.`, which a key
  * may itself hold), or undefined.
  */
-function valueAtPath(value: unknown, dotted: string): unknown {
+export function valueAtPath(value: unknown, dotted: string): unknown {
   if (dotted === '') return value;
   if (Array.isArray(value)) {
     const [index = '', ...rest] = dotted.split('.');

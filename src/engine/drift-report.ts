@@ -23,7 +23,8 @@ import type { ResourceType } from '../kinds/index.js';
 import type { SourceLocation } from '../manifest/types.js';
 import type { DriftAttribution } from './drift-attribution.js';
 import type { DriftBaseRef, DriftSide } from './drift-base.js';
-import { classifyDrift } from './drift-base.js';
+import { classifyDrift, sameValue, valueAtPath } from './drift-base.js';
+import { declaredView } from './declared-view.js';
 import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
 import { matchingEntry } from '../manifest/drift-ignore.js';
 import { redactAttributes } from './diff.js';
@@ -63,6 +64,13 @@ export interface DriftEntry {
   readonly side?: DriftSide | 'key-source';
   /** With side `key-source`: the `jwks` source of gwops.yaml, or the URL (without credentials), the declared key is read from. */
   readonly keySource?: string;
+  /**
+   * `changed` only, when it differs from `declared` and `live`: both cut to the members the
+   * manifests declare and those whose values differ (declared-view.ts), as the text and
+   * markdown reports show them. The JSON report leaves it out: its `declared` and `live`
+   * are whole.
+   */
+  readonly shown?: { readonly declared?: unknown; readonly live?: unknown };
 }
 
 /** A difference an ignore entry silenced. */
@@ -181,13 +189,27 @@ export function driftEntries(plan: Plan, live: State): DriftEntry[] {
     .map(({ entry }) => entry);
 }
 
+/**
+ * `entry` with its {@link DriftEntry.shown} values when it is a changed attribute whose
+ * values hold members the manifests do not declare and that are equal on both sides (the
+ * item defaults of a list: declared-view.ts); else `entry` itself.
+ */
+function withShown(entry: DriftEntry, desired: State): DriftEntry {
+  if (entry.direction !== 'changed' || entry.path === undefined || entry.path === 'content') return entry;
+  const object = desired.objects.get(entry.kind)?.get(entry.name);
+  if (!object || typeof entry.declared !== 'object' || typeof entry.live !== 'object') return entry;
+  const cut = declaredView(valueAtPath(object.attributes, entry.path), { value: entry.declared }, { value: entry.live });
+  if (sameValue(cut.declared?.value, entry.declared) && sameValue(cut.live?.value, entry.live)) return entry;
+  return { ...entry, shown: { declared: cut.declared?.value, live: cut.live?.value } };
+}
+
 /** Builds the report (pure). */
 export function buildDriftReport(input: DriftReportInput): DriftReport {
   const entries: DriftEntry[] = [];
   const ignored: IgnoredDriftEntry[] = [];
   const base = input.base !== undefined && 'ref' in input.base ? input.base : undefined;
   const found = driftEntries(input.plan, input.live);
-  const classified = base ? classifyDrift(found, base.desired, input.desired, input.live) : found;
+  const classified = (base ? classifyDrift(found, base.desired, input.desired, input.live) : found).map((entry) => withShown(entry, input.desired));
   for (const entry of classified) {
     const by = matchingEntry(input.ignore, entry.kind, entry.name, entry.path);
     if (by) ignored.push({ ...entry, ignoredBy: { object: by.object, attribute: by.attribute, reason: by.reason, until: by.until } });

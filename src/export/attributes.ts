@@ -13,7 +13,7 @@ import type { JsonSchema } from '../schema/index.js';
 import type { EqualsValue } from './default-equals.js';
 import { compileEquals } from './default-equals.js';
 import { secretAttributes, wireSchema, writeOnlyAttributes } from '../schema/index.js';
-import { SecretSlot, isPlainObject, jsonEqual } from './values.js';
+import { NoSecret, SecretSlot, isPlainObject, jsonEqual } from './values.js';
 import { defaultTree } from './default-tree.js';
 import { ownMember, setOwnMember } from '../own-member.js';
 
@@ -257,7 +257,8 @@ export interface AttributeOptions {
  * The attributes a manifest of a live object declares (see the module comment). Secrets
  * that hold one (schema `x-gwops-secret`, unless the kind's `holdsSecret` says the value
  * is none) become {@link SecretSlot}s; a write-only value the gateway returned anyway is
- * never kept.
+ * never kept, and one the object takes none of (KindDefinition `takesWriteOnly`) is marked
+ * {@link NoSecret}, so that no source is written for it.
  */
 export function exportAttributes(type: ResourceType, live: Readonly<Record<string, unknown>>, options: AttributeOptions): Record<string, unknown> {
   const kind = kindOf(type);
@@ -275,8 +276,17 @@ export function exportAttributes(type: ResourceType, live: Readonly<Record<strin
       slots.push(path);
     });
   }
+  // The write-only secrets this object takes no value for (a certificate's passphrase when its key is not encrypted).
+  const none: string[][] = [];
+  for (const secret of secrets) {
+    if (!secret.writeOnly || !kind.takesWriteOnly) continue;
+    const takes = kind.takesWriteOnly;
+    forEachPath(live, secret.segments, (path) => {
+      if (!takes(path, live)) none.push(path);
+    });
+  }
   // A secret slot is set into what is kept below: that must not be a kept value shared with other objects.
-  const frozen = slots.length === 0 ? frozenMembers : undefined;
+  const frozen = slots.length === 0 && none.length === 0 ? frozenMembers : undefined;
   const attributes = options.keepDefaults
     ? (keep(live, exportSchema, [], options.unknown) as Record<string, unknown>)
     : keepChanged(live, exportSchema, defaults, [], options.unknown, equalsDefault, frozen);
@@ -285,6 +295,12 @@ export function exportAttributes(type: ResourceType, live: Readonly<Record<strin
     let node: unknown = attributes;
     for (const segment of path.slice(0, -1)) node = Array.isArray(node) ? node[Number(segment)] : isPlainObject(node) ? node[segment] : undefined;
     if (last !== undefined && isPlainObject(node) && Object.hasOwn(node, last)) node[last] = new SecretSlot(false);
+  }
+  for (const path of none) {
+    const last = path[path.length - 1];
+    let node: unknown = attributes;
+    for (const segment of path.slice(0, -1)) node = Array.isArray(node) ? node[Number(segment)] : isPlainObject(node) ? node[segment] : undefined;
+    if (last !== undefined && isPlainObject(node)) setOwnMember(node, last, new NoSecret());
   }
   return attributes;
 }

@@ -3,7 +3,9 @@
  * read through the live state of src/engine/live.ts (its names and links). Built-in objects (negative ids) are never exported; ids are dropped and links are
  * written by name, on the canonical side when that object is exported, else on the
  * exported end (so that a plan of the result manages exactly the links it had);
- * write-only and other secrets become `{ fromEnv: GWOPS_<KIND>_<NAME>_<ATTR> }`.
+ * write-only and other secrets become `{ fromEnv: GWOPS_<KIND>_<NAME>_<ATTR> }`, but a
+ * write-only one the object takes no value for (a certificate's passphrase when its key is
+ * not encrypted) is not written.
  */
 import type { ApiResource } from '../gateway/index.js';
 import { isBuiltInId } from '../gateway/index.js';
@@ -18,7 +20,7 @@ import type { ObjectKey } from '../object-key.js';
 import { writeOnlyAttributes } from '../schema/index.js';
 import { attributeReferences } from '../schema/references.js';
 import { hasUrlCredentials, urlValues } from '../schema/urls.js';
-import { SecretSlot, isPlainObject } from './values.js';
+import { NoSecret, SecretSlot, isPlainObject } from './values.js';
 import { generatedName, secretEnvName } from './names.js';
 import { setOwnMember } from '../own-member.js';
 
@@ -249,6 +251,7 @@ export function buildDocuments(input: BuildInput): BuildResult {
         const filled: Record<string, unknown> = {};
         for (const [key, child] of Object.entries(value)) {
           if (at.length === 0 && key === 'name') continue; // the document's name
+          if (child instanceof NoSecret) continue; // a write-only secret this object takes none of
           if (placed.includes(key)) setOwnMember(filled, key, slot(key, true));
           else {
             at.push(key);

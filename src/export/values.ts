@@ -1,12 +1,20 @@
 /**
- * The JSON values an export handles: plain objects, deep equality, and the {@link SecretSlot}
- * that stands where a secret was until it is written as `{ fromEnv }`.
+ * The JSON values an export handles: plain objects, deep equality, the {@link SecretSlot}
+ * that stands where a secret was until it is written as `{ fromEnv }`, and the
+ * {@link NoSecret} where a write-only secret takes none.
  */
 
 /** A plain JSON object (not an array, not null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof SecretSlot);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof SecretSlot) && !(value instanceof NoSecret);
 }
+
+/**
+ * Where a write-only secret takes no value for this object (KindDefinition `takesWriteOnly`:
+ * a certificate's `passphrase` when its key is not encrypted): no `{ fromEnv }` is written
+ * for it, nor anything else.
+ */
+export class NoSecret {}
 
 /** Where a secret value was: the manifest reads it from an environment variable instead. */
 export class SecretSlot {

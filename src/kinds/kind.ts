@@ -236,6 +236,13 @@ export interface KindDefinition<Type extends string = ResourceType> {
    */
   readonly holdsSecret?: (path: readonly string[], attributes: KindAttributes) => boolean;
   /**
+   * False when the write-only secret at `path` (segments under `attributes`) takes no value
+   * for an object with these live attributes, so `export` writes no `{ fromEnv }` source
+   * for it (a certificate's `passphrase` when its `privateKey` is not encrypted). Every
+   * write-only secret takes one when absent, or when this answers true.
+   */
+  readonly takesWriteOnly?: (path: readonly string[], live: KindAttributes) => boolean;
+  /**
    * True when objects of the kind have a binary content sub-resource `/{id}/content`
    * (docs/gateway-api.md "OpenAPI and GraphQL documents"): `GET` with `Accept:
    * application/octet-stream` answers its bytes, `PUT` with that content type stores them

@@ -52,8 +52,8 @@ export function projectRoot(paths: readonly string[]): string {
   return root;
 }
 
-/** True when `inner` is `outer` or lies below it. */
-function isInside(outer: string, inner: string): boolean {
+/** True when `inner` is `outer` or lies below it (absolute paths). */
+export function isInside(outer: string, inner: string): boolean {
   const relative = path.relative(outer, inner);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

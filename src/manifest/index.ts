@@ -31,6 +31,7 @@ import type { ParsedFile } from './content.js';
 import { contentFiles, manifestsOf, projectRoot, readDeclaredContent } from './content.js';
 import type { ObjectContent } from '../object-content.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
+import { resolveFiles } from './file-sources.js';
 import { variableGuard } from './secret-variables.js';
 import type { LiteralSecret, SecretReference } from './resolve.js';
 import type { Resolved } from './rules.js';
@@ -299,6 +300,7 @@ export async function loadManifests(options: LoadOptions): Promise<LoadResult> {
     const versions: Record<string, number> = {};
     literals.push(...resolveSecrets(entry, options.resolveSecrets === false ? undefined : env, out, secretValues, secretReferences, versions));
     if (Object.keys(versions).length > 0) secretVersions.set(entry, versions);
+    resolveFiles(entry, root, out);
     if (isResourceType(entry.kind) && kindOf(entry.kind).content === true) {
       const content = readDeclaredContent(entry, root, out);
       if (content) contents.set(entry, content);

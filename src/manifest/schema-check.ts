@@ -372,6 +372,9 @@ function translate(kind: SchemaKind | undefined, error: ErrorObject, segments: s
             : `secret ${subject(segments, label)} must be a string, { fromEnv: NAME } or { fromFile: path }`,
         };
       }
+      if (typeof error.parentSchema === 'object' && error.parentSchema !== null && (error.parentSchema as JsonSchema)['x-gwops-file'] === true) {
+        return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} must be a string (the PEM) or { fromFile: path }` };
+      }
       return { code: 'invalid-value', pointer: segments, message: `${subject(segments, label)} ${error.message ?? 'is invalid'}` };
     default:
       return {

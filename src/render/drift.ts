@@ -13,11 +13,12 @@ import type { DriftSide } from '../engine/drift-base.js';
 import { DRIFT_SIDES } from '../engine/drift-base.js';
 import { jsonDocument } from '../json-document.js';
 import { codeCell, codeSpan } from './markdown-text.js';
-import { pictureMarkdown } from './markdown.js';
+import { fenced, pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
 import type { Topology } from './topology.js';
-import type { ValueOptions } from './values.js';
-import { DescribedValue, objectTitle, shownValue } from './values.js';
+import type { AttributeChange } from '../engine/plan-types.js';
+import type { Row, ValueOptions } from './values.js';
+import { DescribedValue, changeRows, objectTitle, shownValue } from './values.js';
 
 /** The hidden marker that starts every markdown drift report (CI finds its issue comment by it). */
 export const DRIFT_MARKDOWN_MARKER = '<!-- gwops-drift -->';
@@ -210,9 +211,51 @@ function attributionLines(attribution: DriftAttribution): string[] {
   return lines;
 }
 
-/** A changed entry's value as shown: a certificate described unless `options.full` (values.ts `shownValue`). */
+/**
+ * A changed entry's value as shown: cut to what the manifests declare and what differs
+ * (DriftEntry `shown`), a certificate described unless `options.full` (values.ts `shownValue`).
+ */
 function shownSide(entry: DriftEntry, side: 'declared' | 'live', options: ValueOptions): unknown {
-  return shownValue(entry.kind, entry.path ?? '', entry[side], options);
+  return shownValue(entry.kind, entry.path ?? '', entry.shown ? entry.shown[side] : entry[side], options);
+}
+
+/** The note that says which side a diff's signs stand for. */
+const DIFF_SIGNS = "(in a diff, - is the manifests' value, + the gateway's)";
+
+/** Unchanged lines kept on each side of a changed line of a diff; the others are cut to one `…` line. */
+const DIFF_CONTEXT = 3;
+
+/** True when a value is shown on one line: a scalar, a one-line string, a described value (a certificate, a public key). */
+function isOneLine(value: unknown): boolean {
+  if (value instanceof DescribedValue) return true;
+  if (typeof value === 'string') return !value.includes('\n');
+  return typeof value !== 'object' || value === null;
+}
+
+/** True when a changed entry is shown as a diff (a list, an object, a multi-line string) rather than on one line. */
+function isDiff(entry: DriftEntry, options: ValueOptions): boolean {
+  return !isOneLine(shownSide(entry, 'declared', options)) || !isOneLine(shownSide(entry, 'live', options));
+}
+
+/**
+ * The rows of a changed entry shown as a diff: the plan renderers' value diff (values.ts
+ * `changeRows`, markdown's `diff` style) from the manifests' value (`-`) to the gateway's
+ * (`+`), unchanged lines more than {@link DIFF_CONTEXT} away from a change cut to `…`.
+ */
+function diffRows(entry: DriftEntry, options: ValueOptions): Row[] {
+  // A path can hold a key the gateway named (a sub-resource's): escaped, as every value line is (src/display.ts).
+  const path = escapeInvisible(entry.path ?? '');
+  const declared = shownSide(entry, 'declared', options);
+  const live = shownSide(entry, 'live', options);
+  const change: AttributeChange = { path, ...(declared !== undefined ? { before: declared } : {}), ...(live !== undefined ? { after: live } : {}), sensitive: entry.sensitive };
+  const rows = changeRows(change, path.length, 'diff');
+  const near = rows.map((_, i) => i === 0 || rows.slice(Math.max(0, i - DIFF_CONTEXT), i + DIFF_CONTEXT + 1).some((row) => row.sign !== ' '));
+  const out: Row[] = [];
+  rows.forEach((row, i) => {
+    if (near[i] === true) out.push(row);
+    else if (near[i - 1] === true) out.push({ sign: ' ', text: '    …' });
+  });
+  return out;
 }
 
 /** The lines under an object of the text report; names, paths and values escaped (src/display.ts). */
@@ -223,6 +266,7 @@ function entryLines(entry: DriftEntry, options: ValueOptions): string[] {
 function rawEntryLines(entry: DriftEntry, options: ValueOptions): string[] {
   switch (entry.direction) {
     case 'changed':
+      if (isDiff(entry, options)) return diffRows(entry, options).map((row) => `      ${row.sign} ${row.text}`);
       return [`      ${entry.path ?? ''}: manifests ${oneLine(shownSide(entry, 'declared', options), entry.sensitive)}, gateway ${oneLine(shownSide(entry, 'live', options), entry.sensitive)}`];
     case 'deleted':
       return ['      declared in the manifests, missing on the gateway'];
@@ -259,6 +303,7 @@ export function renderDriftText(report: DriftReport, options: { readonly color: 
         const entries = group.entries.filter((e) => e.direction === direction);
         if (entries.length === 0) continue;
         out.push('', c.bold(`${headingsOf(group.side)[direction]}:`));
+        if (direction === 'changed' && entries.some((e) => isDiff(e, { full: options.fullCertificates }))) out.push(c.dim(`  ${DIFF_SIGNS}`));
         for (const { ref, entries: mine } of entriesByObject(entries)) {
           const first = mine[0];
           const unattributable = unattributed && group.side !== 'git' && group.side !== 'key-source';
@@ -313,10 +358,16 @@ export function renderDriftMarkdown(report: DriftReport, options: { readonly top
       if (side !== undefined && firstOfSide) out.push(`#### ${escapeInline(SIDE_HEADINGS[side])}`, '');
       out.push(`${side !== undefined ? '#####' : '####'} ${headingsOf(side)[direction]}`, '');
       switch (direction) {
-        case 'changed':
-          out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
-          for (const e of entries) out.push(`| ${textCell(objectTitle(e))} | ${textCell(e.path ?? '')} | ${cell(shownSide(e, 'declared', values), e.sensitive)} | ${cell(shownSide(e, 'live', values), e.sensitive)} |`);
+        case 'changed': {
+          const lines = entries.filter((e) => !isDiff(e, values));
+          if (lines.length > 0) out.push('| Object | Attribute | Manifests | Gateway |', '|---|---|---|---|');
+          for (const e of lines) out.push(`| ${textCell(objectTitle(e))} | ${textCell(e.path ?? '')} | ${cell(shownSide(e, 'declared', values), e.sensitive)} | ${cell(shownSide(e, 'live', values), e.sensitive)} |`);
+          // Lists, objects and multi-line strings: the plan's value diff, each in its block (a table cell holds one line).
+          const diffs = entries.filter((e) => isDiff(e, values));
+          if (diffs.length > 0) out.push(...(lines.length > 0 ? [''] : []), `_${escapeInline(DIFF_SIGNS.slice(1, -1).replace(/^in/, 'In'))}._`);
+          for (const e of diffs) out.push('', `${codeSpan(objectTitle(e))} ${codeSpan(e.path ?? '')}:`, '', ...fenced('diff', diffRows(e, values).map((row) => `${row.sign} ${escapeInvisible(row.text)}`)));
           break;
+        }
         case 'deleted':
         case 'added':
           out.push('| Object | Declared in |', '|---|---|');
@@ -377,7 +428,9 @@ export function renderDriftJson(report: DriftReport): string {
   for (const d of DRIFT_DIRECTIONS) summary[d] = report.entries.filter((e) => e.direction === d).length;
   summary.ignored = report.ignored.length;
   if (report.base) for (const side of DRIFT_SIDES) summary[side] = report.entries.filter((e) => e.side === side).length;
-  return jsonDocument(DRIFT_FORMAT_VERSION, ordered({ ...report, summary }) as Record<string, unknown>);
+  // `shown` is how text and markdown cut a value; the JSON's `declared` and `live` are whole.
+  const whole = <T extends DriftEntry>({ shown: _shown, ...entry }: T): Omit<T, 'shown'> => entry;
+  return jsonDocument(DRIFT_FORMAT_VERSION, ordered({ ...report, entries: report.entries.map(whole), ignored: report.ignored.map(whole), summary }) as Record<string, unknown>);
 }
 
 /**

@@ -14,6 +14,9 @@
  *   (docs/gateway-api.md "Variants").
  * - `"x-gwops-secret": true`: a secret; masked by every renderer. In manifests it may also
  *   be a `{fromFile}` / `{fromEnv}` source (`anyOf` with `$defs.secretSource`).
+ * - `"x-gwops-file": true`: a value (a PEM certificate) that manifests may also read from a
+ *   file, as `{ fromFile: path }` (`anyOf` with `$defs.fileSource`): relative to the
+ *   manifest, inside the project (src/manifest/file-sources.ts).
  * - `"writeOnly": true`: accepted on create and update, never returned by GET.
  * - `"default"` on the `items` of a list of objects: the item the gateway holds for an
  *   item that leaves members out, nested objects included ({@link itemDefaultsRules}).
@@ -49,6 +52,7 @@ export interface JsonSchema {
   'x-gwops-secret'?: boolean;
   'x-gwops-public-key'?: PublicKeyMark;
   'x-gwops-certificate'?: boolean;
+  'x-gwops-file'?: boolean;
   'x-gwops-url'?: boolean;
   /**
    * The resource type whose object this value (or each item of this array) names:
@@ -210,6 +214,25 @@ export function referenceAttributes(type: ResourceType): readonly AttributePath[
   return markedAttributes(type, 'x-gwops-reference');
 }
 
+const filePathCache = new Map<ResourceType, readonly AttributePath[]>();
+
+/**
+ * Attribute paths marked `x-gwops-file` (a value manifests may read from a file with
+ * `{ fromFile }`), on the attribute or on the items of a list attribute (segments ending
+ * in `*`), for a resource type (cached).
+ */
+export function fileAttributes(type: ResourceType): readonly AttributePath[] {
+  let found = filePathCache.get(type);
+  if (!found) {
+    found = walkAttributes(type).flatMap((p) => [
+      ...(p.schema['x-gwops-file'] === true ? [p] : []),
+      ...(p.schema.items?.['x-gwops-file'] === true ? [{ path: `${p.path}[]`, segments: [...p.segments, '*'], schema: p.schema.items }] : []),
+    ]);
+    filePathCache.set(type, found);
+  }
+  return found;
+}
+
 /** Attribute paths marked `x-gwops-url` (an absolute URL the gateway connects to) for a resource type (cached). */
 export function urlAttributes(type: ResourceType): readonly AttributePath[] {
   return markedAttributes(type, 'x-gwops-url');
@@ -289,7 +312,7 @@ export interface WireSchemaOptions {
 
 /**
  * The attribute schema as the API sees it in one variant: properties of other variants
- * removed, secrets plain strings (no `{fromFile}` sources), `$ref`s inlined. Used by the
+ * removed, secrets and values from files plain strings (no `{fromFile}` sources), `$ref`s inlined. Used by the
  * emulator to answer 400 `INVALID_VALUE` for unknown attributes and wrong types
  * (docs/gateway-api.md "Errors", "Rules for PATCH").
  */
@@ -297,7 +320,7 @@ export function wireSchema(type: ResourceType, variant: Variant, options: WireSc
   const root = documentSchema(type);
   const convert = (node: JsonSchema): JsonSchema => {
     const n = deref(node, root);
-    if (n['x-gwops-secret'] === true) return { type: 'string' };
+    if (n['x-gwops-secret'] === true || n['x-gwops-file'] === true) return { type: 'string' };
     // The gateway holds a reference's id as a JSON number (manifests write the name).
     if (typeof n['x-gwops-reference'] === 'string') return n.type === 'array' ? { type: 'array', items: { type: 'integer' } } : { type: 'integer' };
     const out: JsonSchema = {};

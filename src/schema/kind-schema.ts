@@ -71,6 +71,14 @@ export const SHARED_DEFS: Readonly<Record<string, JsonSchema>> = {
       },
     ],
   },
+  fileSource: {
+    description:
+      'A value read from a file instead of written in the manifest (a PEM certificate): the path is relative to this manifest and must lie inside the project (docs/manifest-reference.md "Values from files")',
+    type: 'object',
+    additionalProperties: false,
+    required: ['fromFile'],
+    properties: { fromFile: { type: 'string', minLength: 1, description: 'Path of the file, relative to this manifest and inside the project' } },
+  },
   jwksReference: {
     description: 'A public key read from a JSON Web Key Set at plan, apply and drift time (docs/manifest-reference.md "Token keys from a JWKS")',
     type: 'object',

@@ -30,8 +30,18 @@ describe('buildDocuments', () => {
         res('mapping', '3', { name: 'm' }, { 'back-end-groups': { data: [{ type: 'back-end-group', id: '2' }, { type: 'back-end-group', id: '-1000' }] }, 'virtual-hosts': { data: [{ type: 'virtual-host', id: '4' }] } }),
       ],
       'virtual-host': [res('virtual-host', '4', { name: 'v' }, { mappings: { data: [{ type: 'mapping', id: '3' }] } })],
-      // As export's reading of the live attributes leaves it (exportAttributes): the readable key a secret slot.
-      'ssl-certificate': [res('ssl-certificate', '5', exportAttributes('ssl-certificate', { certificate: 'no pem', privateKey: 'LIVE-PRIVATE-KEY' }, { variant: 'latest', keepDefaults: false, unknown: () => undefined }))],
+      // As export's reading of the live attributes leaves it (exportAttributes): the readable key a secret slot (an encrypted one: it takes a passphrase).
+      'ssl-certificate': [
+        res(
+          'ssl-certificate',
+          '5',
+          exportAttributes(
+            'ssl-certificate',
+            { certificate: 'no pem', privateKey: '-----BEGIN ENCRYPTED PRIVATE KEY-----\nLIVE-PRIVATE-KEY\n-----END ENCRYPTED PRIVATE KEY-----\n' },
+            { variant: 'latest', keepDefaults: false, unknown: () => undefined },
+          ),
+        ),
+      ],
     } as const;
     const built = buildDocuments({ exported: ['ssl-certificate', 'back-end-group', 'mapping', 'virtual-host'], lists });
     expect(built.documents.map((d) => `${d.kind}/${d.name}`)).toEqual(['ssl-certificate/' + built.documents[0]?.name, 'back-end-group/g', 'mapping/m', 'virtual-host/v']);

@@ -1,13 +1,14 @@
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
 import { certificateIdentity, isUndeclaredCertificateName } from './identity.js';
-import { rules } from './rules.js';
+import { rules, takesWriteOnly } from './rules.js';
 
 /**
  * `ssl-certificate`: docs/gateway-api.md "Attributes and server defaults". Carries no
  * `name` attribute, so it is matched by the fingerprint of its `certificate`; `privateKey`
  * is returned as uploaded (a readable secret), `passphrase` is write-only; its manifest
- * rules check that the private key belongs to the certificate.
+ * rules check that the private key belongs to the certificate; an export asks for a
+ * passphrase only when the key it read is encrypted.
  */
 export const sslCertificate = {
   type: 'ssl-certificate',
@@ -19,6 +20,8 @@ export const sslCertificate = {
   // docs/gateway-api.md "Documents and ids": the default certificate, named as every live certificate no manifest declares.
   builtInName: isUndeclaredCertificateName,
   rules,
+  // docs/manifest-reference.md "Secrets": an export writes a passphrase source only for an encrypted key.
+  takesWriteOnly,
   variants: ['earliest', 'middle', 'latest'],
   relationships: {
     'back-end-groups': {

@@ -31,6 +31,32 @@ function privateKeyOf(pem: string, passphrase: string | undefined): KeyObject | 
   }
 }
 
+/**
+ * Whether a PEM private key is encrypted: a PKCS#8 `ENCRYPTED PRIVATE KEY` block, a
+ * traditional block with `Proc-Type: 4,ENCRYPTED`, or any key node:crypto cannot read
+ * without a passphrase for that reason. A text that is no key at all is not encrypted.
+ */
+export function isEncryptedPrivateKey(pem: string): boolean {
+  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----/.test(pem) || /^Proc-Type:[ \t]*4,ENCRYPTED[ \t]*\r?$/m.test(pem)) return true;
+  try {
+    createPrivateKey({ key: pem, format: 'pem' });
+    return false;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'ERR_MISSING_PASSPHRASE';
+  }
+}
+
+/**
+ * A certificate's `passphrase` (write-only) takes a value only when the live `privateKey`
+ * (returned as uploaded: docs/gateway-api.md "Attributes and server defaults") is an
+ * encrypted PEM key; without a key there is nothing to decrypt. KindDefinition `takesWriteOnly`.
+ */
+export function takesWriteOnly(path: readonly string[], live: Readonly<Record<string, unknown>>): boolean {
+  if (path.length !== 1 || path[0] !== 'passphrase') return true;
+  const key = live.privateKey;
+  return typeof key === 'string' && key !== '' && isEncryptedPrivateKey(key);
+}
+
 export const rules: ManifestRules = (documents, context) => {
   for (const doc of documents) {
     const { privateKey, passphrase, certificate } = doc.attributes;
