@@ -5,7 +5,6 @@
  * of a failure (diagnostics, the execution report) goes to stderr.
  */
 import type { Diagnostic } from '../../diagnostics.js';
-import { objectDiagnostic } from '../../diagnostics.js';
 import { formatDiagnostics } from '../../diagnostics-format.js';
 import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError } from '../../engine/errors.js';
 import { isDiagnosticsError } from '../../errors.js';
@@ -16,6 +15,7 @@ import type { Backlog } from '../../operations/steps/execute.js';
 import { writingBacklog } from '../backlog.js';
 import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
+import { runFailure } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { annotationPaths } from './validate.js';
 
@@ -69,15 +69,6 @@ export interface PlanView extends RunView {
    * undefined.
    */
   planAhead(plan: Plan): Backlog | undefined;
-}
-
-/**
- * The run's error as a diagnostic (code `run-failed`, its one-line message) for the one
- * JSON document of a failed run: an error that carries no located diagnostics of its own
- * (the gateway unreachable, a refused read).
- */
-export function runFailure(error: unknown): Diagnostic {
-  return objectDiagnostic({ code: 'run-failed', message: error instanceof Error ? error.message : String(error) });
 }
 
 /** The execution report of a failed step, on stderr; nothing for other errors. */
