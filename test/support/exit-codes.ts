@@ -3,13 +3,10 @@
  * reads them: the lines of the "Exit codes:" section. The end-to-end harness checks every
  * run against them (test/e2e/harness.ts), and test/e2e/exit-codes.test.ts reaches each one.
  */
-import { commandNames, programHelp } from '../../src/docs/cli-reference.js';
+import { commandNames, helpExitCodes, programHelp } from '../../src/docs/cli-reference.js';
 
-/** The codes a help text lists under "Exit codes:", in their order. */
-export function listedExitCodes(help: string): number[] {
-  const section = help.split('\nExit codes:\n')[1] ?? '';
-  return [...section.matchAll(/^ {2}(\d+) +\S/gm)].map((m) => Number(m[1]));
-}
+/** The codes a help text lists under "Exit codes:", in their order (as docs/cli-reference.md reads them). */
+export const listedExitCodes = helpExitCodes;
 
 let commands: Promise<string[]> | undefined;
 const declared = new Map<string, Promise<number[]>>();
