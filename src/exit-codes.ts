@@ -3,7 +3,8 @@
  * them, `src/cli/exit.ts` returns them, the signal hub exits with them). Nothing else in
  * src/ writes an exit code as a number. This module imports nothing, so the signal hub
  * (src/interrupts.ts), which is installed before anything else is loaded, can use it at
- * no cost. Documented in `gwops --help` (`EXIT_CODES_HELP`) and README.md.
+ * no cost. Documented in `gwops --help` (`EXIT_CODES_HELP`) and README.md; each command's
+ * help lists the ones it can return (src/cli/help.ts).
  */
 export const EXIT = {
   /** Success; no changes. */

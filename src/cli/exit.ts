@@ -1,6 +1,10 @@
 import { CommanderError } from 'commander';
+import type { Command } from 'commander';
+import type { Diagnostic } from '../diagnostics.js';
+import { objectDiagnostic } from '../diagnostics.js';
+import { formatDiagnostics } from '../diagnostics-format.js';
 import { messageText } from '../display.js';
-import { GwopsError } from '../errors.js';
+import { GwopsError, isDiagnosticsError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from './io.js';
 
@@ -51,4 +55,52 @@ export function exitCodeFor(error: unknown, io: CliIO, debug = false): number {
     io.stderr.write(`Internal error: ${messageText(message.split('\n')[0] ?? '')} (run with --debug or GWOPS_DEBUG=1 for the stack trace)\n`);
   }
   return EXIT.error;
+}
+
+/**
+ * The one-line message of a failure: commander's usage errors without their `error: `
+ * prefix, an unexpected error's first line.
+ */
+function failureMessage(error: unknown): string {
+  if (error instanceof CommanderError) return error.message.replace(/^error: /, '');
+  if (error instanceof GwopsError) return error.message;
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+/**
+ * The run's error as a diagnostic (code `run-failed`, its one-line message) for the one
+ * JSON document of a failed run: an error that carries no located diagnostics of its own
+ * (a usage error, the gateway unreachable, a refused read, an interruption).
+ */
+export function runFailure(error: unknown): Diagnostic {
+  return objectDiagnostic({ code: 'run-failed', message: failureMessage(error) });
+}
+
+/**
+ * The one JSON document of a failed run that wrote nothing to stdout (README "Output
+ * contract"): the document of `gwops validate --format json` with the diagnostics the error
+ * carries, or with the error as its one error `run-failed`; `valid` is false.
+ */
+export function failureDocument(error: unknown): string {
+  const carried = isDiagnosticsError(error) ? error.diagnostics : [];
+  const diagnostics = carried.some((d) => d.severity === 'error') ? carried : [...carried, runFailure(error)];
+  return formatDiagnostics(diagnostics, 'json');
+}
+
+/**
+ * True when `argv` runs a command of `program` that has `--format json` and asks for it
+ * (`--format json` or `--format=json` before any `--`), whether or not the parse got as far
+ * as the option: then stdout gets one JSON document on every path, a usage error included.
+ * The command is the first argument that is not an option (the program's own options take
+ * no value).
+ */
+export function jsonRequested(program: Command, argv: readonly string[]): boolean {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  const given = end === -1 ? args : args.slice(0, end);
+  const name = given.find((a) => !a.startsWith('-'));
+  const command = name === undefined ? undefined : program.commands.find((c) => c.name() === name || c.aliases().includes(name));
+  const format = command?.options.find((o) => o.long === '--format');
+  if (format?.argChoices?.includes('json') !== true) return false;
+  return given.some((arg, i) => arg === '--format=json' || (arg === '--format' && given[i + 1] === 'json'));
 }

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
-import { EXIT_CODES_HELP, debugEnabled, exitCodeFor } from './exit.js';
+import { EXIT_CODES_HELP, debugEnabled, exitCodeFor, failureDocument, jsonRequested } from './exit.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO, CommandModule } from './io.js';
 import { processIO, redactingIO } from './io.js';
@@ -18,6 +18,8 @@ import { registerExport } from './commands/export.js';
 import { registerGraph } from './commands/graph.js';
 import { registerInit } from './commands/init.js';
 import { UsageError } from '../errors.js';
+import type { CommandHelp } from './help.js';
+import { helpText } from './help.js';
 
 /** The version of gwops, as `gwops --version` and `gwops version` print it: package.json's, which a release sets (src/release/release.ts). */
 export const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -40,6 +42,15 @@ function pointToHelp(command: Command, words: readonly string[] = []): void {
   for (const sub of command.commands) pointToHelp(sub, path);
 }
 
+/** The examples and exit codes of `gwops version --help`. */
+const VERSION_HELP: CommandHelp = {
+  examples: [{ run: 'gwops version', does: 'the version of gwops, e.g. 0.1.0' }],
+  exitCodes: [
+    [EXIT.ok, 'the version was printed'],
+    [EXIT.error, 'a usage error'],
+  ],
+};
+
 const COMMANDS: readonly CommandModule[] = [
   registerInit,
   registerValidate,
@@ -56,12 +67,32 @@ const COMMANDS: readonly CommandModule[] = [
 
 /**
  * Runs the CLI. Returns the process exit code instead of exiting, so tests can call it.
+ *
+ * With `--format json` (src/cli/exit.ts `jsonRequested`) stdout holds exactly one JSON
+ * document on every path: a command writes its own; when a run fails before its command
+ * wrote anything to stdout (a usage error, a missing project file, the gateway unreachable,
+ * an interruption), the failure document (src/cli/exit.ts `failureDocument`) is written
+ * here, the one place for every command, while stderr keeps the human message.
  * @param argv full argv as in `process.argv` (node, script, args...)
+ * @param onInterrupt given the function that writes the failure document of an
+ *   interruption with no REST session open (`message`: what stderr says), for the signal
+ *   hub's fallback (src/cli/process.ts), which ends the process itself
  */
-export async function main(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIO = processIO(), onInterrupt?: (write: (message: string) => void) => void): Promise<number> {
   // One secret registry per run; everything written to stdout or stderr goes through it.
   const secrets = given.secrets ?? new SecretRedactor();
-  const io = redactingIO({ ...given, noColor: given.noColor === true || noColorFlag(argv) }, secrets);
+  const redacted = redactingIO({ ...given, noColor: given.noColor === true || noColorFlag(argv) }, secrets);
+  // Whether anything reached stdout: then a command wrote its document (or its data) already.
+  let wrote = false;
+  const io: CliIO = {
+    ...redacted,
+    stdout: {
+      write: (text: string) => {
+        if (String(text).length > 0) wrote = true;
+        return redacted.stdout.write(text);
+      },
+    },
+  };
   let exitCode: number = EXIT.ok;
   const program = new Command('gwops')
     .description('Declarative GitOps for the gateway configuration REST API: validate, plan, apply, drift')
@@ -87,14 +118,22 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
   for (const register of COMMANDS) register(program, io, (code) => (exitCode = code));
   program
     .command('version')
+    .addHelpText('after', helpText(VERSION_HELP))
     .description('Print the version of gwops (as --version does)')
     .action(() => void io.stdout.write(`${VERSION}\n`));
   pointToHelp(program);
   refuseRepeatedOptions(program);
+  const json = jsonRequested(program, argv);
+  const failed = (error: unknown): void => {
+    if (json && !wrote) io.stdout.write(failureDocument(error));
+  };
+  onInterrupt?.(failed);
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
-    return exitCodeFor(error, io, debugEnabled(argv, io.env));
+    const code = exitCodeFor(error, io, debugEnabled(argv, io.env));
+    if (code !== EXIT.ok) failed(error);
+    return code;
   }
   return exitCode;
 }

@@ -27,15 +27,19 @@ function tolerateClosedStream(stream: NodeJS.WriteStream): void {
 export async function runProcess(argv: readonly string[]): Promise<void> {
   tolerateClosedStream(process.stdout);
   tolerateClosedStream(process.stderr);
+  // Once the CLI is loaded: the failure document of `--format json` (src/cli/main.ts).
+  let jsonFailure: (message: string) => void = () => undefined;
   const hub = new SignalHub(process, (signal: InterruptSignal) => {
-    process.stderr.write(`interrupted by ${signal}: no REST session was open\n`);
+    const message = `interrupted by ${signal}: no REST session was open`;
+    process.stderr.write(`${message}\n`);
+    jsonFailure(message);
     process.exit(SIGNAL_EXIT[signal]);
   });
   hub.install();
   useSignalHub(hub);
   (await import('../heap.js')).configureHeap();
   const { main } = await import('./main.js');
-  const code = await main(argv);
+  const code = await main(argv, undefined, (write) => (jsonFailure = write));
   if (Object.values<number>(SIGNAL_EXIT).includes(code)) process.exit(code);
   process.exitCode = code;
 }

@@ -46,6 +46,15 @@ export function helpDescription(help: string): string {
 }
 
 /**
+ * The exit codes a help text lists under "Exit codes:" (each command's own, src/cli/help.ts),
+ * in their order; empty when it lists none.
+ */
+export function helpExitCodes(help: string): number[] {
+  const section = help.split('\nExit codes:\n')[1] ?? '';
+  return [...section.matchAll(/^ {2}(\d+) +\S/gm)].map((m) => Number(m[1]));
+}
+
+/**
  * Runs `fn` while `process.stdout` does not count as a terminal, so that commander wraps
  * help at its fixed 80 columns (in a terminal it takes the terminal's width) and the
  * generated text is the same wherever it is made.
@@ -105,7 +114,7 @@ export async function cliReference(read: HelpReader = programHelp): Promise<stri
   const commands = await allHelp(read);
   const overview = commands
     .filter((c) => c.path.length > 0)
-    .map((c) => [`[${code(title(c.path))}](#${headingAnchor(title(c.path))})`, cell(helpDescription(c.help))]);
+    .map((c) => [`[${code(title(c.path))}](#${headingAnchor(title(c.path))})`, cell(helpDescription(c.help)), helpExitCodes(c.help).join(', ')]);
   const sections = commands.map((c) => {
     const description = helpDescription(c.help);
     return [`## ${title(c.path)}`, '', ...(description ? [description, ''] : []), fence(c.help.trimEnd(), 'text')].join('\n');
@@ -117,9 +126,10 @@ export async function cliReference(read: HelpReader = programHelp): Promise<stri
     '',
     `The help of \`${PROGRAM}\` and of every command, as \`${PROGRAM} <command> --help\` prints it, collected by`,
     `\`${DOCS_COMMAND}\`. Regenerate it instead of editing it. The concepts behind the options are in the`,
-    '[README](../README.md#concepts); CI use is in [ci-guide.md](ci-guide.md).',
+    '[README](../README.md#concepts); CI use is in [ci-guide.md](ci-guide.md). Each command lists the exit codes it',
+    'can return, and only those (the meaning of each in its section).',
     '',
-    table(['Command', 'What it does'], overview),
+    table(['Command', 'What it does', 'Exit codes'], overview),
     ...sections,
   ].join('\n');
 }

@@ -137,15 +137,15 @@ describe('docs/cli-reference.md', () => {
   it('takes a command added to the program, and subcommands, from the help alone', async () => {
     const helps: Record<string, string> = {
       '': 'Usage: gwops [options] [command]\n\nThe program\n\nOptions:\n  -h, --help  help\n\nCommands:\n  one [options]  The first\n                 command\n  two|t          The second\n  help [command]  display help\n',
-      one: 'Usage: gwops one [options]\n\nThe first\ncommand\n\nOptions:\n  -h, --help  help\n',
+      one: 'Usage: gwops one [options]\n\nThe first\ncommand\n\nOptions:\n  -h, --help  help\n\nExit codes:\n  0    done\n  1    an error\n',
       two: 'Usage: gwops two [command]\n\nThe second\n\nCommands:\n  deep  Below\n',
       'two deep': 'Usage: gwops two deep\n\nOptions:\n  -h, --help  help\n',
     };
     const read = (path: readonly string[]): Promise<string> => Promise.resolve(helps[path.join(' ')] ?? '');
     const text = await cliReference(read);
     expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(['gwops', 'gwops one', 'gwops two', 'gwops two deep']);
-    expect(text).toContain('| [`gwops one`](#gwops-one) | The first command |');
-    expect(text).toContain('| [`gwops two deep`](#gwops-two-deep) |  |');
+    expect(text).toContain('| [`gwops one`](#gwops-one) | The first command | 0, 1 |');
+    expect(text).toContain('| [`gwops two deep`](#gwops-two-deep) |  |  |');
     expect(helpDescription(helps['two deep'] ?? '')).toBe('');
   });
 

@@ -17,6 +17,7 @@ import { main } from '../../src/cli/main.js';
 import { EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY } from '../../src/demo/example-keys.js';
 import type { GatewaySession } from '../../src/gateway/index.js';
 import { withSession } from '../../src/gateway/index.js';
+import { undeclaredExitCodes } from '../support/exit-codes.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const EXAMPLES = join(REPO, 'examples');
@@ -39,6 +40,8 @@ export interface Harness {
   readonly secrets: readonly string[];
   /** Every output produced through {@link Harness.cli}. */
   readonly outputs: string[];
+  /** The arguments and exit code of every run through {@link Harness.cli}, checked against the codes each command declares. */
+  readonly runs: { readonly args: readonly string[]; readonly code: number }[];
   env: Record<string, string | undefined>;
   cli(args: readonly string[], options?: { cwd?: string; env?: Record<string, string | undefined> }): Promise<CliResult>;
   /** Runs raw API calls in a session of their own (changes behind gwops's back); activates when `activate` is given. */
@@ -78,6 +81,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     connection: ['--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile],
     secrets: [emulator.apiKey, emulator.readOnlyApiKey, shopKey, wildcardKey],
     outputs,
+    runs: [],
     env: { PATH: process.env.PATH, GWOPS_EXAMPLE_SHOP_TLS_KEY: shopKey, GWOPS_EXAMPLE_WILDCARD_TLS_KEY: wildcardKey, CI: 'true' },
     async cli(args, opts = {}) {
       let stdout = '';
@@ -91,6 +95,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
         stdin: Readable.from([]),
       });
       outputs.push(stdout, stderr);
+      harness.runs.push({ args, code });
       return { code, stdout, stderr: withoutWaitingNotice(stderr) };
     },
     async raw(fn, activate) {
@@ -156,6 +161,8 @@ export function useHarness(options: EmulatorOptions = {}): SuiteHarness {
     if (!harness) return;
     expect(leakedSecrets(harness)).toEqual([]);
     expect(harness.emulator.openSessionCount()).toBe(0);
+    // Every exit code of every run is one its command's --help declares (src/cli/help.ts).
+    expect(await undeclaredExitCodes(harness.runs)).toEqual([]);
     await harness.close();
   });
   const get = (): Harness => {
@@ -211,5 +218,6 @@ export async function cliAtTime(harness: Harness, now: Date, args: readonly stri
     now: () => now,
   });
   harness.outputs.push(stdout, stderr);
+  harness.runs.push({ args, code });
   return { code, stdout, stderr };
 }

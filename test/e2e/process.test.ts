@@ -135,8 +135,8 @@ describe('signals', () => {
     expect(gwops.stderr).toContain('interrupted by SIGINT');
   });
 
-  it('--help lists every exit code, 129, 130 and 143 included', async () => {
-    const { stdout } = await run(process.execPath, [join(REPO, 'bin', 'gwops.js'), 'apply', '--help']);
+  it('plan --help lists every exit code, 129, 130 and 143 included (plan can return each)', async () => {
+    const { stdout } = await run(process.execPath, [join(REPO, 'bin', 'gwops.js'), 'plan', '--help']);
     for (const code of ['0', '1', '2', '3', '129', '130', '143']) expect(stdout).toMatch(new RegExp(`^\\s+${code}\\s`, 'm'));
   });
 });

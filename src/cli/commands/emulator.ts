@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { VARIANTS } from '../../kinds/index.js';
+import { EXIT } from '../../exit-codes.js';
+import type { CommandHelp } from '../help.js';
+import { helpText } from '../help.js';
 import type { CliIO, CommandModule } from '../io.js';
 import type { EmulatorCommandOptions } from './emulator-run.js';
 
@@ -8,10 +11,23 @@ export const DEFAULT_API_KEY_FILE = '.gwops/emulator-api-key';
 export const DEFAULT_READ_ONLY_API_KEY_FILE = '.gwops/emulator-read-only-api-key';
 export const DEFAULT_CERT_FILE = '.gwops/emulator-cert.pem';
 
+/** The examples and exit codes of `gwops emulator --help`. */
+export const EMULATOR_HELP: CommandHelp = {
+  examples: [
+    { run: 'gwops emulator --port 8443', does: 'a gateway emulator on https://127.0.0.1:8443/airlock/rest, keys in .gwops/' },
+    { run: 'gwops emulator --no-tls --port 0 --variant earliest --state-file state.json', does: 'plain HTTP on a free port, the earliest variant, configurations kept in state.json' },
+  ],
+  exitCodes: [
+    [EXIT.ok, 'stopped by Ctrl+C (SIGINT), SIGTERM or SIGHUP'],
+    [EXIT.error, 'it could not start (the port in use, a key or certificate file unreadable, a usage error)'],
+  ],
+};
+
 /** Registers `gwops emulator`. */
 export const registerEmulator: CommandModule = (program: Command, io: CliIO, done: (exitCode: number) => void) => {
   program
     .command('emulator')
+    .addHelpText('after', helpText(EMULATOR_HELP))
     .description('Run a local gateway that speaks the configuration REST API (for demos, tests and CI)')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8443')

@@ -1,4 +1,7 @@
 import { Option } from 'commander';
+import { EXIT } from '../../exit-codes.js';
+import type { CommandHelp } from '../help.js';
+import { INTERRUPTED, helpText } from '../help.js';
 import type { CliIO, CommandModule } from '../io.js';
 import type { ExportFlags } from './export-run.js';
 import { withProgress } from '../progress.js';
@@ -6,11 +9,25 @@ import { addConnectionOptions, addQuietOption } from './reconcile.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
+/** The examples and exit codes of `gwops export --help`. */
+export const EXPORT_HELP: CommandHelp = {
+  examples: [
+    { run: 'gwops export --out manifests/', does: "write the gateway's active configuration as manifests into manifests/" },
+    { run: "gwops export --out shop/ --filter name=@shop- --kind mapping", does: 'export only the mappings whose name starts with shop-' },
+  ],
+  exitCodes: [
+    [EXIT.ok, 'the manifests were written'],
+    [EXIT.error, 'an error (the gateway could not be reached or read, the output directory is not empty, a usage error): nothing was written'],
+    ...INTERRUPTED,
+  ],
+};
+
 /** Registers `gwops export`. */
 export const registerExport: CommandModule = (program, io: CliIO, done) => {
   addQuietOption(addConnectionOptions(
     program
       .command('export')
+      .addHelpText('after', helpText(EXPORT_HELP))
       .description("Write the gateway's active configuration as manifests (read-only: never plans, never writes to the gateway)"),
   ))
     .option('--out <dir>', 'output directory (default: the current directory); refused when it is not empty, unless --force')

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { UsageError } from '../../errors.js';
-import { EXIT_CODES_HELP } from '../exit.js';
+import { EXIT } from '../../exit-codes.js';
+import type { CommandHelp } from '../help.js';
+import { INTERRUPTED, helpText } from '../help.js';
 import type { CommandModule } from '../io.js';
 import { withProgress } from '../progress.js';
 import type { DriftFlags } from './drift-run.js';
@@ -37,7 +39,6 @@ function addPlanSigningOptions(command: Command): Command {
 /** The connection options (README, Commands) of every command that talks to a gateway. */
 export function addConnectionOptions(command: Command): Command {
   return command
-    .addHelpText('after', EXIT_CODES_HELP)
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
     .option('--target <name>', "a target of the project file (its URL, key, variant and overlays)")
     .option('--url <url>', 'base URL of the configuration REST API, e.g. https://gw:443/airlock/rest')
@@ -62,11 +63,55 @@ function addPruneOptions(command: Command): Command {
     .option('--allow-empty', 'accept paths that hold no manifest document (else an error naming them); with --prune and --allow-mass-delete, the one way to empty the owned part of a gateway');
 }
 
+/** The examples and exit codes of `gwops plan --help`. */
+export const PLAN_HELP: CommandHelp = {
+  examples: [
+    { run: 'gwops plan --target prod', does: "what applying the project's manifests to the target prod would change, checked by its validator" },
+    { run: 'gwops plan --format markdown --out plan.json --detailed-exitcode', does: 'a pull-request comment on stdout, the plan file for apply --plan, exit 2 when anything changes' },
+  ],
+  exitCodes: [
+    [EXIT.ok, 'the plan was made (no changes, or any without --detailed-exitcode)'],
+    [EXIT.error, 'an error: invalid manifests (nothing sent), the gateway unreachable or refusing a call, a usage error'],
+    [EXIT.changes, 'changes present (--detailed-exitcode)'],
+    [EXIT.validatorErrors, "the gateway's validator found errors in the plan"],
+    ...INTERRUPTED,
+  ],
+};
+
+/** The examples and exit codes of `gwops apply --help`. */
+export const APPLY_HELP: CommandHelp = {
+  examples: [
+    { run: 'gwops apply --target prod', does: 'show the plan, ask, then execute it and activate with a comment from the commit' },
+    { run: 'gwops apply --plan plan.json --yes', does: 'apply a plan file saved with plan --out, without asking (CI)' },
+  ],
+  exitCodes: [
+    [EXIT.ok, 'activated, or nothing to change'],
+    [EXIT.error, 'an error (a failed step: nothing activated), or the apply cancelled or not approved'],
+    [EXIT.validatorErrors, "the gateway's validator found errors (nothing activated)"],
+    ...INTERRUPTED,
+  ],
+};
+
+/** The examples and exit codes of `gwops drift --help`. */
+export const DRIFT_HELP: CommandHelp = {
+  examples: [
+    { run: 'gwops drift --target prod', does: 'what was changed on the gateway outside gwops, per object' },
+    { run: 'gwops drift --adopt', does: "write the gateway's changes into the manifest files" },
+  ],
+  exitCodes: [
+    [EXIT.ok, 'no drift (ignored differences do not count)'],
+    [EXIT.error, 'an error: invalid manifests, the gateway unreachable or refusing a read, a usage error'],
+    [EXIT.changes, 'drift: the gateway differs from the manifests (--fail-on gateway: changed on the gateway)'],
+    ...INTERRUPTED,
+  ],
+};
+
 /** Registers `gwops plan`, `gwops apply` and `gwops drift`. */
 export const registerReconcile: CommandModule = (program, io, done) => {
   addPlanSigningOptions(addPruneOptions(addQuietOption(addConnectionOptions(
     program
       .command('plan')
+      .addHelpText('after', helpText(PLAN_HELP))
       .description('Show the API calls that would make the gateway match the manifests (checked by the gateway, never persisted)')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests); - for stdin'),
   ))
@@ -85,6 +130,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
   addPlanSigningOptions(addPruneOptions(addQuietOption(addConnectionOptions(
     program
       .command('apply')
+      .addHelpText('after', helpText(APPLY_HELP))
       .description('Execute the plan in one session and activate it when the gateway\'s validator reports no error')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests; none with --plan)'),
   ))
@@ -103,6 +149,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
   addQuietOption(addConnectionOptions(
     program
       .command('drift')
+      .addHelpText('after', helpText(DRIFT_HELP))
       .description('Report whether the live gateway differs from the manifests (exit 2 when it does)')
       .argument('[paths...]', 'manifest files or directories (default: the project file\'s manifests)'),
   ))

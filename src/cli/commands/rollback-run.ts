@@ -23,7 +23,7 @@ export interface RollbackFlags extends ConnectionFlags {
 
 /** `gwops rollback`. @returns the exit code */
 export async function rollbackAction(ref: string, flags: RollbackFlags, io: CliIO): Promise<number> {
-  const view = rollbackView(flags.format, io);
+  const view = rollbackView(flags.format, io, { yes: flags.yes });
   const result = await runRollback({
     ...gatewayInput(flags, io),
     ref,

@@ -16,7 +16,8 @@ import { renderExecutionReport, renderValidatorMessages } from '../../render/run
 import { colorEnabled } from '../color.js';
 import type { CliIO } from '../io.js';
 import type { Format, RunView } from './plan.js';
-import { planView, runFailure } from './plan.js';
+import { planView } from './plan.js';
+import { runFailure } from '../exit.js';
 
 /** The view of `gwops apply`. */
 export interface ApplyView extends RunView {

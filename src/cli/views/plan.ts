@@ -5,7 +5,6 @@
  * of a failure (diagnostics, the execution report) goes to stderr.
  */
 import type { Diagnostic } from '../../diagnostics.js';
-import { objectDiagnostic } from '../../diagnostics.js';
 import { formatDiagnostics } from '../../diagnostics-format.js';
 import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError } from '../../engine/errors.js';
 import { isDiagnosticsError } from '../../errors.js';
@@ -17,6 +16,7 @@ import { writingBacklog } from '../backlog.js';
 import type { ServerCheck } from '../../render/run-report.js';
 import { renderExecutionReport, renderValidatorMessages, serverCheckOutcome, serverCheckSentence } from '../../render/run-report.js';
 import { colorEnabled } from '../color.js';
+import { runFailure } from '../exit.js';
 import type { CliIO } from '../io.js';
 import { annotationPaths } from './validate.js';
 
@@ -74,15 +74,6 @@ export interface PlanView extends RunView {
    * undefined.
    */
   planAhead(plan: Plan): Backlog | undefined;
-}
-
-/**
- * The run's error as a diagnostic (code `run-failed`, its one-line message) for the one
- * JSON document of a failed run: an error that carries no located diagnostics of its own
- * (the gateway unreachable, a refused read).
- */
-export function runFailure(error: unknown): Diagnostic {
-  return objectDiagnostic({ code: 'run-failed', message: error instanceof Error ? error.message : String(error) });
 }
 
 /** The execution report of a failed step, on stderr; nothing for other errors. */

@@ -96,12 +96,18 @@ function markdownScope(lines: readonly string[]): string[] {
   return rest.length === 0 ? [first] : [first, '', ...fenced('text', rest)];
 }
 
-/** The preview in one format. */
-function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview: RollbackPreview) => Iterable<string> {
+/**
+ * The outcome member of the JSON document: `result` (one of `RollbackOutcome`, or `failed`),
+ * the configuration activated, or the error's one-line message.
+ */
+type JsonOutcome = Readonly<Record<string, string>>;
+
+/** The preview in one format; the JSON document ends with `outcome` when given. */
+function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview: RollbackPreview, outcome?: JsonOutcome) => Iterable<string> {
   switch (format) {
     case 'json':
       // In chunks (src/render/json-chunks.ts): the changes between two configurations may be the whole gateway.
-      return (preview) =>
+      return (preview, outcome) =>
         jsonDocumentChunks(ROLLBACK_FORMAT_VERSION, {
           target: historyJson(preview.target),
           active: preview.active ? historyJson(preview.active) : null,
@@ -110,6 +116,7 @@ function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview:
           outsideScope: preview.outsideScope.map((step) => ({ action: step.action, kind: step.kind, name: step.name })),
           leftAlone: preview.leftAlone,
           changes: planMembers(preview.plan),
+          ...(outcome !== undefined ? { outcome } : {}),
         });
     case 'markdown':
       return (preview) => [
@@ -126,16 +133,31 @@ function previewText(format: 'text' | 'markdown' | 'json', io: CliIO): (preview:
   }
 }
 
-/** The view of `gwops rollback` in `format`. */
-export function rollbackView(format: 'text' | 'markdown' | 'json', io: CliIO): RollbackView {
+/**
+ * The view of `gwops rollback` in `format`. With `json` stdout holds one document, written
+ * once the run ends: the preview and its `outcome` (`result`: `activated` with the
+ * `configuration`, `already-active`, `no-changes`, `cancelled`, or `failed` with the
+ * `error`); a failure before the preview is known leaves the document to the CLI
+ * (src/cli/exit.ts `failureDocument`). The human lines go to stderr, and so does the preview
+ * as text when a terminal is asked for consent.
+ * @param options.yes `--yes`: nobody is asked
+ */
+export function rollbackView(format: 'text' | 'markdown' | 'json', io: CliIO, options: { yes?: boolean | undefined } = {}): RollbackView {
   const render = previewText(format, io);
   // With --format json stdout holds only the JSON document: the outcome goes to stderr.
   const report: TextSink = format === 'json' ? io.stderr : io.stdout;
+  let previewed: RollbackPreview | undefined;
+  const write = (chunks: Iterable<string>): void => {
+    for (const chunk of chunks) io.stdout.write(chunk);
+  };
   return {
     preview(preview) {
-      for (const chunk of render(preview)) io.stdout.write(chunk);
+      previewed = preview;
+      if (format !== 'json') write(render(preview));
+      else if (options.yes !== true && io.canPrompt === true) for (const chunk of previewText('text', io)(preview)) io.stderr.write(chunk);
     },
     done(result) {
+      if (format === 'json') write(render(result, { result: result.outcome, ...(result.activation ? { configuration: result.activation.id } : {}) }));
       switch (result.outcome) {
         case 'already-active':
           io.stderr.write(`Configuration ${result.target.id} is already the active configuration; nothing to do.\n`);
@@ -154,6 +176,7 @@ export function rollbackView(format: 'text' | 'markdown' | 'json', io: CliIO): R
     },
     failure(error) {
       if (error instanceof ValidatorRejectedError) io.stderr.write(renderValidatorMessages(error.diagnostics, { color: colorEnabled(io) }));
+      if (format === 'json' && previewed !== undefined) write(render(previewed, { result: 'failed', error: error instanceof Error ? error.message : String(error) }));
       throw error;
     },
   };
