@@ -7,6 +7,7 @@
  * (.github/workflows/release.yml) takes a release's notes from its section.
  */
 import { UsageError } from '../errors.js';
+import { trimEdges } from '../linear-text.js';
 
 const UNRELEASED = /^## \[Unreleased\][ \t]*$/m;
 const SECTION = /^## /m;
@@ -38,7 +39,7 @@ export function releaseChangelog(text: string, version: string, date: string): s
   if (!unreleased) throw new UsageError('CHANGELOG.md has no "## [Unreleased]" section');
   if (!/^\s*[-*] /m.test(unreleased.body)) throw new UsageError('CHANGELOG.md: the "## [Unreleased]" section lists no change; say what this release changes first');
   if (new RegExp(`^## \\[${escape(version)}\\]`, 'm').test(text)) throw new UsageError(`CHANGELOG.md has a section for ${version} already`);
-  const body = unreleased.body.replace(/^\n+/, '').replace(/\n+$/, '');
+  const body = trimEdges(unreleased.body, '\n');
   return `${text.slice(0, unreleased.start)}\n\n## [${version}] - ${date}\n\n${body}\n\n${text.slice(unreleased.end)}`;
 }
 
