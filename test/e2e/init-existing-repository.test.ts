@@ -254,11 +254,11 @@ describe('gwops init in a subdirectory of a repository', () => {
   it("a gwops.yaml of the team's own: the workflow's path filters name the manifests and overlays it reads", async () => {
     const repo = await repository();
     await mkdir(join(repo, 'gateway/config/base'), { recursive: true });
-    await writeFile(join(repo, 'gateway/gwops.yaml'), 'manifests: [config/base, extra.yaml, ../shared/common]\ntargets:\n  prod:\n    url: https://gw.example.com/airlock/rest\n    overlays: config/prod\n');
+    await writeFile(join(repo, 'gateway/gwops.yaml'), 'manifests: [config/base, extra.yaml, ../common/team]\ntargets:\n  prod:\n    url: https://gw.example.com/airlock/rest\n    overlays: config/prod\n');
     const run = await gwops(['init', 'gateway'], repo);
     expect(run.code).toBe(0);
     const on = obj((await workflowAt(join(repo, '.github/workflows/gwops.yml'))).on);
-    const own = ['gateway/gwops.yaml', 'gateway/config/base/**', 'gateway/extra.yaml', 'shared/common/**', 'gateway/config/prod/**'];
+    const own = ['gateway/gwops.yaml', 'gateway/config/base/**', 'gateway/extra.yaml', 'common/team/**', 'gateway/config/prod/**'];
     expect(obj(on.pull_request).paths).toEqual([...own, '.github/workflows/gwops.yml']);
     expect(obj(on.push).paths).toEqual(own);
   });
