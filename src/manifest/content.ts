@@ -59,6 +59,29 @@ export function isInside(outer: string, inner: string): boolean {
 }
 
 /**
+ * The file a manifest's `{ fromFile }` names, resolved through symbolic links and kept
+ * inside the project: `{ file, real }` (as written, resolved), or the problem in words.
+ * @param given the path as written; @param dir the directory it is relative to;
+ * @param root the project's directory; @param what what the file should hold ("a PEM file")
+ */
+export function fileInsideProject(given: string, dir: string, root: string, what: string): { file: string; real: string } | { problem: string } {
+  const file = path.resolve(dir, given);
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(file);
+  } catch (error) {
+    return { problem: `cannot read file '${given}': ${errnoWords(error)}; give the path of ${what}, relative to this manifest` };
+  }
+  if (!isInside(realRoot, real)) {
+    const how = isInside(realRoot, file) ? ' through a symbolic link' : '';
+    return { problem: `file '${given}' lies outside the project${how} (${realRoot}); keep ${what} inside the project, beside its manifest` };
+  }
+  return { file, real };
+}
+
+/**
  * The content an entry declares, read from its file, or undefined when it declares none
  * (its content is then not managed) or the file cannot be used: each such problem is a
  * `content-unavailable` diagnostic at the `fromFile` value, appended to `out`.
@@ -70,24 +93,14 @@ export function readDeclaredContent(entry: Entry, root: string, out: Diagnostic[
   const given = (content as Record<string, unknown>).fromFile;
   if (typeof given !== 'string' || given === '') return undefined;
   const dir = originOf(entry, POINTER).origin.parsed.source.dir;
-  const file = path.resolve(dir, given);
   const label = `content of ${labelOf(entry.kind, entry.name)}`;
   const problem = (message: string): undefined => {
     out.push(entryDiagnostic(entry, { code: 'content-unavailable', pointer: POINTER, message: `${label}: ${message}` }));
     return undefined;
   };
-  let real: string;
-  let realRoot: string;
-  try {
-    realRoot = realpathSync(root);
-    real = realpathSync(file);
-  } catch (error) {
-    return problem(`cannot read file '${given}': ${errnoWords(error)}; give the path of the specification, relative to this manifest`);
-  }
-  if (!isInside(realRoot, real)) {
-    const how = isInside(realRoot, file) ? ' through a symbolic link' : '';
-    return problem(`file '${given}' lies outside the project${how} (${realRoot}); keep the specification inside the project, beside its manifest`);
-  }
+  const found = fileInsideProject(given, dir, root, 'the specification');
+  if ('problem' in found) return problem(found.problem);
+  const { file, real } = found;
   try {
     return objectContent(readFileBounded(real, FILE_LIMITS.content), file);
   } catch (error) {

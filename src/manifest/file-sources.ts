@@ -7,15 +7,13 @@
  * `projectRoot`), symbolic links resolved first, so that a manifest cannot read a file
  * from elsewhere on the machine. Trailing line breaks are removed, as for secrets.
  */
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { FileReadError } from '../errors.js';
-import { FILE_LIMITS, errnoWords, readFileBounded } from '../files.js';
+import { FILE_LIMITS, readFileBounded } from '../files.js';
 import { kindOfDocument } from '../kinds/index.js';
 import { withoutTrailingLineBreaks } from '../linear-text.js';
 import { fileAttributes } from '../schema/index.js';
-import { isInside } from './content.js';
+import { fileInsideProject } from './content.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf, originOf } from './entries.js';
 import { attributePath } from './schema-check.js';
@@ -43,19 +41,9 @@ function forEachValue(root: unknown, segments: readonly string[], visit: (at: st
  * @param given the path as written; @param dir the directory it is relative to; @param root the project's directory
  */
 function readInside(given: string, dir: string, root: string): { text: string } | { problem: string } {
-  const file = path.resolve(dir, given);
-  let real: string;
-  let realRoot: string;
-  try {
-    realRoot = realpathSync(root);
-    real = realpathSync(file);
-  } catch (error) {
-    return { problem: `cannot read file '${given}': ${errnoWords(error)}; give the path of a PEM file, relative to this manifest` };
-  }
-  if (!isInside(realRoot, real)) {
-    const how = isInside(realRoot, file) ? ' through a symbolic link' : '';
-    return { problem: `file '${given}' lies outside the project${how} (${realRoot}); keep the file inside the project, beside its manifest` };
-  }
+  const found = fileInsideProject(given, dir, root, 'a PEM file');
+  if ('problem' in found) return found;
+  const { real } = found;
   try {
     const decoded = decodeUtf8(readFileBounded(real, FILE_LIMITS.secret));
     if (decoded.invalidUtf8) {
