@@ -12,8 +12,7 @@
  * every signal to every waiting command. The demo's 0 (the whole story) is reached by
  * test/e2e/demo.test.ts.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo, Server, Socket } from 'node:net';
+import { silentGateway } from '../support/silent-gateway.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,27 +32,6 @@ const group = (name: string): string => `apiVersion: gwops/v1\nkind: back-end-gr
 const ORPHAN = 'apiVersion: gwops/v1\nkind: mapping\nname: xc-orphan\nattributes:\n  entryPath: { value: /xc-orphan/ }\n';
 const PROJECT = "ownership:\n  back-end-group: ['name=@xc-']\n  mapping: ['name=@xc-']\n";
 
-/** A gateway that accepts connections and never answers; `connected` resolves on the first. */
-async function silentGateway(): Promise<{ url: string; connected: Promise<void>; close: () => Promise<void> }> {
-  const sockets: Socket[] = [];
-  let connected: () => void = () => undefined;
-  const first = new Promise<void>((resolve) => (connected = resolve));
-  const server: Server = createServer((socket) => {
-    sockets.push(socket);
-    socket.on('error', () => undefined);
-    connected();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/airlock/rest`,
-    connected: first,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /** One way to make a command exit with `code`; `run` answers the code it got. */
 interface Scenario {

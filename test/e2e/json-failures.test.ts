@@ -15,7 +15,8 @@
  * under GWOPS_DRILLS=full.
  */
 import { createServer } from 'node:net';
-import type { AddressInfo, Server, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { silentGateway } from '../support/silent-gateway.js';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,27 +102,6 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** A gateway that accepts connections and never answers; resolves `connected` on the first. */
-async function silentGateway(): Promise<{ url: string; connected: Promise<void>; close: () => Promise<void> }> {
-  const sockets: Socket[] = [];
-  let connected: () => void = () => undefined;
-  const first = new Promise<void>((resolve) => (connected = resolve));
-  const server: Server = createServer((socket) => {
-    sockets.push(socket);
-    socket.on('error', () => undefined);
-    connected();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/airlock/rest`,
-    connected: first,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /** True when `cause` can make `command` fail (a command without a gateway is never refused a connection). */
 function applies(command: string, cause: Cause, gatewayCommands: ReadonlySet<string>): boolean {
