@@ -137,7 +137,7 @@ export async function startStaging(target: string): Promise<string> {
   return staging;
 }
 
-/** Removes a staging folder at once (also from a signal listener: synchronous, retried while a writer thread ends). */
+/** Removes a staging folder whole, once nothing writes into it any more (synchronous; retried a few times, for a file system slow to let go). */
 export function discardStaging(staging: string): void {
   rmSync(staging, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
 }

@@ -205,16 +205,28 @@ async function firstWriteProblem(paths: readonly string[]): Promise<{ path: stri
 /** How many files are written at once: enough to keep the file system's threads busy. */
 const WRITES_IN_FLIGHT = 16;
 
-/** Calls `work` for each item, at most `limit` at once; rejects with the first error. */
+/**
+ * Calls `work` for each item, at most `limit` at once; after the first error no item is
+ * started, and once the calls in flight have settled it rejects with that error (so that
+ * nothing is still writing when the caller cleans up).
+ */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const item = items[next++] as T;
-      await work(item);
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const rejected = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (rejected) throw rejected.reason;
 }
 
 /**
@@ -283,9 +295,6 @@ async function writeStaged(
   guard: InterruptGuard,
 ): Promise<Omit<Written, 'renamed'>> {
   const staging = await startStaging(dir);
-  // A signal while the files are written: the staging folder goes at once, the old files stay.
-  const onAbort = (): void => discardStaging(staging);
-  guard.aborted.addEventListener('abort', onAbort, { once: true });
   // The entries directly in `dir` that the export replaces.
   const entries = new Set([...manifests, ...contents].map((path) => path.split('/')[0] ?? path));
   try {
@@ -348,11 +357,11 @@ async function writeStaged(
     );
     guard.check();
   } catch (error) {
+    // A signal while the files are written: every write has stopped by now (the threads ended, the writes in flight
+    // settled), so the staging folder goes whole and the old files stay.
     discardStaging(staging);
     if (guard.signal !== undefined) throw new WriteInterruptedError(guard.signal, 'discarded', `the export into ${dir}`);
     throw error;
-  } finally {
-    guard.aborted.removeEventListener('abort', onAbort);
   }
   // Every file is written: from here a signal waits until the files are swapped in.
   await commitStaging(staging, dir, [...entries].sort());
