@@ -2,11 +2,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Only src/cli, src/demo and src/bench start the emulator; the rest of src/ never imports it. */
+/** Only src/cli, src/demo and the benchmarks (tools/bench) start the emulator; the rest of src/ never imports it. */
 const NO_EMULATOR = {
   regex: String.raw`^(\./|(\.\./)+)emulator(/|$)`,
   message:
-    'Only src/cli, src/demo and src/bench import src/emulator (the emulator depends on the rest of gwops, not the reverse); shared API grammar lives in src/gateway.',
+    'Only src/cli, src/demo and tools/bench import src/emulator (the emulator depends on the rest of gwops, not the reverse); shared API grammar lives in src/gateway.',
 };
 
 /**
@@ -51,7 +51,26 @@ const PROCESS_EXIT = [
 ];
 
 /** The entry points that end their process: gwops itself, and the scripts of npm run (benchmarks, generators, drills). */
-const EXIT_ENTRIES = ['src/cli/process.ts', 'src/bench/**/*.ts', 'src/docs/generate.ts', 'src/docs/drills.ts', 'src/docs/test-time.ts', 'src/schema/generate.ts', 'src/release/release.ts', 'src/release/packed-manifest.ts'];
+const EXIT_ENTRIES = ['src/cli/process.ts', 'tools/bench/**/*.ts', 'tools/docs/generate.ts', 'tools/docs/drills.ts', 'tools/docs/test-time.ts', 'src/schema/generate.ts', 'tools/release/release.ts', 'tools/release/packed-manifest.ts'];
+
+/**
+ * The product never imports the repository's tools (tools/: benchmarks, doc generators,
+ * release), which stay out of the package; `#src/…` is the tools' way into src/.
+ */
+const NO_TOOLS = {
+  regex: String.raw`^((\.\./)+tools(/|$)|#src/)`,
+  message: 'src/ is the product and never imports tools/ (the benchmarks, doc generators and release tooling are not in the package).',
+};
+
+/**
+ * The tools import the product as `#src/<module>.js` (package.json "imports": src/ under
+ * tsc and vitest, dist/ when run with node), never by a relative path out of tools/: that
+ * path would name src/*.ts from dist-tools/ at run time.
+ */
+const TOOLS_IMPORT_SRC = {
+  regex: String.raw`^(\.\./){2,}`,
+  message: "tools/ imports the product as '#src/<module>.js' (package.json \"imports\"), never by a relative path out of tools/.",
+};
 
 const NO_NODE = { regex: '^node:', message: 'src/engine is pure: no node:* module (digests come from src/digest.ts).' };
 
@@ -103,7 +122,7 @@ const SKIPPABLE_EXPECT = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', 'eslint.config.js'] },
+  { ignores: ['dist/**', 'dist-tools/**', 'node_modules/**', 'coverage/**', 'bin/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -124,17 +143,25 @@ export default tseslint.config(
   // one's options), so the blocks cover disjoint files.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/cli/**', 'src/demo/**', 'src/bench/**', 'src/emulator/**', ...LAYERS.flatMap(([files]) => files)],
+    ignores: ['src/cli/**', 'src/demo/**', 'src/emulator/**', ...LAYERS.flatMap(([files]) => files)],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [NO_EMULATOR] }],
+      'no-restricted-imports': ['error', { patterns: [NO_EMULATOR, NO_TOOLS] }],
     },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'src/demo/**/*.ts', 'src/emulator/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TOOLS] }] },
+  },
+  {
+    files: ['tools/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [TOOLS_IMPORT_SRC] }] },
   },
   ...LAYERS.map(([files, names, message]) => ({
     files,
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [NO_EMULATOR, forbid(names, message), ...(files[0] === 'src/engine/**/*.ts' ? [NO_NODE] : [])] },
+        { patterns: [NO_EMULATOR, NO_TOOLS, forbid(names, message), ...(files[0] === 'src/engine/**/*.ts' ? [NO_NODE] : [])] },
       ],
     },
   })),
@@ -143,7 +170,7 @@ export default tseslint.config(
   // emulator's own state file is the emulator's business.
   // Only the entry points end the process or set its exit code (PROCESS_EXIT).
   {
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'tools/**/*.ts'],
     ignores: ['src/files.ts', 'src/emulator/**'],
     rules: {
       'no-restricted-syntax': [

@@ -11,7 +11,17 @@ export const ISOLATED_TESTS = ['test/emulator/conformance/persistence-crash.test
 
 const include = ['test/**/*.test.ts', 'src/**/*.test.ts'];
 
+/**
+ * The tools (tools/) import the product as `#src/<module>.js` (package.json "imports",
+ * dist/ when run with node): here it is src/, as tsconfig.test.json's `gwops-source`
+ * condition makes it for the type check, so a test and the tool it tests share one copy of
+ * each module. An alias, not the condition: vitest would hand a condition on to every
+ * process a test starts (`--conditions`), and a built tool started so would look for src/.
+ */
+const SOURCE_ALIAS = { find: /^#src\/(.*)$/, replacement: `${import.meta.dirname}/src/$1` };
+
 export default defineConfig({
+  resolve: { alias: [SOURCE_ALIAS] },
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,

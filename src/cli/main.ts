@@ -21,7 +21,7 @@ import { UsageError } from '../errors.js';
 import type { CommandHelp } from './help.js';
 import { helpText } from './help.js';
 
-/** The version of gwops, as `gwops --version` and `gwops version` print it: package.json's, which a release sets (src/release/release.ts). */
+/** The version of gwops, as `gwops --version` and `gwops version` print it: package.json's, which a release sets (tools/release/release.ts). */
 export const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 /** True when `--no-color` is among the arguments before `--` (a program option, read before parsing as `--debug` is). */

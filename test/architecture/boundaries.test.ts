@@ -90,7 +90,7 @@ describe('import directions', () => {
     ['src/emulator/server.ts', 'process.exit(1);'],
   ];
   it('the entry points may end their process: src/cli/process.ts and the npm scripts lint clean', async () => {
-    for (const file of ['src/cli/process.ts', 'src/docs/generate.ts', 'src/schema/generate.ts', 'src/docs/drills.ts', 'src/bench/emulator.ts']) {
+    for (const file of ['src/cli/process.ts', 'tools/docs/generate.ts', 'src/schema/generate.ts', 'tools/docs/drills.ts', 'tools/bench/emulator.ts']) {
       const text = await readFile(path.join(ROOT, file), 'utf8');
       expect(text).toMatch(/process\.exit/);
       const [result] = await boundaryLinter().lintText(text, { filePath: path.join(ROOT, file) });
@@ -106,5 +106,21 @@ describe('import directions', () => {
     const rules = dirty?.messages.filter((m) => m.line === 1).map((m) => m.ruleId) ?? [];
     expect(rules.length).toBeGreaterThan(0);
     expect(rules.every((r) => r?.startsWith('no-restricted-'))).toBe(true);
+  });
+});
+
+describe('the tools (tools/) and the product (src/)', () => {
+  const cases: [string, string][] = [
+    ['src/engine/order.ts', "import { headingAnchors } from '../../tools/docs/markdown.js';"],
+    ['src/cli/process.ts', "import { machineInfo } from '../../tools/bench/report-doc.js';"],
+    ['src/emulator/server.ts', "import { FILE_LIMITS } from '#src/files.js';"],
+    ['tools/docs/generate.ts', "import { KINDS } from '../../src/kinds/index.js';"],
+  ];
+  it.each(cases)('%s may not: %s', async (file, line) => {
+    const original = await readFile(path.join(ROOT, file), 'utf8');
+    const [clean] = await boundaryLinter().lintText(original, { filePath: path.join(ROOT, file) });
+    const [dirty] = await boundaryLinter().lintText(`${line}\n${original}`, { filePath: path.join(ROOT, file) });
+    expect(clean?.messages.filter((m) => m.severity === 2)).toEqual([]);
+    expect(dirty?.messages.filter((m) => m.line === 1).map((m) => m.ruleId)).toEqual(['no-restricted-imports']);
   });
 });

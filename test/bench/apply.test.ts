@@ -1,18 +1,18 @@
 /**
- * The apply-at-latency bench (src/bench/apply.ts) at tiny sizes, and the generated report
- * (src/bench/report-doc.ts, src/bench/svg.ts). Checks shapes and that the request counts
+ * The apply-at-latency bench (tools/bench/apply.ts) at tiny sizes, and the generated report
+ * (tools/bench/report-doc.ts, tools/bench/svg.ts). Checks shapes and that the request counts
  * are consistent, never timing targets (CONTRIBUTING.md: speed targets are checked only
  * by the benchmarks).
  */
 import { describe, expect, it } from 'vitest';
-import type { ApplyBenchReport } from '../../src/bench/apply.js';
-import { benchApply, inProcessEmulator, minimumRequests, sessionCalls } from '../../src/bench/apply.js';
-import { applyRows, baselineRows, formatApplyBench } from '../../src/bench/apply-format.js';
-import type { PlanBenchRow } from '../../src/bench/plan.js';
-import { formatPlanBench, planVerdicts } from '../../src/bench/plan.js';
-import type { BenchResults } from '../../src/bench/report-doc.js';
-import { APPLY_SVG, PLAN_SVG, applySvg, machineInfo, performanceMarkdown, planSvg } from '../../src/bench/report-doc.js';
-import { linearTicks, logTicks } from '../../src/bench/svg.js';
+import type { ApplyBenchReport } from '../../tools/bench/apply.js';
+import { benchApply, inProcessEmulator, minimumRequests, sessionCalls } from '../../tools/bench/apply.js';
+import { applyRows, baselineRows, formatApplyBench } from '../../tools/bench/apply-format.js';
+import type { PlanBenchRow } from '../../tools/bench/plan.js';
+import { formatPlanBench, planVerdicts } from '../../tools/bench/plan.js';
+import type { BenchResults } from '../../tools/bench/report-doc.js';
+import { APPLY_SVG, PLAN_SVG, applySvg, machineInfo, performanceMarkdown, planSvg } from '../../tools/bench/report-doc.js';
+import { linearTicks, logTicks } from '../../tools/bench/svg.js';
 import type { Plan } from '../../src/engine/plan-types.js';
 
 const link = (name: string, group: string): unknown => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { modelTiming } from '../../src/bench/emulator.js';
-import type { BenchReport } from '../../src/bench/emulator-report.js';
-import { formatReport, median, slowestFilteredMs } from '../../src/bench/emulator-report.js';
-import { emulatorMarkdown } from '../../src/bench/emulator-doc.js';
-import { machineInfo, machineLine } from '../../src/bench/report-doc.js';
+import { modelTiming } from '../../tools/bench/emulator.js';
+import type { BenchReport } from '../../tools/bench/emulator-report.js';
+import { formatReport, median, slowestFilteredMs } from '../../tools/bench/emulator-report.js';
+import { emulatorMarkdown } from '../../tools/bench/emulator-doc.js';
+import { machineInfo, machineLine } from '../../tools/bench/report-doc.js';
 
 const report: BenchReport = {
   formatVersion: 1,

@@ -1,5 +1,5 @@
 /**
- * The scale bench (src/bench/scale.ts): that its bare client makes the very calls gwops
+ * The scale bench (tools/bench/scale.ts): that its bare client makes the very calls gwops
  * makes for the same apply and server-checked plan, and the pure pieces (targets and their
  * verdicts, the table, the plot, its section of docs/performance.md). Never timing
  * targets (CONTRIBUTING.md: speed targets are checked only by the benchmarks).
@@ -8,11 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { populate, writeProject } from '../../src/bench/apply-data.js';
-import { runMinimumCalls } from '../../src/bench/minimum-calls.js';
-import { scaleSizes } from '../../src/bench/scale.js';
-import { machineInfo, performanceMarkdown } from '../../src/bench/report-doc.js';
-import type { ScaleBenchReport, ScaleCommand, ScaleRow } from '../../src/bench/scale-format.js';
+import { populate, writeProject } from '../../tools/bench/apply-data.js';
+import { runMinimumCalls } from '../../tools/bench/minimum-calls.js';
+import { scaleSizes } from '../../tools/bench/scale.js';
+import { machineInfo, performanceMarkdown } from '../../tools/bench/report-doc.js';
+import type { ScaleBenchReport, ScaleCommand, ScaleRow } from '../../tools/bench/scale-format.js';
 import {
   runRatios,
   SCALE_COMMANDS,
@@ -24,8 +24,8 @@ import {
   scaleSummary,
   scaleSvg,
   scaleVerdict,
-} from '../../src/bench/scale-format.js';
-import type { Shape } from '../../src/bench/scenario.js';
+} from '../../tools/bench/scale-format.js';
+import type { Shape } from '../../tools/bench/scenario.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { runCli } from '../support/in-process-cli.js';

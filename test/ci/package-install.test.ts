@@ -81,8 +81,8 @@ describe('the scripts that install from a git reference', () => {
     expect(pkg.scripts.prepare).toBe('npm run build');
     // tsc, then the validators precompiled from the schemas (src/manifest/precompile.ts).
     expect(pkg.scripts.build).toMatch(/^tsc -p tsconfig\.json && node dist\/manifest\/precompile\.js$/);
-    expect(pkg.scripts.prepack).toBe('npm run build && node dist/release/packed-manifest.js strip');
-    expect(pkg.scripts.postpack).toBe('node dist/release/packed-manifest.js restore');
+    expect(pkg.scripts.prepack).toBe('npm run build:tools && node dist-tools/release/packed-manifest.js strip');
+    expect(pkg.scripts.postpack).toBe('node dist-tools/release/packed-manifest.js restore');
   });
 
   it('files holds every folder the CLI reads at run time', () => {

@@ -42,21 +42,21 @@ export function copyOfRepository(): string {
 }
 
 /**
- * Lets `npm pack` in the copy skip the build its `prepack` starts with: dist/ of this
- * checkout (built by `npm test`) is copied in instead, and the rest of the pack lifecycle
- * runs as written (prepack's strip of `prepare`, postpack's restore). Committed, so the
- * copy's tree stays clean. Returns what stands in for what, for the job's list.
+ * Lets `npm pack` in the copy skip the build its `prepack` starts with: dist/ and
+ * dist-tools/ of this checkout (built by `npm test`) are copied in instead, and the rest of
+ * the pack lifecycle runs as written (prepack's strip of `prepare`, postpack's restore).
+ * Committed, so the copy's tree stays clean. Returns what stands in for what, for the job's list.
  */
 export function prebuilt(workspace: string): string {
-  cpSync(join(ROOT, 'dist'), join(workspace, 'dist'), { recursive: true });
+  for (const dir of ['dist', 'dist-tools']) cpSync(join(ROOT, dir), join(workspace, dir), { recursive: true });
   const file = join(workspace, 'package.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as { scripts: Record<string, string> };
-  const build = 'npm run build && ';
+  const build = 'npm run build:tools && ';
   if (!manifest.scripts.prepack?.startsWith(build)) throw new Error(`prepack does not start with '${build}'`);
   manifest.scripts.prepack = manifest.scripts.prepack.slice(build.length);
   writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
   git(workspace, ['commit', '--quiet', '--all', '--message', 'the build of npm test stands in for the one of prepack']);
-  return "prepack: the build of npm test (dist/ of this checkout) stands in for its 'npm run build'";
+  return "prepack: the build of npm test (dist/ and dist-tools/ of this checkout) stands in for its 'npm run build:tools'";
 }
 
 /** Runs git in `cwd` with a fixed identity; throws with its output when it fails. */

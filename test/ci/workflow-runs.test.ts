@@ -124,7 +124,7 @@ const IDENTITY = { GIT_AUTHOR_NAME: 'maintainer', GIT_AUTHOR_EMAIL: 'm@example.c
 
 /** `npm run release -- <args>` without its build (dist/ is copied in), in `cwd`. */
 function releaseScript(cwd: string, args: readonly string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(cwd, 'dist/release/release.js'), ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd, ...IDENTITY } });
+  const r = spawnSync(process.execPath, [join(cwd, 'dist-tools/release/release.js'), ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd, ...IDENTITY } });
   return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 

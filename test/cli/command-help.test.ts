@@ -5,7 +5,7 @@
  * exactly the ones each command returns is test/e2e/exit-codes.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { programHelp } from '../../src/docs/cli-reference.js';
+import { programHelp } from '../../tools/docs/cli-reference.js';
 import { EXIT } from '../../src/exit-codes.js';
 import { helpCommands, listedExitCodes } from '../support/exit-codes.js';
 

@@ -1,5 +1,5 @@
 /**
- * The generated pages of `docs/` (src/docs/generate.ts): the committed files are the
+ * The generated pages of `docs/` (tools/docs/generate.ts): the committed files are the
  * generators' output byte for byte; the manifest reference follows the schemas and the kind
  * registry, the CLI reference the commands the program itself registers.
  */
@@ -8,17 +8,17 @@ import { KINDS } from '../../src/kinds/index.js';
 import type { KindDefinition, ResourceType } from '../../src/kinds/index.js';
 import { SCHEMA_KINDS, documentSchema, walkAttributes } from '../../src/schema/index.js';
 import type { JsonSchema } from '../../src/schema/index.js';
-import { cliReference, commandNames, helpDescription, programHelp } from '../../src/docs/cli-reference.js';
+import { cliReference, commandNames, helpDescription, programHelp } from '../../tools/docs/cli-reference.js';
 import {
   CLI_REFERENCE_FILE,
   DOCS_FOLDER,
   MANIFEST_REFERENCE_FILE,
   currentCliReference,
   currentManifestReference,
-} from '../../src/docs/generate.js';
-import type { GeneratedDoc } from '../../src/docs/generate.js';
-import { attributeEntries, manifestReference, typeText, valuesText } from '../../src/docs/manifest-reference.js';
-import { headingAnchors } from '../../src/docs/markdown.js';
+} from '../../tools/docs/generate.js';
+import type { GeneratedDoc } from '../../tools/docs/generate.js';
+import { attributeEntries, manifestReference, typeText, valuesText } from '../../tools/docs/manifest-reference.js';
+import { headingAnchors } from '../../tools/docs/markdown.js';
 import { stalenessProblem } from '../../src/generated-files.js';
 
 function expectCommitted(file: GeneratedDoc): void {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { headingAnchors, proseLines } from '../../src/docs/markdown.js';
+import { headingAnchors, proseLines } from '../../tools/docs/markdown.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

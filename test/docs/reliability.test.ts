@@ -1,5 +1,5 @@
 /**
- * The reliability report generator (src/docs/reliability.ts) renders any drill result
+ * The reliability report generator (tools/docs/reliability.ts) renders any drill result
  * (test/drills/record.ts `DrillResult`), and the committed docs/reliability.md is the
  * generator's output for every drill the repository has.
  */
@@ -7,8 +7,8 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DRILLS_COMMAND, asDrillTable, readDrillTables, reliabilityMarkdown, sortDrills, zeroViolations } from '../../src/docs/reliability.js';
-import { headingAnchors } from '../../src/docs/markdown.js';
+import { DRILLS_COMMAND, asDrillTable, readDrillTables, reliabilityMarkdown, sortDrills, zeroViolations } from '../../tools/docs/reliability.js';
+import { headingAnchors } from '../../tools/docs/markdown.js';
 import type { DrillResult } from '../drills/record.js';
 import { recordDrill } from '../drills/record.js';
 import { REPO } from '../e2e/harness.js';

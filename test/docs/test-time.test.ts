@@ -1,13 +1,13 @@
 /**
  * The generated section of CONTRIBUTING.md that says how long `npm test` takes
- * (`npm run test:time`, src/docs/test-time.ts): it is there once, and it is exactly what
+ * (`npm run test:time`, tools/docs/test-time.ts): it is there once, and it is exactly what
  * the generator writes for the figures it states.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SECTION_END, SECTION_START, replaceSection, testTimeSection } from '../../src/docs/test-time.js';
-import type { TestTime } from '../../src/docs/test-time.js';
+import { SECTION_END, SECTION_START, replaceSection, testTimeSection } from '../../tools/docs/test-time.js';
+import type { TestTime } from '../../tools/docs/test-time.js';
 import { REPO } from '../e2e/harness.js';
 
 const RUN: TestTime = { date: '2026-11-25', machine: '2 × Test CPU, 7.8 GiB, linux 6.1', node: 'v20.19.0', load: 0.42, seconds: 187.6, args: [] };

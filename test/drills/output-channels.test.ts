@@ -65,7 +65,7 @@ interface CliRun {
 }
 
 /**
- * The emulator in a child process (the built src/bench/emulator-child.ts, plain HTTP): the
+ * The emulator in a child process (the built tools/bench/emulator-child.ts, plain HTTP): the
  * action's steps run gwops with spawnSync, which would block an emulator in this process.
  */
 interface ChildGateway {
@@ -80,7 +80,7 @@ interface ChildGateway {
 }
 
 async function startChildGateway(): Promise<ChildGateway> {
-  const child: ChildProcess = fork(join(ROOT, 'dist', 'bench', 'emulator-child.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(join(ROOT, 'dist-tools', 'bench', 'emulator-child.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const { url, apiKey } = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string; apiKey: string }));
     child.once('exit', (code) => reject(new Error(`the emulator exited with ${String(code)}`)));

@@ -10,8 +10,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DrillTable } from '../../src/docs/reliability.js';
-import { zeroViolations } from '../../src/docs/reliability.js';
+import type { DrillTable } from '../../tools/docs/reliability.js';
+import { zeroViolations } from '../../tools/docs/reliability.js';
 
 /** One drill's figures: one table of the report (the shape the report generator reads). */
 export type DrillResult = DrillTable;

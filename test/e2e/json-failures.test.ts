@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandNames, programHelp } from '../../src/docs/cli-reference.js';
+import { commandNames, programHelp } from '../../tools/docs/cli-reference.js';
 import { SIGNAL_EXIT } from '../../src/exit-codes.js';
 import type { InterruptSignal } from '../../src/interrupts.js';
 import { INTERRUPT_SIGNALS } from '../../src/interrupts.js';

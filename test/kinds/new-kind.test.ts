@@ -18,7 +18,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 import type { KindDefinition, ResourceType } from '../../src/kinds/index.js';
-import { manifestReference } from '../../src/docs/manifest-reference.js';
+import { manifestReference } from '../../tools/docs/manifest-reference.js';
 import { PROJECT_SCHEMA_FILE, attributesSource, attributesSourceUrl, committedSchemaText, generatedSchemaFiles } from '../../src/schema/generate.js';
 import type { JsonSchema } from '../../src/schema/index.js';
 import { KIND_EXAMPLES } from '../support/kind-examples.js';

@@ -16,12 +16,11 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
  * The directories of src/ that are not generic code, and why: the kind modules themselves,
- * and the two programs that build sample objects of particular kinds (a bench scenario, the
- * demo's story).
+ * and the demo, which builds sample objects of particular kinds for its story (the
+ * benchmarks, which do too, live in tools/, outside src/).
  */
 const NOT_GENERIC: Readonly<Record<string, string>> = {
   kinds: 'the kind modules',
-  bench: 'the benchmarks build sample objects of particular kinds',
   demo: 'the demo tells a story with particular kinds',
 };
 

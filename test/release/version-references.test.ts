@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/cli/main.js';
-import { releaseChangelog, releaseNotes } from '../../src/release/changelog.js';
-import { findVersionReferences, namesReleases, rewriteVersionReferences } from '../../src/release/version-references.js';
-import { withoutPrepare } from '../../src/release/packed-manifest.js';
+import { releaseChangelog, releaseNotes } from '../../tools/release/changelog.js';
+import { findVersionReferences, namesReleases, rewriteVersionReferences } from '../../tools/release/version-references.js';
+import { withoutPrepare } from '../../tools/release/packed-manifest.js';
 import { thrownBy } from '../support/thrown.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -72,8 +72,8 @@ describe('CHANGELOG.md', () => {
 describe('the package', () => {
   it('builds before it is packed, is packed without prepare and gets it back after (Git installs need prepare)', () => {
     expect(pkg.scripts.prepare).toBe('npm run build');
-    expect(pkg.scripts.prepack).toBe('npm run build && node dist/release/packed-manifest.js strip');
-    expect(pkg.scripts.postpack).toBe('node dist/release/packed-manifest.js restore');
+    expect(pkg.scripts.prepack).toBe('npm run build:tools && node dist-tools/release/packed-manifest.js strip');
+    expect(pkg.scripts.postpack).toBe('node dist-tools/release/packed-manifest.js restore');
     const text = readFileSync(join(ROOT, 'package.json'), 'utf8');
     const packed = JSON.parse(withoutPrepare(text)) as { scripts: Record<string, string> };
     expect(packed.scripts.prepare).toBeUndefined();

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonDocument } from '../../src/json-document.js';
-import { desiredDocuments } from '../../src/bench/plan.js';
+import { desiredDocuments } from '../../tools/bench/plan.js';
 import { desiredState } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import { buildPlan } from '../../src/engine/plan.js';

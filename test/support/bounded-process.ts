@@ -115,12 +115,12 @@ async function sampleProcess(pid: number): Promise<ProcessSample | undefined> {
   };
 }
 
-/** Writes the process's peak RSS (KiB, as src/bench/peak-memory.ts reads it) to the file named by GWOPS_TEST_RUSAGE_FILE as it exits. */
+/** Writes the process's peak RSS (KiB, as tools/bench/peak-memory.ts reads it) to the file named by GWOPS_TEST_RUSAGE_FILE as it exits. */
 const REPORT_PEAK =
   'data:text/javascript,' +
   encodeURIComponent(
     "import { writeFileSync } from 'node:fs';" +
-      `import { peakResidentKib } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'bench', 'peak-memory.js')).href)};` +
+      `import { peakResidentKib } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist-tools', 'bench', 'peak-memory.js')).href)};` +
       "process.on('exit', () => { const f = process.env.GWOPS_TEST_RUSAGE_FILE; if (f) writeFileSync(f, String(peakResidentKib())); });",
   );
 

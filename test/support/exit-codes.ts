@@ -3,7 +3,7 @@
  * reads them: the lines of the "Exit codes:" section. The end-to-end harness checks every
  * run against them (test/e2e/harness.ts), and test/e2e/exit-codes.test.ts reaches each one.
  */
-import { commandNames, helpExitCodes, programHelp } from '../../src/docs/cli-reference.js';
+import { commandNames, helpExitCodes, programHelp } from '../../tools/docs/cli-reference.js';
 
 /** The codes a help text lists under "Exit codes:", in their order (as docs/cli-reference.md reads them). */
 export const listedExitCodes = helpExitCodes;

@@ -1,13 +1,13 @@
 /**
- * The data of the apply-at-latency bench (src/bench/apply.ts): a scenario's project on disk,
+ * The data of the apply-at-latency bench (tools/bench/apply.ts): a scenario's project on disk,
  * the gateway state it starts from, and the hand-written script it is compared with (the
- * objects themselves: src/bench/scenario.ts).
+ * objects themselves: tools/bench/scenario.ts).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { GatewaySession } from '../gateway/index.js';
-import type { ApiResource } from '../gateway/index.js';
+import { GatewaySession } from '#src/gateway/index.js';
+import type { ApiResource } from '#src/gateway/index.js';
 import type { BenchEmulator } from './apply-emulator.js';
 import { openBareSession } from './apply-emulator.js';
 import type { Shape } from './scenario.js';

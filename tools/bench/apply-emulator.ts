@@ -1,5 +1,5 @@
 /**
- * The emulators of the apply-at-latency bench (src/bench/apply.ts), and the measurement of
+ * The emulators of the apply-at-latency bench (tools/bench/apply.ts), and the measurement of
  * the network round trip that its floor is made of.
  *
  * Each emulator counts the requests it handled and its own processing time: the time it
@@ -12,7 +12,7 @@ import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { startEmulator } from '../emulator/index.js';
+import { startEmulator } from '#src/emulator/index.js';
 import { peakResidentKib } from './peak-memory.js';
 
 /** What an emulator has handled so far. */
@@ -49,7 +49,7 @@ export function processingMs(durationMs: number, latencyMs: number): number {
   return Math.max(0, durationMs - latencyMs);
 }
 
-/** The emulator in a child process (src/bench/emulator-child.ts), as `npm run bench` runs it. */
+/** The emulator in a child process (tools/bench/emulator-child.ts), as `npm run bench` runs it. */
 export const childEmulator: EmulatorFactory = async ({ latencyMs, stateFile }) => {
   const child = fork(fileURLToPath(new URL('./emulator-child.js', import.meta.url)), [], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

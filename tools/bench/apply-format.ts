@@ -1,6 +1,6 @@
 /**
- * The apply-at-latency bench's report as text and table rows (src/bench/apply.ts measures;
- * src/bench/report-doc.ts writes the rows into docs/performance.md).
+ * The apply-at-latency bench's report as text and table rows (tools/bench/apply.ts measures;
+ * tools/bench/report-doc.ts writes the rows into docs/performance.md).
  */
 import type { ApplyBenchReport, ScenarioResult } from './apply.js';
 import { APPLY_RSS_TARGET_MB, FLOOR_FACTOR_TARGET } from './apply.js';

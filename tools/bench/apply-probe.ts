@@ -1,5 +1,5 @@
 /**
- * One gwops run in a process of its own, for the apply benchmark (src/bench/apply.ts): runs
+ * One gwops run in a process of its own, for the apply benchmark (tools/bench/apply.ts): runs
  * `apply` or `plan` (GWOPS_BENCH_MODE) on the project in GWOPS_BENCH_DIR against the
  * emulator named by GWOPS_BENCH_URL / GWOPS_BENCH_KEY (environment, never argv), and sends
  * its figures and its peak RSS (KiB) to the parent over IPC.

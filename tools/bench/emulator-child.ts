@@ -4,14 +4,14 @@
  * listening, answers `{type: 'counters'}` with `{type: 'counters', requests, processingMs, cpuMs}`
  * (requests handled so far, the emulator's processing time beyond the added latency, ms, and
  * the process's CPU time, ms;
- * src/bench/apply-emulator.ts), answers `{type: 'memory'}` with `{type: 'memory', peakRssBytes}`
+ * tools/bench/apply-emulator.ts), answers `{type: 'memory'}` with `{type: 'memory', peakRssBytes}`
  * (the process's peak resident set size so far), closes on 'close'.
  *
  * Options come from the environment: GWOPS_BENCH_LATENCY_MS (EmulatorOptions `latencyMs`,
  * added to every call) and GWOPS_BENCH_STATE_FILE (`stateFile`: start from, and persist
  * to, that file).
  */
-import { startEmulator } from '../emulator/index.js';
+import { startEmulator } from '#src/emulator/index.js';
 import { cpuMsOfProcess, processingMs } from './apply-emulator.js';
 import { peakResidentKib } from './peak-memory.js';
 

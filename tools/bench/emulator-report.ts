@@ -1,5 +1,5 @@
 /**
- * The report of `npm run bench:emulator` (src/bench/emulator.ts): its JSON shape
+ * The report of `npm run bench:emulator` (tools/bench/emulator.ts): its JSON shape
  * (`--json`, `formatVersion` 1) and its table rendering.
  */
 import type { ScaleReport } from './emulator-scale.js';
@@ -50,7 +50,7 @@ export interface BenchReport {
   readonly sizes: readonly SizeResult[];
   readonly memory: MemoryFigures | null;
   readonly model: ModelTiming | null;
-  /** The emulator in a child process grown to each size (src/bench/emulator-scale.ts); null when skipped. */
+  /** The emulator in a child process grown to each size (tools/bench/emulator-scale.ts); null when skipped. */
   readonly scale: ScaleReport | null;
   readonly targets: {
     readonly filteredListMs: number;

@@ -1,6 +1,6 @@
 /**
- * The scale part of `npm run bench:emulator` (src/bench/emulator.ts): the emulator in a
- * child process (src/bench/emulator-child.ts) on a state file, grown to 1,000 / 10,000
+ * The scale part of `npm run bench:emulator` (tools/bench/emulator.ts): the emulator in a
+ * child process (tools/bench/emulator-child.ts) on a state file, grown to 1,000 / 10,000
  * (and, with `--scale-100k`, 100,000) mappings through its HTTP API, each mapping created
  * with its links to a back-end group and a virtual host in the create call. At each size:
  *
@@ -15,7 +15,7 @@
  * - the emulator's CPU time per delete of a linked mapping (its virtual host's and back-end
  *   group's lists of all the others edited), over a few deletes after a first untimed one
  *   (which copies those lists from the activated configuration: copy-on-write);
- * - the emulator's peak RSS so far (the child's own high-water mark, src/bench/peak-memory.ts).
+ * - the emulator's peak RSS so far (the child's own high-water mark, tools/bench/peak-memory.ts).
  *
  * At the largest size, the configuration is exported (`GET .../configurations/export`) and
  * the archive imported again into the session (`PUT .../configurations/import`): their

@@ -9,15 +9,15 @@
  * are created through the real HTTP API with undici: one session, a keep-alive pool of a
  * few connections sharing its cookie, a small window of requests in flight.
  *
- * Then the scale part (src/bench/emulator-scale.ts): the emulator in a child process grown
+ * Then the scale part (tools/bench/emulator-scale.ts): the emulator in a child process grown
  * to 1,000 and 10,000 mappings (and 100,000 with `--scale-100k`), reporting the handling
  * time per create, list and activation times and the emulator's peak RSS at each size,
  * and at the largest the export and re-import of the configuration (targets: a create in
  * at most 0.5 ms, peak RSS under 1 GB at 100,000).
  *
- * Usage: `node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]
+ * Usage: `node dist-tools/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5]
  * [--scale-100k] [--scale-only] [--no-scale] [--write-docs]` (`--write-docs`: also writes
- * docs/performance-emulator.md, src/bench/emulator-doc.ts).
+ * docs/performance-emulator.md, tools/bench/emulator-doc.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -25,17 +25,17 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
-import { checkAttributes } from '../emulator/attributes.js';
-import { newObjectAttributes } from '../emulator/defaults.js';
-import { matchesFilter, parseFilters } from '../api/filter.js';
-import { startEmulator } from '../emulator/index.js';
-import { emptyContent } from '../emulator/model.js';
-import type { JsonObject } from '../emulator/model.js';
-import { validatorMessages } from '../emulator/validator.js';
-import { kindOf } from '../kinds/index.js';
+import { checkAttributes } from '#src/emulator/attributes.js';
+import { newObjectAttributes } from '#src/emulator/defaults.js';
+import { matchesFilter, parseFilters } from '#src/api/filter.js';
+import { startEmulator } from '#src/emulator/index.js';
+import { emptyContent } from '#src/emulator/model.js';
+import type { JsonObject } from '#src/emulator/model.js';
+import { validatorMessages } from '#src/emulator/validator.js';
+import { kindOf } from '#src/kinds/index.js';
 import type { BenchReport, ListTiming, MemoryFigures, ModelTiming, SizeResult } from './emulator-report.js';
 import { formatReport, median, slowestFilteredMs } from './emulator-report.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '#src/exit-codes.js';
 import { runScaleBench } from './emulator-scale.js';
 import { writeEmulatorDoc } from './emulator-doc.js';
 import { machineInfo } from './report-doc.js';
@@ -56,7 +56,7 @@ export interface BenchOptions {
   readonly runs: number;
   /** HTTPS with the emulator's self-signed certificate (trusted through its CA PEM) instead of plain HTTP. */
   readonly tls: boolean;
-  /** Sizes of the scale part (src/bench/emulator-scale.ts); empty to skip it. */
+  /** Sizes of the scale part (tools/bench/emulator-scale.ts); empty to skip it. */
   readonly scaleSizes: readonly number[];
   /** Skip the in-process part (list latency, memory, model timing). */
   readonly scaleOnly?: boolean;
@@ -326,7 +326,7 @@ async function main(): Promise<void> {
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
   const runs = Number(values.runs);
   if (sizes.some((s) => !Number.isInteger(s) || s < 1) || !Number.isInteger(runs) || runs < 1) {
-    process.stderr.write('usage: node dist/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5] [--scale-100k] [--scale-only] [--no-scale] [--write-docs]\n');
+    process.stderr.write('usage: node dist-tools/bench/emulator.js [--json] [--tls] [--sizes 1000,10000,20000] [--runs 5] [--scale-100k] [--scale-only] [--no-scale] [--write-docs]\n');
     process.exitCode = EXIT.error;
     return;
   }

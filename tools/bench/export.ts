@@ -4,18 +4,18 @@
  * lists. Target: export at most 1.5x the fetch time at 10,000 and 100,000 mappings, and a
  * peak RSS under 1 GB at 100,000.
  *
- * Both run in fresh processes (src/bench/probe-run.ts), timed from outside, as a user
+ * Both run in fresh processes (tools/bench/probe-run.ts), timed from outside, as a user
  * would time them: the export is the real CLI (start-up, session, lists, building and
  * writing one file per object); the bare client opens a session, loads the active
  * configuration and GETs every collection export reads, parsing each body and keeping
- * nothing of it. The emulator runs in a child process of its own (src/bench/apply-emulator.ts)
- * with the data of the apply bench (src/bench/apply-data.ts): the mappings linked to 10
+ * nothing of it. The emulator runs in a child process of its own (tools/bench/apply-emulator.ts)
+ * with the data of the apply bench (tools/bench/apply-data.ts): the mappings linked to 10
  * back-end groups and 10 virtual hosts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KINDS, kindExistsIn } from '../kinds/index.js';
+import { KINDS, kindExistsIn } from '#src/kinds/index.js';
 import { populate } from './apply-data.js';
 import type { BenchEmulator } from './apply-emulator.js';
 import { childEmulator } from './apply-emulator.js';

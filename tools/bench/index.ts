@@ -6,18 +6,18 @@
  * `plan` (1,000 / 5,000 / 20,000 mappings against the emulator, plan time vs bare
  * fetch-and-parse, request count, peak memory) and `apply` (apply and plan with the server
  * check at 20 ms latency per call: requests and wall time against the minimum and its
- * floor, a hand-written script as baseline; src/bench/apply.ts) and `export` (1,000 and
+ * floor, a hand-written script as baseline; tools/bench/apply.ts) and `export` (1,000 and
  * 10,000 mappings, 100,000 with `--large`: export time vs a bare client fetching the same
- * lists, ms per object, peak RSS; src/bench/export.ts), `planjson` (peak RSS of writing
+ * lists, ms per object, peak RSS; tools/bench/export.ts), `planjson` (peak RSS of writing
  * `plan --format json --out` for 10,000 mappings, 100,000 with `--large`, the documents as
- * one string vs in chunks; src/bench/plan-json.ts) and `scale` (1,000 / 10,000 / 100,000
+ * one string vs in chunks; tools/bench/plan-json.ts) and `scale` (1,000 / 10,000 / 100,000
  * mappings: plan, drift, export, server-checked plan and apply against a bare client doing
- * the same work, ms per object, peak RSS of gwops and of the emulator; src/bench/scale.ts).
+ * the same work, ms per object, peak RSS of gwops and of the emulator; tools/bench/scale.ts).
  * The emulator's own list latency is `npm run bench:emulator`.
  *
- * Usage: `node dist/bench/index.js [validate] [plan] [apply] [export] [planjson] [scale] [--quick] [--large] [--sizes=N,...] [--write-docs]`
+ * Usage: `node dist-tools/bench/index.js [validate] [plan] [apply] [export] [planjson] [scale] [--quick] [--large] [--sizes=N,...] [--write-docs]`
  * (`--quick`: small sizes; `--large`: also the largest export size; `--sizes`: the scale bench's sizes; `--write-docs`: also
- * writes docs/performance.md and its plots, src/bench/report-doc.ts).
+ * writes docs/performance.md and its plots, tools/bench/report-doc.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { applyBenchOptions, benchApply } from './apply.js';
@@ -61,7 +61,7 @@ if (want('apply')) {
   apply = await benchApply(applyBenchOptions(quick, progress));
   process.stdout.write(`${formatApplyBench(apply).join('\n')}\n`);
 }
-// Every export's files stay until the end (src/bench/export.ts exportOutputs): deleting them between runs slowed the next ones.
+// Every export's files stay until the end (tools/bench/export.ts exportOutputs): deleting them between runs slowed the next ones.
 try {
   if (want('export')) {
     const sizes = quick ? [200, 1000] : [1000, 10000, ...(large ? [100000] : [])];

@@ -1,5 +1,5 @@
 /**
- * The bare client of the scale bench's apply and server-checked plan (src/bench/scale.ts):
+ * The bare client of the scale bench's apply and server-checked plan (tools/bench/scale.ts):
  * the calls gwops makes for scenario `new` of a {@link Shape}, made through the REST
  * client (`GatewaySession`) with no manifests, desired state or diff. It is told the
  * changes: the mappings from `existing` on are new, each linked to its back-end group and
@@ -13,14 +13,14 @@
  * configurations list, the activation and the configurations list again; session
  * terminate.
  */
-import { GatewaySession } from '../gateway/index.js';
-import type { ApiResource } from '../gateway/index.js';
+import { GatewaySession } from '#src/gateway/index.js';
+import type { ApiResource } from '#src/gateway/index.js';
 import type { Shape } from './scenario.js';
 import { SCENARIO_COLLECTIONS, groupName, hostName, mappingAttributes, mappingName } from './scenario.js';
 
 /**
  * The filters gwops sends with each list: the project's ownership of the kinds owned by
- * name (src/bench/apply-data.ts); a filter on anything else would not be safe to send.
+ * name (tools/bench/apply-data.ts); a filter on anything else would not be safe to send.
  */
 const LIST_FILTERS: Readonly<Record<string, readonly string[]>> = { 'back-end-groups': ['name=@bench-'], 'virtual-hosts': ['name=@bench-'] };
 

@@ -1,5 +1,5 @@
 /**
- * One rendering of the plan-JSON memory benchmark (src/bench/plan-json.ts) in a process of
+ * One rendering of the plan-JSON memory benchmark (tools/bench/plan-json.ts) in a process of
  * its own, so its peak RSS is its own. Reads its work from the environment (never argv):
  * GWOPS_BENCH_SIZE (mappings), GWOPS_BENCH_MODE and GWOPS_BENCH_OUT (the plan file).
  *
@@ -17,15 +17,15 @@
  */
 import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { redactingIO } from '../cli/io.js';
-import type { CliIO } from '../cli/io.js';
-import { desiredState } from '../engine/desired.js';
-import { liveState } from '../engine/live.js';
-import { buildPlan } from '../engine/plan.js';
-import { planFileOf } from '../operations/steps/saved-plan.js';
-import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
-import { jsonDocument } from '../json-document.js';
-import { planJson, renderJson, renderJsonChunks, renderPlanFileChunks } from '../render/index.js';
+import { redactingIO } from '#src/cli/io.js';
+import type { CliIO } from '#src/cli/io.js';
+import { desiredState } from '#src/engine/desired.js';
+import { liveState } from '#src/engine/live.js';
+import { buildPlan } from '#src/engine/plan.js';
+import { planFileOf } from '#src/operations/steps/saved-plan.js';
+import { PLAN_FORMAT_VERSION } from '#src/engine/plan-types.js';
+import { jsonDocument } from '#src/json-document.js';
+import { planJson, renderJson, renderJsonChunks, renderPlanFileChunks } from '#src/render/index.js';
 import { desiredDocuments } from './plan.js';
 import { peakResidentKib } from './peak-memory.js';
 

@@ -4,7 +4,7 @@
  * `--large`), the documents as one string each with the plan file indented (as gwops wrote
  * them before) against the documents in chunks with the plan file laid out in lines (as
  * gwops writes them now), each in a fresh process
- * (src/bench/plan-json-probe.ts). Target: under 1 GB at 100,000 mappings, for the whole
+ * (tools/bench/plan-json-probe.ts). Target: under 1 GB at 100,000 mappings, for the whole
  * command; this part shows what the rendering adds on top of the plan itself.
  */
 import { fork } from 'node:child_process';

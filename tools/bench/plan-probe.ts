@@ -3,7 +3,7 @@
  * the emulator named by GWOPS_BENCH_URL / GWOPS_BENCH_KEY (environment, never argv), plans
  * GWOPS_BENCH_SIZE mappings and sends its peak RSS (KiB) to the parent over IPC.
  */
-import { GatewaySession } from '../gateway/index.js';
+import { GatewaySession } from '#src/gateway/index.js';
 import { desiredDocuments, planSteps } from './plan.js';
 import { peakResidentKib } from './peak-memory.js';
 

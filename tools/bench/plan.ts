@@ -13,17 +13,17 @@
 import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { GatewaySession } from '../gateway/index.js';
-import type { ManifestDocument } from '../manifest/types.js';
-import { desiredState } from '../engine/desired.js';
-import { fetchLiveLists } from '../operations/steps/fetch.js';
-import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
-import { liveState } from '../engine/live.js';
-import { buildPlan } from '../engine/plan.js';
+import { GatewaySession } from '#src/gateway/index.js';
+import type { ManifestDocument } from '#src/manifest/types.js';
+import { desiredState } from '#src/engine/desired.js';
+import { fetchLiveLists } from '#src/operations/steps/fetch.js';
+import { kindsToFetch, ownershipPredicate } from '#src/engine/fetch-scope.js';
+import { liveState } from '#src/engine/live.js';
+import { buildPlan } from '#src/engine/plan.js';
 import type { BenchEmulator } from './apply-emulator.js';
 import { childEmulator, openBareSession } from './apply-emulator.js';
 
-/** The emulator of the plan bench: in a child process, no added latency (src/bench/apply-emulator.ts). */
+/** The emulator of the plan bench: in a child process, no added latency (tools/bench/apply-emulator.ts). */
 type Child = BenchEmulator;
 
 const startChild = (): Promise<Child> => childEmulator({ latencyMs: 0 });

@@ -1,7 +1,7 @@
 /**
- * Runs bench work in a fresh process (src/bench/probe.ts) and times it from outside, as a
+ * Runs bench work in a fresh process (tools/bench/probe.ts) and times it from outside, as a
  * user would time a command: start-up, imports and the work itself. Used by the export
- * bench (src/bench/export.ts) and the scale bench (src/bench/scale.ts) for gwops's runs
+ * bench (tools/bench/export.ts) and the scale bench (tools/bench/scale.ts) for gwops's runs
  * and for the bare client's beside them.
  */
 import { fork } from 'node:child_process';
@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Shape } from './scenario.js';
 
-/** What the probe process does (see src/bench/probe.ts). */
+/** What the probe process does (see tools/bench/probe.ts). */
 export type ProbeWork =
   /** `gwops ARGS --url URL`, e.g. `['plan', '--no-server-check', '-q']`. */
   | { readonly mode: 'cli'; readonly args: readonly string[] }

@@ -1,5 +1,5 @@
 /**
- * One run of bench work in a process of its own (src/bench/probe-run.ts starts it), so its
+ * One run of bench work in a process of its own (tools/bench/probe-run.ts starts it), so its
  * wall time is measured from outside and its peak RSS is its own. Reads its work from the
  * environment (never argv): GWOPS_BENCH_URL, GWOPS_BENCH_KEY (the emulator) and
  * GWOPS_BENCH_WORK, a {@link ProbeWork} as JSON:
@@ -11,7 +11,7 @@
  *   element past 32 MiB; none of the repeated members gwops's own client jumps over or
  *   shares) and only each resource's type and id kept;
  * - `calls`: the calls of `gwops apply` or `gwops plan` for new mappings, made by a bare
- *   client that is told the changes (src/bench/minimum-calls.ts).
+ *   client that is told the changes (tools/bench/minimum-calls.ts).
  *
  * Sends `{ exitCode, maxRssKb, cpuMs }` (its peak RSS and CPU time) to the parent over IPC.
  */
@@ -24,12 +24,12 @@ const apiKey = process.env.GWOPS_BENCH_KEY ?? '';
 let exitCode = 0;
 if (work.mode === 'cli') {
   process.env.GWOPS_API_KEY = apiKey;
-  const { runProcess } = await import('../cli/process.js');
+  const { runProcess } = await import('#src/cli/process.js');
   await runProcess(['node', 'gwops', ...work.args, '--url', url]);
   exitCode = Number(process.exitCode ?? 0);
   process.exitCode = 0;
 } else if (work.mode === 'fetch') {
-  const { GatewaySession } = await import('../gateway/index.js');
+  const { GatewaySession } = await import('#src/gateway/index.js');
   const session = new GatewaySession({ url, apiKey });
   try {
     await session.open();

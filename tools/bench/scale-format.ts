@@ -1,7 +1,7 @@
 /**
- * The scale bench's results (src/bench/scale.ts measures them): their types, the targets
+ * The scale bench's results (tools/bench/scale.ts measures them): their types, the targets
  * and their verdicts, the table as text and as rows for docs/performance.md
- * (src/bench/report-doc.ts), and its plot. Pure: numbers in, text out.
+ * (tools/bench/report-doc.ts), and its plot. Pure: numbers in, text out.
  */
 import { textTable } from './apply-format.js';
 import type { Series } from './svg.js';

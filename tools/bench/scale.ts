@@ -7,17 +7,17 @@
  * of the size in new mappings), and the server-checked plan and apply of the size's
  * mappings all new, on a gateway holding only the groups and hosts.
  *
- * Each command runs as the real CLI in a fresh process (src/bench/probe-run.ts), timed from
+ * Each command runs as the real CLI in a fresh process (tools/bench/probe-run.ts), timed from
  * outside, its peak RSS its own; side by side in the same run a bare client does the least
  * the same work needs, also in a fresh process: for plan, drift and export a fetch and
  * parse of the same lists; for the server-checked plan and apply the same calls, told the
- * changes (src/bench/minimum-calls.ts). The emulator counts the requests of both. Targets
- * (src/bench/scale-format.ts): gwops's wall time at most 1.2x the bare client's for plan
+ * changes (tools/bench/minimum-calls.ts). The emulator counts the requests of both. Targets
+ * (tools/bench/scale-format.ts): gwops's wall time at most 1.2x the bare client's for plan
  * (the JSON plan too) and drift, 1.5x for export, 1.1x for the server-checked plan and apply, at 100,000
  * mappings; every gwops process and the emulator under 1 GB peak RSS. A missed target is
  * reported, never an exit code.
  *
- * Seeding reuses the apply bench's (src/bench/apply-data.ts `populate`: one create per
+ * Seeding reuses the apply bench's (tools/bench/apply-data.ts `populate`: one create per
  * mapping over HTTP, links from the groups' and hosts' side, an activation that writes
  * the emulator's state file); every emulator of a size then starts from a copy of that
  * file: one serves plan, drift, export and the server-checked plan in turn (they change

@@ -1,8 +1,8 @@
 /**
- * The gateway objects of the bench scenarios (src/bench/apply-data.ts, src/bench/scale.ts):
+ * The gateway objects of the bench scenarios (tools/bench/apply-data.ts, tools/bench/scale.ts):
  * a {@link Shape} of mappings, each linked to one of a few shared back-end groups and
  * virtual hosts, and their names and attributes. Pure, and free of the emulator, so the
- * bare client's process (src/bench/probe.ts) loads nothing more than it needs.
+ * bare client's process (tools/bench/probe.ts) loads nothing more than it needs.
  */
 
 /** Shape of a scenario's gateway objects. */

@@ -4,13 +4,13 @@
  * temporary directory and times `loadManifests` on them, cold (first run in the process:
  * schema compilation included) and warm. Target: 10,000 mappings validated in under 2 s.
  *
- * Run: `node dist/bench/validate.js [sizes...]` (default 1000 10000).
+ * Run: `node dist-tools/bench/validate.js [sizes...]` (default 1000 10000).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasErrors, loadManifests } from '../manifest/index.js';
+import { hasErrors, loadManifests } from '#src/manifest/index.js';
 
 /** One measured size. */
 export interface ValidateBenchResult {

@@ -2,18 +2,18 @@
  * `npm run drills`: runs the reliability drills (`test/drills/*.test.ts`) with their full
  * matrix (`GWOPS_DRILLS=full`) and `GWOPS_DRILLS_OUT` set to a fresh temporary directory,
  * then writes docs/reliability.md from every drill result found there
- * (src/docs/reliability.ts). Exits with vitest's exit code, so a drill that finds a
+ * (tools/docs/reliability.ts). Exits with vitest's exit code, so a drill that finds a
  * violation fails the command (the report is written all the same, with the figure
  * flagged).
  *
  * `npm run drills -- --sample` runs the seeded samples that `npm test` runs instead (a
- * quick report, marked as such on the page). `node dist/docs/drills.js --from <dir>` only
+ * quick report, marked as such on the page). `node dist-tools/docs/drills.js --from <dir>` only
  * renders the results already in `<dir>` (add `--sample` when they are samples).
  * Development tooling: it runs vitest from the repository's node_modules.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { writeFileAtomic } from '../staged-files.js';
+import { writeFileAtomic } from '#src/staged-files.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,18 +1,18 @@
 /**
  * The generated pages of `docs/`:
  * - `docs/manifest-reference.md` from the schemas and the kind registry
- *   (src/docs/manifest-reference.ts);
- * - `docs/cli-reference.md` from the real CLI's `--help` (src/docs/cli-reference.ts).
+ *   (tools/docs/manifest-reference.ts);
+ * - `docs/cli-reference.md` from the real CLI's `--help` (tools/docs/cli-reference.ts).
  *
- * `npm run docs` writes them (`node dist/docs/generate.js --write`; without `--write` it
+ * `npm run docs` writes them (`node dist-tools/docs/generate.js --write`; without `--write` it
  * only reports the files that are out of date). `test/docs/generated.test.ts` fails when a
  * committed file differs from what {@link currentGeneratedDocs} makes.
  */
 import { pathToFileURL } from 'node:url';
-import { KINDS } from '../kinds/index.js';
-import { documentSchema } from '../schema/index.js';
-import { committedText, runGenerator } from '../generated-files.js';
-import type { GeneratedFile, GeneratedFolder } from '../generated-files.js';
+import { KINDS } from '#src/kinds/index.js';
+import { documentSchema } from '#src/schema/index.js';
+import { committedText, runGenerator } from '#src/generated-files.js';
+import type { GeneratedFile, GeneratedFolder } from '#src/generated-files.js';
 import { cliReference } from './cli-reference.js';
 import type { HelpReader } from './cli-reference.js';
 import { DOCS_COMMAND, manifestReference } from './manifest-reference.js';
@@ -48,4 +48,4 @@ export async function currentGeneratedDocs(): Promise<GeneratedDoc[]> {
   return [currentManifestReference(), await currentCliReference()];
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await runGenerator(DOCS_FOLDER, 'dist/docs/generate.js', currentGeneratedDocs, process.argv.slice(2));
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await runGenerator(DOCS_FOLDER, 'dist-tools/docs/generate.js', currentGeneratedDocs, process.argv.slice(2));

@@ -1,5 +1,5 @@
 /**
- * Small markdown helpers shared by the documentation generators (src/docs/generate.ts) and
+ * Small markdown helpers shared by the documentation generators (tools/docs/generate.ts) and
  * the link check of test/docs/links.test.ts: table cells, inline code, fences, and the
  * anchors GitHub gives headings.
  */

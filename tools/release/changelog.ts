@@ -2,12 +2,12 @@
  * CHANGELOG.md in the form of Keep a Changelog (https://keepachangelog.com/en/1.1.0/): a
  * `## [Unreleased]` section on top, then one `## [x.y.z] - YYYY-MM-DD` section per release,
  * newest first, each with `### Added`, `### Changed`, `### Fixed`, … lists. A release
- * (`npm run release`, src/release/release.ts) turns what is under Unreleased into the
+ * (`npm run release`, tools/release/release.ts) turns what is under Unreleased into the
  * release's section and leaves an empty Unreleased above it; the release workflow
  * (.github/workflows/release.yml) takes a release's notes from its section.
  */
-import { UsageError } from '../errors.js';
-import { trimEdges } from '../linear-text.js';
+import { UsageError } from '#src/errors.js';
+import { trimEdges } from '#src/linear-text.js';
 
 const UNRELEASED = /^## \[Unreleased\][ \t]*$/m;
 const SECTION = /^## /m;

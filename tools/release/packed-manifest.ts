@@ -5,7 +5,7 @@
  * tarball holds dist/ already: installed from a tarball, a `prepare` script is one npm lists
  * among the dependencies' install scripts to approve, though it has nothing to do.
  *
- * `node dist/release/packed-manifest.js strip` (the end of `prepack`, after the build) keeps
+ * `node dist-tools/release/packed-manifest.js strip` (the end of `prepack`, after the build) keeps
  * package.json aside and writes it without `scripts.prepare`; `… restore` (`postpack`) puts
  * the kept one back. A strip whose restore never ran (the pack failed) is restored by the
  * next strip first, so the kept file is never overwritten with a stripped one.
@@ -14,8 +14,8 @@
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FILE_LIMITS, readTextBounded } from '../files.js';
-import { writeFileAtomicSync } from '../staged-files.js';
+import { FILE_LIMITS, readTextBounded } from '#src/files.js';
+import { writeFileAtomicSync } from '#src/staged-files.js';
 
 /** Where package.json is kept while packing, beside it: not in the package's `files`, and a leftover shows in `git status`. */
 export const KEPT = '.package.json.packing';
@@ -48,7 +48,7 @@ export function main(args: readonly string[], dir: string): number {
   try {
     if (args[0] === 'strip' && args.length === 1) strip(dir);
     else if (args[0] === 'restore' && args.length === 1) restore(dir);
-    else throw new Error('usage: node dist/release/packed-manifest.js strip|restore');
+    else throw new Error('usage: node dist-tools/release/packed-manifest.js strip|restore');
     return 0;
   } catch (error) {
     process.stderr.write(`packed-manifest: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -4,7 +4,7 @@
  * the tracked files have no change and that the tag `v<version>` does not exist; moves the
  * entries under `## [Unreleased]` of CHANGELOG.md into `## [<version>] - <today>`; sets the
  * version with `npm version --no-git-tag-version` (package.json and package-lock.json);
- * points every release reference of the documentation at it (src/release/version-references.ts);
+ * points every release reference of the documentation at it (tools/release/version-references.ts);
  * commits that as `Release <version>`; tags it `v<version>` (annotated) and moves the major
  * tag `v<major>`, which the action is used at, to it. Then prints the two push commands: the
  * push of the tag starts .github/workflows/release.yml, which makes the GitHub release with
@@ -20,9 +20,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UsageError } from '../errors.js';
-import { FILE_LIMITS, readTextBounded } from '../files.js';
-import { writeFileAtomicSync } from '../staged-files.js';
+import { UsageError } from '#src/errors.js';
+import { FILE_LIMITS, readTextBounded } from '#src/files.js';
+import { writeFileAtomicSync } from '#src/staged-files.js';
 import { RELEASE_VERSION, releaseChangelog, releaseNotes } from './changelog.js';
 import { namesReleases, rewriteVersionReferences } from './version-references.js';
 
