@@ -96,7 +96,9 @@ const LAYERS = [
  * Tests assert on every pass: an `expect` that a passing run can skip proves nothing.
  * Refused in test/: an `expect` in a `catch` clause or a promise's `.catch` callback (it
  * runs only if the call throws, and a call that stops throwing passes), and an assertion
- * (`expect…`) under an `if` on whether a file exists. A test whose body states its count
+ * (`expect…`) under an `if` on whether a file exists, and a test or suite that runs only
+ * when a file exists or an environment variable is set (`it.skipIf(!existsSync(…))`,
+ * `describe.runIf(process.env.X)`): without what it needs it must fail, not skip. A test whose body states its count
  * with `expect.assertions(n)` or `expect.hasAssertions()` (a statement of the test
  * function itself) may keep such an `expect`: vitest then fails when it is skipped.
  * Proven by test/lint/skippable-expect.test.ts.
@@ -118,6 +120,12 @@ const SKIPPABLE_EXPECT = [
     selector: "IfStatement:matches([test.callee.name='existsSync'], [test.argument.callee.name='existsSync']) :matches(CallExpression[callee.name=/^expect/], ReturnStatement[argument=null])",
     message:
       'A check that depends on whether a file exists passes when it does not: assert that it exists (or that it does not) with expect(existsSync(file)).toBe(…), then check it.',
+  },
+  {
+    selector:
+      "CallExpression[callee.property.name=/^(skipIf|runIf)$/] :matches(CallExpression[callee.name='existsSync'], MemberExpression[object.name='process'][property.name='env'])",
+    message:
+      'A test that runs only when a file exists or an environment variable is set passes without checking everywhere else: let it fail when what it needs is missing (e.g. test/support/pseudo-terminal.ts), and install that in .ci/run.',
   },
 ];
 

@@ -5,7 +5,6 @@
  * holds a reply so that a signal lands while a session is open.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +15,7 @@ import type { Interception, InterceptingProxy, ProxiedCall } from '../support/pr
 import { useProxiedEmulator } from '../support/proxy.js';
 import { untilStalled } from '../support/bounded-process.js';
 import { startGwops } from './spawn.js';
+import { startOnTerminal } from '../support/pseudo-terminal.js';
 
 const run = promisify(execFile);
 
@@ -66,11 +66,11 @@ describe('consent', () => {
     });
   }
 
-  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal it asks on stderr; an answer other than "yes" cancels with exit 1', async () => {
+  it('on a terminal it asks on stderr; an answer other than "yes" cancels with exit 1', async () => {
     const before = activeId();
     const command = [process.execPath, join(REPO, 'bin', 'gwops.js'), 'apply', manifest, ...connection()].map((a) => `'${a}'`).join(' ');
     // `script` gives the command a pseudo-terminal; "no" is typed on it after a moment.
-    const child = execFile('/usr/bin/script', ['-qec', `${command}; echo "exit=$?"`, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH } });
+    const child = startOnTerminal(`${command}; echo "exit=$?"`, dir);
     let output = '';
     let answered = false;
     // The answer is typed once; `script` may have closed its input by the time later output arrives.

@@ -5,14 +5,13 @@
  * session's create call, that is before gwops has anything back from the gateway. The
  * time to it is reported, and bounded only generously (the machine is shared).
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useProxiedEmulator } from '../support/proxy.js';
 import { REPO } from './harness.js';
 import { startGwops } from './spawn.js';
+import { startOnTerminal } from '../support/pseudo-terminal.js';
 
 const proxied = useProxiedEmulator();
 let manifests = '';
@@ -61,14 +60,14 @@ describe('progress on stderr', () => {
     expect(gwops.stdout).toMatch(/Plan: 60 to create/);
   });
 
-  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal: one line redrawn in place, erased at the end; stdout holds only the plan', async () => {
+  it('on a terminal: one line redrawn in place, erased at the end; stdout holds only the plan', async () => {
     const held = holdSessionCreate(2_000);
     const out = join(proxied.dir, 'tty-stdout.txt');
     const command = [process.execPath, join(REPO, 'bin', 'gwops.js'), 'apply', '--yes', manifests, ...proxied.connection].map((a) => `'${a}'`).join(' ');
     const started = performance.now();
     let firstOutputMs: number | undefined;
     // `script` gives the command a pseudo-terminal for stderr; stdout goes to a file.
-    const child = execFile('/usr/bin/script', ['-qec', `${command} > '${out}'; echo "exit=$?"`, '/dev/null'], { cwd: proxied.dir, env: { PATH: process.env.PATH } });
+    const child = startOnTerminal(`${command} > '${out}'; echo "exit=$?"`, proxied.dir);
     let terminal = '';
     child.stdout?.on('data', (d: Buffer) => {
       firstOutputMs ??= performance.now() - started;

@@ -40,6 +40,9 @@ describe('assertions that a passing test can skip', () => {
     ['an expect under if (existsSync(…))', 'if (existsSync(out)) expect(read(out)).toBe("x");', /whether a file exists/],
     ['an expect… helper under if (existsSync(…))', 'if (existsSync(out)) { expectNoSecret(read(out)); }', /whether a file exists/],
     ['a return under if (!existsSync(…))', 'if (!existsSync(schema)) return;\nexpect(validate(schema)).toEqual([]);', /whether a file exists/],
+    ['a test skipped when a tool is missing', "it.skipIf(!existsSync('/usr/bin/script'))('on a terminal', () => { expect(run()).toBe(0); });", /runs only when a file exists/],
+    ['a test run only when a file exists', "it.runIf(existsSync(tool))('with the tool', () => { expect(run()).toBe(0); });", /runs only when a file exists/],
+    ['a suite skipped without an environment variable', "describe.skipIf(process.env.SCRIPT === undefined)('the script', () => { it('x', () => expect(run()).toBe(0)); });", /environment variable/],
   ])('refuses %s', async (_what, body, message) => {
     const messages = await lint(test(body));
     expect(messages).toHaveLength(1);
@@ -60,6 +63,7 @@ describe('assertions that a passing test can skip', () => {
     ['expect.hasAssertions at the start of the test', 'expect.hasAssertions();\nawait p.catch((error) => expect(error).toBeDefined());'],
     ['an assertion on whether the file exists', 'expect(existsSync(out)).toBe(true);\nexpect(read(out)).toBe("x");'],
     ['an expect under another condition', 'if (kind === "one") expect(links).toHaveLength(1);'],
+    ['a test run for the kinds it applies to', "it.runIf(hasUpdatableAttributes(type))('update', () => { expect(patch(type)).toBe(200); });"],
   ])('accepts %s', async (_what, body) => {
     expect(await lint(test(body))).toEqual([]);
   });
