@@ -95,6 +95,7 @@ describe('examples', () => {
 
   it('every virtual host is HTTPS with a linked certificate', () => {
     const all = links(manifestDocs);
+    expect(ofKind('virtual-host').length).toBeGreaterThan(0);
     for (const vh of ofKind('virtual-host')) {
       const a = attrs(vh);
       expect(a.networkInterface, where(vh)).toMatchObject({ https: { enabled: true } });
@@ -105,11 +106,13 @@ describe('examples', () => {
   });
 
   it('certificates are real PEM certificates whose private keys come from GWOPS_EXAMPLE_* variables', () => {
+    expect(ofKind('ssl-certificate').length).toBeGreaterThan(0);
     for (const c of ofKind('ssl-certificate')) {
       const a = attrs(c);
       expect(() => new X509Certificate(text(a.certificate)), where(c)).not.toThrow();
       expect(a.privateKey, where(c)).toEqual({ fromEnv: expect.stringMatching(/^GWOPS_EXAMPLE_\w+_TLS_KEY$/) as unknown });
     }
+    expect(walkFiles(EXAMPLES).length).toBeGreaterThan(0);
     for (const file of walkFiles(EXAMPLES)) {
       expect(readFileSync(file, 'utf8'), `${rel(file)} must not contain a private key`).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----/);
     }

@@ -29,6 +29,7 @@ describe("the emulator's generic code", () => {
   });
 
   it('gets a title for every validator code the kinds emit', () => {
+    expect(KINDS.flatMap((kind) => Object.keys(kind.emulator.validator?.titles ?? {})).length).toBeGreaterThan(0);
     for (const kind of KINDS) {
       for (const [code, title] of Object.entries(kind.emulator.validator?.titles ?? {})) {
         expect(code, `${kind.type}`).toMatch(/^[A-Z][A-Z0-9_]*$/);
