@@ -106,7 +106,7 @@ describe('npm pack', () => {
       const module = f.replace(/(\.d\.ts|\.js\.map)$/, '.js');
       return !product.has(module);
     });
-    expect(stray).toEqual([]);
+    expect(stray, 'modules under dist/ that the product never loads: a tool moved into src/, or output of an older build (remove dist/, then npm run build)').toEqual([]);
     expect(dist.some((f) => f.startsWith(validators))).toBe(true);
   });
 });
