@@ -18,8 +18,8 @@ import { markKeyRotations } from '../engine/key-rotation.js';
 import { kindOfDocument } from '../kinds/index.js';
 import { withoutCredentials } from '../secrets.js';
 import type { Diagnosed } from '../diagnostics.js';
-import type { Planned, Prepared, RunInput } from './plan.js';
-import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
+import type { Planned, Prepared, RunInput } from './steps/pipeline.js';
+import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './steps/pipeline.js';
 
 /** Result of {@link runDriftReport}. */
 export interface DriftRun extends Planned {

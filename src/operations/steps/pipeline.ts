@@ -1,51 +1,48 @@
 /**
- * The reconciler's use case `plan` as a function that returns data (the CLI prints it),
- * and the stages it shares with `apply` (apply.ts) and `drift` (drift.ts). Data path
+ * The reconcile pipeline: the stages that the use cases `plan`, `apply`, `drift` and
+ * `rollback` (src/operations/*.ts) are made of, each a function that returns data. Data path
  * (docs/architecture.md "The data path"): manifests → desired state; one session →
  * load-active → one GET per kind → live state; diff → plan; execute in the session →
  * validator messages → activate (apply) or throw the edits away (plan).
  */
-import { ConfigError, GwopsError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../gateway/index.js';
-import { withSession } from '../gateway/index.js';
-import type { ResourceType, Variant } from '../kinds/index.js';
-import { KINDS, isResourceType, kindExistsIn } from '../kinds/index.js';
-import type { Diagnosed, Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
-import { Diagnostics, VALIDATOR_MESSAGE_CODE, objectDiagnostic } from '../diagnostics.js';
-import type { LoadResult } from '../manifest/index.js';
-import { loadManifests } from '../manifest/index.js';
-import type { ObjectKey } from '../object-key.js';
-import { objectKey, parseObjectKey } from '../object-key.js';
-import type { SecretRedactor } from '../secrets.js';
-import { resolveJwksReferences } from './steps/jwks-resolve.js';
-import type { OutsideChanges } from './steps/outside-changes.js';
-import { outsideChanges } from './steps/outside-changes.js';
-import type { JwksFetcher } from './steps/jwks-resolve.js';
-import { projectConnection } from './steps/connect.js';
-import { desiredState, identityHandles } from '../engine/desired.js';
-import { ApplyFailedError, ManifestError, ServerCheckForbiddenError } from '../engine/errors.js';
-import type { Backlog, ProgressListener } from './steps/execute.js';
-import type { ExecutionReport, Plan } from '../engine/plan-types.js';
-import { executePlan } from './steps/execute.js';
-import { settleHeapForPlanning, boundHeapForCalls } from '../heap.js';
-import { fetchLinkEnds, fetchLiveLists } from './steps/fetch.js';
-import { withLiveContent } from './steps/fetch-content.js';
-import { readSubResources } from './steps/sub-resources.js';
-import { kindsToFetch, ownershipPredicate } from '../engine/fetch-scope.js';
-import { liveState } from '../engine/live.js';
-import { outsideScopeTest } from '../engine/ownership.js';
-import type { State } from '../engine/model.js';
-import { erroredPlanError, planOutcome } from '../engine/plan.js';
-import type { SecretVersions } from '../engine/secret-versions.js';
-import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from '../engine/secret-versions.js';
-import type { ProgressReporter } from '../engine/progress.js';
-import type { DeclaredVariant } from '../engine/variant.js';
-import { gatewayVariant } from '../engine/variant.js';
-import { ApiError } from '../gateway/errors.js';
-import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
-import { entriesInForce } from '../manifest/drift-ignore.js';
-import { lookalikeNames, lookalikeWarning } from '../engine/lookalike-names.js';
+import { ConfigError, GwopsError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../../gateway/index.js';
+import type { ResourceType, Variant } from '../../kinds/index.js';
+import { KINDS, isResourceType, kindExistsIn } from '../../kinds/index.js';
+import type { Diagnosed, Diagnostic, DiagnosticSeverity } from '../../diagnostics.js';
+import { Diagnostics, VALIDATOR_MESSAGE_CODE, objectDiagnostic } from '../../diagnostics.js';
+import type { LoadResult } from '../../manifest/index.js';
+import { loadManifests } from '../../manifest/index.js';
+import type { ObjectKey } from '../../object-key.js';
+import { objectKey, parseObjectKey } from '../../object-key.js';
+import type { SecretRedactor } from '../../secrets.js';
+import { resolveJwksReferences } from './jwks-resolve.js';
+import type { OutsideChanges } from './outside-changes.js';
+import type { JwksFetcher } from './jwks-resolve.js';
+import { projectConnection } from './connect.js';
+import { desiredState, identityHandles } from '../../engine/desired.js';
+import { ApplyFailedError, ManifestError } from '../../engine/errors.js';
+import type { Backlog, ProgressListener } from './execute.js';
+import type { ExecutionReport, Plan } from '../../engine/plan-types.js';
+import { executePlan } from './execute.js';
+import { settleHeapForPlanning, boundHeapForCalls } from '../../heap.js';
+import { fetchLinkEnds, fetchLiveLists } from './fetch.js';
+import { withLiveContent } from './fetch-content.js';
+import { readSubResources } from './sub-resources.js';
+import { kindsToFetch, ownershipPredicate } from '../../engine/fetch-scope.js';
+import { liveState } from '../../engine/live.js';
+import { outsideScopeTest } from '../../engine/ownership.js';
+import type { State } from '../../engine/model.js';
+import { erroredPlanError, planOutcome } from '../../engine/plan.js';
+import type { SecretVersions } from '../../engine/secret-versions.js';
+import { appliedVersions as readAppliedVersions, isEmptyVersions, setObjectVersions } from '../../engine/secret-versions.js';
+import type { ProgressReporter } from '../../engine/progress.js';
+import type { DeclaredVariant } from '../../engine/variant.js';
+import { gatewayVariant } from '../../engine/variant.js';
+import type { DriftIgnoreEntry } from '../../manifest/drift-ignore.js';
+import { entriesInForce } from '../../manifest/drift-ignore.js';
+import { lookalikeNames, lookalikeWarning } from '../../engine/lookalike-names.js';
 
 /** Options shared by plan, apply and drift (command-line flags). */
 export interface RunInput extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {
@@ -346,61 +343,4 @@ export async function executeAndValidate(
   progress?.phase('reading validator messages');
   const messages = locateMessages(await session.validatorMessages(), report.ids, prepared.loaded);
   return { report, messages };
-}
-
-/** Result of {@link runPlan}. */
-export interface PlanResult extends Planned {
-  readonly prepared: Prepared;
-  /**
-   * True when the plan was executed in the session and the validator asked (the server
-   * check): the diagnostics returned are its messages. False with `--no-server-check` or
-   * an empty plan.
-   */
-  readonly serverChecked: boolean;
-}
-
-/** Options of {@link runPlan}. */
-export interface PlanInput extends RunInput {
-  /** False for `--no-server-check`: the plan is not executed in the session. */
-  readonly serverCheck: boolean;
-  /**
-   * Told the plan before its server check's calls; may return work to do while they wait
-   * for their answers (a {@link Backlog}, such as making the plan's text), which the run
-   * finishes before it returns or throws.
-   */
-  readonly onPlan?: ((plan: Plan) => Backlog | undefined) | undefined;
-}
-
-/**
- * `gwops plan` on manifests {@link prepare}d: builds the plan; unless `serverCheck` is
- * false, executes it in the session and reads the validator messages (the diagnostics
- * returned), then terminates without saving (nothing persisted).
- * @throws ServerCheckForbiddenError (carrying the plan) when the gateway answers a call of
- *   the server check with 403, as to a read-only key
- */
-export async function runPlan(input: PlanInput, loaded: Prepared): Promise<Diagnosed<PlanResult>> {
-  const connection = connectionFor(input, loaded);
-  return withSession({ ...connection, onWarning: input.warn }, async (session, signal) => {
-    const prepared = await preparedForGateway(session, loaded, connection.declaredVariant, {}, reloadFor(input));
-    // The digest is keyed by what a later apply shares (the plan-signing key), never by this run's API key.
-    const planned = await readAndPlan(session, prepared, input, input.planSigningKey, ignoreInForce(prepared, input));
-    if (input.onOutsideChanges) {
-      const outside = await outsideChanges(session, prepared, planned, input);
-      if (outside) input.onOutsideChanges(outside);
-    }
-    if (!input.serverCheck || planned.plan.steps.length === 0) return { result: { ...planned, prepared, serverChecked: false }, diagnostics: Diagnostics.none };
-    const backlog = input.onPlan?.(planned.plan);
-    try {
-      const { messages } = await executeAndValidate(session, prepared, planned, signal, undefined, input.progress, backlog).catch((error: unknown) => {
-        const cause = error instanceof ApplyFailedError ? error.report.error : undefined;
-        if (cause instanceof ApiError && cause.status === 403) {
-          throw new ServerCheckForbiddenError(planned.plan, `${cause.status}${cause.code !== undefined ? ` ${cause.code}` : ''} on ${cause.method} ${cause.path}`, { cause });
-        }
-        throw error;
-      });
-      return { result: { ...planned, prepared, serverChecked: true }, diagnostics: Diagnostics.of(messages) };
-    } finally {
-      backlog?.finish();
-    }
-  });
 }

@@ -1,7 +1,7 @@
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { INTERRUPTED, helpText } from '../help.js';
-import type { CommandModule } from '../io.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { INTERRUPTED, helpText } from '../../help.js';
+import type { CommandModule } from '../../io.js';
 
 /** The examples and exit codes of `gwops demo --help`. */
 export const DEMO_HELP: CommandHelp = {
@@ -23,7 +23,7 @@ export const registerDemo: CommandModule = (program, io, done) => {
     .addHelpText('after', helpText(DEMO_HELP))
     .description('Run the example configuration against an embedded gateway emulator: plan, apply, drift, heal')
     .action(async () => {
-      const [{ runDemo }, { main }] = await Promise.all([import('../../demo/index.js'), import('../main.js')]);
+      const [{ runDemo }, { main }] = await Promise.all([import('../../../demo/index.js'), import('../../main.js')]);
       done(await runDemo(io, main));
     });
 };

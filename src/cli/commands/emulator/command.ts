@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { VARIANTS } from '../../kinds/index.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
-import type { EmulatorCommandOptions } from './emulator-run.js';
+import { VARIANTS } from '../../../kinds/index.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
+import type { EmulatorCommandOptions } from './run.js';
 
 /** Default key files, relative to the working directory. */
 export const DEFAULT_API_KEY_FILE = '.gwops/emulator-api-key';
@@ -57,7 +57,7 @@ export const registerEmulator: CommandModule = (program: Command, io: CliIO, don
         'and end grace periods with POST /emulator/login-app/signing-keys/expire, both with the administrator key as Bearer',
     )
     .action(async (opts: EmulatorCommandOptions) => {
-      const { runEmulatorCommand, signalled } = await import('./emulator-run.js');
+      const { runEmulatorCommand, signalled } = await import('./run.js');
       done(await runEmulatorCommand(opts, io, signalled()));
     });
 };

@@ -5,19 +5,19 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { ConfigError, UsageError, FileReadError } from '../../errors.js';
-import { FILE_LIMITS, readTextBoundedAsync } from '../../files.js';
-import { VARIANTS } from '../../kinds/index.js';
-import type { Variant } from '../../kinds/index.js';
-import { readOrCreateKeyFile } from '../../emulator/api-keys.js';
-import { startEmulator } from '../../emulator/index.js';
-import { LOGIN_APP_ROTATE_PATH } from '../../emulator/login-app.js';
-import type { FaultRule, RunningEmulator, ServeOptions } from '../../emulator/index.js';
-import { isLoopbackHost } from '../../gateway/base-url.js';
-import { INTERRUPT_SIGNALS, signalSource } from '../../interrupts.js';
-import type { InterruptSignal } from '../../interrupts.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CliIO } from '../io.js';
+import { ConfigError, UsageError, FileReadError } from '../../../errors.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '../../../files.js';
+import { VARIANTS } from '../../../kinds/index.js';
+import type { Variant } from '../../../kinds/index.js';
+import { readOrCreateKeyFile } from '../../../emulator/api-keys.js';
+import { startEmulator } from '../../../emulator/index.js';
+import { LOGIN_APP_ROTATE_PATH } from '../../../emulator/login-app.js';
+import type { FaultRule, RunningEmulator, ServeOptions } from '../../../emulator/index.js';
+import { isLoopbackHost } from '../../../gateway/base-url.js';
+import { INTERRUPT_SIGNALS, signalSource } from '../../../interrupts.js';
+import type { InterruptSignal } from '../../../interrupts.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CliIO } from '../../io.js';
 
 /** Options as commander parses them. */
 export interface EmulatorCommandOptions {

@@ -1,11 +1,11 @@
 import { Option } from 'commander';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { INTERRUPTED, helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
-import type { ExportFlags } from './export-run.js';
-import { withProgress } from '../progress.js';
-import { addConnectionOptions, addQuietOption } from './reconcile.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { INTERRUPTED, helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
+import type { ExportFlags } from './run.js';
+import { withProgress } from '../../progress.js';
+import { addConnectionOptions, addQuietOption } from '../reconcile/command.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -40,7 +40,7 @@ export const registerExport: CommandModule = (program, io: CliIO, done) => {
     .option('--force', 'write into a directory that is not empty (the exported kinds\' manifest files there are replaced)')
     .addOption(new Option('--format <format>', 'text: the written files on stdout; json: the written files and the secrets table').choices(['text', 'json']).default('text'))
     .action(async (flags: ExportFlags) => {
-      const { exportAction } = await import('./export-run.js');
+      const { exportAction } = await import('./run.js');
       done(await withProgress(io, 'export', flags.quiet, (through, progress) => exportAction(flags, through, progress)));
     });
 };

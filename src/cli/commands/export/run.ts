@@ -5,14 +5,14 @@
  * secrets table go to stderr. No secret value is ever printed or written: only the names
  * of the environment variables the manifests read them from.
  */
-import type { ExportLayout } from '../../export/index.js';
-import { runExport } from '../../operations/export.js';
-import { EXIT } from '../../exit-codes.js';
-import type { ConnectionFlags } from '../connection-flags.js';
-import { gatewayInput } from '../connection-flags.js';
-import type { CliIO } from '../io.js';
-import { exportView } from '../views/export.js';
-import type { ProgressReporter } from '../../engine/progress.js';
+import type { ExportLayout } from '../../../export/index.js';
+import { runExport } from '../../../operations/export.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { ConnectionFlags } from '../../connection-flags.js';
+import { gatewayInput } from '../../connection-flags.js';
+import type { CliIO } from '../../io.js';
+import { exportView } from './view.js';
+import type { ProgressReporter } from '../../../engine/progress.js';
 
 /** Flags of `gwops export`, as commander parses them. */
 export interface ExportFlags extends ConnectionFlags {

@@ -1,10 +1,10 @@
 import { Option } from 'commander';
-import { VARIANTS } from '../../kinds/index.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { INTERRUPTED, helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
-import type { GraphCommandOptions } from './graph-run.js';
+import { VARIANTS } from '../../../kinds/index.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { INTERRUPTED, helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
+import type { GraphCommandOptions } from './run.js';
 
 /** The examples and exit codes of `gwops graph --help`. */
 export const GRAPH_HELP: CommandHelp = {
@@ -31,7 +31,7 @@ export const registerGraph: CommandModule = (program, io: CliIO, done) => {
     .option('--target <name>', 'a target of the project file: its variant and overlays apply')
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
     .action(async (paths: string[], options: GraphCommandOptions) => {
-      const { runGraph } = await import('./graph-run.js');
+      const { runGraph } = await import('./run.js');
       done(await runGraph(paths, options, io));
     });
 };

@@ -4,16 +4,16 @@
  * Graphviz DOT (src/render/dot.ts) on stdout. Offline: no gateway is contacted and no
  * secret is read.
  */
-import type { Variant } from '../../kinds/index.js';
-import { hasErrors, loadManifests } from '../../manifest/index.js';
-import { desiredState } from '../../engine/desired.js';
-import { ManifestError } from '../../engine/errors.js';
-import { stateTopology } from '../../render/index.js';
-import { EXIT } from '../../exit-codes.js';
-import { offlineLoadOptions } from './validate-run.js';
-import type { CliIO } from '../io.js';
-import { graphView } from '../views/graph.js';
-import { isDiagnosticsError } from '../../errors.js';
+import type { Variant } from '../../../kinds/index.js';
+import { hasErrors, loadManifests } from '../../../manifest/index.js';
+import { desiredState } from '../../../engine/desired.js';
+import { ManifestError } from '../../../engine/errors.js';
+import { stateTopology } from '../../../render/index.js';
+import { EXIT } from '../../../exit-codes.js';
+import { offlineLoadOptions } from '../validate/run.js';
+import type { CliIO } from '../../io.js';
+import { graphView } from './view.js';
+import { isDiagnosticsError } from '../../../errors.js';
 
 /** Options as commander parses them. */
 export interface GraphCommandOptions {

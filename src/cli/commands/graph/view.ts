@@ -3,11 +3,11 @@
  * flowchart (never collapsed) or as Graphviz DOT, on stdout; diagnostics that stop it go
  * to stderr in the text format.
  */
-import type { Diagnostic } from '../../diagnostics.js';
-import { formatDiagnostics } from '../../diagnostics-format.js';
-import type { Topology } from '../../render/index.js';
-import { renderDot, renderMermaid } from '../../render/index.js';
-import type { CliIO } from '../io.js';
+import type { Diagnostic } from '../../../diagnostics.js';
+import { formatDiagnostics } from '../../../diagnostics-format.js';
+import type { Topology } from '../../../render/index.js';
+import { renderDot, renderMermaid } from '../../../render/index.js';
+import type { CliIO } from '../../io.js';
 
 /** The view of `gwops graph`. */
 export interface GraphView {

@@ -1,10 +1,10 @@
 import { Option } from 'commander';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { INTERRUPTED, helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
-import type { HistoryFlags } from './history-run.js';
-import { addConnectionOptions } from './reconcile.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { INTERRUPTED, helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
+import type { HistoryFlags } from './run.js';
+import { addConnectionOptions } from '../reconcile/command.js';
 
 /** The examples and exit codes of `gwops history --help`. */
 export const HISTORY_HELP: CommandHelp = {
@@ -30,7 +30,7 @@ export const registerHistory: CommandModule = (program, io: CliIO, done) => {
     .option('--limit <n>', 'show at most the newest N configurations')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (flags: HistoryFlags) => {
-      const { historyAction } = await import('./history-run.js');
+      const { historyAction } = await import('./run.js');
       done(await historyAction(flags, io));
     });
 };

@@ -3,13 +3,13 @@
  * of the comments gwops wrote (src/engine/commit-comment.ts). Read-only: one session,
  * the configurations list (no load), terminate.
  */
-import { UsageError } from '../../errors.js';
-import { runHistory } from '../../operations/history.js';
-import { EXIT } from '../../exit-codes.js';
-import type { ConnectionFlags } from '../connection-flags.js';
-import { gatewayInput } from '../connection-flags.js';
-import type { CliIO } from '../io.js';
-import { historyView } from '../views/history.js';
+import { UsageError } from '../../../errors.js';
+import { runHistory } from '../../../operations/history.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { ConnectionFlags } from '../../connection-flags.js';
+import { gatewayInput } from '../../connection-flags.js';
+import type { CliIO } from '../../io.js';
+import { historyView } from './view.js';
 
 /** Flags of `gwops history`. */
 export interface HistoryFlags extends ConnectionFlags {

@@ -2,10 +2,10 @@
  * The view of `gwops history`, chosen once from `--format`: a table of the configurations
  * (text), or one JSON document (`configurations`, each as {@link historyJson}).
  */
-import { jsonDocument } from '../../json-document.js';
-import type { HistoryEntry } from '../../operations/history.js';
-import { renderTable } from '../../render/table.js';
-import type { CliIO } from '../io.js';
+import { jsonDocument } from '../../../json-document.js';
+import type { HistoryEntry } from '../../../operations/history.js';
+import { renderTable } from '../../../render/table.js';
+import type { CliIO } from '../../io.js';
 
 /** Version of the document of `history --format json` (src/json-document.ts). */
 export const HISTORY_FORMAT_VERSION = '1.0';

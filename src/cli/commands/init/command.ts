@@ -1,10 +1,10 @@
 import { Option } from 'commander';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { INTERRUPTED, helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
-import type { InitFlags } from './init-run.js';
-import { addConnectionOptions } from './reconcile.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { INTERRUPTED, helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
+import type { InitFlags } from './run.js';
+import { addConnectionOptions } from '../reconcile/command.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -39,7 +39,7 @@ export const registerInit: CommandModule = (program, io: CliIO, done) => {
     .option('--no-deny-rule-use', 'with --from-gateway: do not read the use of deny rule groups and rules (faster on large gateways; listed as not exported)')
     .addOption(new Option('--layout <layout>', 'with --from-gateway: one file per object or one file per kind').choices(['per-object', 'per-kind']).default('per-object'))
     .action(async (dir: string | undefined, flags: InitFlags) => {
-      const { initAction } = await import('./init-run.js');
+      const { initAction } = await import('./run.js');
       done(await initAction(dir, flags, io));
     });
 };

@@ -10,19 +10,19 @@
  * other files that exist are kept, and the run says what it did with each.
  */
 import { join, relative, resolve } from 'node:path';
-import { UsageError, WriteInterruptedError } from '../../errors.js';
-import { guardInterrupts } from '../../staged-files.js';
-import type { ExportLayout } from '../../export/index.js';
-import { runExport } from '../../operations/export.js';
-import type { InitFile } from '../../operations/init.js';
-import { EXAMPLE, MANIFESTS, exampleFile, surveyInit, writeInitFile } from '../../operations/init.js';
-import { PROJECT_FILE } from '../../manifest/index.js';
-import type { ConnectionFlags } from '../connection-flags.js';
-import { gatewayInput } from '../connection-flags.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CliIO } from '../io.js';
-import { renderNotExported, renderOtherWarnings } from '../views/export.js';
-import { renderInit } from '../views/init.js';
+import { UsageError, WriteInterruptedError } from '../../../errors.js';
+import { guardInterrupts } from '../../../staged-files.js';
+import type { ExportLayout } from '../../../export/index.js';
+import { runExport } from '../../../operations/export.js';
+import type { InitFile } from '../../../operations/init.js';
+import { EXAMPLE, MANIFESTS, exampleFile, surveyInit, writeInitFile } from '../../../operations/init.js';
+import { PROJECT_FILE } from '../../../manifest/index.js';
+import type { ConnectionFlags } from '../../connection-flags.js';
+import { gatewayInput } from '../../connection-flags.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CliIO } from '../../io.js';
+import { renderNotExported, renderOtherWarnings } from '../export/view.js';
+import { renderInit } from './view.js';
 
 /** Flags of `gwops init`, as commander parses them. */
 export interface InitFlags extends ConnectionFlags {

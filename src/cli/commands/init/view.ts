@@ -3,8 +3,8 @@
  * line, and on stderr what it did with each of its files and why, then what to do next.
  */
 import { relative } from 'node:path';
-import type { InitFile } from '../../operations/init.js';
-import type { CliIO } from '../io.js';
+import type { InitFile } from '../../../operations/init.js';
+import type { CliIO } from '../../io.js';
 
 /** `path` relative to `cwd`, or itself when that is shorter (a path far outside `cwd`), for a message. */
 function shown(cwd: string, path: string): string {

@@ -3,21 +3,21 @@
  * when it is known and then the outcome; `json` prints one document at the end (the plan,
  * every diagnostic and the `outcome`), also when the run fails after planning.
  */
-import type { Diagnostic } from '../../diagnostics.js';
-import { ApplyFailedError } from '../../engine/errors.js';
-import { isDiagnosticsError } from '../../errors.js';
-import type { State } from '../../engine/model.js';
-import type { Plan } from '../../engine/plan-types.js';
-import type { ApplyResult } from '../../operations/apply.js';
-import { renderApplyJsonChunks, renderText, renderTextLines } from '../../render/index.js';
-import type { Backlog } from '../../operations/steps/execute.js';
-import { writingBacklog } from '../backlog.js';
-import { renderExecutionReport, renderValidatorMessages } from '../../render/run-report.js';
-import { colorEnabled } from '../color.js';
-import type { CliIO } from '../io.js';
-import type { Format, RunView } from './plan.js';
-import { planView } from './plan.js';
-import { runFailure } from '../exit.js';
+import type { Diagnostic } from '../../../diagnostics.js';
+import { ApplyFailedError } from '../../../engine/errors.js';
+import { isDiagnosticsError } from '../../../errors.js';
+import type { State } from '../../../engine/model.js';
+import type { Plan } from '../../../engine/plan-types.js';
+import type { ApplyResult } from '../../../operations/apply.js';
+import { renderApplyJsonChunks, renderText, renderTextLines } from '../../../render/index.js';
+import type { Backlog } from '../../../operations/steps/execute.js';
+import { writingBacklog } from '../../backlog.js';
+import { renderExecutionReport, renderValidatorMessages } from '../../../render/run-report.js';
+import { colorEnabled } from '../../color.js';
+import type { CliIO } from '../../io.js';
+import type { Format, RunView } from './plan-view.js';
+import { planView } from './plan-view.js';
+import { runFailure } from '../../exit.js';
 
 /** The view of `gwops apply`. */
 export interface ApplyView extends RunView {

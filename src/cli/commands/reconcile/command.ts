@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { INTERRUPTED, helpText } from '../help.js';
-import type { CommandModule } from '../io.js';
-import { withProgress } from '../progress.js';
+import { UsageError } from '../../../errors.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { INTERRUPTED, helpText } from '../../help.js';
+import type { CommandModule } from '../../io.js';
+import { withProgress } from '../../progress.js';
 import type { DriftFlags } from './drift-run.js';
-import type { CommonFlags, PlanFlags } from './reconcile-run.js';
+import type { CommonFlags, PlanFlags } from './run.js';
 
 /**
  * `--api-key VALUE`, which people type out of habit: refused with one line that points to
@@ -123,7 +123,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('--no-server-check', 'do not execute the plan in a throw-away session to read the validator messages')
     .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when the server check fails, list every step with its status (else the counts)')))
     .action(async (paths: string[], flags: PlanFlags) => {
-      const { planAction } = await import('./reconcile-run.js');
+      const { planAction } = await import('./run.js');
       done(await withProgress(io, 'plan', flags.quiet, (through, progress) => planAction(paths, flags, through, progress)));
     });
 
@@ -142,7 +142,7 @@ export const registerReconcile: CommandModule = (program, io, done) => {
     .option('--verbose', 'show certificates as their PEM (else by subject, SANs, validity and SHA-256 fingerprint); when a step fails, list every step with its status (else the counts)')
     .option('--retry-on-conflict <n>', 'when another session activated first (409 OUTDATED_CONFIGURATION), plan again in a new session and retry, at most n times (default 0)')))
     .action(async (paths: string[], flags: CommonFlags & { plan?: string; comment?: string; yes?: boolean; backupDir?: string; retryOnConflict?: string }) => {
-      const { applyAction } = await import('./reconcile-run.js');
+      const { applyAction } = await import('./run.js');
       done(await withProgress(io, 'apply', flags.quiet, (through, progress) => applyAction(paths, flags, through, progress)));
     });
 

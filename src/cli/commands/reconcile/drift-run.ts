@@ -4,17 +4,17 @@
  * with the gateway (src/adopt/). Exit 2 when anything drifted (ignored differences do not
  * count), 0 otherwise.
  */
-import { UsageError } from '../../errors.js';
-import { adoptDrift } from '../../adopt/index.js';
-import { prepareDrift, runDriftReport } from '../../operations/drift.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CliIO } from '../io.js';
-import type { ProgressReporter } from '../../engine/progress.js';
-import type { CommonFlags } from './reconcile-run.js';
-import { runInput, shownWarnings } from './reconcile-run.js';
-import { driftView } from '../views/drift.js';
-import { adoptableReport } from '../../engine/drift-base.js';
-import { trimTrailing } from '../../linear-text.js';
+import { UsageError } from '../../../errors.js';
+import { adoptDrift } from '../../../adopt/index.js';
+import { prepareDrift, runDriftReport } from '../../../operations/drift.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CliIO } from '../../io.js';
+import type { ProgressReporter } from '../../../engine/progress.js';
+import type { CommonFlags } from './run.js';
+import { runInput, shownWarnings } from './run.js';
+import { driftView } from './drift-view.js';
+import { adoptableReport } from '../../../engine/drift-base.js';
+import { trimTrailing } from '../../../linear-text.js';
 
 /** Flags of `gwops drift`. */
 export interface DriftFlags extends CommonFlags {

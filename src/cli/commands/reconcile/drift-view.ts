@@ -1,19 +1,19 @@
 /**
  * The view of `gwops drift`, chosen once from `--format` (text, markdown, json): the drift
  * report on stdout, expired `drift.ignore` entries and what `--adopt` wrote on stderr, and
- * a failed run as plan's view shows it (plan.ts).
+ * a failed run as plan's view shows it (plan-view.ts).
  */
-import type { AdoptResult } from '../../adopt/index.js';
-import { escapeInvisible } from '../../display.js';
-import { expiredWarning } from '../../manifest/drift-ignore.js';
-import type { DriftRun } from '../../operations/drift.js';
-import { driftBaseLine, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
-import type { DriftEntry } from '../../engine/drift-report.js';
-import { driftTopology } from '../../render/index.js';
-import { colorEnabled } from '../color.js';
-import type { CliIO } from '../io.js';
-import type { Format, RunView } from './plan.js';
-import { planView } from './plan.js';
+import type { AdoptResult } from '../../../adopt/index.js';
+import { escapeInvisible } from '../../../display.js';
+import { expiredWarning } from '../../../manifest/drift-ignore.js';
+import type { DriftRun } from '../../../operations/drift.js';
+import { driftBaseLine, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../../render/drift.js';
+import type { DriftEntry } from '../../../engine/drift-report.js';
+import { driftTopology } from '../../../render/index.js';
+import { colorEnabled } from '../../color.js';
+import type { CliIO } from '../../io.js';
+import type { Format, RunView } from './plan-view.js';
+import { planView } from './plan-view.js';
 
 /** The view of `gwops drift`. */
 export interface DriftView extends RunView {

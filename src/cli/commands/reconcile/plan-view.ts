@@ -4,21 +4,21 @@
  * apply and drift build on it (apply.ts, drift.ts). Data goes to stdout; the human text
  * of a failure (diagnostics, the execution report) goes to stderr.
  */
-import type { Diagnostic } from '../../diagnostics.js';
-import { formatDiagnostics } from '../../diagnostics-format.js';
-import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError } from '../../engine/errors.js';
-import { isDiagnosticsError } from '../../errors.js';
-import type { State } from '../../engine/model.js';
-import type { Plan } from '../../engine/plan-types.js';
-import { planTopology, renderJsonChunks, renderMarkdown, renderTextChunks, renderTextLines } from '../../render/index.js';
-import type { Backlog } from '../../operations/steps/execute.js';
-import { writingBacklog } from '../backlog.js';
-import type { ServerCheck } from '../../render/run-report.js';
-import { renderExecutionReport, renderValidatorMessages, serverCheckOutcome, serverCheckSentence } from '../../render/run-report.js';
-import { colorEnabled } from '../color.js';
-import { runFailure } from '../exit.js';
-import type { CliIO } from '../io.js';
-import { annotationPaths } from './validate.js';
+import type { Diagnostic } from '../../../diagnostics.js';
+import { formatDiagnostics } from '../../../diagnostics-format.js';
+import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError } from '../../../engine/errors.js';
+import { isDiagnosticsError } from '../../../errors.js';
+import type { State } from '../../../engine/model.js';
+import type { Plan } from '../../../engine/plan-types.js';
+import { planTopology, renderJsonChunks, renderMarkdown, renderTextChunks, renderTextLines } from '../../../render/index.js';
+import type { Backlog } from '../../../operations/steps/execute.js';
+import { writingBacklog } from '../../backlog.js';
+import type { ServerCheck } from '../../../render/run-report.js';
+import { renderExecutionReport, renderValidatorMessages, serverCheckOutcome, serverCheckSentence } from '../../../render/run-report.js';
+import { colorEnabled } from '../../color.js';
+import { runFailure } from '../../exit.js';
+import type { CliIO } from '../../io.js';
+import { annotationPaths } from '../validate/view.js';
 
 /** Output formats of plan, apply and drift. */
 export type Format = 'text' | 'markdown' | 'json';

@@ -1,45 +1,47 @@
 /**
  * The actions of `gwops plan`, `gwops apply` and `gwops drift` (loaded only when one of
  * them runs; the wiring is in reconcile.ts): run the use case, show what it returns
- * through the command's view (src/cli/views/, chosen once from `--format`), and answer
+ * through the command's view (plan-view.ts, apply-view.ts, drift-view.ts, chosen once from `--format`), and answer
  * the exit code.
  */
 import { createHash } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, UsageError, WriteInterruptedError } from '../../errors.js';
-import { writeFileAtomic, writeHoldingSignals } from '../../staged-files.js';
-import { errnoCode, errnoWords } from '../../files.js';
-import { writeProblem } from '../../out-paths.js';
-import type { Diagnostic, Diagnostics } from '../../diagnostics.js';
-import { formatDiagnostics } from '../../diagnostics-format.js';
-import { readCommitInfo } from '../../operations/steps/commit-info.js';
-import { entriesInForce, expiredWarning } from '../../manifest/drift-ignore.js';
-import type { ProjectConfig } from '../../manifest/project.js';
-import { PROJECT_FILE } from '../../manifest/project.js';
-import type { OutsideChanges } from '../../operations/steps/outside-changes.js';
-import { renderOutsideChanges } from '../../render/drift.js';
-import type { PlanInput, RunInput } from '../../operations/plan.js';
-import { prepare, runPlan } from '../../operations/plan.js';
-import type { ApplyInput } from '../../operations/apply.js';
-import { prepareApply, runApply } from '../../operations/apply.js';
-import { planFileOfRun } from '../../operations/steps/saved-plan.js';
-import { planSigner, planSigningKey, signatureFileOf, signedChunks } from '../../operations/steps/plan-signing.js';
-import type { ConfigurationEntry } from '../../gateway/index.js';
-import type { ProgressReporter } from '../../engine/progress.js';
-import { renderPlanFileChunks } from '../../render/index.js';
-import { jsonInvisibleEscaped } from '../../display.js';
-import { consent } from '../consent.js';
-import { EXIT } from '../../exit-codes.js';
-import type { ConnectionFlags } from '../connection-flags.js';
-import { gatewayInput } from '../connection-flags.js';
-import { colorEnabled } from '../color.js';
-import type { CliIO } from '../io.js';
-import type { Format, PlanFormat } from '../views/plan.js';
-import { markdownPlan, planView } from '../views/plan.js';
-import { repositoryPaths } from '../repository-paths.js';
-import { applyView } from '../views/apply.js';
+import { ConfigError, UsageError, WriteInterruptedError } from '../../../errors.js';
+import { writeFileAtomic, writeHoldingSignals } from '../../../staged-files.js';
+import { errnoCode, errnoWords } from '../../../files.js';
+import { writeProblem } from '../../../out-paths.js';
+import type { Diagnostic, Diagnostics } from '../../../diagnostics.js';
+import { formatDiagnostics } from '../../../diagnostics-format.js';
+import { readCommitInfo } from '../../../operations/steps/commit-info.js';
+import { entriesInForce, expiredWarning } from '../../../manifest/drift-ignore.js';
+import type { ProjectConfig } from '../../../manifest/project.js';
+import { PROJECT_FILE } from '../../../manifest/project.js';
+import type { OutsideChanges } from '../../../operations/steps/outside-changes.js';
+import { renderOutsideChanges } from '../../../render/drift.js';
+import type { RunInput } from '../../../operations/steps/pipeline.js';
+import { prepare } from '../../../operations/steps/pipeline.js';
+import type { PlanInput } from '../../../operations/plan.js';
+import { runPlan } from '../../../operations/plan.js';
+import type { ApplyInput } from '../../../operations/apply.js';
+import { prepareApply, runApply } from '../../../operations/apply.js';
+import { planFileOfRun } from '../../../operations/steps/saved-plan.js';
+import { planSigner, planSigningKey, signatureFileOf, signedChunks } from '../../../operations/steps/plan-signing.js';
+import type { ConfigurationEntry } from '../../../gateway/index.js';
+import type { ProgressReporter } from '../../../engine/progress.js';
+import { renderPlanFileChunks } from '../../../render/index.js';
+import { jsonInvisibleEscaped } from '../../../display.js';
+import { consent } from '../../consent.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { ConnectionFlags } from '../../connection-flags.js';
+import { gatewayInput } from '../../connection-flags.js';
+import { colorEnabled } from '../../color.js';
+import type { CliIO } from '../../io.js';
+import type { Format, PlanFormat } from './plan-view.js';
+import { markdownPlan, planView } from './plan-view.js';
+import { repositoryPaths } from '../../repository-paths.js';
+import { applyView } from './apply-view.js';
 
 export type { Format };
 
@@ -189,7 +191,7 @@ function markdownBytes(value: string | undefined): number | undefined {
   return n;
 }
 
-/** The flags of `gwops plan`: its format may also be `github` (views/plan.ts `PlanFormat`). */
+/** The flags of `gwops plan`: its format may also be `github` (plan-view.ts `PlanFormat`). */
 export type PlanFlags = Omit<CommonFlags, 'format'> & { format: PlanFormat; out?: string; markdownOut?: string; maxBytes?: string; detailedExitcode?: boolean; serverCheck: boolean };
 
 /** `gwops plan` in any {@link PlanFormat}. @returns the exit code */

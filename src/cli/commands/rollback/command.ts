@@ -1,10 +1,10 @@
 import { Option } from 'commander';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { INTERRUPTED, helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
-import type { RollbackFlags } from './rollback-run.js';
-import { addConnectionOptions } from './reconcile.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { INTERRUPTED, helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
+import type { RollbackFlags } from './run.js';
+import { addConnectionOptions } from '../reconcile/command.js';
 
 /** The examples and exit codes of `gwops rollback --help`. */
 export const ROLLBACK_HELP: CommandHelp = {
@@ -33,7 +33,7 @@ export const registerRollback: CommandModule = (program, io: CliIO, done) => {
     .option('-y, --yes', 'roll back without asking (needed when there is no terminal to ask on, e.g. in CI)')
     .option('--whole-configuration', 'activate the earlier configuration whole, objects outside the ownership scope (other teams\') included; the preview lists those changes first')
     .action(async (ref: string, flags: RollbackFlags) => {
-      const { rollbackAction } = await import('./rollback-run.js');
+      const { rollbackAction } = await import('./run.js');
       done(await rollbackAction(ref, flags, io));
     });
 };

@@ -6,13 +6,13 @@
  * `gwops rollback: to configuration <id> (<sha7> <subject>)`. The manifests are not
  * touched, so the output says how to make Git agree.
  */
-import { runRollback } from '../../operations/rollback.js';
-import { consent } from '../consent.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CliIO } from '../io.js';
-import type { ConnectionFlags } from '../connection-flags.js';
-import { gatewayInput } from '../connection-flags.js';
-import { rollbackView } from '../views/rollback.js';
+import { runRollback } from '../../../operations/rollback.js';
+import { consent } from '../../consent.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CliIO } from '../../io.js';
+import type { ConnectionFlags } from '../../connection-flags.js';
+import { gatewayInput } from '../../connection-flags.js';
+import { rollbackView } from './view.js';
 
 /** Flags of `gwops rollback`. */
 export interface RollbackFlags extends ConnectionFlags {

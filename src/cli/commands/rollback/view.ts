@@ -4,17 +4,17 @@
  * outcome, and the validator's messages when the gateway refuses it. With `json` stdout
  * holds only the preview's document; the outcome goes to stderr.
  */
-import { ValidatorRejectedError } from '../../engine/errors.js';
-import { describeHistoryEntry } from '../../operations/history.js';
-import type { RollbackPreview, RollbackResult } from '../../operations/rollback.js';
-import { planMembers, renderMarkdown, renderText } from '../../render/index.js';
-import { jsonDocumentChunks } from '../../render/json-chunks.js';
-import { renderValidatorMessages } from '../../render/run-report.js';
-import { fenced } from '../../render/markdown.js';
-import { colorEnabled } from '../color.js';
-import { escapeInvisible } from '../../display.js';
-import type { CliIO, TextSink } from '../io.js';
-import { historyJson } from './history.js';
+import { ValidatorRejectedError } from '../../../engine/errors.js';
+import { describeHistoryEntry } from '../../../operations/history.js';
+import type { RollbackPreview, RollbackResult } from '../../../operations/rollback.js';
+import { planMembers, renderMarkdown, renderText } from '../../../render/index.js';
+import { jsonDocumentChunks } from '../../../render/json-chunks.js';
+import { renderValidatorMessages } from '../../../render/run-report.js';
+import { fenced } from '../../../render/markdown.js';
+import { colorEnabled } from '../../color.js';
+import { escapeInvisible } from '../../../display.js';
+import type { CliIO, TextSink } from '../../io.js';
+import { historyJson } from '../history/view.js';
 
 /** Version of the document of `rollback --format json` (src/json-document.ts). */
 export const ROLLBACK_FORMAT_VERSION = '1.0';

@@ -1,8 +1,8 @@
-import { SCHEMA_KINDS } from '../../schema/index.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
+import { SCHEMA_KINDS } from '../../../schema/index.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
 
 /** The examples and exit codes of `gwops schema --help`. */
 export const SCHEMA_HELP: CommandHelp = {
@@ -24,7 +24,7 @@ export const registerSchema: CommandModule = (program, io: CliIO, done) => {
     .description('Print the JSON Schema of a manifest kind, of the project file, or (default) of any manifest document')
     .argument('[kind]', `one of ${[...SCHEMA_KINDS, 'project', 'manifest'].join(', ')}`)
     .action(async (kind: string | undefined) => {
-      const { runSchema } = await import('./schema-run.js');
+      const { runSchema } = await import('./run.js');
       done(runSchema(kind, io));
     });
 };

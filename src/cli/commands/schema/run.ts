@@ -3,11 +3,11 @@
  * (`project`), or with no argument the manifest schema that dispatches by `kind` (the one
  * the editor line `# yaml-language-server: $schema=...` names).
  */
-import { UsageError } from '../../errors.js';
-import { SCHEMA_KINDS, loadSchemaFile } from '../../schema/index.js';
-import { suggestion } from '../../manifest/schema-check.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CliIO } from '../io.js';
+import { UsageError } from '../../../errors.js';
+import { SCHEMA_KINDS, loadSchemaFile } from '../../../schema/index.js';
+import { suggestion } from '../../../manifest/schema-check.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CliIO } from '../../io.js';
 
 /** Names `gwops schema` accepts: the document kinds plus `project` and `manifest`. */
 export const SCHEMA_NAMES: readonly string[] = [...SCHEMA_KINDS, 'project', 'manifest'];

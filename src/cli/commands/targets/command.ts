@@ -1,9 +1,9 @@
 import { Option } from 'commander';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
-import type { TargetsCommandOptions } from './targets-run.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
+import type { TargetsCommandOptions } from './run.js';
 
 /** The examples and exit codes of `gwops targets --help`. */
 export const TARGETS_HELP: CommandHelp = {
@@ -26,7 +26,7 @@ export const registerTargets: CommandModule = (program, io: CliIO, done) => {
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (options: TargetsCommandOptions) => {
-      const { runTargets } = await import('./targets-run.js');
+      const { runTargets } = await import('./run.js');
       done(runTargets(options, io));
     });
 };

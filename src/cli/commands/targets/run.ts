@@ -5,13 +5,13 @@
  * should one hold any). `--format json` prints `{"formatVersion","targets":[{"name","url","variant"}]}`
  * for a CI matrix (examples/ci/apply-to-targets.yml).
  */
-import { InputError } from '../../errors.js';
-import type { Variant } from '../../kinds/index.js';
-import { PROJECT_FILE, loadProject } from '../../manifest/project.js';
-import { withoutCredentials } from '../../secrets.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CliIO } from '../io.js';
-import { targetsView } from '../views/targets.js';
+import { InputError } from '../../../errors.js';
+import type { Variant } from '../../../kinds/index.js';
+import { PROJECT_FILE, loadProject } from '../../../manifest/project.js';
+import { withoutCredentials } from '../../../secrets.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CliIO } from '../../io.js';
+import { targetsView } from './view.js';
 
 /** Options as commander parses them. */
 export interface TargetsCommandOptions {

@@ -3,10 +3,10 @@
  * variant (text; nothing for no targets), or one JSON document `{ formatVersion, targets }`
  * for a CI matrix.
  */
-import { jsonDocument } from '../../json-document.js';
-import { renderTable } from '../../render/table.js';
-import type { CliIO } from '../io.js';
-import type { TargetSummary } from '../commands/targets-run.js';
+import { jsonDocument } from '../../../json-document.js';
+import { renderTable } from '../../../render/table.js';
+import type { CliIO } from '../../io.js';
+import type { TargetSummary } from './run.js';
 
 /** Version of the document of `targets --format json` (src/json-document.ts). */
 export const TARGETS_FORMAT_VERSION = '1.0';

@@ -1,10 +1,10 @@
 import { Option } from 'commander';
-import { VARIANTS } from '../../kinds/index.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CommandHelp } from '../help.js';
-import { INTERRUPTED, helpText } from '../help.js';
-import type { CliIO, CommandModule } from '../io.js';
-import type { ValidateCommandOptions } from './validate-run.js';
+import { VARIANTS } from '../../../kinds/index.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CommandHelp } from '../../help.js';
+import { INTERRUPTED, helpText } from '../../help.js';
+import type { CliIO, CommandModule } from '../../io.js';
+import type { ValidateCommandOptions } from './run.js';
 
 /** The examples and exit codes of `gwops validate --help`. */
 export const VALIDATE_HELP: CommandHelp = {
@@ -33,7 +33,7 @@ export const registerValidate: CommandModule = (program, io: CliIO, done) => {
     .option('--allow-empty', 'accept paths that hold no manifest document (else an error naming them)')
     .option('--skip-secrets', 'do not read { fromFile } / { fromEnv } secrets (check their shape only)')
     .action(async (paths: string[], options: ValidateCommandOptions) => {
-      const { runValidate } = await import('./validate-run.js');
+      const { runValidate } = await import('./run.js');
       done(await runValidate(paths, options, io));
     });
 };

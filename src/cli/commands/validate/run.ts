@@ -3,13 +3,13 @@
  * diagnostic, exit 0 when there is no error (warnings allowed), 1 otherwise. No gateway is
  * contacted.
  */
-import type { Variant } from '../../kinds/index.js';
-import { hasErrors, loadManifests } from '../../manifest/index.js';
-import type { DiagnosticFormat, LoadOptions } from '../../manifest/index.js';
-import { entriesInForce, expiredWarning } from '../../manifest/drift-ignore.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CliIO } from '../io.js';
-import { validateView } from '../views/validate.js';
+import type { Variant } from '../../../kinds/index.js';
+import { hasErrors, loadManifests } from '../../../manifest/index.js';
+import type { DiagnosticFormat, LoadOptions } from '../../../manifest/index.js';
+import { entriesInForce, expiredWarning } from '../../../manifest/drift-ignore.js';
+import { EXIT } from '../../../exit-codes.js';
+import type { CliIO } from '../../io.js';
+import { validateView } from './view.js';
 
 /** The project options that offline commands (validate, graph) share. */
 export interface OfflineProjectOptions {

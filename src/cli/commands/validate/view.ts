@@ -4,10 +4,10 @@
  * diagnostics, or as GitHub Actions annotations; all on stdout.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Diagnostic, DiagnosticFormat, LoadResult } from '../../manifest/index.js';
-import { formatDiagnostics, hasErrors } from '../../manifest/index.js';
-import { colorEnabled } from '../color.js';
-import type { CliIO } from '../io.js';
+import type { Diagnostic, DiagnosticFormat, LoadResult } from '../../../manifest/index.js';
+import { formatDiagnostics, hasErrors } from '../../../manifest/index.js';
+import { colorEnabled } from '../../color.js';
+import type { CliIO } from '../../io.js';
 
 /** The view of `gwops validate`. */
 export interface ValidateView {
