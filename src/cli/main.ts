@@ -10,7 +10,7 @@ import { registerEmulator } from './commands/emulator/command.js';
 import { registerValidate } from './commands/validate/command.js';
 import { registerSchema } from './commands/schema/command.js';
 import { registerReconcile } from './commands/reconcile/command.js';
-import { registerDemo } from './commands/demo/command.js';
+import { demoCommand } from './commands/demo/command.js';
 import { registerTargets } from './commands/targets/command.js';
 import { registerHistory } from './commands/history/command.js';
 import { registerRollback } from './commands/rollback/command.js';
@@ -62,7 +62,7 @@ const COMMANDS: readonly CommandModule[] = [
   registerExport,
   registerTargets,
   registerEmulator,
-  registerDemo,
+  demoCommand(main),
 ];
 
 /**
