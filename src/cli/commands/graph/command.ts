@@ -31,7 +31,7 @@ export const registerGraph: CommandModule = (program, io: CliIO, done) => {
     .option('--target <name>', 'a target of the project file: its variant and overlays apply')
     .option('--config <file>', 'project file (default: gwops.yaml in the current directory)')
     .action(async (paths: string[], options: GraphCommandOptions) => {
-      const { runGraph } = await import('./run.js');
-      done(await runGraph(paths, options, io));
+      const { graphAction } = await import('./run.js');
+      done(await graphAction(paths, options, io));
     });
 };

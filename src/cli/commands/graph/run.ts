@@ -2,15 +2,13 @@
  * `gwops graph [paths...]`: the whole managed topology of the manifests, every object and
  * every declared link and every attribute that names another object, as a Mermaid flowchart (src/render/mermaid.ts, never collapsed) or
  * Graphviz DOT (src/render/dot.ts) on stdout. Offline: no gateway is contacted and no
- * secret is read.
+ * secret is read (the graph operation, src/operations/graph.ts).
  */
 import type { Variant } from '../../../kinds/index.js';
-import { hasErrors, loadManifests } from '../../../manifest/index.js';
-import { desiredState } from '../../../engine/desired.js';
-import { ManifestError } from '../../../engine/errors.js';
+import { runGraph } from '../../../operations/graph.js';
 import { stateTopology } from '../../../render/index.js';
 import { EXIT } from '../../../exit-codes.js';
-import { offlineLoadOptions } from '../validate/run.js';
+import { offlineInput } from '../validate/run.js';
 import type { CliIO } from '../../io.js';
 import { graphView } from './view.js';
 import { isDiagnosticsError } from '../../../errors.js';
@@ -30,20 +28,11 @@ export interface GraphCommandOptions {
  *   errors, DesiredStateError for duplicate objects or impossible links, InputError for
  *   unreadable paths or an invalid project file
  */
-export async function runGraph(paths: readonly string[], options: GraphCommandOptions, io: CliIO): Promise<number> {
+export async function graphAction(paths: readonly string[], options: GraphCommandOptions, io: CliIO): Promise<number> {
   const view = graphView(options.format, io);
-  const loaded = await loadManifests({
-    ...offlineLoadOptions(paths, options, io),
-    resolveSecrets: false,
-  });
-  for (const value of loaded.secretValues) io.secrets?.add(value);
-  if (hasErrors(loaded.diagnostics)) {
-    view.diagnostics(loaded.diagnostics);
-    throw new ManifestError(loaded.diagnostics);
-  }
   let desired;
   try {
-    desired = desiredState(loaded.documents);
+    desired = await runGraph(offlineInput(paths, options, io));
   } catch (error) {
     if (isDiagnosticsError(error)) view.diagnostics(error.diagnostics);
     throw error;

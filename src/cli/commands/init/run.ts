@@ -1,22 +1,16 @@
 /**
- * The action of `gwops init [DIR]` (the wiring is in init.ts): a project that validates as
- * it stands, added to what DIR holds (src/operations/init.ts decides per file). It writes
- * the commented templates of `templates/init/` (a project file with one target and an
- * ownership scope to adapt, one example manifest, a `.gitignore`, a GitHub workflow that
- * uses the gwops action), or with `--from-gateway` the manifests and project file that
- * `gwops export` writes from a live gateway plus the `.gitignore` and the workflow (and the
- * example manifest when the gateway holds nothing to export, so that the project
- * validates). Nothing that exists is ever replaced: `.gitignore` gets the lines it lacks,
- * other files that exist are kept, and the run says what it did with each.
+ * The action of `gwops init [DIR]` (the wiring is in command.ts): the init operation
+ * (src/operations/init.ts) on the command's arguments. It writes the commented templates
+ * of `templates/init/` (a project file with one target and an ownership scope to adapt,
+ * one example manifest, a `.gitignore`, a GitHub workflow that uses the gwops action), or
+ * with `--from-gateway` the manifests and project file that `gwops export` writes from a
+ * live gateway plus the `.gitignore` and the workflow. Nothing that exists is ever
+ * replaced, and the run says what it did with each file.
  */
-import { join, relative, resolve } from 'node:path';
-import { UsageError, WriteInterruptedError } from '../../../errors.js';
-import { guardInterrupts } from '../../../staged-files.js';
+import { relative, resolve } from 'node:path';
+import { UsageError } from '../../../errors.js';
 import type { ExportLayout } from '../../../export/index.js';
-import { runExport } from '../../../operations/export.js';
-import type { InitFile } from '../../../operations/init.js';
-import { EXAMPLE, MANIFESTS, exampleFile, surveyInit, writeInitFile } from '../../../operations/init.js';
-import { PROJECT_FILE } from '../../../manifest/index.js';
+import { EXAMPLE, runInit } from '../../../operations/init.js';
 import type { ConnectionFlags } from '../../connection-flags.js';
 import { gatewayInput } from '../../connection-flags.js';
 import { EXIT } from '../../../exit-codes.js';
@@ -61,37 +55,29 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
   const exportOnly = given.filter(([value]) => value !== undefined).map(([, option]) => option);
   if (!fromGateway && exportOnly.length > 0) throw new UsageError(`${exportOnly.join(', ')} only with --from-gateway`);
 
-  const files: InitFile[] = await surveyInit({ root, fromGateway, label: dir ?? '.' });
-  const exported: string[] = [];
-  // A signal while the files are written ends the run once they all are (the export's own are swapped in whole or not at all).
-  const held = guardInterrupts('the project');
-  if (fromGateway) {
-    const result = await runExport({
-      ...gatewayInput(flags, io),
-      out: join(root, MANIFESTS),
-      projectDir: root,
-      kinds: flags.kind,
-      filters: flags.filter,
-      layout: flags.layout,
-      keepDefaults: false,
-      force: false,
-      subResources: flags.denyRuleUse !== false,
-      progress: (message) => void io.stderr.write(`${message}\n`),
-    });
-    exported.push(...result.files.map((f) => join(result.dir, f)));
-    // What the export did not write and why, as `gwops export` ends.
-    io.stderr.write(renderOtherWarnings(result));
-    io.stderr.write(renderNotExported(result));
-    if (Object.values(result.counts).every((n) => n === undefined || n === 0)) {
-      // Nothing to export: a project without manifests would not validate, so it starts from the example.
-      files.unshift(exampleFile(root));
-      io.stderr.write(`The gateway holds no object to export; ${EXAMPLE} is the example of gwops init to start from.\n`);
-    }
-  }
-  for (const file of files) await writeInitFile(file);
-  held.release();
-  if (held.signal !== undefined) throw new WriteInterruptedError(held.signal, 'complete', 'the project');
-  io.stdout.write(exported.map((f) => `${relative(io.cwd, f) || f}\n`).join(''));
-  renderInit(files, join(root, PROJECT_FILE), io);
+  const result = await runInit({
+    root,
+    label: dir ?? '.',
+    fromGateway: fromGateway
+      ? {
+          ...gatewayInput(flags, io),
+          kinds: flags.kind,
+          filters: flags.filter,
+          layout: flags.layout,
+          keepDefaults: false,
+          force: false,
+          subResources: flags.denyRuleUse !== false,
+          progress: (message) => void io.stderr.write(`${message}\n`),
+        }
+      : undefined,
+    onExported: (exported, fromExample) => {
+      // What the export did not write and why, as `gwops export` ends.
+      io.stderr.write(renderOtherWarnings(exported));
+      io.stderr.write(renderNotExported(exported));
+      if (fromExample) io.stderr.write(`The gateway holds no object to export; ${EXAMPLE} is the example of gwops init to start from.\n`);
+    },
+  });
+  io.stdout.write(result.exported.map((f) => `${relative(io.cwd, f) || f}\n`).join(''));
+  renderInit(result.files, result.projectFile, io);
   return EXIT.ok;
 }

@@ -6,7 +6,7 @@
 import { jsonDocument } from '../../../json-document.js';
 import { renderTable } from '../../../render/table.js';
 import type { CliIO } from '../../io.js';
-import type { TargetSummary } from './run.js';
+import type { TargetSummary } from '../../../operations/targets.js';
 
 /** Version of the document of `targets --format json` (src/json-document.ts). */
 export const TARGETS_FORMAT_VERSION = '1.0';

@@ -33,7 +33,7 @@ export const registerValidate: CommandModule = (program, io: CliIO, done) => {
     .option('--allow-empty', 'accept paths that hold no manifest document (else an error naming them)')
     .option('--skip-secrets', 'do not read { fromFile } / { fromEnv } secrets (check their shape only)')
     .action(async (paths: string[], options: ValidateCommandOptions) => {
-      const { runValidate } = await import('./run.js');
-      done(await runValidate(paths, options, io));
+      const { validateAction } = await import('./run.js');
+      done(await validateAction(paths, options, io));
     });
 };

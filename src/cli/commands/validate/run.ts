@@ -1,12 +1,13 @@
 /**
- * `gwops validate [paths...]`: loads and checks manifests offline, prints every
- * diagnostic, exit 0 when there is no error (warnings allowed), 1 otherwise. No gateway is
- * contacted.
+ * `gwops validate [paths...]`: the validate operation (src/operations/validate.ts) on the
+ * command's arguments; every diagnostic through the view, exit 0 when there is no error
+ * (warnings allowed), 1 otherwise. No gateway is contacted.
  */
 import type { Variant } from '../../../kinds/index.js';
-import { hasErrors, loadManifests } from '../../../manifest/index.js';
-import type { DiagnosticFormat, LoadOptions } from '../../../manifest/index.js';
-import { entriesInForce, expiredWarning } from '../../../manifest/drift-ignore.js';
+import type { DiagnosticFormat } from '../../../manifest/index.js';
+import { expiredWarning } from '../../../manifest/drift-ignore.js';
+import type { OfflineInput } from '../../../operations/validate.js';
+import { runValidate } from '../../../operations/validate.js';
 import { EXIT } from '../../../exit-codes.js';
 import type { CliIO } from '../../io.js';
 import { validateView } from './view.js';
@@ -18,16 +19,17 @@ export interface OfflineProjectOptions {
   config?: string;
 }
 
-/** The loadManifests options of an offline command: its paths, the CLI's cwd, env and stdin, and the project options given. */
-export function offlineLoadOptions(paths: readonly string[], options: OfflineProjectOptions, io: CliIO): LoadOptions {
+/** The input of an offline operation: its paths, the CLI's cwd, env, stdin and secret registry, and the project options given. */
+export function offlineInput(paths: readonly string[], options: OfflineProjectOptions, io: CliIO): OfflineInput {
   return {
     paths,
     cwd: io.cwd,
     env: io.env,
     stdin: io.stdin,
-    ...(options.config !== undefined ? { configFile: options.config } : {}),
-    ...(options.target !== undefined ? { target: options.target } : {}),
-    ...(options.variant !== undefined ? { variant: options.variant } : {}),
+    secrets: io.secrets,
+    configFile: options.config,
+    target: options.target,
+    variant: options.variant,
   };
 }
 
@@ -44,19 +46,19 @@ export interface ValidateCommandOptions {
 }
 
 /**
- * Runs validate and writes its report to `io.stdout`.
+ * Runs validate and writes its report to `io.stdout`, expired `drift.ignore` entries as
+ * warnings on stderr.
  * @returns the exit code: 0 valid (warnings allowed), 1 any error
  * @throws InputError for unreadable paths or an invalid project file (mapped to exit 1 by the caller)
  */
-export async function runValidate(paths: readonly string[], options: ValidateCommandOptions, io: CliIO): Promise<number> {
-  const result = await loadManifests({
-    ...offlineLoadOptions(paths, options, io),
+export async function validateAction(paths: readonly string[], options: ValidateCommandOptions, io: CliIO): Promise<number> {
+  const result = await runValidate({
+    ...offlineInput(paths, options, io),
     resolveSecrets: options.skipSecrets !== true,
     requireDocuments: options.allowEmpty !== true,
+    now: io.now,
   });
-  for (const value of result.secretValues) io.secrets?.add(value);
-  validateView(options.format, io).diagnostics(result);
-  // Expired drift.ignore entries (the project file's schema and dates were checked on load).
-  for (const entry of entriesInForce(result.project.drift, io.now?.() ?? new Date()).expired) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
-  return hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok;
+  validateView(options.format, io).diagnostics(result.loaded);
+  for (const entry of result.expired) io.stderr.write(`warning: ${expiredWarning(entry)}\n`);
+  return result.valid ? EXIT.ok : EXIT.error;
 }
