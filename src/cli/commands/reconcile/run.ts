@@ -1,16 +1,15 @@
 /**
  * The actions of `gwops plan`, `gwops apply` and `gwops drift` (loaded only when one of
- * them runs; the wiring is in reconcile.ts): run the use case, show what it returns
+ * them runs; the wiring is in command.ts): run the use case, show what it returns
  * through the command's view (plan-view.ts, apply-view.ts, drift-view.ts, chosen once from `--format`), and answer
  * the exit code.
  */
-import { createHash } from 'node:crypto';
-import { constants, existsSync } from 'node:fs';
-import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, UsageError, WriteInterruptedError } from '../../../errors.js';
 import { writeFileAtomic, writeHoldingSignals } from '../../../staged-files.js';
-import { errnoCode, errnoWords } from '../../../files.js';
+import { errnoWords } from '../../../files.js';
 import { writeProblem } from '../../../out-paths.js';
 import type { Diagnostic, Diagnostics } from '../../../diagnostics.js';
 import { formatDiagnostics } from '../../../diagnostics-format.js';
@@ -28,7 +27,7 @@ import type { ApplyInput } from '../../../operations/apply.js';
 import { prepareApply, runApply } from '../../../operations/apply.js';
 import { planFileOfRun } from '../../../operations/steps/saved-plan.js';
 import { planSigner, planSigningKey, signatureFileOf, signedChunks } from '../../../operations/steps/plan-signing.js';
-import type { ConfigurationEntry } from '../../../gateway/index.js';
+import { backupDirectory, backupWriter } from '../../../operations/steps/backup.js';
 import type { ProgressReporter } from '../../../engine/progress.js';
 import { renderPlanFileChunks } from '../../../render/index.js';
 import { jsonInvisibleEscaped } from '../../../display.js';
@@ -117,61 +116,6 @@ async function writableFile(cwd: string, file: string, option: string): Promise<
   const dir = dirname(full);
   if (!(await stat(dir).catch(() => undefined))?.isDirectory()) throw new ConfigError(`${option} ${file}: the directory ${dir} does not exist; create it first`);
   return full;
-}
-
-/**
- * `--backup-dir`: creates the directory when missing and checks, before anything is sent
- * to a gateway, that it is a writable directory.
- * @returns the absolute path
- * @throws ConfigError naming the option and what is wrong
- */
-async function writableDir(cwd: string, dir: string, option: string): Promise<string> {
-  const full = resolve(cwd, dir);
-  const problem = await writeProblem(full, 'directory');
-  if (problem !== undefined) throw new ConfigError(`${option} ${dir}: ${problem}`);
-  await mkdir(full, { recursive: true }).catch((error: unknown) => {
-    throw new ConfigError(`${option} ${dir}: cannot create the directory ${full}: ${errnoWords(error)}`);
-  });
-  if (!(await stat(full).catch(() => undefined))?.isDirectory()) throw new ConfigError(`${option} ${dir} is not a directory`);
-  await access(full, constants.W_OK).catch((error: unknown) => {
-    throw new ConfigError(`${option} ${dir}: the directory ${full} is not writable: ${errnoWords(error)}`);
-  });
-  return full;
-}
-
-/** A UTC time as in backup file names: `20261123T141500Z`. */
-export function compactUtc(date: Date): string {
-  return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
-}
-
-/** How many names `backupTo` tries for one backup before it gives up (same gateway, id and second). */
-const MAX_BACKUP_NAMES = 100;
-
-/**
- * The `backup` hook of apply for `--backup-dir`: writes the export of the active
- * configuration (which holds every private key and secret of it) for its owner only (mode
- * 0600) to `<dir>/<configuration-id>-<UTC time>-<gateway>.zip`, where `<gateway>` is the
- * first 8 hex digits of the SHA-256 of the gateway's URL (backups of two gateways never
- * collide), with `-2`, `-3`, … added when that name exists; says so on stderr.
- */
-function backupTo(dir: string, io: CliIO): (archive: Buffer, active: ConfigurationEntry | undefined, gatewayUrl: string) => Promise<void> {
-  return async (archive, active, gatewayUrl) => {
-    const id = (active?.id ?? 'active').replace(/[^A-Za-z0-9._-]/g, '_');
-    const stem = `${id}-${compactUtc(io.now?.() ?? new Date())}-${createHash('sha256').update(gatewayUrl).digest('hex').slice(0, 8)}`;
-    for (let n = 1; ; n += 1) {
-      const file = join(dir, `${stem}${n === 1 ? '' : `-${n}`}.zip`);
-      const written = await writeFile(file, archive, { flag: 'wx', mode: 0o600 }).then(
-        () => true,
-        (error: unknown) => {
-          if (errnoCode(error) === 'EEXIST' && n < MAX_BACKUP_NAMES) return false;
-          throw new ConfigError(`cannot write the backup ${file}: ${errnoWords(error)}; nothing was changed`, { cause: error });
-        },
-      );
-      if (!written) continue;
-      io.stderr.write(`Backup of the active configuration${active ? ` ${active.id}` : ''} written to ${file} (${archive.length} bytes).\n`);
-      return;
-    }
-  };
 }
 
 /** `gwops plan`. @returns the exit code */
@@ -304,7 +248,7 @@ export async function applyAction(
     throw new UsageError('apply --plan takes no --prune or --allow-mass-delete: the plan file already holds its deletes; pass them to gwops plan --out');
   }
   const retryOnConflict = retryCount(flags.retryOnConflict);
-  const backupDir = flags.backupDir === undefined ? undefined : await writableDir(io.cwd, flags.backupDir, '--backup-dir');
+  const backupDir = flags.backupDir === undefined ? undefined : await backupDirectory(io.cwd, flags.backupDir, '--backup-dir');
   // With --plan and no --comment, the comment is derived from the commit the plan file was made from.
   const commit = flags.comment === undefined && flags.plan === undefined ? readCommitInfo(io.env, io.cwd, projectPaths(paths, flags, io.cwd)) : undefined;
   if (commit?.dirty === true) io.stderr.write(dirtyWarning(commit.sha));
@@ -320,7 +264,7 @@ export async function applyAction(
     onOutsideChanges: outsideChangesTo(io),
     onPlan: (plan, states) => view.planned(plan, states, warnings),
     confirm: (_plan, signal) => consent(io, flags.yes, '\nDo you want to apply these changes? Only "yes" is accepted: ', signal),
-    backup: backupDir === undefined ? undefined : backupTo(backupDir, io),
+    backup: backupDir === undefined ? undefined : backupWriter(backupDir, () => io.now?.() ?? new Date(), (message) => void io.stderr.write(`${message}\n`)),
     retryOnConflict,
   };
   const prepared = await prepareApply(input).catch((e: unknown) => view.failure(e, []));
