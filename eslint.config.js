@@ -2,7 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Only src/cli, src/demo and the benchmarks (tools/bench) start the emulator; the rest of src/ never imports it. */
+/** Only src/cli, src/demo, the benchmarks (tools/bench) and the emulator's operation (src/operations/emulator.ts) start the emulator; the rest of src/ never imports it. */
 const NO_EMULATOR = {
   regex: String.raw`^(\./|(\.\./)+)emulator(/|$)`,
   message:
@@ -173,6 +173,13 @@ export default tseslint.config(
       ],
     },
   })),
+  // The use case `emulator` (src/operations/emulator.ts) is the one operation that starts the emulator.
+  {
+    files: ['src/operations/emulator.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [forbid(['cli', 'render', 'demo', 'bench', 'docs'], 'src/operations return data; the commands and views render it.')] }],
+    },
+  },
   // Every file gwops is given is read through the bounded reader of src/files.ts (regular
   // files only, opened without blocking, size-limited), never with node:fs directly. The
   // emulator's own state file is the emulator's business.

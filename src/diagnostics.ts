@@ -9,7 +9,7 @@
  *   located, never with an `object`;
  * - building the desired state and the plan (src/engine/desired.ts, plan.ts): codes
  *   {@link ReconcileDiagnosticCode}, with the object and the document that declares it;
- * - the gateway's validator (src/operations/plan.ts `locateMessages`): the gateway's own
+ * - the gateway's validator (src/operations/steps/pipeline.ts `locateMessages`): the gateway's own
  *   code (e.g. `MAPPING_WITHOUT_BACKEND_GROUP`, {@link VALIDATOR_MESSAGE_CODE} when it
  *   sent none), located at the document of the object when a manifest declares it.
  *

@@ -1,7 +1,7 @@
 /**
  * The connection flags every command that talks to a gateway takes (`--config`,
  * `--target`, `--url`, `--api-key-file`, `--ca-file`, `--insecure`, `--timeout`,
- * `--variant`; declared by addConnectionOptions in commands/reconcile.ts), and the one
+ * `--variant`; declared by addConnectionOptions in commands/reconcile/command.ts), and the one
  * mapping of them to the use cases' input.
  */
 import { timeoutOption } from '../gateway/connection.js';

@@ -2,7 +2,7 @@
  * What each command's `--help` shows after its options: one or two examples and exactly
  * the exit codes that command can return, each with what it means for that command. Each
  * command declares its {@link CommandHelp} once, beside its registration
- * (src/cli/commands/*.ts); the help renders it, and `docs/cli-reference.md` is made from
+ * (src/cli/commands/<command>/command.ts); the help renders it, and `docs/cli-reference.md` is made from
  * the help (tools/docs/cli-reference.ts, `npm run docs`). The codes are those of the one
  * table, src/exit-codes.ts; test/e2e/exit-codes.test.ts reaches every code a command lists,
  * and the end-to-end harness refuses any other code from it.

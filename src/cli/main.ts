@@ -6,17 +6,17 @@ import type { CliIO, CommandModule } from './io.js';
 import { processIO, redactingIO } from './io.js';
 import { registerKnownSecrets } from './known-secrets.js';
 import { SecretRedactor } from '../secrets.js';
-import { registerEmulator } from './commands/emulator.js';
-import { registerValidate } from './commands/validate.js';
-import { registerSchema } from './commands/schema.js';
-import { registerReconcile } from './commands/reconcile.js';
-import { registerDemo } from './commands/demo.js';
-import { registerTargets } from './commands/targets.js';
-import { registerHistory } from './commands/history.js';
-import { registerRollback } from './commands/rollback.js';
-import { registerExport } from './commands/export.js';
-import { registerGraph } from './commands/graph.js';
-import { registerInit } from './commands/init.js';
+import { registerEmulator } from './commands/emulator/command.js';
+import { registerValidate } from './commands/validate/command.js';
+import { registerSchema } from './commands/schema/command.js';
+import { registerReconcile } from './commands/reconcile/command.js';
+import { demoCommand } from './commands/demo/command.js';
+import { registerTargets } from './commands/targets/command.js';
+import { registerHistory } from './commands/history/command.js';
+import { registerRollback } from './commands/rollback/command.js';
+import { registerExport } from './commands/export/command.js';
+import { registerGraph } from './commands/graph/command.js';
+import { registerInit } from './commands/init/command.js';
 import { UsageError } from '../errors.js';
 import type { CommandHelp } from './help.js';
 import { helpText } from './help.js';
@@ -62,7 +62,7 @@ const COMMANDS: readonly CommandModule[] = [
   registerExport,
   registerTargets,
   registerEmulator,
-  registerDemo,
+  demoCommand(main),
 ];
 
 /**

@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createColors } from 'picocolors';
-import type { CliIO } from '../cli/io.js';
-import { colorEnabled } from '../cli/color.js';
 import { startEmulator } from '../emulator/index.js';
 import { withSession } from '../gateway/index.js';
 import { EXAMPLE_SHOP_TLS_KEY, EXAMPLE_WILDCARD_TLS_KEY } from './example-keys.js';
@@ -74,15 +72,37 @@ export function foldOutput(text: string, limit: number): string {
   return `${[...blocks.slice(0, start), [note], ...blocks.slice(end)].map((p) => p.join('\n')).join('\n\n')}\n`;
 }
 
-/** Runs one CLI invocation with the demo's IO and returns its exit code. */
-export type CliRunner = (args: readonly string[], io: CliIO) => Promise<number>;
+/** Where text goes: a stream, or a capture. */
+export interface DemoSink {
+  write(text: string): unknown;
+}
+
+/**
+ * What the demo reads and writes of its process (the CLI's IO has these and more): the
+ * story goes to `stdout`; each step runs with its own environment and directory.
+ */
+export interface DemoIO {
+  readonly stdout: DemoSink;
+  readonly stderr: DemoSink;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+/**
+ * Runs one CLI invocation with the step's IO (its environment, directory and the capture of
+ * its output, to be laid over the CLI's own IO) and returns its exit code.
+ */
+export type CliRunner = (args: readonly string[], step: DemoIO) => Promise<number>;
 
 /**
  * Runs the demo. Returns 0 when every step ended with the exit code the story expects.
- * @param run the CLI entry point (injected to avoid an import cycle with main.ts)
+ * The demo knows nothing of the CLI: the command (src/cli/commands/demo/) gives it the
+ * CLI's entry point and whether to colour.
+ * @param run the CLI entry point, as the command gives it
+ * @param color true to colour the story (the CLI decides it, src/cli/color.ts)
  */
-export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
-  const c = createColors(colorEnabled(io));
+export async function runDemo(io: DemoIO, run: CliRunner, color: boolean): Promise<number> {
+  const c = createColors(color);
   const dir = await mkdtemp(join(tmpdir(), 'gwops-demo-'));
   const emulator = await startEmulator({ port: 0, variant: 'latest', loginApp: true });
   try {
@@ -102,8 +122,7 @@ export async function runDemo(io: CliIO, run: CliRunner): Promise<number> {
       GWOPS_EXAMPLE_WILDCARD_TLS_KEY: EXAMPLE_WILDCARD_TLS_KEY,
       CI: 'true',
     };
-    // No progress lines: they would land between the steps' folded outputs.
-    const demoIO: CliIO = { ...io, env, progress: false, cwd: repository?.cwd ?? io.cwd };
+    const demoIO: DemoIO = { ...io, env, cwd: repository?.cwd ?? io.cwd };
     const connection = ['--config', demoProject, '--url', emulator.url, '--api-key-file', keyFile, '--ca-file', caFile];
     let failures = 0;
     // The login-app example's project, pointed at this emulator's login application (its own

@@ -3,14 +3,15 @@
  * executed), the configurations list for who and when, and the drift report built from
  * them with the project's `drift.ignore` entries (README.md "Drift").
  */
-import type { AddedDocument } from '../adopt/index.js';
-import { addedObjectDocuments } from '../adopt/index.js';
+import type { AddedDocument, AdoptResult } from '../adopt/index.js';
+import { addedObjectDocuments, adoptDrift } from '../adopt/index.js';
 import { withSession } from '../gateway/index.js';
 import { attributeDrift } from '../engine/drift-attribution.js';
 import { entriesInForce } from '../manifest/drift-ignore.js';
-import type { DriftReport } from '../engine/drift-report.js';
+import type { DriftEntry, DriftReport } from '../engine/drift-report.js';
 import { buildDriftReport } from '../engine/drift-report.js';
-import { findDriftBase } from '../engine/drift-base.js';
+import { adoptableReport, findDriftBase } from '../engine/drift-base.js';
+import { trimTrailing } from '../linear-text.js';
 import { projectId } from '../engine/commit-comment.js';
 import { projectDirectory, readGitBase } from './steps/git-base.js';
 import type { KeySourceReference } from '../engine/key-rotation.js';
@@ -18,8 +19,8 @@ import { markKeyRotations } from '../engine/key-rotation.js';
 import { kindOfDocument } from '../kinds/index.js';
 import { withoutCredentials } from '../secrets.js';
 import type { Diagnosed } from '../diagnostics.js';
-import type { Planned, Prepared, RunInput } from './plan.js';
-import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './plan.js';
+import type { Planned, Prepared, RunInput } from './steps/pipeline.js';
+import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './steps/pipeline.js';
 
 /** Result of {@link runDriftReport}. */
 export interface DriftRun extends Planned {
@@ -75,4 +76,65 @@ export async function runDriftReport(input: RunInput, loaded: Prepared, now: Dat
     if (!options.adoptAdded || added.length === 0) return { ...planned, prepared, report };
     return { ...planned, prepared, report, added: await addedObjectDocuments(session, added, planned.live, prepared.variant) };
   });
+}
+
+/** What `drift --adopt` is given beyond the drift run. */
+export interface DriftAdoptInput {
+  /** The manifest paths the run read (empty: the project file's). */
+  readonly paths: readonly string[];
+  readonly cwd: string;
+  /** `--adopt-deletions`: remove the declarations of objects deleted on the gateway. */
+  readonly adoptDeletions: boolean;
+  /** `--target` and `--url` as given: they name the target whose overlays the edits go to. */
+  readonly target?: string | undefined;
+  readonly url?: string | undefined;
+}
+
+/** What `drift --adopt` did: the files written, and the differences kept out (changes in Git not applied yet, conflicts). */
+export interface AdoptRun {
+  readonly result: AdoptResult;
+  readonly kept: readonly DriftEntry[];
+}
+
+/**
+ * The target the run is for: `target`, else the project's only target when no `url` is
+ * given (as the connection is resolved), else the target whose URL `url` names.
+ */
+function currentTarget(targets: Readonly<Record<string, { readonly url: string }>>, input: DriftAdoptInput): string | undefined {
+  if (input.target !== undefined) return input.target;
+  const names = Object.keys(targets);
+  const trimmed = (url: string): string => trimTrailing(url, '/');
+  if (input.url === undefined) return names.length === 1 ? names[0] : undefined;
+  const url = trimmed(input.url);
+  return names.find((name) => trimmed(targets[name]?.url ?? '') === url);
+}
+
+/**
+ * `gwops drift --adopt` after {@link runDriftReport} (run with `adoptAdded`): brings the
+ * manifests in line with the gateway's changes (src/adopt/). Only the gateway's changes
+ * are adopted: a change in Git not applied yet, or a conflict, is never written over
+ * (drift-base.ts `adoptableReport`).
+ * @returns undefined when there was nothing to adopt and nothing kept out
+ * @throws ConfigError when a file cannot be written
+ */
+export async function adoptDriftRun(run: DriftRun, input: DriftAdoptInput): Promise<AdoptRun | undefined> {
+  const { report: adoptable, kept } = adoptableReport(run.report);
+  if (!adoptable.drifted) return kept.length > 0 ? { result: { edited: [], created: [], removed: [], skipped: [], secretVariables: [] }, kept } : undefined;
+  const loaded = run.prepared.loaded;
+  const result = await adoptDrift(
+    {
+      report: adoptable,
+      desired: run.prepared.desired,
+      live: run.live,
+      cwd: input.cwd,
+      adoptDeletions: input.adoptDeletions,
+      origins: (kind, name) => loaded.origins(kind, name),
+      targets: loaded.project.targets,
+      current: currentTarget(loaded.project.targets, input),
+    },
+    input.paths.length > 0 ? input.paths : loaded.project.manifests,
+    (run.added?.documents ?? []).filter((d) => adoptable.entries.some((e) => e.direction === 'added' && e.kind === d.kind && e.name === d.name)),
+    run.added?.variables ?? [],
+  );
+  return { result, kept };
 }

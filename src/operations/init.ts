@@ -11,13 +11,16 @@ import { appendFile, copyFile, lstat, mkdir, readdir, realpath, stat, writeFile 
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { ConfigError, FileReadError } from '../errors.js';
+import { ConfigError, FileReadError, WriteInterruptedError } from '../errors.js';
 import { errnoWords, FILE_LIMITS, readFileBoundedAsync } from '../files.js';
 import { gitignoreAddition } from '../init/gitignore.js';
 import type { ProjectPath } from '../init/workflow.js';
 import { WORKFLOW_PATH, workflowDirectoryProblem, workflowFor, workflowRunsIn } from '../init/workflow.js';
 import { PROJECT_FILE } from '../manifest/index.js';
 import { writeProblem } from '../out-paths.js';
+import { guardInterrupts } from '../staged-files.js';
+import type { ExportInput, ExportResult } from './export.js';
+import { runExport } from './export.js';
 import { gitTopLevel } from './steps/git-base.js';
 
 /** The folder of the templates (shipped with the package, next to dist/). */
@@ -247,4 +250,62 @@ export async function writeInitFile(file: InitFile): Promise<void> {
   } catch (error) {
     throw new ConfigError(`gwops init cannot write ${file.path}: ${errnoWords(error)}`, { cause: error });
   }
+}
+
+/** What {@link runInit} is given. */
+export interface InitInput {
+  /** The project's directory (absolute; created when missing). */
+  readonly root: string;
+  /** The directory as the user named it, for messages. */
+  readonly label: string;
+  /**
+   * `--from-gateway`: the export's input (its output is the project's `manifests/` and its
+   * project file the project's own); undefined: the project starts from the templates.
+   */
+  readonly fromGateway?: Omit<ExportInput, 'out' | 'projectDir'> | undefined;
+  /**
+   * Told, before anything of init's own is written, the export's result and whether the
+   * project starts from the example manifest because the gateway held nothing to export.
+   */
+  readonly onExported?: ((result: ExportResult, fromExample: boolean) => void) | undefined;
+}
+
+/** What {@link runInit} did. */
+export interface InitResult {
+  /** init's own files and what was done with each. */
+  readonly files: readonly InitFile[];
+  /** The absolute paths of the files the export wrote (`--from-gateway`). */
+  readonly exported: readonly string[];
+  /** The project file's absolute path. */
+  readonly projectFile: string;
+}
+
+/**
+ * `gwops init`: a project that validates as it stands, added to what `root` holds
+ * ({@link surveyInit} decides per file): the templates, or with `fromGateway` what
+ * `gwops export` writes from the live gateway plus `.gitignore` and the workflow (and the
+ * example manifest when the gateway holds nothing to export). Nothing that exists is ever
+ * replaced. A signal while the files are written ends the run once they all are.
+ * @throws ConfigError naming a file that cannot be written (nothing is written then), or
+ *   with `fromGateway` a project file or manifests that exist; WriteInterruptedError after
+ *   a signal; what {@link runExport} throws
+ */
+export async function runInit(input: InitInput): Promise<InitResult> {
+  const { root } = input;
+  const files: InitFile[] = await surveyInit({ root, fromGateway: input.fromGateway !== undefined, label: input.label });
+  const exported: string[] = [];
+  // The export's own files are swapped in whole or not at all; init's are held until all are written.
+  const held = guardInterrupts('the project');
+  if (input.fromGateway !== undefined) {
+    const result = await runExport({ ...input.fromGateway, out: join(root, MANIFESTS), projectDir: root });
+    exported.push(...result.files.map((f) => join(result.dir, f)));
+    // Nothing to export: a project without manifests would not validate, so it starts from the example.
+    const fromExample = Object.values(result.counts).every((n) => n === undefined || n === 0);
+    if (fromExample) files.unshift(exampleFile(root));
+    input.onExported?.(result, fromExample);
+  }
+  for (const file of files) await writeInitFile(file);
+  held.release();
+  if (held.signal !== undefined) throw new WriteInterruptedError(held.signal, 'complete', 'the project');
+  return { files, exported, projectFile: join(root, PROJECT_FILE) };
 }

@@ -31,7 +31,7 @@ import { emptyObjectMaps } from '../engine/model.js';
 import { buildPlan } from '../engine/plan.js';
 import { rollbackCommentWithVersions } from '../engine/secret-versions.js';
 import type { Plan } from '../engine/plan-types.js';
-import { locateMessages } from './plan.js';
+import { locateMessages } from './steps/pipeline.js';
 import { gatewayVariant } from '../engine/variant.js';
 import { defaultTree, stripDefaults } from '../export/default-tree.js';
 import { InterruptedError } from '../gateway/errors.js';

@@ -22,7 +22,7 @@ export const MARKDOWN_MARKER = '<!-- gwops-plan -->';
 
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownOptions {
-  /** Messages of the gateway's validator as diagnostics (`plan` without `--no-server-check`; src/operations/plan.ts `locateMessages`). */
+  /** Messages of the gateway's validator as diagnostics (`plan` without `--no-server-check`; src/operations/steps/pipeline.ts `locateMessages`). */
   readonly validatorMessages?: readonly Diagnostic[];
   /** Heading; default `gwops plan`. */
   readonly title?: string;

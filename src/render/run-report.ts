@@ -9,7 +9,7 @@ import type { ExecutionReport } from '../engine/plan-types.js';
 import type { Plan } from '../engine/plan-types.js';
 
 /**
- * The gateway validator's messages (diagnostics, src/operations/plan.ts `locateMessages`)
+ * The gateway validator's messages (diagnostics, src/operations/steps/pipeline.ts `locateMessages`)
  * under a heading, in the text format of every diagnostic (`formatDiagnostics`): one line
  * each, `file:line:col: severity: message [CODE]`, then the counts.
  */

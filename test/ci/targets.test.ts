@@ -1,5 +1,5 @@
 /**
- * `gwops targets` (src/cli/commands/targets-run.ts): the targets of a project file for a CI
+ * `gwops targets` (src/operations/targets.ts): the targets of a project file for a CI
  * matrix (examples/ci/apply-to-targets.yml), run through `main` as a user would.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

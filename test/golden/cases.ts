@@ -1,6 +1,6 @@
 /**
  * Loads the golden cases of `test/golden/<case>/` and plans them the way `gwops plan`
- * does (`prepare` and `readAndPlan` in src/operations/plan.ts), with the gateway replaced by
+ * does (`prepare` and `readAndPlan` in src/operations/steps/pipeline.ts), with the gateway replaced by
  * the case's `live.json`. The layout of a case folder is described in golden.test.ts.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

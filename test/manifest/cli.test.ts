@@ -4,8 +4,8 @@
  */
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerSchema } from '../../src/cli/commands/schema.js';
-import { registerValidate } from '../../src/cli/commands/validate.js';
+import { registerSchema } from '../../src/cli/commands/schema/command.js';
+import { registerValidate } from '../../src/cli/commands/validate/command.js';
 import { exitCodeFor } from '../../src/cli/exit.js';
 import { objectDiagnostic } from '../../src/diagnostics.js';
 import { diagnosticJson } from '../../src/diagnostics-format.js';

@@ -1,7 +1,7 @@
 /**
  * The reconciler's errors (src/engine/errors.ts) and the one table of exit codes
  * (src/exit-codes.ts), and the gateway validator's messages as diagnostics
- * (`locateMessages`, src/operations/plan.ts).
+ * (`locateMessages`, src/operations/steps/pipeline.ts).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -16,7 +16,7 @@ import { INTERRUPT_SIGNALS } from '../../src/interrupts.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { objectKey } from '../../src/object-key.js';
 import * as errors from '../../src/engine/errors.js';
-import { locateMessages } from '../../src/operations/plan.js';
+import { locateMessages } from '../../src/operations/steps/pipeline.js';
 import { InterruptedError } from '../../src/gateway/errors.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

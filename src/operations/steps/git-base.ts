@@ -14,8 +14,8 @@ import { promisify } from 'node:util';
 import { GwopsError } from '../../errors.js';
 import type { State } from '../../engine/model.js';
 import type { Variant } from '../../kinds/index.js';
-import type { Prepared, RunInput } from '../plan.js';
-import { prepare } from '../plan.js';
+import type { Prepared, RunInput } from './pipeline.js';
+import { prepare } from './pipeline.js';
 
 const run = promisify(execFile);
 

@@ -12,7 +12,7 @@ import type { DriftBaseRef } from '../../engine/drift-base.js';
 import { classifyDrift, findDriftBase } from '../../engine/drift-base.js';
 import type { DriftEntry } from '../../engine/drift-report.js';
 import { driftEntries } from '../../engine/drift-report.js';
-import type { Planned, Prepared, RunInput } from '../plan.js';
+import type { Planned, Prepared, RunInput } from './pipeline.js';
 import { gitTopLevel, projectDirectory, readGitBase } from './git-base.js';
 
 /** What a plan reverts of the gateway's own changes. */

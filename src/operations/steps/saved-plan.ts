@@ -35,8 +35,8 @@ import { isSavedDeclaredRelationship, isSavedLink, savedDeclaredRelationship, sa
 import { PLAN_FORMAT_VERSION } from '../../engine/plan-types.js';
 import type { PlanSigner } from './plan-signing.js';
 import { PLAN_SIGNING_KEY_ENV, planSigner, signatureCheckOf, verifySignature } from './plan-signing.js';
-import type { Prepared, RunInput } from '../plan.js';
-import { ignoreInForce } from '../plan.js';
+import type { Prepared, RunInput } from './pipeline.js';
+import { ignoreInForce } from './pipeline.js';
 import { entriesInForce, untilEnd } from '../../manifest/drift-ignore.js';
 import { trimTrailing } from '../../linear-text.js';
 import { ownMember } from '../../own-member.js';

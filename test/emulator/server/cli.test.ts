@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../../src/cli/io.js';
-import { runEmulatorCommand } from '../../../src/cli/commands/emulator-run.js';
-import type { EmulatorCommandOptions } from '../../../src/cli/commands/emulator-run.js';
+import { runEmulatorCommand } from '../../../src/cli/commands/emulator/run.js';
+import type { EmulatorCommandOptions } from '../../../src/cli/commands/emulator/run.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import { UsageError } from '../../../src/errors.js';
 import { Client } from './helpers.js';
@@ -141,7 +141,7 @@ describe('gwops emulator', () => {
 
 describe('--fault specs', () => {
   it('parses every key', async () => {
-    const { parseFaultSpec } = await import('../../../src/cli/commands/emulator-run.js');
+    const { parseFaultSpec } = await import('../../../src/cli/commands/emulator/run.js');
     expect(parseFaultSpec('path=/configuration/mappings*,method=get,status=503,nth=2')).toEqual({
       path: '/configuration/mappings*',
       method: 'GET',
