@@ -18,8 +18,10 @@ import { virtualHost } from './virtual-host/index.js';
 export type {
   DocumentKind,
   IdentityHooks,
+  GenericRuleCode,
   KindAttributes,
   KindDefinition,
+  KindDiagnosticCode,
   KindModule,
   ManifestRuleContext,
   ManifestRules,

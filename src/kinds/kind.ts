@@ -8,7 +8,6 @@
  * API's own (docs/gateway-api.md "Resource types", "Relationships").
  */
 
-import type { DiagnosticCode } from '../diagnostics.js';
 import type { EmulatorHooks } from './emulator-hooks.js';
 import type { KIND_MODULES } from './index.js';
 
@@ -138,9 +137,24 @@ export interface RuleDocument {
   readonly relationships: Readonly<Record<string, readonly string[]>>;
 }
 
+/**
+ * The diagnostic codes of the kinds: every code of a module's `diagnosticCodes` (read off
+ * the registry, as {@link ResourceType} is). src/diagnostics.ts adds them to its
+ * `DiagnosticCode`, so the generic code lists none of them.
+ */
+export type KindDiagnosticCode = (typeof KIND_MODULES)[number] extends infer K ? (K extends { readonly diagnosticCodes: infer C } ? keyof C & string : never) : never;
+
+/**
+ * The generic codes of src/diagnostics.ts that a kind's rules report too (the kinds import
+ * nothing of gwops outside src/kinds): a regular expression that does not compile, a to-one
+ * link declared from both sides to two objects.
+ */
+export type GenericRuleCode = 'invalid-regex' | 'conflicting-link';
+
 /** One problem a kind's rules report about a document; always an error. */
 export interface RuleProblem {
-  readonly code: DiagnosticCode;
+  /** One of the kind's own `diagnosticCodes`, or a {@link GenericRuleCode}. */
+  readonly code: KindDiagnosticCode | GenericRuleCode;
   /** JSON pointer segments from the document root, e.g. `['attributes', 'entryPath', 'priority']`. */
   readonly pointer: readonly string[];
   /** Says what would be right; names attribute paths, never values of secrets. */
@@ -256,6 +270,12 @@ export interface KindDefinition<Type extends string = ResourceType> {
   readonly contentExtension?: (data: Uint8Array) => string;
   /** Semantic rules of the kind's manifests; none when the schema says everything. */
   readonly rules?: ManifestRules;
+  /**
+   * The diagnostic codes only this kind's {@link KindDefinition.rules} report, each with what
+   * it means: stable, as every code of src/diagnostics.ts (tests and CI scripts may rely on
+   * them). Unique across the kinds and the generic codes; none when absent.
+   */
+  readonly diagnosticCodes?: Readonly<Record<string, string>>;
   /**
    * Attributes of the kind's manifests that the API serves as separate resources below the
    * object, one per key of the attribute's map (a mapping's use of deny rule groups:

@@ -16,6 +16,9 @@ export const mapping = {
   filterProperties: { label: ['labels'] },
   holdsSecret,
   rules,
+  diagnosticCodes: {
+    'duplicate-priority': 'Two regex mappings (entryPath.regexFormatEnforced) have the same entryPath.priority',
+  },
   // A mapping's use of deny rules (docs/gateway-api.md "Deny rules"), declared by short name
   // (built-ins) or by name (custom groups and rules).
   subResources: {
