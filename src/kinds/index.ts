@@ -17,6 +17,7 @@ import { virtualHost } from './virtual-host/index.js';
 
 export type {
   DocumentKind,
+  ExportOption,
   IdentityHooks,
   GenericRuleCode,
   KindAttributes,

@@ -283,6 +283,28 @@ export interface KindDefinition<Type extends string = ResourceType> {
    * attribute's name; none when absent. Only declared keys are read and changed.
    */
   readonly subResources?: Readonly<Record<string, SubResourceDefinition<Type>>>;
+  /**
+   * The command-line switch with which `gwops export` and `gwops init --from-gateway` read
+   * or skip this kind's {@link KindDefinition.subResources} (a mapping's `--deny-rule-use`);
+   * registered by the commands for every kind that has one. None when absent.
+   */
+  readonly exportOption?: ExportOption;
+}
+
+/**
+ * A switch a kind adds to `gwops export` and `gwops init --from-gateway`: `--<name>` (the
+ * default) reads the kind's sub-resources of every exported object, one GET per object
+ * and key, and writes those that differ from their defaults; `--no-<name>` skips them, and
+ * the export lists them as not read.
+ */
+export interface ExportOption {
+  /** The option's name without dashes, e.g. `deny-rule-use`. */
+  readonly name: string;
+  /**
+   * The help of `--<name>` (`on`) and `--no-<name>` (`off`) in each command; `init` shows
+   * them after `with --from-gateway: `.
+   */
+  readonly help: Readonly<Record<'export' | 'init', { readonly on: string; readonly off: string }>>;
 }
 
 /**

@@ -11,6 +11,7 @@ import { EXIT } from '../../exit-codes.js';
 import type { ConnectionFlags } from '../connection-flags.js';
 import { gatewayInput } from '../connection-flags.js';
 import type { CliIO } from '../io.js';
+import { subResourceKinds } from '../kind-options.js';
 import { exportView } from '../views/export.js';
 import type { ProgressReporter } from '../../engine/progress.js';
 
@@ -22,8 +23,7 @@ export interface ExportFlags extends ConnectionFlags {
   layout: ExportLayout;
   keepDefaults?: boolean;
   force?: boolean;
-  /** False with `--no-deny-rule-use`; undefined (read) by default. */
-  denyRuleUse?: boolean;
+  // The kinds' options (`--deny-rule-use`, ...) are read by src/cli/kind-options.ts.
   format: 'text' | 'json';
   /** No progress on stderr. */
   quiet?: boolean;
@@ -40,7 +40,7 @@ export async function exportAction(flags: ExportFlags, io: CliIO, progress?: Pro
     layout: flags.layout,
     keepDefaults: flags.keepDefaults === true,
     force: flags.force === true,
-    subResources: flags.denyRuleUse !== false,
+    subResources: subResourceKinds(flags),
     progress: (message) => progress?.phase(message.charAt(0).toLowerCase() + message.slice(1)),
   });
   view.exported(result);
