@@ -125,6 +125,13 @@ export interface IdentityHooks {
    * new one and the old one is left orphaned (a replaced certificate).
    */
   readonly deleteWhenOrphaned: boolean;
+  /**
+   * The readable part of the name `export` generates for a live object of a kind whose
+   * identity is not its name (a certificate's subject common name, e.g. `shop.example.com`);
+   * undefined when the attributes give none: the name then starts with the kind's type.
+   * None when absent.
+   */
+  readonly exportName?: (attributes: KindAttributes) => string | undefined;
 }
 
 /** A resolved manifest document as a kind's rules see it (a ManifestDocument). */
