@@ -1,8 +1,8 @@
 /**
  * Generic code never names a kind (docs/architecture.md "Habits": one module per kind, in
  * an explicit registry): no resource type of the registry, no template kind and nothing a
- * kind contributes by name (its sub-resource types, its export option, its diagnostic
- * codes) appears as a string literal in the generic directories, and no generic module
+ * kind contributes by name (its collection, its sub-resources' types and segments, its
+ * export option, its diagnostic codes) appears as a string literal in the generic directories, and no generic module
  * imports from a kind's folder (`src/kinds/<kind>/`), statically, as a type or dynamically;
  * within src/kinds only the registry (index.ts) does. Behaviour that needs a kind's name
  * belongs in the kind's module, reached through the hooks of `KindDefinition`. Comments
@@ -41,12 +41,14 @@ const GENERIC_DIRECTORIES: readonly string[] = readdirSync(join(ROOT, 'src'), { 
 const KIND_NAMES: ReadonlySet<string> = new Set<string>([...KINDS.map((k) => k.type), ...templateKinds()]);
 
 /**
- * The names a kind contributes through its module: the JSON:API types of its
- * sub-resources, its export option (with and without `--`/`--no-`) and its diagnostic codes.
+ * The names a kind contributes through its module: its collection (the path segment under
+ * `/configuration`), the JSON:API types, path segments and catalogues of its sub-resources,
+ * its export option (with and without `--`/`--no-`) and its diagnostic codes.
  */
 const CONTRIBUTED: ReadonlySet<string> = new Set<string>(
   KINDS.flatMap((k) => [
-    ...Object.values(k.subResources ?? {}).map((d) => d.type),
+    k.collection,
+    ...Object.values(k.subResources ?? {}).flatMap((d) => [d.type, d.segment, ...('catalogue' in d.key ? [d.key.catalogue] : [])]),
     ...(k.exportOption ? [k.exportOption.name, `--${k.exportOption.name}`, `--no-${k.exportOption.name}`] : []),
     ...Object.keys(k.diagnosticCodes ?? {}),
   ]),
