@@ -6,7 +6,8 @@
  *
  * The sources of diagnostics:
  * - the manifest loader (src/manifest/): codes {@link ManifestDiagnosticCode}, always
- *   located, never with an `object`;
+ *   located, never with an `object`; its kinds' rules (src/kinds/<kind>/rules.ts) add the
+ *   codes each kind module lists in `diagnosticCodes` ({@link KindDiagnosticCode});
  * - building the desired state and the plan (src/engine/desired.ts, plan.ts): codes
  *   {@link ReconcileDiagnosticCode}, with the object and the document that declares it;
  * - the gateway's validator (src/operations/steps/pipeline.ts `locateMessages`): the gateway's own
@@ -17,6 +18,7 @@
  * creates a diagnostic names attribute paths only (a validator message is the gateway's
  * text, and every output passes through the run's redactor, src/cli/io.ts).
  */
+import type { KindDiagnosticCode } from './kinds/index.js';
 
 /**
  * Stable machine codes of manifest diagnostics. Tests and CI scripts may rely on them;
@@ -47,14 +49,7 @@ export type ManifestDiagnosticCode =
   | 'conflicting-link'
   | 'duplicate-object'
   | 'unresolved-link'
-  | 'duplicate-priority'
   | 'invalid-regex'
-  | 'http2-without-https'
-  | 'certificate-mode-link'
-  /** A certificate's `privateKey` is no PEM private key that can be read (with its passphrase). */
-  | 'invalid-private-key'
-  /** A certificate's `privateKey` is not the key of its `certificate`. */
-  | 'private-key-mismatch'
   | 'variant-attribute'
   | 'variant-kind'
   | 'missing-template'
@@ -120,8 +115,12 @@ export type ReconcileDiagnosticCode =
   /** The run stopped on an error that is not about one object (the gateway unreachable, a refused read): its message. */
   | 'run-failed';
 
-/** The stable codes of gwops's own diagnostics. */
-export type DiagnosticCode = ManifestDiagnosticCode | ReconcileDiagnosticCode;
+/**
+ * The stable codes of gwops's own diagnostics: the generic ones above and those of the
+ * kinds' manifest rules, which each kind module lists in its `diagnosticCodes`
+ * (src/kinds/kind.ts `KindDiagnosticCode`).
+ */
+export type DiagnosticCode = ManifestDiagnosticCode | ReconcileDiagnosticCode | KindDiagnosticCode;
 
 /**
  * A code of the gateway's validator, as the gateway sends it (e.g.

@@ -20,8 +20,7 @@ import { contentRoutes } from './routes-content.js';
 import { relationshipRoutes } from './routes-relationships.js';
 import { resourceObject, resourceRoutes } from './routes-resources.js';
 import { transferRoutes } from './routes-transfer.js';
-import { denyRuleRoutes } from './deny-rules.js';
-import { denyRuleUsageRoutes } from './deny-rule-usage.js';
+import { kindRoutes } from './routes-kinds.js';
 import { emulatorLicense, systemRoutes } from './routes-system.js';
 import type { EmulatorCore, Route } from './routing.js';
 import { createRequestHandler } from './server.js';
@@ -32,7 +31,7 @@ import { trimTrailing } from '../linear-text.js';
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 
 /** Every route (server.ts orders them by specificity). */
-export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...denyRuleRoutes, ...denyRuleUsageRoutes, ...templateRoutes, ...relationshipRoutes, ...contentRoutes, ...resourceRoutes];
+export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...kindRoutes, ...templateRoutes, ...relationshipRoutes, ...contentRoutes, ...resourceRoutes];
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 

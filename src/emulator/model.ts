@@ -15,7 +15,7 @@ import type { Severity, StoredObject } from '../kinds/emulator-hooks.js';
 
 // The JSON types and the stored object are defined beside the kinds' emulator hooks, which
 // read them too (the kinds never import the emulator).
-export type { DenyRuleUsage, Json, JsonObject, StoredObject } from '../kinds/emulator-hooks.js';
+export type { Json, JsonObject, StoredObject, StoredUsage } from '../kinds/emulator-hooks.js';
 
 /**
  * The objects of one kind by id, with an index of their `name` attributes built on the first

@@ -15,11 +15,10 @@
 import { createHash } from 'node:crypto';
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, Variant } from '../kinds/index.js';
-import type { ObjectArchive } from '../kinds/emulator-hooks.js';
-import { denyRuleSections, objectElement, ownAttributesIn, usageIn } from './archive-xml.js';
+import type { ObjectArchive, StoredUsage } from '../kinds/emulator-hooks.js';
+import { objectElement, ownAttributesIn } from './archive-xml.js';
 import { ContentJsonReader, contentJsonPieces } from './content-json.js';
-import { storedUsage } from './deny-rules.js';
-import type { ConfigContent, DenyRuleUsage, JsonObject, StoredObject } from './model.js';
+import type { ConfigContent, JsonObject, StoredObject } from './model.js';
 import { cloneContent } from './model.js';
 import { checkAttributes, fillItemDefaults, newObjectAttributes, readableAttributes } from './pure.js';
 import type { Reply } from './responses.js';
@@ -143,7 +142,7 @@ function configurationZip(call: Call, content: ConfigContent, name: string): Rep
   const root: StreamedElement = {
     name: ROOT,
     attributes: { Version: VERSION, ConfigHash: hash.digest('hex') },
-    stream: [element('Nodes', [element('Node', [element('HostName', call.core.system.node.hostName)], { Id: '1' })]), ...archived, ...denyRuleSections()],
+    stream: [element('Nodes', [element('Node', [element('HostName', call.core.system.node.hostName)], { Id: '1' })]), ...archived, ...KINDS.flatMap((kind) => kind.emulator.objectArchive?.usage?.sections() ?? [])],
   };
   for (const piece of writeXmlPieces(root)) xml.write(piece);
   xml.end();
@@ -276,16 +275,17 @@ function exportObject(kind: KindDefinition, archive: ObjectArchive): (call: Call
   };
 }
 
-/** One object of an uploaded object archive: its checked attributes and its deny rule usage. */
+/** One object of an uploaded object archive: its checked attributes and the use its kind's `ObjectArchive.usage` reads (a mapping's deny rule usage). */
 interface UploadedObject {
   readonly attributes: JsonObject;
-  readonly denyRuleUsage: ReadonlyMap<string, DenyRuleUsage>;
+  readonly usage: ReadonlyMap<string, StoredUsage>;
 }
 
 /**
  * The objects of an uploaded archive of `kind`'s objects: one per `./{list}/{item}` element,
  * its `GwopsAttributes` JSON (none: the server defaults) with the text of its `Name` (what
- * clients edit) as the name, and the deny rule usage its `Enabled` and `LogOnly` flags state.
+ * clients edit) as the name, and the use its kind's archive hook reads (a mapping's deny rule
+ * usage, from its `Enabled` and `LogOnly` flags).
  */
 function uploadedObjects(call: Call, kind: KindDefinition, archive: ObjectArchive, variant: Variant): UploadedObject[] {
   const file = archive.file;
@@ -297,7 +297,7 @@ function uploadedObjects(call: Call, kind: KindDefinition, archive: ObjectArchiv
     const given = name !== undefined && isJsonObject(attributes) ? { ...attributes, name: name.text } : attributes;
     const check = checkAttributes(kind.type, variant, given);
     if (!check.ok) throw errors.invalidValue(`${kind.type} ${i + 1} of the archive: ${check.detail}`);
-    return { attributes: check.value, denyRuleUsage: archive.denyRuleUsage === true ? usageIn(item, file) : new Map() };
+    return { attributes: check.value, usage: archive.usage?.read(item, file, errors) ?? new Map<string, StoredUsage>() };
   });
 }
 
@@ -318,11 +318,11 @@ function importObjects(kind: KindDefinition, archive: ObjectArchive, asCopy: boo
     const next = cloneContent(content);
     const objects = next.objects[kind.type];
     const touched: StoredObject[] = [];
-    for (const { attributes, denyRuleUsage } of imported) {
+    for (const { attributes, usage: given } of imported) {
       const name = typeof attributes.name === 'string' ? attributes.name : '';
       const existingId = asCopy ? undefined : firstInMapOrder(objects, objects.idsNamed(name));
       const existing = existingId === undefined ? undefined : objects.get(existingId);
-      const usage = storedUsage(denyRuleUsage, existing?.denyRuleUsage);
+      const usage = archive.usage ? archive.usage.stored(given, existing?.denyRuleUsage) : existing?.denyRuleUsage;
       if (existing) {
         refuseBuiltIn(call, kind.type, existing.id);
         const { denyRuleUsage: _old, ...kept } = existing;

@@ -1,7 +1,7 @@
 /** Stored objects from their JSON form (state files, export archives). */
 import { isResourceType } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
-import type { DenyRuleUsage, JsonObject, StoredObject } from './model.js';
+import type { StoredUsage, JsonObject, StoredObject } from './model.js';
 
 /**
  * A stored object from its JSON form (state files, export archives).
@@ -32,10 +32,10 @@ export function toStoredObject(o: unknown, bad: (why: string) => Error): StoredO
 }
 
 /** The `denyRuleUsage` entries of an encoded object that hold two booleans (and an optional `exceptions` array); undefined when none do. */
-function denyRuleUsageOf(raw: unknown): Record<string, DenyRuleUsage> | undefined {
+function denyRuleUsageOf(raw: unknown): Record<string, StoredUsage> | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  const entries = Object.entries(raw as Record<string, unknown>).filter((e): e is [string, DenyRuleUsage] => {
-    const usage = e[1] as Partial<Record<keyof DenyRuleUsage, unknown>> | null;
+  const entries = Object.entries(raw as Record<string, unknown>).filter((e): e is [string, StoredUsage] => {
+    const usage = e[1] as Partial<Record<keyof StoredUsage, unknown>> | null;
     return typeof usage === 'object' && usage !== null && typeof usage.enabled === 'boolean' && typeof usage.logOnly === 'boolean';
   });
   return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([k, u]) => [k, { enabled: u.enabled, logOnly: u.logOnly, ...(Array.isArray(u.exceptions) && u.exceptions.length > 0 ? { exceptions: u.exceptions } : {}) }]));

@@ -138,7 +138,7 @@ export function buildDocuments(input: BuildInput): BuildResult {
   const exported = new Set(input.exported);
   const exportable = (kind: ResourceType, id: string): boolean => exported.has(kind) && !isBuiltInId(id) && !input.nameOnly?.has(idKey(kind, id));
   const { state, naming } = liveStateNamed(input.lists, (kind, key, resource) =>
-    exportable(kind, resource.id) ? generatedName(kind, key, resource.attributes[kindOf(kind).identity.attributes[0] ?? '']) : undefined,
+    exportable(kind, resource.id) ? generatedName(kind, key, kindOf(kind).identity.exportName?.(resource.attributes)) : undefined,
   );
   const warnings: string[] = [];
   const documents = new Map<ObjectKey<ResourceType>, Draft>();

@@ -3,7 +3,7 @@
  * environment variables that write-only secrets are read from, and generated names of
  * objects that carry none on the gateway (a certificate's identity is its PEM).
  */
-import { X509Certificate, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { hasInvisible } from '../display.js';
 import { NAME_MAX_BYTES } from '../out-paths.js';
 import { trimEdges, trimTrailing } from '../linear-text.js';
@@ -157,27 +157,15 @@ function slug(text: string): string {
   return trimEdges(text.replace(/\*/g, 'wildcard').replace(/[^A-Za-z0-9._-]+/g, '-'), '-.').toLowerCase();
 }
 
-/** The common name of a PEM certificate's subject, or undefined when it is no certificate or has none. */
-export function subjectCommonName(pem: string): string | undefined {
-  try {
-    const subject = new X509Certificate(pem).subject;
-    const cn = subject.split('\n').find((line) => line.startsWith('CN='));
-    return cn?.slice(3);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Length of the fingerprint prefix in a generated name. */
 export const FINGERPRINT_PREFIX_LENGTH = 12;
 
 /**
- * A stable name for an object without one, from its identity key (a fingerprint, hex) and,
- * when `pem` holds a certificate, its subject's common name: `shop.example.com-3f9a0c1d2e4b`;
- * else `<kind>-<prefix>`.
+ * A stable name for an object without one, from its identity key (a fingerprint, hex) and
+ * `readable`, what its kind's `IdentityHooks.exportName` makes of it (a certificate's
+ * subject common name): `shop.example.com-3f9a0c1d2e4b`; else `<kind>-<prefix>`.
  */
-export function generatedName(kind: string, key: string, pem: unknown): string {
-  const cn = typeof pem === 'string' ? subjectCommonName(pem) : undefined;
-  const base = cn === undefined ? '' : slug(cn);
+export function generatedName(kind: string, key: string, readable: string | undefined): string {
+  const base = readable === undefined ? '' : slug(readable);
   return `${base === '' ? kind : base}-${key.slice(0, FINGERPRINT_PREFIX_LENGTH)}`;
 }

@@ -4,7 +4,8 @@
  * kind. Plain JSON types and small pure helpers only: nothing here imports the emulator
  * (the emulator depends on the kinds, never the reverse).
  */
-import type { ResourceType, Variant } from './kind.js';
+import type { KindDefinition, ResourceType, Variant } from './kind.js';
+import type { DenyRuleUsage } from './mapping/deny-rules.js';
 
 /** A JSON value as parsed from a request body. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -35,14 +36,6 @@ export interface StoredObject {
    * absent before the first upload.
    */
   readonly content?: string;
-}
-
-/** How a mapping uses one deny rule group or rule. */
-export interface DenyRuleUsage {
-  readonly enabled: boolean;
-  readonly logOnly: boolean;
-  /** A built-in group's exceptions, whole (`{enabled, parameterNamePattern | headerNamePattern}` items); none when absent. */
-  readonly exceptions?: readonly Json[];
 }
 
 /** Severity of a validator message (docs/gateway-api.md "Validator messages"). */
@@ -154,8 +147,89 @@ export interface ObjectArchive {
    * built-in "no restriction" `IpPattern` (mappings: `allowRules`); none when the kind has none.
    */
   readonly allowRulesAttribute?: string;
-  /** The objects carry their use of the built-in deny rules (`DenyRuleGroupUsage`, `DenyRuleUsage`). */
-  readonly denyRuleUsage?: boolean;
+  /**
+   * What the archived element of an object states beyond `Name` and `AllowRules`, read back
+   * from an uploaded archive (a mapping's use of the built-in deny rules); none when absent.
+   */
+  readonly usage?: ArchiveUsage;
+}
+
+/** One XML element of the export archives (the shape of the emulator's `XmlElement`). */
+export interface ArchiveElement {
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly children: readonly ArchiveElement[];
+  readonly text: string;
+}
+
+/**
+ * The use of catalogue entries that an object archive carries with each object
+ * ({@link StoredObject.denyRuleUsage}; docs/gateway-api.md "Export and import").
+ */
+export interface ArchiveUsage {
+  /** The elements that state `object`'s use, after its `Name` and `AllowRules`. */
+  elements(object: StoredObject): ArchiveElement[];
+  /** The sections the configuration archive (`alec_full.xml`) holds after the archived objects (the catalogue). */
+  sections(): ArchiveElement[];
+  /**
+   * The use an uploaded object's element states, by stored key.
+   * @throws what `errors.invalidValue` makes, for an unknown entry or a flag that is no boolean
+   */
+  read(item: ArchiveElement, file: string, errors: KindErrors): ReadonlyMap<string, StoredUsage>;
+  /**
+   * The stored form of the use `given` (read from an archive) over `kept`, the replaced
+   * object's stored use (what an archive does not carry is kept); undefined when all is default.
+   */
+  stored(given: ReadonlyMap<string, StoredUsage>, kept: StoredObject['denyRuleUsage']): Record<string, StoredUsage> | undefined;
+}
+
+/** One entry of {@link StoredObject.denyRuleUsage}. */
+export type StoredUsage = NonNullable<StoredObject['denyRuleUsage']>[string];
+
+/** The errors a kind's emulator code raises; the emulator answers them as the API does (docs/gateway-api.md "Errors"). */
+export interface KindErrors {
+  /** 404 `ENTITY_NOT_FOUND`: `{what} not found`. */
+  notFound(what: string): Error;
+  /** 400 `INVALID_REQUEST_FORMAT`. */
+  invalidFormat(detail: string): Error;
+  /** 400 `INVALID_VALUE`. */
+  invalidValue(detail: string): Error;
+}
+
+/** The objects of one kind in a working copy, by id. */
+export interface KindObjects {
+  get(id: string): StoredObject | undefined;
+  has(id: string): boolean;
+  /** Stores `object` under `id` (replacing what was there). */
+  set(id: string, object: StoredObject): void;
+}
+
+/** A request to one of a kind's own endpoints ({@link KindRoute}), as the emulator hands it over. */
+export interface KindCall {
+  /** The path parameter `name` of the route's pattern (`:name`). */
+  param(name: string): string;
+  /** The request body's `data` member. @throws `errors.invalidFormat` when the body is no JSON:API document. */
+  data(): Json;
+  /**
+   * The objects of `type` in the session's working copy, by id; what a handler sets is kept.
+   * @throws 400 `CONFIGURATION_LOAD_REQUIRED` when no configuration is loaded.
+   */
+  objects(type: ResourceType): KindObjects;
+  readonly errors: KindErrors;
+}
+
+/**
+ * An endpoint a kind serves beyond the generic resource routes (the built-in deny rules
+ * and a mapping's use of them). It needs a loaded configuration; a modifying one is refused
+ * to read-only keys.
+ */
+export interface KindRoute {
+  readonly method: 'GET' | 'PATCH';
+  /** Path segments after the base path, e.g. `['configuration', 'deny-rules', ':shortName']`; `:name` segments are parameters. */
+  readonly pattern: readonly string[];
+  readonly modifying: boolean;
+  /** The `data` member of the 200 answer. @throws what `call.errors` makes */
+  handle(call: KindCall): Json;
 }
 
 /** The emulator's view of one kind. */
@@ -185,6 +259,12 @@ export interface EmulatorHooks {
   readonly builtIns?: readonly BuiltInObject[];
   /** Built-in templates and source objects; only with `KindDefinition.template`. */
   readonly templates?: TemplateHooks;
+  /**
+   * The kind's own endpoints, given the kind itself and every kind of the registry (a
+   * mapping serves the built-in deny rules and its use of them, and of the kinds whose
+   * hooks declare `mappingUsage`); none when absent.
+   */
+  readonly routes?: (self: KindDefinition, kinds: readonly KindDefinition[]) => readonly KindRoute[];
 }
 
 /** The value at `path` below `node`, or undefined when a step is missing or not an object. */

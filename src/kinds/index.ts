@@ -17,9 +17,12 @@ import { virtualHost } from './virtual-host/index.js';
 
 export type {
   DocumentKind,
+  ExportOption,
   IdentityHooks,
+  GenericRuleCode,
   KindAttributes,
   KindDefinition,
+  KindDiagnosticCode,
   KindModule,
   ManifestRuleContext,
   ManifestRules,

@@ -8,7 +8,6 @@
  * API's own (docs/gateway-api.md "Resource types", "Relationships").
  */
 
-import type { DiagnosticCode } from '../diagnostics.js';
 import type { EmulatorHooks } from './emulator-hooks.js';
 import type { KIND_MODULES } from './index.js';
 
@@ -126,6 +125,13 @@ export interface IdentityHooks {
    * new one and the old one is left orphaned (a replaced certificate).
    */
   readonly deleteWhenOrphaned: boolean;
+  /**
+   * The readable part of the name `export` generates for a live object of a kind whose
+   * identity is not its name (a certificate's subject common name, e.g. `shop.example.com`);
+   * undefined when the attributes give none: the name then starts with the kind's type.
+   * None when absent.
+   */
+  readonly exportName?: (attributes: KindAttributes) => string | undefined;
 }
 
 /** A resolved manifest document as a kind's rules see it (a ManifestDocument). */
@@ -138,9 +144,24 @@ export interface RuleDocument {
   readonly relationships: Readonly<Record<string, readonly string[]>>;
 }
 
+/**
+ * The diagnostic codes of the kinds: every code of a module's `diagnosticCodes` (read off
+ * the registry, as {@link ResourceType} is). src/diagnostics.ts adds them to its
+ * `DiagnosticCode`, so the generic code lists none of them.
+ */
+export type KindDiagnosticCode = (typeof KIND_MODULES)[number] extends infer K ? (K extends { readonly diagnosticCodes: infer C } ? keyof C & string : never) : never;
+
+/**
+ * The generic codes of src/diagnostics.ts that a kind's rules report too (the kinds import
+ * nothing of gwops outside src/kinds): a regular expression that does not compile, a to-one
+ * link declared from both sides to two objects.
+ */
+export type GenericRuleCode = 'invalid-regex' | 'conflicting-link';
+
 /** One problem a kind's rules report about a document; always an error. */
 export interface RuleProblem {
-  readonly code: DiagnosticCode;
+  /** One of the kind's own `diagnosticCodes`, or a {@link GenericRuleCode}. */
+  readonly code: KindDiagnosticCode | GenericRuleCode;
   /** JSON pointer segments from the document root, e.g. `['attributes', 'entryPath', 'priority']`. */
   readonly pointer: readonly string[];
   /** Says what would be right; names attribute paths, never values of secrets. */
@@ -257,12 +278,40 @@ export interface KindDefinition<Type extends string = ResourceType> {
   /** Semantic rules of the kind's manifests; none when the schema says everything. */
   readonly rules?: ManifestRules;
   /**
+   * The diagnostic codes only this kind's {@link KindDefinition.rules} report, each with what
+   * it means: stable, as every code of src/diagnostics.ts (tests and CI scripts may rely on
+   * them). Unique across the kinds and the generic codes; none when absent.
+   */
+  readonly diagnosticCodes?: Readonly<Record<string, string>>;
+  /**
    * Attributes of the kind's manifests that the API serves as separate resources below the
    * object, one per key of the attribute's map (a mapping's use of deny rule groups:
    * `GET`/`PATCH .../mappings/{id}/deny-rule-groups/{shortName}`), by the manifest
    * attribute's name; none when absent. Only declared keys are read and changed.
    */
   readonly subResources?: Readonly<Record<string, SubResourceDefinition<Type>>>;
+  /**
+   * The command-line switch with which `gwops export` and `gwops init --from-gateway` read
+   * or skip this kind's {@link KindDefinition.subResources} (a mapping's `--deny-rule-use`);
+   * registered by the commands for every kind that has one. None when absent.
+   */
+  readonly exportOption?: ExportOption;
+}
+
+/**
+ * A switch a kind adds to `gwops export` and `gwops init --from-gateway`: `--<name>` (the
+ * default) reads the kind's sub-resources of every exported object, one GET per object
+ * and key, and writes those that differ from their defaults; `--no-<name>` skips them, and
+ * the export lists them as not read.
+ */
+export interface ExportOption {
+  /** The option's name without dashes, e.g. `deny-rule-use`. */
+  readonly name: string;
+  /**
+   * The help of `--<name>` (`on`) and `--no-<name>` (`off`) in each command; `init` shows
+   * them after `with --from-gateway: `.
+   */
+  readonly help: Readonly<Record<'export' | 'init', { readonly on: string; readonly off: string }>>;
 }
 
 /**

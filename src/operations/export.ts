@@ -44,12 +44,13 @@ export interface ExportInput extends GatewayInput {
   readonly keepDefaults: boolean;
   readonly force: boolean;
   /**
-   * Read every exported object's sub-resources (KindDefinition `subResources`: one GET per
-   * object and key) and write those that differ from the defaults (docs/manifest-reference.md
-   * "Deny rule use"). The command line sets it unless `--no-deny-rule-use` is given; left out,
-   * the result's `notExported` says so.
+   * Read the sub-resources of every exported object (KindDefinition `subResources`: one GET
+   * per object and key) and write those that differ from the defaults (docs/manifest-reference.md
+   * "Deny rule use"): of every kind (true), or of the kinds listed. The command line lists every
+   * kind but those whose option (KindDefinition `exportOption`) is turned off; a kind left out
+   * is listed in the result's `notExported`.
    */
-  readonly subResources?: boolean | undefined;
+  readonly subResources?: boolean | readonly ResourceType[] | undefined;
   /** Progress lines. (What the export left out or could not name is in the result's `warnings`.) */
   readonly progress?: ((message: string) => void) | undefined;
 }
@@ -185,14 +186,12 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
       }
     }
     // The sub-resources of every exported object, when asked for (docs/manifest-reference.md "Deny rule use").
-    if (input.subResources === true) {
-      for (const kind of exported.filter((k) => subResourcesOf(k).length > 0)) {
-        const resources = fetched[kind] ?? [];
-        const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
-        const of = resources.length === 1 ? `1 ${kind}` : `${resources.length} ${kindOf(kind).collection}`;
-        input.progress?.(`Reading the use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')} of ${of}`);
-        fetched[kind] = await withSubResources(session, { kind, resources, exported: fetched, keepDefaults: input.keepDefaults });
-      }
+    for (const kind of exported.filter((k) => subResourcesOf(k).length > 0 && readsSubResources(input, k))) {
+      const resources = fetched[kind] ?? [];
+      const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
+      const of = resources.length === 1 ? `1 ${kind}` : `${resources.length} ${kindOf(kind).collection}`;
+      input.progress?.(`Reading the use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')} of ${of}`);
+      fetched[kind] = await withSubResources(session, { kind, resources, exported: fetched, keepDefaults: input.keepDefaults });
     }
     const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = { ...fetched };
     for (const kind of available.filter((k) => missing.has(k))) {
@@ -243,6 +242,12 @@ interface LeftOutInput {
   readonly secrets: number;
 }
 
+/** True when the export reads the sub-resources of `kind` (ExportInput `subResources`). */
+function readsSubResources(input: ExportInput, kind: ResourceType): boolean {
+  const asked = input.subResources;
+  return asked === true || (Array.isArray(asked) && asked.includes(kind));
+}
+
 /**
  * What an export leaves out by its options and by design, one sentence each (what, then why):
  * kinds not asked for, objects outside the filters, sub-resources not read, built-in objects,
@@ -257,11 +262,10 @@ function leftOut({ input, available, exported, filters, lists, secrets }: LeftOu
     const given = filters[kind];
     if (given !== undefined) out.push(`${kind} objects that do not match ${given.join(' and ')}: not read (--filter)`);
   }
-  if (input.subResources !== true) {
-    for (const kind of exported) {
-      const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
-      if (labels.length > 0) out.push(`each ${kind}'s use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')}: not read (--no-deny-rule-use)`);
-    }
+  for (const kind of exported.filter((k) => !readsSubResources(input, k))) {
+    const labels = subResourcesOf(kind).map(([, def]) => `${def.label}s`);
+    const option = kindOf(kind).exportOption;
+    if (labels.length > 0) out.push(`each ${kind}'s use of ${[labels.slice(0, -1).join(', '), labels.at(-1)].filter(Boolean).join(' and ')}: not read${option ? ` (--no-${option.name})` : ''}`);
   }
   for (const kind of exported) {
     const builtIns = (lists[kind] ?? []).filter((r) => isBuiltInId(r.id)).length;

@@ -1,5 +1,8 @@
 import type { EmulatorHooks, Emit, RuleContext, StoredObject, ValidatorRules } from '../emulator-hooks.js';
 import { member } from '../emulator-hooks.js';
+import { denyRuleArchive } from './deny-rule-archive.js';
+import { denyRuleUsageRoutes } from './deny-rule-usage.js';
+import { denyRuleRoutes } from './deny-rules.js';
 
 /** docs/gateway-api.md "Attributes and server defaults" (value rules). */
 const PRIORITY_MIN = -999;
@@ -123,7 +126,9 @@ export const emulator: EmulatorHooks = {
   uniqueNames: true,
   // docs/gateway-api.md "Export and import": real clients read `./Mappings/Mapping/Name`, the
   // allow rules and the deny rule usage of alec_table.xml.
-  objectArchive: { file: 'alec_table.xml', listElement: 'Mappings', itemElement: 'Mapping', allowRulesAttribute: 'allowRules', denyRuleUsage: true },
+  objectArchive: { file: 'alec_table.xml', listElement: 'Mappings', itemElement: 'Mapping', allowRulesAttribute: 'allowRules', usage: denyRuleArchive },
+  // The built-in deny rules and a mapping's use of them (docs/gateway-api.md "Deny rules").
+  routes: (self, kinds) => [...denyRuleRoutes, ...denyRuleUsageRoutes(self, kinds)],
   templates: {
     builtIn: [
       { id: '-1000', name: 'New_Mapping', given: { name: 'New_Mapping' } },

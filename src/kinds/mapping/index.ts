@@ -16,6 +16,23 @@ export const mapping = {
   filterProperties: { label: ['labels'] },
   holdsSecret,
   rules,
+  // docs/manifest-reference.md "Deny rule use": reading the use costs one GET per mapping and key.
+  exportOption: {
+    name: 'deny-rule-use',
+    help: {
+      export: {
+        on: "write each exported mapping's use of deny rule groups and rules where it differs from the default (the default; one GET per mapping and group or rule)",
+        off: 'do not read the use of deny rule groups and rules (faster on large gateways; the summary lists it as not exported)',
+      },
+      init: {
+        on: "write each mapping's use of deny rule groups and rules where it differs from the default (the default; one GET per mapping and group or rule)",
+        off: 'do not read the use of deny rule groups and rules (faster on large gateways; listed as not exported)',
+      },
+    },
+  },
+  diagnosticCodes: {
+    'duplicate-priority': 'Two regex mappings (entryPath.regexFormatEnforced) have the same entryPath.priority',
+  },
   // A mapping's use of deny rules (docs/gateway-api.md "Deny rules"), declared by short name
   // (built-ins) or by name (custom groups and rules).
   subResources: {

@@ -4,7 +4,7 @@
  * manifest names it with a local handle; a live certificate that no manifest declares is
  * shown as `sha256:<first 16 hex digits>`.
  */
-import { createHash } from 'node:crypto';
+import { X509Certificate, createHash } from 'node:crypto';
 import type { IdentityHooks } from '../kind.js';
 
 /** Prefix of the name of a live certificate that no desired certificate matches. */
@@ -54,6 +54,17 @@ export function certificateFingerprint(pem: string): string | undefined {
   return createHash('sha256').update(der).digest('hex');
 }
 
+/** The common name of a PEM certificate's subject, or undefined when it is no certificate or has none. */
+export function subjectCommonName(pem: string): string | undefined {
+  try {
+    const subject = new X509Certificate(pem).subject;
+    const cn = subject.split('\n').find((line) => line.startsWith('CN='));
+    return cn?.slice(3);
+  } catch {
+    return undefined;
+  }
+}
+
 export const certificateIdentity: IdentityHooks = {
   byName: false,
   attributes: ['certificate'],
@@ -76,4 +87,6 @@ export const certificateIdentity: IdentityHooks = {
     return { matches: (listed) => typeof certificate === 'string' && listed.certificate === certificate };
   },
   deleteWhenOrphaned: true,
+  // An exported certificate is named after its subject: `shop.example.com-3f9a0c1d2e4b`.
+  exportName: (attributes) => (typeof attributes.certificate === 'string' ? subjectCommonName(attributes.certificate) : undefined),
 };

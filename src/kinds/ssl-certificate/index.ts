@@ -20,6 +20,10 @@ export const sslCertificate = {
   // docs/gateway-api.md "Documents and ids": the default certificate, named as every live certificate no manifest declares.
   builtInName: isUndeclaredCertificateName,
   rules,
+  diagnosticCodes: {
+    'invalid-private-key': "The certificate's privateKey is no PEM private key that can be read (with its passphrase)",
+    'private-key-mismatch': "The certificate's privateKey is not the key of its certificate",
+  },
   // docs/manifest-reference.md "Secrets": an export writes a passphrase source only for an encrypted key.
   takesWriteOnly,
   variants: ['earliest', 'middle', 'latest'],

@@ -19,4 +19,8 @@ export const virtualHost = {
   // docs/gateway-api.md "Documents and ids": the default virtual host.
   builtInName: (name: string) => name === 'default',
   rules,
+  diagnosticCodes: {
+    'http2-without-https': 'networkInterface.https.http2Allowed is true while networkInterface.https.enabled is false: HTTP/2 needs HTTPS',
+    'certificate-mode-link': 'tls.certificateMode names a source (CERTIFICATE, ACME_SERVICE) that the virtual host has no link to',
+  },
 } as const satisfies KindModule;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { objectElement, usageIn } from '../../../src/emulator/archive-xml.js';
-import { DENY_RULES, DENY_RULE_GROUPS } from '../../../src/emulator/deny-rules.js';
-import { EmulatorApiError } from '../../../src/emulator/responses.js';
+import { objectElement } from '../../../src/emulator/archive-xml.js';
+import { EmulatorApiError, errors } from '../../../src/emulator/responses.js';
+import { kindOf } from '../../../src/kinds/index.js';
+import { denyRuleArchive } from '../../../src/kinds/mapping/deny-rule-archive.js';
+import { DENY_RULES, DENY_RULE_GROUPS } from '../../../src/kinds/mapping/deny-rules.js';
 import { XmlFormatError, element, parseXml, writeXml } from '../../../src/emulator/xml.js';
 import type { XmlElement } from '../../../src/emulator/xml.js';
 
@@ -31,7 +33,12 @@ describe('the XML of export archives', () => {
 });
 
 describe('the mapping element of the archives', () => {
-  const archive = { file: 'alec_table.xml', listElement: 'Mappings', itemElement: 'Mapping', allowRulesAttribute: 'allowRules', denyRuleUsage: true } as const;
+  const archive = { file: 'alec_table.xml', listElement: 'Mappings', itemElement: 'Mapping', allowRulesAttribute: 'allowRules', usage: denyRuleArchive } as const;
+  const usageIn = (item: XmlElement, file: string): ReadonlyMap<string, unknown> => denyRuleArchive.read(item, file, errors);
+
+  it("is the mapping kind's archive", () => {
+    expect(kindOf('mapping').emulator.objectArchive?.usage).toBe(denyRuleArchive);
+  });
   const mapping = {
     type: 'mapping' as const,
     id: '7',

@@ -6,6 +6,7 @@ import type { CliIO, CommandModule } from '../../io.js';
 import type { ExportFlags } from './run.js';
 import { withProgress } from '../../progress.js';
 import { addConnectionOptions, addQuietOption } from '../reconcile/command.js';
+import { addKindOptions } from '../../kind-options.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -24,7 +25,7 @@ export const EXPORT_HELP: CommandHelp = {
 
 /** Registers `gwops export`. */
 export const registerExport: CommandModule = (program, io: CliIO, done) => {
-  addQuietOption(addConnectionOptions(
+  addKindOptions(addQuietOption(addConnectionOptions(
     program
       .command('export')
       .addHelpText('after', helpText(EXPORT_HELP))
@@ -34,9 +35,7 @@ export const registerExport: CommandModule = (program, io: CliIO, done) => {
     .option('--kind <kind>', 'export only this kind (repeatable)', collect)
     .option('--filter <filter>', "the API's GET filter, e.g. name=@shop- or label==team-shop, for every exported kind or as KIND:FILTER for one; also written as the ownership scope (repeatable, AND)", collect)
     .addOption(new Option('--layout <layout>', 'one file per object (<kind>/<name>.yaml) or one multi-document file per kind (<kind>.yaml)').choices(['per-object', 'per-kind']).default('per-object'))
-    .option('--keep-defaults', 'also write the attributes equal to the server defaults')
-    .option('--deny-rule-use', "write each exported mapping's use of deny rule groups and rules where it differs from the default (the default; one GET per mapping and group or rule)")
-    .option('--no-deny-rule-use', 'do not read the use of deny rule groups and rules (faster on large gateways; the summary lists it as not exported)')
+    .option('--keep-defaults', 'also write the attributes equal to the server defaults'), 'export')
     .option('--force', 'write into a directory that is not empty (the exported kinds\' manifest files there are replaced)')
     .addOption(new Option('--format <format>', 'text: the written files on stdout; json: the written files and the secrets table').choices(['text', 'json']).default('text'))
     .action(async (flags: ExportFlags) => {

@@ -13,6 +13,7 @@ import { gatewayInput } from '../../connection-flags.js';
 import type { CliIO } from '../../io.js';
 import { exportView } from './view.js';
 import type { ProgressReporter } from '../../../engine/progress.js';
+import { subResourceKinds } from '../../kind-options.js';
 
 /** Flags of `gwops export`, as commander parses them. */
 export interface ExportFlags extends ConnectionFlags {
@@ -22,8 +23,7 @@ export interface ExportFlags extends ConnectionFlags {
   layout: ExportLayout;
   keepDefaults?: boolean;
   force?: boolean;
-  /** False with `--no-deny-rule-use`; undefined (read) by default. */
-  denyRuleUse?: boolean;
+  // The kinds' options (`--deny-rule-use`, ...) are read by src/cli/kind-options.ts.
   format: 'text' | 'json';
   /** No progress on stderr. */
   quiet?: boolean;
@@ -40,7 +40,7 @@ export async function exportAction(flags: ExportFlags, io: CliIO, progress?: Pro
     layout: flags.layout,
     keepDefaults: flags.keepDefaults === true,
     force: flags.force === true,
-    subResources: flags.denyRuleUse !== false,
+    subResources: subResourceKinds(flags),
     progress: (message) => progress?.phase(message.charAt(0).toLowerCase() + message.slice(1)),
   });
   view.exported(result);

@@ -5,6 +5,7 @@ import { INTERRUPTED, helpText } from '../../help.js';
 import type { CliIO, CommandModule } from '../../io.js';
 import type { InitFlags } from './run.js';
 import { addConnectionOptions } from '../reconcile/command.js';
+import { addKindOptions } from '../../kind-options.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -23,7 +24,7 @@ export const INIT_HELP: CommandHelp = {
 
 /** Registers `gwops init`. */
 export const registerInit: CommandModule = (program, io: CliIO, done) => {
-  addConnectionOptions(
+  addKindOptions(addConnectionOptions(
     program
       .command('init')
       .addHelpText('after', helpText(INIT_HELP))
@@ -34,9 +35,7 @@ export const registerInit: CommandModule = (program, io: CliIO, done) => {
   )
     .option('--from-gateway', 'fill manifests/ and gwops.yaml from a live gateway through gwops export (with the connection options)')
     .option('--kind <kind>', 'with --from-gateway: export only this kind (repeatable)', collect)
-    .option('--filter <filter>', "with --from-gateway: the API's GET filter for every exported kind or as KIND:FILTER, also written as the ownership scope (repeatable)", collect)
-    .option('--deny-rule-use', "with --from-gateway: write each mapping's use of deny rule groups and rules where it differs from the default (the default; one GET per mapping and group or rule)")
-    .option('--no-deny-rule-use', 'with --from-gateway: do not read the use of deny rule groups and rules (faster on large gateways; listed as not exported)')
+    .option('--filter <filter>', "with --from-gateway: the API's GET filter for every exported kind or as KIND:FILTER, also written as the ownership scope (repeatable)", collect), 'init')
     .addOption(new Option('--layout <layout>', 'with --from-gateway: one file per object or one file per kind').choices(['per-object', 'per-kind']).default('per-object'))
     .action(async (dir: string | undefined, flags: InitFlags) => {
       const { initAction } = await import('./run.js');

@@ -15,6 +15,7 @@ import type { ConnectionFlags } from '../../connection-flags.js';
 import { gatewayInput } from '../../connection-flags.js';
 import { EXIT } from '../../../exit-codes.js';
 import type { CliIO } from '../../io.js';
+import { givenKindOptions, subResourceKinds } from '../../kind-options.js';
 import { renderNotExported, renderOtherWarnings } from '../export/view.js';
 import { renderInit } from './view.js';
 
@@ -24,8 +25,7 @@ export interface InitFlags extends ConnectionFlags {
   kind?: string[];
   filter?: string[];
   layout: ExportLayout;
-  /** True with `--deny-rule-use`, false with `--no-deny-rule-use`, undefined (read) by default. */
-  denyRuleUse?: boolean;
+  // The kinds' options (`--deny-rule-use`, ...) are read by src/cli/kind-options.ts.
 }
 
 /**
@@ -50,9 +50,8 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
     [flags.variant, '--variant'],
     [flags.kind, '--kind'],
     [flags.filter, '--filter'],
-    [flags.denyRuleUse, flags.denyRuleUse === false ? '--no-deny-rule-use' : '--deny-rule-use'],
   ];
-  const exportOnly = given.filter(([value]) => value !== undefined).map(([, option]) => option);
+  const exportOnly = [...given.filter(([value]) => value !== undefined).map(([, option]) => option), ...givenKindOptions(flags)];
   if (!fromGateway && exportOnly.length > 0) throw new UsageError(`${exportOnly.join(', ')} only with --from-gateway`);
 
   const result = await runInit({
@@ -66,7 +65,7 @@ export async function initAction(dir: string | undefined, flags: InitFlags, io: 
           layout: flags.layout,
           keepDefaults: false,
           force: false,
-          subResources: flags.denyRuleUse !== false,
+          subResources: subResourceKinds(flags),
           progress: (message) => void io.stderr.write(`${message}\n`),
         }
       : undefined,

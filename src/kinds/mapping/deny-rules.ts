@@ -4,12 +4,17 @@
  * them (enabled / log-only per group and per rule, enabled and not log-only by default).
  * The set is small and illustrative, not a real gateway's full catalogue. Each entry also
  * has the negative numeric id the export archives use (`DenyRuleId`, `DenyRuleGroupId`).
+ * The mapping kind's emulator hooks serve them (`routes`) and carry them in its archives.
  */
-import type { DenyRuleUsage, JsonObject, StoredObject } from './model.js';
-import { dataReply, errors } from './responses.js';
-import type { Reply } from './responses.js';
-import type { Call, Route } from './routing.js';
-import { param } from './routing.js';
+import type { Json, JsonObject, KindCall, KindRoute, StoredObject } from '../emulator-hooks.js';
+
+/** How a mapping uses one deny rule group or rule (kept in `StoredObject.denyRuleUsage`). */
+export interface DenyRuleUsage {
+  readonly enabled: boolean;
+  readonly logOnly: boolean;
+  /** A built-in group's exceptions, whole (`{enabled, parameterNamePattern | headerNamePattern}` items); none when absent. */
+  readonly exceptions?: readonly Json[];
+}
 
 /** One built-in deny rule. */
 export interface BuiltInDenyRule {
@@ -97,24 +102,24 @@ function ruleResource(r: (typeof DENY_RULES)[number]): JsonObject {
   return { type: 'deny-rule', id: r.shortName, attributes: { name: ruleName(r), shortName: r.shortName, denyRuleGroup: r.group.shortName } };
 }
 
-function oneGroup(call: Call): Reply {
-  const id = param(call, 'shortName');
+function oneGroup(call: KindCall): Json {
+  const id = call.param('shortName');
   const found = DENY_RULE_GROUPS.find((g) => g.shortName === id);
-  if (!found) throw errors.notFound(`deny-rule-group ${id}`);
-  return dataReply(groupResource(found));
+  if (!found) throw call.errors.notFound(`deny-rule-group ${id}`);
+  return groupResource(found);
 }
 
-function oneRule(call: Call): Reply {
-  const id = param(call, 'shortName');
+function oneRule(call: KindCall): Json {
+  const id = call.param('shortName');
   const found = DENY_RULES.find((r) => r.shortName === id);
-  if (!found) throw errors.notFound(`deny-rule ${id}`);
-  return dataReply(ruleResource(found));
+  if (!found) throw call.errors.notFound(`deny-rule ${id}`);
+  return ruleResource(found);
 }
 
 /** The read-only routes of the built-in deny rule groups and rules (placed before the generic resource routes). */
-export const denyRuleRoutes: readonly Route[] = [
-  { method: 'GET', pattern: ['configuration', 'deny-rule-groups'], modifying: false, needsLoad: true, handle: () => dataReply(DENY_RULE_GROUPS.map(groupResource)) },
-  { method: 'GET', pattern: ['configuration', 'deny-rule-groups', ':shortName'], modifying: false, needsLoad: true, handle: oneGroup },
-  { method: 'GET', pattern: ['configuration', 'deny-rules'], modifying: false, needsLoad: true, handle: () => dataReply(DENY_RULES.map(ruleResource)) },
-  { method: 'GET', pattern: ['configuration', 'deny-rules', ':shortName'], modifying: false, needsLoad: true, handle: oneRule },
+export const denyRuleRoutes: readonly KindRoute[] = [
+  { method: 'GET', pattern: ['configuration', 'deny-rule-groups'], modifying: false, handle: () => DENY_RULE_GROUPS.map(groupResource) },
+  { method: 'GET', pattern: ['configuration', 'deny-rule-groups', ':shortName'], modifying: false, handle: oneGroup },
+  { method: 'GET', pattern: ['configuration', 'deny-rules'], modifying: false, handle: () => DENY_RULES.map(ruleResource) },
+  { method: 'GET', pattern: ['configuration', 'deny-rules', ':shortName'], modifying: false, handle: oneRule },
 ];

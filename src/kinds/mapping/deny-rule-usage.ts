@@ -5,19 +5,24 @@
  * (log-only). The use is kept with the mapping (`StoredObject.denyRuleUsage`), so it travels
  * with the working copy through save, activate, export, import and the state file.
  *
- * The mapping kind is the one whose object archive carries deny rule usage; the custom kinds
- * are those whose emulator hooks declare `mappingUsage`. Stored keys: a built-in's short name, or
+ * The mapping kind serves them (its emulator hooks' `routes`); the custom kinds are those
+ * whose emulator hooks declare `mappingUsage`. Stored keys: a built-in's short name, or
  * `{type}:{id}` for a custom group or rule (short names hold no colon).
  */
-import { KINDS } from '../kinds/index.js';
-import type { KindDefinition } from '../kinds/index.js';
-import { isJsonObject } from './attributes.js';
+import type { KindDefinition } from '../kind.js';
+import type { Json, JsonObject, KindCall, KindRoute, StoredObject } from '../emulator-hooks.js';
+import { isObject } from '../values.js';
 import { DENY_RULES, DENY_RULE_GROUPS, DEFAULT_USAGE, isDefaultUsage } from './deny-rules.js';
-import type { DenyRuleUsage, Json, JsonObject, StoredObject } from './model.js';
-import { dataReply, errors } from './responses.js';
-import type { Reply } from './responses.js';
-import type { Call, Route } from './routing.js';
-import { param, requestData, show, workingCopy } from './routing.js';
+import type { DenyRuleUsage } from './deny-rules.js';
+
+/** A JSON value as shown in an error detail. */
+function show(value: Json | undefined): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value);
+}
+
+function isJsonObject(value: Json | undefined): value is JsonObject {
+  return isObject(value);
+}
 
 /** The two pattern members an exception may carry; exactly one per exception. */
 export const EXCEPTION_PATTERNS = ['parameterNamePattern', 'headerNamePattern'] as const;
@@ -31,7 +36,7 @@ interface UsageKind {
   /** True when a PATCH body carries `data.id` (the custom kinds); a built-in's body has none. */
   readonly bodyId: boolean;
   /** The stored key of `key`, or undefined when no such group or rule exists in `call`'s working copy. */
-  storedKey(call: Call, key: string): string | undefined;
+  storedKey(call: KindCall, key: string): string | undefined;
 }
 
 function customUsage(kind: KindDefinition, type: string): UsageKind {
@@ -40,11 +45,12 @@ function customUsage(kind: KindDefinition, type: string): UsageKind {
     type,
     attributes: ['logOnly'],
     bodyId: true,
-    storedKey: (call, key) => (workingCopy(call).objects[kind.type].has(key) ? `${kind.type}:${key}` : undefined),
+    storedKey: (call, key) => (call.objects(kind.type).has(key) ? `${kind.type}:${key}` : undefined),
   };
 }
 
-const USAGE_KINDS: readonly UsageKind[] = [
+/** The uses a mapping has: of the built-in groups and rules, and of the objects of every kind with `mappingUsage` among `kinds`. */
+const usageKinds = (kinds: readonly KindDefinition[]): readonly UsageKind[] => [
   {
     segment: 'deny-rule-groups',
     type: 'mapping-deny-rule-group',
@@ -60,21 +66,16 @@ const USAGE_KINDS: readonly UsageKind[] = [
     storedKey: (_call, key) => (DENY_RULES.some((r) => r.shortName === key) ? key : undefined),
   },
   // The kinds whose objects mappings use one by one (EmulatorHooks `mappingUsage`).
-  ...KINDS.flatMap((k) => (k.emulator.mappingUsage ? [customUsage(k, k.emulator.mappingUsage.type)] : [])),
+  ...kinds.flatMap((k) => (k.emulator.mappingUsage ? [customUsage(k, k.emulator.mappingUsage.type)] : [])),
 ];
 
-/** The kind whose objects use deny rules: the one whose object archive carries their usage. */
-function usingKind(): KindDefinition | undefined {
-  return KINDS.find((k) => k.emulator.objectArchive?.denyRuleUsage === true);
-}
-
-function addressed(call: Call, usage: UsageKind, kind: KindDefinition): { mapping: StoredObject; key: string; storedKey: string } {
-  const mid = param(call, 'mid');
-  const mapping = workingCopy(call).objects[kind.type].get(mid);
-  if (!mapping) throw errors.notFound(`${kind.type} ${mid}`);
-  const key = param(call, 'key');
+function addressed(call: KindCall, usage: UsageKind, kind: KindDefinition): { mapping: StoredObject; key: string; storedKey: string } {
+  const mid = call.param('mid');
+  const mapping = call.objects(kind.type).get(mid);
+  if (!mapping) throw call.errors.notFound(`${kind.type} ${mid}`);
+  const key = call.param('key');
   const storedKey = usage.storedKey(call, key);
-  if (storedKey === undefined) throw errors.notFound(`${usage.type} ${key} of ${kind.type} ${mid}`);
+  if (storedKey === undefined) throw call.errors.notFound(`${usage.type} ${key} of ${kind.type} ${mid}`);
   return { mapping, key, storedKey };
 }
 
@@ -87,7 +88,7 @@ function resource(usage: UsageKind, key: string, stored: DenyRuleUsage): JsonObj
  * One exception item, checked and completed (item and pattern `enabled` default true, the
  * pattern's `name` defaults to empty). @throws EmulatorApiError 400 INVALID_VALUE.
  */
-function exceptionItem(item: Json, i: number): JsonObject {
+function exceptionItem(errors: KindCall['errors'], item: Json, i: number): JsonObject {
   const where = `exceptions[${i}]`;
   if (!isJsonObject(item)) throw errors.invalidValue(`${where} must be an object`);
   const unknown = Object.keys(item).filter((k) => k !== 'enabled' && !(EXCEPTION_PATTERNS as readonly string[]).includes(k));
@@ -109,8 +110,9 @@ function exceptionItem(item: Json, i: number): JsonObject {
 }
 
 /** The use a PATCH body asks for, merged onto `current`. @throws EmulatorApiError 400. */
-function patched(call: Call, usage: UsageKind, key: string, current: DenyRuleUsage): DenyRuleUsage {
-  const data = requestData(call.json());
+function patched(call: KindCall, usage: UsageKind, key: string, current: DenyRuleUsage): DenyRuleUsage {
+  const errors = call.errors;
+  const data = call.data();
   if (!isJsonObject(data)) throw errors.invalidFormat("'data' must be a resource object");
   if (data.type !== usage.type) throw errors.invalidFormat(`'data.type' must be '${usage.type}'${data.type === undefined ? '' : `, not ${show(data.type)}`}`);
   if (usage.bodyId && data.id !== undefined && data.id !== null && (typeof data.id === 'object' || String(data.id) !== key)) {
@@ -123,7 +125,7 @@ function patched(call: Call, usage: UsageKind, key: string, current: DenyRuleUsa
     if (!(usage.attributes as readonly string[]).includes(name)) throw errors.invalidValue(`${usage.type} has no attribute ${name} (it has ${usage.attributes.join(', ')})`);
     if (name === 'exceptions') {
       if (!Array.isArray(value)) throw errors.invalidValue('exceptions must be an array');
-      next = { ...next, exceptions: value.map(exceptionItem) };
+      next = { ...next, exceptions: value.map((item, i) => exceptionItem(errors, item, i)) };
     } else {
       if (typeof value !== 'boolean') throw errors.invalidValue(`${name} must be a boolean, not ${show(value)}`);
       next = { ...next, [name]: value };
@@ -141,26 +143,25 @@ function withUsage(mapping: StoredObject, storedKey: string, next: DenyRuleUsage
   return sorted.length === 0 ? rest : { ...rest, denyRuleUsage: Object.fromEntries(sorted.map((k) => [k, all[k] as DenyRuleUsage])) };
 }
 
-function routesOf(kind: KindDefinition, usage: UsageKind): Route[] {
+function routesOf(kind: KindDefinition, usage: UsageKind): KindRoute[] {
   const pattern = ['configuration', kind.collection, ':mid', usage.segment, ':key'];
-  const get = (call: Call): Reply => {
+  const get = (call: KindCall): Json => {
     const { mapping, key, storedKey } = addressed(call, usage, kind);
-    return dataReply(resource(usage, key, mapping.denyRuleUsage?.[storedKey] ?? DEFAULT_USAGE));
+    return resource(usage, key, mapping.denyRuleUsage?.[storedKey] ?? DEFAULT_USAGE);
   };
-  const patch = (call: Call): Reply => {
+  const patch = (call: KindCall): Json => {
     const { mapping, key, storedKey } = addressed(call, usage, kind);
     const next = patched(call, usage, key, mapping.denyRuleUsage?.[storedKey] ?? DEFAULT_USAGE);
-    workingCopy(call).objects[kind.type].set(mapping.id, withUsage(mapping, storedKey, next));
-    return dataReply(resource(usage, key, next));
+    call.objects(kind.type).set(mapping.id, withUsage(mapping, storedKey, next));
+    return resource(usage, key, next);
   };
   return [
-    { method: 'GET', pattern, modifying: false, needsLoad: true, handle: get },
-    { method: 'PATCH', pattern, modifying: true, needsLoad: true, handle: patch },
+    { method: 'GET', pattern, modifying: false, handle: get },
+    { method: 'PATCH', pattern, modifying: true, handle: patch },
   ];
 }
 
-/** The per-mapping deny rule usage routes (none when no kind uses deny rules). */
-export const denyRuleUsageRoutes: readonly Route[] = (() => {
-  const kind = usingKind();
-  return kind ? USAGE_KINDS.flatMap((u) => routesOf(kind, u)) : [];
-})();
+/** The per-mapping deny rule usage routes of `kind` (the mapping kind), for the custom kinds among `kinds`. */
+export function denyRuleUsageRoutes(kind: KindDefinition, kinds: readonly KindDefinition[]): KindRoute[] {
+  return usageKinds(kinds).flatMap((u) => routesOf(kind, u));
+}
