@@ -16,6 +16,7 @@ import { sslCertificate } from './ssl-certificate/index.js';
 import { virtualHost } from './virtual-host/index.js';
 
 export type {
+  AttributeSchema,
   DocumentKind,
   IdentityHooks,
   KindAttributes,

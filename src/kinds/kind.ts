@@ -172,6 +172,9 @@ export interface ManifestRuleContext {
  */
 export type ManifestRules = (documents: readonly RuleDocument[], context: ManifestRuleContext) => void;
 
+/** A kind's hand-written attribute schema, as data (loosely typed: schemas are data). */
+export type AttributeSchema = { readonly [keyword: string]: unknown };
+
 /**
  * The fixed shape of a kind module. Modules declare themselves `as const satisfies
  * KindModule` (types and names loose, so that {@link ResourceType} can be read off them);
@@ -185,6 +188,13 @@ export interface KindDefinition<Type extends string = ResourceType> {
    * module and `attributes.schema.json` in the kind's folder by `npm run schemas`).
    */
   readonly description: string;
+  /**
+   * The kind's attribute schema (JSON Schema draft 2020-12): `attributes.schema.json` in the
+   * kind's folder, imported as data (`with { type: 'json' }`). It is the `$defs.attributes`
+   * of the kind's document schema, which src/schema/kind-schema.ts makes from it in memory;
+   * its `x-gwops-*` marks are described in src/schema/index.ts.
+   */
+  readonly attributes: AttributeSchema;
   /** What the gateway emulator needs of this kind (defaults, validator rules, label). */
   readonly emulator: EmulatorHooks;
   /** Path segment under `/configuration`, e.g. `virtual-hosts`. */

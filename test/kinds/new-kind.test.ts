@@ -19,7 +19,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 import type { KindDefinition, ResourceType } from '../../src/kinds/index.js';
 import { manifestReference } from '../../src/docs/manifest-reference.js';
-import { PROJECT_SCHEMA_FILE, attributesSource, attributesSourceUrl, committedSchemaText, generatedSchemaFiles } from '../../src/schema/generate.js';
+import { PROJECT_SCHEMA_FILE, committedSchemaText, generatedSchemaFiles } from '../../src/schema/generate.js';
 import type { JsonSchema } from '../../src/schema/index.js';
 import { KIND_EXAMPLES } from '../support/kind-examples.js';
 
@@ -37,8 +37,9 @@ describe('what a new kind needs', () => {
     for (const kind of KINDS) {
       const files = readdirSync(new URL(`${kind.type}/`, KINDS_DIR));
       expect(files, kind.type).toEqual(expect.arrayContaining(['index.ts', 'attributes.schema.json']));
-      expect(attributesSourceUrl(kind).href).toBe(new URL(`${kind.type}/attributes.schema.json`, KINDS_DIR).href);
-      expect(attributesSource(kind).type, kind.type).toBe('object');
+      const source = JSON.parse(readFileSync(new URL(`${kind.type}/attributes.schema.json`, KINDS_DIR), 'utf8')) as JsonSchema;
+      expect(source.type, kind.type).toBe('object');
+      expect(kind.attributes, kind.type).toEqual(source);
     }
   });
 
@@ -66,7 +67,7 @@ describe('what a new kind needs', () => {
     };
     const attributes: JsonSchema = { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, ips: { type: 'array', items: { type: 'string' } } } };
     const projectText = committedSchemaText(PROJECT_SCHEMA_FILE) ?? '';
-    const files = generatedSchemaFiles([...KINDS, extra], projectText, (k) => (k === extra ? attributes : attributesSource(k)));
+    const files = generatedSchemaFiles([...KINDS, extra], projectText, (k) => (k === extra ? attributes : (k.attributes)));
     const text = (name: string): string => files.find((f) => f.fileName === name)?.text ?? '';
     expect(JSON.parse(text('made-up-environment.schema.json'))).toMatchObject({ properties: { kind: { const: 'made-up-environment' } }, $defs: { attributes } });
     expect(JSON.parse(text('made-up-environment-template.schema.json'))).toMatchObject({ properties: { kind: { const: 'made-up-environment-template' } } });
