@@ -39,6 +39,13 @@ export interface RelationshipDefinition<Target extends string = ResourceType> {
   readonly cardinality: 'one' | 'many';
   /** The relationship name on the target that shows the same link. */
   readonly inverse: string;
+  /**
+   * The cardinality of the {@link inverse} relationship, for a target whose module does not
+   * declare it: the registry then adds it to the target (src/kinds/index.ts `KINDS`), with
+   * this relationship's variants and the other side canonical. So a new kind that links to
+   * existing ones is its own folder; a target that declares the inverse itself wins.
+   */
+  readonly inverseCardinality?: 'one' | 'many';
   /** Variants in which this relationship exists; all when absent. */
   readonly variants?: readonly Variant[];
   /**
