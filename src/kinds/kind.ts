@@ -192,7 +192,7 @@ export interface KindDefinition<Type extends string = ResourceType> {
   /**
    * What a manifest document of this kind is, in one sentence with the docs section it comes
    * from: the `description` of its schema (`schemas/<type>.schema.json`, made from this
-   * module and `attributes.schema.json` in the kind's folder by `npm run schemas`).
+   * module and `attributes.schema.json` in the kind's folder by `npm run generate`).
    */
   readonly description: string;
   /**
