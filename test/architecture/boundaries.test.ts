@@ -77,6 +77,7 @@ describe('import directions', () => {
     ['src/engine/order.ts', "import { withSession } from '../gateway/index.js';"],
     ['src/engine/order.ts', "import { runPlan } from '../operations/plan.js';"],
     ['src/engine/order.ts', "import { FILE_LIMITS } from '../files.js';"],
+    ['src/engine/diff.ts', "import { loadSchemaFile } from '../schema/schema-files.js';"],
     ['src/engine/order.ts', 'export const when = Date.now();'],
     ['src/engine/order.ts', 'export const env = process.env.HOME;'],
     ['src/manifest/types.ts', "import type { Plan } from '../engine/plan-types.js';"],
