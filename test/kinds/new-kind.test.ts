@@ -12,7 +12,7 @@
  *
  * Everything else (schemas, dispatch, ownership, docs, the walkthrough, the conformance
  * resources) follows from those, as the last test shows for a made-up kind, and
- * test/kinds/scratch-kind.test.ts for a real one added to a copy of the repository.
+ * test/drills/scratch-kind.test.ts for a real one added to a copy of the repository.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
