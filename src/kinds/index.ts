@@ -16,6 +16,7 @@ import { sslCertificate } from './ssl-certificate/index.js';
 import { virtualHost } from './virtual-host/index.js';
 
 export type {
+  AttributeSchema,
   DocumentKind,
   ExportOption,
   IdentityHooks,
@@ -63,7 +64,28 @@ export const KIND_MODULES = [
  * annotation checks every module against the strict `KindDefinition` (relationship
  * targets are resource types).
  */
-export const KINDS: readonly KindDefinition[] = KIND_MODULES;
+export const KINDS: readonly KindDefinition[] = withInverses(KIND_MODULES);
+
+/**
+ * `modules` with the inverse of every relationship that names an `inverseCardinality` added
+ * to its target, unless the target's module declares it (see
+ * RelationshipDefinition.inverseCardinality). Kinds that gain nothing are returned as they are.
+ */
+function withInverses(modules: readonly KindDefinition[]): KindDefinition[] {
+  const added = new Map<string, Record<string, KindDefinition['relationships'][string]>>();
+  for (const kind of modules) {
+    for (const rel of Object.values(kind.relationships)) {
+      const target = modules.find((k) => k.type === rel.target);
+      if (rel.inverseCardinality === undefined || !target || Object.hasOwn(target.relationships, rel.inverse)) continue;
+      const inverse = { name: rel.inverse, target: kind.type, cardinality: rel.inverseCardinality, inverse: rel.name, canonical: !rel.canonical, ...(rel.variants ? { variants: rel.variants } : {}) };
+      added.set(target.type, { ...added.get(target.type), [rel.inverse]: inverse });
+    }
+  }
+  return modules.map((kind) => {
+    const more = added.get(kind.type);
+    return more ? { ...kind, relationships: { ...kind.relationships, ...more } } : kind;
+  });
+}
 
 const byType = new Map<string, KindDefinition>(KINDS.map((k) => [k.type, k]));
 const byCollection = new Map<string, KindDefinition>(KINDS.map((k) => [k.collection, k]));

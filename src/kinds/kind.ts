@@ -38,6 +38,13 @@ export interface RelationshipDefinition<Target extends string = ResourceType> {
   readonly cardinality: 'one' | 'many';
   /** The relationship name on the target that shows the same link. */
   readonly inverse: string;
+  /**
+   * The cardinality of the {@link inverse} relationship, for a target whose module does not
+   * declare it: the registry then adds it to the target (src/kinds/index.ts `KINDS`), with
+   * this relationship's variants and the other side canonical. So a new kind that links to
+   * existing ones is its own folder; a target that declares the inverse itself wins.
+   */
+  readonly inverseCardinality?: 'one' | 'many';
   /** Variants in which this relationship exists; all when absent. */
   readonly variants?: readonly Variant[];
   /**
@@ -193,6 +200,9 @@ export interface ManifestRuleContext {
  */
 export type ManifestRules = (documents: readonly RuleDocument[], context: ManifestRuleContext) => void;
 
+/** A kind's hand-written attribute schema, as data (loosely typed: schemas are data). */
+export type AttributeSchema = { readonly [keyword: string]: unknown };
+
 /**
  * The fixed shape of a kind module. Modules declare themselves `as const satisfies
  * KindModule` (types and names loose, so that {@link ResourceType} can be read off them);
@@ -203,9 +213,16 @@ export interface KindDefinition<Type extends string = ResourceType> {
   /**
    * What a manifest document of this kind is, in one sentence with the docs section it comes
    * from: the `description` of its schema (`schemas/<type>.schema.json`, made from this
-   * module and `attributes.schema.json` in the kind's folder by `npm run schemas`).
+   * module and `attributes.schema.json` in the kind's folder by `npm run generate`).
    */
   readonly description: string;
+  /**
+   * The kind's attribute schema (JSON Schema draft 2020-12): `attributes.schema.json` in the
+   * kind's folder, imported as data (`with { type: 'json' }`). It is the `$defs.attributes`
+   * of the kind's document schema, which src/schema/kind-schema.ts makes from it in memory;
+   * its `x-gwops-*` marks are described in src/schema/index.ts.
+   */
+  readonly attributes: AttributeSchema;
   /** What the gateway emulator needs of this kind (defaults, validator rules, label). */
   readonly emulator: EmulatorHooks;
   /** Path segment under `/configuration`, e.g. `virtual-hosts`. */

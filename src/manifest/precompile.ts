@@ -9,7 +9,8 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { PRECOMPILED_DIR, PROJECT_FILE_VALIDATOR, precompiledFile, precompiledModule } from './precompiled.js';
 import { PACKAGE_SCHEMA_OPTIONS, documentAjv, documentSchemaId, documentSchemasDigest, newAjv } from './schema-check.js';
 import { projectSchemaDigest } from './project.js';
-import { SCHEMA_KINDS, loadSchemaFile } from '../schema/index.js';
+import { SCHEMA_KINDS } from '../schema/index.js';
+import { loadSchemaFile } from '../schema/schema-files.js';
 
 /** The module text of every precompiled validator, by name: each document kind's, and the project file's ({@link PROJECT_FILE_VALIDATOR}). */
 export function precompiledModules(): Map<string, string> {

@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import { InputError, FileReadError } from '../errors.js';
 import { FILE_LIMITS, readFileBounded } from '../files.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
-import { loadSchemaFile } from '../schema/index.js';
+import { loadSchemaFile } from '../schema/schema-files.js';
 import type { DriftSettings } from './drift-ignore.js';
 import { parseDriftSettings } from './drift-ignore.js';
 import type { Diagnostic } from '../diagnostics.js';

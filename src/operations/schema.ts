@@ -4,7 +4,8 @@
  * editor line `# yaml-language-server: $schema=...` names).
  */
 import { UsageError } from '../errors.js';
-import { SCHEMA_KINDS, loadSchemaFile } from '../schema/index.js';
+import { SCHEMA_KINDS } from '../schema/index.js';
+import { loadSchemaFile } from '../schema/schema-files.js';
 import { suggestion } from '../manifest/schema-check.js';
 
 /** Names `gwops schema` accepts: the document kinds plus `project` and `manifest`. */

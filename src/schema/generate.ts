@@ -17,13 +17,13 @@
  * newline, keys in a fixed order, and `test/schema/generated.test.ts` fails when a
  * committed file differs from what {@link generatedSchemaFiles} makes.
  */
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition } from '../kinds/index.js';
-import { documentKinds, schemaFileName, schemaFileUrl } from './index.js';
+import { documentKinds, schemaFileName } from './index.js';
+import { schemaFileUrl } from './schema-files.js';
 import type { JsonSchema } from './index.js';
 import { SCHEMA_BASE, kindDocumentSchema, templateDocumentSchema } from './kind-schema.js';
-import { FILE_LIMITS, readTextBounded } from '../files.js';
 import { committedText, runGenerator } from '../generated-files.js';
 import type { GeneratedFile, GeneratedFolder } from '../generated-files.js';
 
@@ -34,9 +34,6 @@ export const PROJECT_SCHEMA_FILE = 'project.schema.json';
 
 /** The command that regenerates the files, as named in messages. */
 export const REGENERATE_COMMAND = 'npm run schemas';
-
-/** The hand-written sources of the generated kind schemas: `<this folder><type>/attributes.schema.json`. */
-const KINDS_SOURCE = new URL('../../src/kinds/', import.meta.url);
 
 /** The generated files of `schemas/`. */
 export const SCHEMAS_FOLDER: GeneratedFolder = { dir: schemaFileUrl('./'), label: 'schemas', command: REGENERATE_COMMAND };
@@ -153,29 +150,16 @@ export function generatedSchemaFiles(kinds: readonly KindDefinition[], projectTe
   ];
 }
 
-/** Where the hand-written attribute schema of `kind` is: `src/kinds/<type>/attributes.schema.json`. */
-export function attributesSourceUrl(kind: KindDefinition): URL {
-  return new URL(`${kind.type}/attributes.schema.json`, KINDS_SOURCE);
-}
-
-/**
- * The hand-written attribute schema of `kind` as it is on disk now.
- * @throws FileReadError when the file is missing; SyntaxError when it is not JSON
- */
-export function attributesSource(kind: KindDefinition): JsonSchema {
-  return JSON.parse(readTextBounded(fileURLToPath(attributesSourceUrl(kind)), FILE_LIMITS.bundled)) as JsonSchema;
-}
-
 /** The text of `schemas/<fileName>` as it is on disk now (not cached), or undefined when missing. */
 export function committedSchemaText(fileName: string): string | undefined {
   return committedText(SCHEMAS_FOLDER, fileName);
 }
 
-/** The generated files for the registry (`KINDS`), its attribute schemas and the project file on disk now. */
+/** The generated files for the registry (`KINDS`), the attribute schemas its modules carry and the project file on disk now. */
 export function currentGeneratedFiles(): GeneratedFile[] {
   const projectText = committedSchemaText(PROJECT_SCHEMA_FILE);
   if (projectText === undefined) throw new Error(`schemas/${PROJECT_SCHEMA_FILE} is missing`);
-  return generatedSchemaFiles(KINDS, projectText, attributesSource);
+  return generatedSchemaFiles(KINDS, projectText, (kind) => kind.attributes);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await runGenerator(SCHEMAS_FOLDER, 'dist/schema/generate.js', currentGeneratedFiles, process.argv.slice(2));

@@ -1,9 +1,12 @@
 /**
- * Access to the JSON Schemas in `schemas/`, the single source of truth for the attributes
- * of every kind. Everything that needs to know an attribute (manifest validation, the
- * emulator's request checks, secret masking, variant rules) derives it from here. The
- * document schema of each kind is generated (`npm run schemas`, src/schema/generate.ts)
- * from its kind module and its hand-written `src/kinds/<type>/attributes.schema.json`.
+ * The JSON Schemas of every kind, the single source of truth for their attributes, as data:
+ * each kind module carries its hand-written attribute schema (`attributes.schema.json` in
+ * its folder), and the document schema of each kind is made from it in memory
+ * (src/schema/kind-schema.ts). Everything that needs to know an attribute (manifest
+ * validation, the diff, the emulator's request checks, secret masking, variant rules)
+ * derives it from here. Nothing here reads a file: `schemas/*.schema.json` are the same
+ * schemas written out for editors and the package (`npm run generate`,
+ * src/schema/generate.ts), read back only by src/schema/schema-files.ts.
  *
  * Schema conventions (draft 2020-12):
  * - `$defs.attributes` of `schemas/<type>.schema.json` is the attribute object of the API
@@ -32,10 +35,9 @@
  *   X.509 certificate in PEM, possibly several concatenated. Plans and drift reports show it
  *   by subject, SANs, validity and SHA-256 fingerprint; the PEM only with `--verbose`.
  */
-import { fileURLToPath } from 'node:url';
-import { FILE_LIMITS, readTextBounded } from '../files.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, kindOfDocument } from '../kinds/index.js';
 import type { KindDefinition, ResourceType, Variant } from '../kinds/index.js';
+import { kindDocumentSchema, templateDocumentSchema } from './kind-schema.js';
 
 /** A JSON Schema node (loosely typed: schemas are data). */
 export interface JsonSchema {
@@ -96,27 +98,6 @@ export function documentKinds(kinds: readonly KindDefinition[]): SchemaKind[] {
 /** Every document kind that has a schema file, derived from the registry (`KINDS`). */
 export const SCHEMA_KINDS: readonly SchemaKind[] = documentKinds(KINDS);
 
-const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
-const cache = new Map<string, JsonSchema>();
-
-/** Absolute file URL of a schema file in `schemas/`. */
-export function schemaFileUrl(fileName: string): URL {
-  return new URL(fileName, SCHEMA_DIR);
-}
-
-/**
- * The schema file `schemas/<fileName>`, parsed once and cached. Callers must not mutate it.
- * @throws Error when the file is missing or not JSON (a packaging error).
- */
-export function loadSchemaFile(fileName: string): JsonSchema {
-  let schema = cache.get(fileName);
-  if (!schema) {
-    schema = JSON.parse(readTextBounded(fileURLToPath(schemaFileUrl(fileName)), FILE_LIMITS.bundled)) as JsonSchema;
-    cache.set(fileName, schema);
-  }
-  return schema;
-}
-
 /** The file name in `schemas/` of a document kind's schema: `<kind>.schema.json`. */
 export function schemaFileName(kind: SchemaKind): string {
   return `${kind}.schema.json`;
@@ -124,10 +105,20 @@ export function schemaFileName(kind: SchemaKind): string {
 
 const documentSchemas = new Map<SchemaKind, JsonSchema>();
 
-/** The manifest document schema of a kind (`schemas/<kind>.schema.json`; cached by kind: asked for about every document). */
+/**
+ * The manifest document schema of a kind, made in memory from its kind module (the same
+ * value `npm run generate` writes to `schemas/<kind>.schema.json`, so nothing here reads a
+ * file: the engine may use these facts). Cached by kind (asked for about every document);
+ * callers must not change it.
+ * @throws Error when `kind` is no document kind (a programming error)
+ */
 export function documentSchema(kind: SchemaKind): JsonSchema {
   let schema = documentSchemas.get(kind);
-  if (!schema) documentSchemas.set(kind, (schema = loadSchemaFile(schemaFileName(kind))));
+  if (!schema) {
+    const owner = kindOfDocument(kind);
+    schema = owner.template === kind ? templateDocumentSchema(owner) : kindDocumentSchema(owner, owner.attributes);
+    documentSchemas.set(kind, schema);
+  }
   return schema;
 }
 

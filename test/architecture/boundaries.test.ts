@@ -4,12 +4,16 @@
  * clock and no environment, and ESLint enforces both (eslint.config.js), so these tests
  * check that the rules fire, and that the graph they allow has no cycle.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
+import { builtinModules } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { reachableModules } from './module-graph.js';
+import type { ReachedModule } from './module-graph.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The project's ESLint config (a JavaScript module, so typed here by what these tests read of it). */
@@ -73,6 +77,7 @@ describe('import directions', () => {
     ['src/engine/order.ts', "import { withSession } from '../gateway/index.js';"],
     ['src/engine/order.ts', "import { runPlan } from '../operations/plan.js';"],
     ['src/engine/order.ts', "import { FILE_LIMITS } from '../files.js';"],
+    ['src/engine/diff.ts', "import { loadSchemaFile } from '../schema/schema-files.js';"],
     ['src/engine/order.ts', 'export const when = Date.now();'],
     ['src/engine/order.ts', 'export const env = process.env.HOME;'],
     ['src/manifest/types.ts', "import type { Plan } from '../engine/plan-types.js';"],
@@ -122,5 +127,67 @@ describe('the tools (tools/) and the product (src/)', () => {
     const [dirty] = await boundaryLinter().lintText(`${line}\n${original}`, { filePath: path.join(ROOT, file) });
     expect(clean?.messages.filter((m) => m.severity === 2)).toEqual([]);
     expect(dirty?.messages.filter((m) => m.line === 1).map((m) => m.ruleId)).toEqual(['no-restricted-imports']);
+  });
+});
+
+/**
+ * What of `node:crypto` the engine may reach: deterministic computation on bytes it is given
+ * (SHA-256 and HMAC digests, reading a PEM key or an X.509 certificate). No file, socket,
+ * clock, environment or randomness: `randomBytes`, `randomUUID` and the rest stay refused.
+ * Web Crypto would make every digest asynchronous, and no dependency parses X.509.
+ */
+const PURE_CRYPTO = new Set(['createHash', 'createHmac', 'createPublicKey', 'createPrivateKey', 'X509Certificate', 'KeyObject', 'JsonWebKey']);
+
+/** The gateway client (src/gateway/) and the bounded file reader (src/files.ts): I/O, by path. */
+const IO_MODULES = [path.join(ROOT, 'src', 'gateway') + path.sep, path.join(ROOT, 'src', 'files.ts')];
+
+/**
+ * Why a module reached from the engine breaks its purity, one line per import: a `node:*`
+ * (or bare Node built-in) module other than the pure part of `node:crypto`, undici, the
+ * gateway client, src/files.ts, or a dynamic import that cannot be followed.
+ */
+function impurities(modules: readonly ReachedModule[]): string[] {
+  const builtins = new Set(builtinModules);
+  const rel = (file: string): string => path.relative(ROOT, file);
+  return modules.flatMap((m) => {
+    if (IO_MODULES.some((io) => m.file === io || m.file.startsWith(io))) return [`${m.chain.map(rel).join(' → ')}: an I/O module`];
+    return m.imports.flatMap((edge) => {
+      const via = `${m.chain.map(rel).join(' → ')} imports ${edge.form === 'static' ? '' : `(${edge.form}) `}'${edge.specifier}'`;
+      if (edge.opaque) return [`${via}: a dynamic import the check cannot follow`];
+      const builtin = edge.specifier.startsWith('node:') || builtins.has(edge.specifier);
+      const pureCrypto = edge.specifier === 'node:crypto' && edge.names.length > 0 && edge.names.every((n) => PURE_CRYPTO.has(n));
+      if (builtin && !pureCrypto) return [`${via}: a Node built-in module`];
+      if (edge.specifier === 'undici' || edge.specifier.startsWith('undici/')) return [`${via}: the HTTP client`];
+      return [];
+    });
+  });
+}
+
+const ENGINE_FILES = sourceFiles(path.join(ROOT, 'src', 'engine'));
+const fromDisk = (file: string): string => readFileSync(file, 'utf8');
+/** The disk, with `line` added on top of `file` (a planted violation, never written). */
+const planted = (file: string, line: string) => (read: string): string => (read === path.join(ROOT, file) ? `${line}\n${fromDisk(read)}` : fromDisk(read));
+
+describe('the engine is pure transitively', () => {
+  it('no module reachable from src/engine (any import form) does I/O: no node:* but pure crypto, no src/files.ts, no gateway client', () => {
+    const modules = reachableModules(ENGINE_FILES);
+    expect(modules.map((m) => path.relative(ROOT, m.file))).toEqual(expect.arrayContaining(['src/schema/index.ts', 'src/kinds/index.ts']));
+    expect(impurities(modules)).toEqual([]);
+  });
+
+  const plants: [string, string, RegExp][] = [
+    ['src/schema/index.ts', "import { readFileSync } from 'node:fs';", /src\/schema\/index\.ts imports 'node:fs'/],
+    ['src/kinds/values.ts', "import type { Stats } from 'fs';", /src\/kinds\/values\.ts imports \(type\) 'fs'/],
+    ['src/engine/order.ts', "export const load = () => import('../files.js');", /src\/files\.ts: an I\/O module/],
+    ['src/schema/kind-schema.ts', "export { readTextBounded } from '../files.js';", /src\/files\.ts: an I\/O module/],
+    ['src/digest.ts', "import { randomBytes } from 'node:crypto';", /src\/digest\.ts imports 'node:crypto'/],
+    ['src/kinds/identity.ts', "export type Client = import('../gateway/index.js').GatewaySession;", /src\/gateway\/index\.ts: an I\/O module/],
+    ['src/engine/plan.ts', "export const any = (name: string) => import(name);", /a dynamic import the check cannot follow/],
+    ['src/schema/urls.ts', "import { fetch } from 'undici';", /'undici': the HTTP client/],
+  ];
+  it.each(plants)('fails on a planted violation in %s: %s', (file, line, reported) => {
+    expect(existsSync(path.join(ROOT, file)), file).toBe(true);
+    const found = impurities(reachableModules(ENGINE_FILES, planted(file, line)));
+    expect(found.some((problem) => reported.test(problem)), found.join('\n')).toBe(true);
   });
 });

@@ -5,7 +5,8 @@
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { SCHEMA_KINDS, documentSchema, loadSchemaFile } from '../../src/schema/index.js';
+import { SCHEMA_KINDS, documentSchema } from '../../src/schema/index.js';
+import { loadSchemaFile } from '../../src/schema/schema-files.js';
 
 const ajv = new Ajv2020.default({ allErrors: true, strict: false });
 for (const kind of SCHEMA_KINDS) ajv.addSchema(documentSchema(kind));

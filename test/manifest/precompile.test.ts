@@ -14,7 +14,8 @@ import { PROJECT_FILE_VALIDATOR, precompiledFile, precompiledValidator } from '.
 import { projectSchemaDigest } from '../../src/manifest/project.js';
 import { PACKAGE_SCHEMA_OPTIONS, documentAjv, documentSchemaId, documentSchemasDigest } from '../../src/manifest/schema-check.js';
 import { precompiledModules } from '../../src/manifest/precompile.js';
-import { SCHEMA_KINDS, attributesSchema, loadSchemaFile } from '../../src/schema/index.js';
+import { SCHEMA_KINDS, attributesSchema } from '../../src/schema/index.js';
+import { loadSchemaFile } from '../../src/schema/schema-files.js';
 import type { SchemaKind } from '../../src/schema/index.js';
 import { isResourceType } from '../../src/kinds/index.js';
 

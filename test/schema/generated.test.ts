@@ -9,7 +9,6 @@ import {
   MANIFEST_SCHEMA_FILE,
   PROJECT_SCHEMA_FILE,
   SCHEMAS_FOLDER,
-  attributesSource,
   committedSchemaText,
   currentGeneratedFiles,
   generatedSchemaFiles,
@@ -25,6 +24,9 @@ const projectText = (): string => {
   if (text === undefined) throw new Error(`schemas/${PROJECT_SCHEMA_FILE} is missing`);
   return text;
 };
+
+/** The attribute schema each kind module carries. */
+const attributesOf = (kind: KindDefinition): JsonSchema => kind.attributes;
 
 /** A made-up kind added to the registry, with a template kind. */
 const base = KINDS[0];
@@ -67,8 +69,8 @@ describe('generated schema files', () => {
     const before = JSON.stringify(handWritten);
     projectSchema(handWritten, [...KINDS, extra]);
     expect(JSON.stringify(handWritten)).toBe(before);
-    expect(generatedSchemaFiles(KINDS, text, attributesSource)).toEqual(generatedSchemaFiles(KINDS, text, attributesSource));
-    expect(generatedSchemaFiles(KINDS, text, attributesSource).map((f) => f.fileName)).toEqual([
+    expect(generatedSchemaFiles(KINDS, text, attributesOf)).toEqual(generatedSchemaFiles(KINDS, text, attributesOf));
+    expect(generatedSchemaFiles(KINDS, text, attributesOf).map((f) => f.fileName)).toEqual([
       ...SCHEMA_KINDS.map((k) => `${k}.schema.json`),
       MANIFEST_SCHEMA_FILE,
       PROJECT_SCHEMA_FILE,
@@ -76,7 +78,7 @@ describe('generated schema files', () => {
   });
 
   it('writes 2-space JSON with a trailing newline', () => {
-    for (const file of generatedSchemaFiles(KINDS, projectText(), attributesSource)) {
+    for (const file of generatedSchemaFiles(KINDS, projectText(), attributesOf)) {
       expect(file.text, file.fileName).toBe(JSON.stringify(JSON.parse(file.text), null, 2) + '\n');
     }
   });

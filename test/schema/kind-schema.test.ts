@@ -7,7 +7,6 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { KINDS, VARIANTS } from '../../src/kinds/index.js';
 import type { KindDefinition, ResourceType } from '../../src/kinds/index.js';
-import { attributesSource } from '../../src/schema/generate.js';
 import { documentSchema } from '../../src/schema/index.js';
 import type { JsonSchema } from '../../src/schema/index.js';
 import { SHARED_DEFS, kindDocumentSchema, templateDocumentSchema } from '../../src/schema/kind-schema.js';
@@ -69,8 +68,8 @@ describe('the document schema of a kind', () => {
   });
 
   it('names the document by the name attribute, or as a local handle when the kind is not identified by name', () => {
-    expect(kindDocumentSchema(named, attributesSource(named)).properties?.name?.description).toMatch(/`name` attribute/);
-    expect(kindDocumentSchema(base, attributesSource(base)).properties?.name?.description).toMatch(/local handle/i);
+    expect(kindDocumentSchema(named, named.attributes as JsonSchema).properties?.name?.description).toMatch(/`name` attribute/);
+    expect(kindDocumentSchema(base, base.attributes as JsonSchema).properties?.name?.description).toMatch(/local handle/i);
   });
 
   it('makes a template kind\'s schema that takes the attributes of its kind', () => {
@@ -82,6 +81,6 @@ describe('the document schema of a kind', () => {
   });
 
   it.each(KINDS.map((k) => [k.type, k] as const))('%s: the schema gwops validates with is the one made from the module and its attributes', (_type, kind) => {
-    expect(documentSchema(kind.type)).toEqual(kindDocumentSchema(kind, attributesSource(kind)));
+    expect(documentSchema(kind.type)).toEqual(kindDocumentSchema(kind, kind.attributes as JsonSchema));
   });
 });

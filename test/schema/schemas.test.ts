@@ -4,7 +4,8 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 import { recordedDefaults } from '../../src/kinds/server-defaults.js';
-import { SCHEMA_KINDS, documentSchema, loadSchemaFile, secretAttributes, wireSchema, writeOnlyAttributes } from '../../src/schema/index.js';
+import { SCHEMA_KINDS, documentSchema, secretAttributes, wireSchema, writeOnlyAttributes } from '../../src/schema/index.js';
+import { loadSchemaFile } from '../../src/schema/schema-files.js';
 
 const defaults = (file: string): unknown => parse(readFileSync(new URL(`../../server-defaults/${file}`, import.meta.url), 'utf8'));
 

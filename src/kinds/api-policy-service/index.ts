@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -9,6 +10,7 @@ import { emulator } from './emulator.js';
  */
 export const apiPolicyService = {
   type: 'api-policy-service',
+  attributes,
   description: 'An API policy service (docs/gateway-api.md "API policy services")',
   emulator,
   collection: 'api-policy-services',

@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -9,6 +10,7 @@ import { emulator } from './emulator.js';
  */
 export const customDenyRuleGroup = {
   type: 'custom-deny-rule-group',
+  attributes,
   description: 'A custom deny rule group (docs/gateway-api.md "Deny rules")',
   emulator,
   collection: 'custom-deny-rule-groups',

@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -10,6 +11,7 @@ import { emulator } from './emulator.js';
  */
 export const customDenyRule = {
   type: 'custom-deny-rule',
+  attributes,
   description: 'A custom deny rule (docs/gateway-api.md "Deny rules")',
   emulator,
   collection: 'custom-deny-rules',

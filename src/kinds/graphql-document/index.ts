@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -9,6 +10,7 @@ import { emulator } from './emulator.js';
  */
 export const graphqlDocument = {
   type: 'graphql-document',
+  attributes,
   description: 'A GraphQL document (docs/gateway-api.md "OpenAPI and GraphQL documents")',
   emulator,
   collection: 'api-security/graphql-documents',

@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -11,6 +12,7 @@ import { emulator } from './emulator.js';
  */
 export const ipAddressList = {
   type: 'ip-address-list',
+  attributes,
   description: 'An IP address list (docs/gateway-api.md "IP address lists")',
   emulator,
   collection: 'ip-address-lists',

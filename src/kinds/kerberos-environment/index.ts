@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -10,6 +11,7 @@ import { emulator } from './emulator.js';
  */
 export const kerberosEnvironment = {
   type: 'kerberos-environment',
+  attributes,
   description: 'A Kerberos environment (docs/gateway-api.md "Kerberos and ICAP environments")',
   emulator,
   collection: 'kerberos-environments',

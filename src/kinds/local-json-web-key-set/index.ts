@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -8,6 +9,7 @@ import { emulator } from './emulator.js';
  */
 export const localJsonWebKeySet = {
   type: 'local-json-web-key-set',
+  attributes,
   description: 'A JSON web key set stored on the gateway (docs/gateway-api.md "JSON web key sets")',
   emulator,
   collection: 'json-web-key-sets/locals',

@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -6,6 +7,7 @@ import { holdsSecret, rules } from './rules.js';
 /** `mapping`: docs/gateway-api.md "Resource types"; relationships in "Relationships". */
 export const mapping = {
   type: 'mapping',
+  attributes,
   description: 'A mapping (docs/gateway-api.md "Resource types")',
   emulator,
   collection: 'mappings',

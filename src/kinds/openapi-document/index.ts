@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -19,6 +20,7 @@ function isJsonText(data: Uint8Array): boolean {
  */
 export const openapiDocument = {
   type: 'openapi-document',
+  attributes,
   description: 'An OpenAPI document (docs/gateway-api.md "OpenAPI and GraphQL documents")',
   emulator,
   collection: 'api-security/openapi-documents',

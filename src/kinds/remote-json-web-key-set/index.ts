@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -9,6 +10,7 @@ import { emulator } from './emulator.js';
  */
 export const remoteJsonWebKeySet = {
   type: 'remote-json-web-key-set',
+  attributes,
   description: 'A JSON web key set the gateway fetches from a URL (docs/gateway-api.md "JSON web key sets")',
   emulator,
   collection: 'json-web-key-sets/remotes',

@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
 import { certificateIdentity, isUndeclaredCertificateName } from './identity.js';
@@ -12,6 +13,7 @@ import { rules, takesWriteOnly } from './rules.js';
  */
 export const sslCertificate = {
   type: 'ssl-certificate',
+  attributes,
   description: 'An SSL certificate (docs/gateway-api.md "Attributes and server defaults"); the API object has no name: `name` is a local handle',
   emulator,
   collection: 'ssl-certificates',

@@ -1,3 +1,4 @@
+import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
 import type { KindModule } from '../kind.js';
 import { emulator } from './emulator.js';
@@ -7,6 +8,7 @@ import { rules } from './rules.js';
 /** `virtual-host`: docs/gateway-api.md "Resource types". */
 export const virtualHost = {
   type: 'virtual-host',
+  attributes,
   description: 'A virtual host (docs/gateway-api.md "Resource types")',
   emulator,
   collection: 'virtual-hosts',
