@@ -19,19 +19,19 @@ function forbid(names, message) {
   return { regex: String.raw`^(\./|(\.\./)+)(${names.join('|').replace(/\./g, '\\.')})(/|$)`, message };
 }
 
-/** Selectors of direct file reads: every file gwops is given is read through src/files.ts. */
+/** Selectors of direct file reads: every file gwops is given is read through src/core/files.ts. */
 const FILE_READS = [
   ...['readFile', 'readFileSync', 'createReadStream', 'open', 'openSync'].map((name) => ({
     selector: `ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/] ImportSpecifier[imported.name="${name}"]`,
-    message: `Read files through src/files.ts (readFileBounded and friends), not node:fs ${name}: it refuses FIFOs, devices and directories and bounds the size.`,
+    message: `Read files through src/core/files.ts (readFileBounded and friends), not node:fs ${name}: it refuses FIFOs, devices and directories and bounds the size.`,
   })),
   {
     selector: 'ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/] > :matches(ImportDefaultSpecifier, ImportNamespaceSpecifier)',
-    message: 'Import the node:fs functions you need by name (file reads go through src/files.ts).',
+    message: 'Import the node:fs functions you need by name (file reads go through src/core/files.ts).',
   },
   {
     selector: 'ImportExpression[source.value=/^(node:)?fs/]',
-    message: 'Import node:fs statically and by name (file reads go through src/files.ts).',
+    message: 'Import node:fs statically and by name (file reads go through src/core/files.ts).',
   },
 ];
 
@@ -72,7 +72,7 @@ const TOOLS_IMPORT_SRC = {
   message: "tools/ imports the product as '#src/<module>.js' (package.json \"imports\"), never by a relative path out of tools/.",
 };
 
-const NO_NODE = { regex: '^node:', message: 'src/engine is pure: no node:* module (digests come from src/digest.ts).' };
+const NO_NODE = { regex: '^node:', message: 'src/engine is pure: no node:* module (digests come from src/core/digest.ts).' };
 
 /**
  * The import directions (docs/architecture.md "Where things live"), bottom first:
@@ -83,9 +83,9 @@ const NO_NODE = { regex: '^node:', message: 'src/engine is pure: no node:* modul
  */
 const LAYERS = [
   [['src/api/**/*.ts'], ['engine', 'operations', 'manifest', 'gateway', 'kinds', 'schema', 'cli', 'render', 'adopt', 'export', 'jwks', 'emulator', 'demo', 'bench', 'docs'], 'src/api is the API grammar at the bottom: it imports nothing of gwops.'],
-  [['src/kinds/**/*.ts'], ['engine', 'operations', 'manifest', 'gateway', 'schema', 'cli', 'render', 'adopt', 'export', 'jwks', 'emulator', 'demo', 'bench', 'docs', 'errors.js', 'files.js', 'secrets.js'], 'src/kinds imports nothing of src/ outside src/kinds but the bottom modules (src/api, src/diagnostics.ts, src/object-key.ts, src/display.ts): the rest of gwops depends on the kinds, never the reverse.'],
+  [['src/kinds/**/*.ts'], ['engine', 'operations', 'manifest', 'gateway', 'schema', 'cli', 'render', 'adopt', 'export', 'jwks', 'emulator', 'demo', 'bench', 'docs', 'core/errors.js', 'core/files.js', 'core/secrets.js'], 'src/kinds imports nothing of src/ outside src/kinds but the bottom modules (src/api, src/core/diagnostics.ts, src/core/object-key.ts, src/core/display.ts): the rest of gwops depends on the kinds, never the reverse.'],
   [['src/manifest/**/*.ts'], ['engine', 'operations', 'gateway', 'cli', 'render', 'adopt', 'export', 'emulator', 'demo', 'bench', 'docs'], 'src/manifest reads and checks manifests; the engine and the operations use it, never the reverse.'],
-  [['src/engine/**/*.ts'], ['operations', 'gateway', 'cli', 'render', 'adopt', 'export', 'emulator', 'demo', 'bench', 'docs', 'files.js', 'secrets.js', 'interrupts.js', 'out-paths.js', 'jwks/fetch.js', 'jwks/resolve.js', 'manifest/index.js', 'manifest/project.js', 'manifest/collect.js', 'schema/schema-files.js'], 'src/engine is pure: no I/O module, no gateway client, no operation, no renderer.'],
+  [['src/engine/**/*.ts'], ['operations', 'gateway', 'cli', 'render', 'adopt', 'export', 'emulator', 'demo', 'bench', 'docs', 'core/files.js', 'core/secrets.js', 'core/interrupts.js', 'core/out-paths.js', 'jwks/fetch.js', 'jwks/resolve.js', 'manifest/index.js', 'manifest/project.js', 'manifest/collect.js', 'schema/schema-files.js'], 'src/engine is pure: no I/O module, no gateway client, no operation, no renderer.'],
   [['src/export/**/*.ts', 'src/adopt/**/*.ts'], ['operations', 'cli', 'render', 'emulator', 'demo', 'bench', 'docs'], 'src/export and src/adopt turn engine data into manifests; the operations use them, never the reverse.'],
   [['src/gateway/**/*.ts'], ['engine', 'operations', 'manifest', 'kinds', 'schema', 'cli', 'render', 'adopt', 'export', 'emulator', 'demo', 'bench', 'docs'], 'src/gateway is the REST client: it knows the API grammar (src/api), not the reconciler.'],
   [['src/operations/**/*.ts'], ['cli', 'render', 'emulator', 'demo', 'bench', 'docs'], 'src/operations return data; the commands and views render it.'],
@@ -180,13 +180,13 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [forbid(['cli', 'render', 'demo', 'bench', 'docs'], 'src/operations return data; the commands and views render it.')] }],
     },
   },
-  // Every file gwops is given is read through the bounded reader of src/files.ts (regular
+  // Every file gwops is given is read through the bounded reader of src/core/files.ts (regular
   // files only, opened without blocking, size-limited), never with node:fs directly. The
   // emulator's own state file is the emulator's business.
   // Only the entry points end the process or set its exit code (PROCESS_EXIT).
   {
     files: ['src/**/*.ts', 'tools/**/*.ts'],
-    ignores: ['src/files.ts', 'src/emulator/**'],
+    ignores: ['src/core/files.ts', 'src/emulator/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -196,7 +196,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/files.ts', 'src/emulator/**/*.ts'],
+    files: ['src/core/files.ts', 'src/emulator/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', ...PROCESS_EXIT] },
   },
   {

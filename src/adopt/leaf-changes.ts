@@ -10,7 +10,7 @@
 import type { ResourceType } from '../kinds/index.js';
 import { itemDefaultsRules } from '../schema/index.js';
 import { isPlainObject, isWriteOnlyPath, matchesDeclared } from '../engine/diff.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** One change at an attribute path (segments below `attributes`; list items by index). */
 export type LeafChange =

@@ -24,7 +24,7 @@ import type { LeafChange } from './leaf-changes.js';
 import { applyLeafChanges, leafChanges, valueAt } from './leaf-changes.js';
 import type { TargetContext } from './placement.js';
 import { absoluteFile, currentOverlays, deepestHolder, heldLength, holderOf, otherReaders, writablePrefix } from './placement.js';
-import { ownMember, setOwnMember } from '../own-member.js';
+import { ownMember, setOwnMember } from '../core/own-member.js';
 
 /** What {@link planAdoption} reads. */
 export interface AdoptInput extends TargetContext {

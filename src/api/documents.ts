@@ -3,7 +3,7 @@
  * "Validator messages" and "Errors"), checked at the boundary so that the rest of gwops
  * works with typed values.
  */
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** A JSON:API resource identifier. Ids are strings holding integers (docs/gateway-api.md "Documents and ids"). */
 export interface ResourceIdentifier {

@@ -1,11 +1,11 @@
 import { CommanderError } from 'commander';
 import type { Command } from 'commander';
-import type { Diagnostic } from '../diagnostics.js';
-import { objectDiagnostic } from '../diagnostics.js';
-import { formatDiagnostics } from '../diagnostics-format.js';
-import { messageText } from '../display.js';
-import { GwopsError, isDiagnosticsError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { objectDiagnostic } from '../core/diagnostics.js';
+import { formatDiagnostics } from '../core/diagnostics-format.js';
+import { messageText } from '../core/display.js';
+import { GwopsError, isDiagnosticsError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import type { CliIO } from './io.js';
 
 const code = (value: number): string => String(value).padEnd(5);

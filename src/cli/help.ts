@@ -4,12 +4,12 @@
  * command declares its {@link CommandHelp} once, beside its registration
  * (src/cli/commands/<command>/command.ts); the help renders it, and `docs/cli-reference.md` is made from
  * the help (tools/docs/cli-reference.ts, `npm run docs`). The codes are those of the one
- * table, src/exit-codes.ts; test/e2e/exit-codes.test.ts reaches every code a command lists,
+ * table, src/core/exit-codes.ts; test/e2e/exit-codes.test.ts reaches every code a command lists,
  * and the end-to-end harness refuses any other code from it.
  */
 import type { Command } from 'commander';
-import type { ExitCode } from '../exit-codes.js';
-import { EXIT } from '../exit-codes.js';
+import type { ExitCode } from '../core/exit-codes.js';
+import { EXIT } from '../core/exit-codes.js';
 
 /** One example of a command line and what it does. */
 export interface HelpExample {
@@ -32,7 +32,7 @@ export interface CommandHelp {
 
 /**
  * The codes of a command that can wait (for a gateway, for standard input, for files to be
- * written): a signal ends it with 128 + the signal's number (src/interrupts.ts). With a
+ * written): a signal ends it with 128 + the signal's number (src/core/interrupts.ts). With a
  * REST session open, the session is terminated first (README "Exit codes").
  */
 export const INTERRUPTED: readonly ExitCodeMeaning[] = [

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { safeOutput } from '../display.js';
-import { SecretRedactor } from '../secrets.js';
+import { safeOutput } from '../core/display.js';
+import { SecretRedactor } from '../core/secrets.js';
 import { colorEnabled } from './color.js';
 
 /**
@@ -50,7 +50,7 @@ export interface CliIO {
  * `io` with `stdout` and `stderr` redacted by `secrets` (a new registry when absent) and
  * made safe to show: every write goes through {@link SecretRedactor.redact}, so a secret
  * registered at any point of the run, and any PEM private key block, never reaches either
- * stream; then through `safeOutput` (src/display.ts), so no control, zero-width or bidi
+ * stream; then through `safeOutput` (src/core/display.ts), so no control, zero-width or bidi
  * character from a name or a message reaches it raw (colours and the progress line pass
  * where the stream is a terminal or colours are on). A secret split across two writes is
  * not recognised; gwops writes whole rendered texts, or chunks that never split a JSON value

@@ -6,10 +6,10 @@
  * then never shows one of them, whichever target the run uses.
  */
 import { resolve } from 'node:path';
-import { FILE_LIMITS, readTextBounded } from '../files.js';
+import { FILE_LIMITS, readTextBounded } from '../core/files.js';
 import { loadProject } from '../manifest/project.js';
 import { GLOBAL_API_KEY_ENV } from '../manifest/secret-variables.js';
-import type { SecretRedactor } from '../secrets.js';
+import type { SecretRedactor } from '../core/secrets.js';
 
 /** The text of a key file, or undefined when it cannot be read (the command reports that, if it needs the file). */
 function keyFileText(file: string): string | undefined {

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { EXIT_CODES_HELP, debugEnabled, exitCodeFor, failureDocument, jsonRequested } from './exit.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../core/exit-codes.js';
 import type { CliIO, CommandModule } from './io.js';
 import { processIO, redactingIO } from './io.js';
 import { registerKnownSecrets } from './known-secrets.js';
-import { SecretRedactor } from '../secrets.js';
+import { SecretRedactor } from '../core/secrets.js';
 import { registerEmulator } from './commands/emulator/command.js';
 import { registerValidate } from './commands/validate/command.js';
 import { registerSchema } from './commands/schema/command.js';
@@ -17,7 +17,7 @@ import { registerRollback } from './commands/rollback/command.js';
 import { registerExport } from './commands/export/command.js';
 import { registerGraph } from './commands/graph/command.js';
 import { registerInit } from './commands/init/command.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import type { CommandHelp } from './help.js';
 import { helpText } from './help.js';
 

@@ -2,13 +2,13 @@
  * gwops as a real process: what `bin/gwops.js` runs. Before the CLI is even loaded it
  * installs the signal hub (so a signal at any moment gets a message and its exit code:
  * 129 SIGHUP, 130 SIGINT, 143 SIGTERM) and makes a closed output pipe (`gwops plan |
- * head -1`) end quietly instead of crashing, and sets how the heap grows (src/heap.ts
+ * head -1`) end quietly instead of crashing, and sets how the heap grows (src/core/heap.ts
  * `configureHeap`). Only `../interrupts.js` is imported statically, so this costs nothing
  * at start-up.
  */
-import { SignalHub, useSignalHub } from '../interrupts.js';
-import { SIGNAL_EXIT } from '../exit-codes.js';
-import type { InterruptSignal } from '../interrupts.js';
+import { SignalHub, useSignalHub } from '../core/interrupts.js';
+import { SIGNAL_EXIT } from '../core/exit-codes.js';
+import type { InterruptSignal } from '../core/interrupts.js';
 
 /** Ignores write errors of a standard stream: a reader that went away (EPIPE) or a closed terminal (EIO). */
 function tolerateClosedStream(stream: NodeJS.WriteStream): void {
@@ -37,7 +37,7 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
   });
   hub.install();
   useSignalHub(hub);
-  (await import('../heap.js')).configureHeap();
+  (await import('../core/heap.js')).configureHeap();
   const { main } = await import('./main.js');
   const code = await main(argv, undefined, (write) => (jsonFailure = write));
   if (Object.values<number>(SIGNAL_EXIT).includes(code)) process.exit(code);

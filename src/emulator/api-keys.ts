@@ -7,8 +7,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConfigError, FileReadError } from '../errors.js';
-import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
+import { ConfigError, FileReadError } from '../core/errors.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '../core/files.js';
 
 /** Who a key belongs to. */
 export type Role = 'administrator' | 'read-only';

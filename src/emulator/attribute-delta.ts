@@ -8,7 +8,7 @@ import type { ResourceType, Variant } from '../kinds/index.js';
 import { isJsonObject, mergeAttributes } from './attributes.js';
 import { defaultAttributes } from './defaults.js';
 import type { Json, JsonObject } from './model.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** A member whose value equals the default's. */
 export const SAME = Symbol('same');

@@ -8,10 +8,10 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import type { JsonSchema } from '../schema/index.js';
 import { wireSchema, writeOnlyAttributes } from '../schema/index.js';
-import type { Key } from '../object-key.js';
-import { joinKey } from '../object-key.js';
+import type { Key } from '../core/object-key.js';
+import { joinKey } from '../core/object-key.js';
 import type { Json, JsonObject } from './model.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** Result of {@link checkAttributes}. */
 export type AttributeCheck = { ok: true; value: JsonObject } | { ok: false; detail: string };

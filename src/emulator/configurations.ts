@@ -6,7 +6,7 @@
  * The state file (its format and the atomic write: state-file.ts) is written whole after
  * every change, so a crash mid-write leaves the previous file intact.
  */
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import type { Variant } from '../kinds/index.js';
 import type { ConfigContent, StoredObject } from './model.js';
 import { emptyContent } from './model.js';

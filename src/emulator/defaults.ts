@@ -10,8 +10,8 @@
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { recordedDefaults } from '../kinds/server-defaults.js';
-import type { Key } from '../object-key.js';
-import { joinKey } from '../object-key.js';
+import type { Key } from '../core/object-key.js';
+import { joinKey } from '../core/object-key.js';
 import type { ItemDefaultsRule, JsonSchema } from '../schema/index.js';
 import { itemDefaultsRules, wireSchema } from '../schema/index.js';
 import { isJsonObject, mergeAttributes } from './attributes.js';

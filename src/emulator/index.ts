@@ -26,7 +26,7 @@ import type { EmulatorCore, Route } from './routing.js';
 import { createRequestHandler } from './server.js';
 import { SessionStore } from './sessions.js';
 import { templateRoutes } from './templates.js';
-import { trimTrailing } from '../linear-text.js';
+import { trimTrailing } from '../core/linear-text.js';
 
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 

@@ -30,7 +30,7 @@ import { isJsonObject, loadWorkingCopy, param, refuseBuiltIn, workingCopy } from
 import type { StreamedElement, XmlElement } from './xml.js';
 import { XmlFormatError, childNamed, childrenNamed, element, parseXml, writeXml, writeXmlPieces } from './xml.js';
 import { ZipFormatError, ZipWriter, readZip, readZipStreamed, writeZip } from './zip.js';
-import { withoutDelimited } from '../linear-text.js';
+import { withoutDelimited } from '../core/linear-text.js';
 
 /** The file of a configuration archive (docs/gateway-api.md "Export and import"). */
 const CONFIGURATION_FILE = 'alec_full.xml';

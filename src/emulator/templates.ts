@@ -13,8 +13,8 @@
 import { KINDS } from '../kinds/index.js';
 import type { KindDefinition, Variant } from '../kinds/index.js';
 import type { TemplateHooks } from '../kinds/emulator-hooks.js';
-import type { Key } from '../object-key.js';
-import { joinKey } from '../object-key.js';
+import type { Key } from '../core/object-key.js';
+import { joinKey } from '../core/object-key.js';
 import type { ConfigContent, JsonObject, StoredObject } from './model.js';
 import { newObjectAttributes, readableAttributes } from './pure.js';
 import type { Reply } from './responses.js';

@@ -9,7 +9,7 @@
  * its ordered form to {@link XmlElement}.
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { withoutDelimited } from '../linear-text.js';
+import { withoutDelimited } from '../core/linear-text.js';
 
 /** One element: name, attributes, child elements and its own text (concatenated). */
 export interface XmlElement {

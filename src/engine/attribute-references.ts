@@ -4,8 +4,8 @@
  * and the names that resolve to nothing.
  */
 import type { ResourceType } from '../kinds/index.js';
-import type { Diagnostic } from '../diagnostics.js';
-import { objectDiagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { objectDiagnostic } from '../core/diagnostics.js';
 import { attributeReferences } from '../schema/references.js';
 import type { State, StateObject } from './model.js';
 import { liveIdOf } from './model.js';

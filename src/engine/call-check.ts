@@ -4,7 +4,7 @@
  * file may have been edited). Pure.
  */
 import { kindOf } from '../kinds/index.js';
-import { joinKey } from '../object-key.js';
+import { joinKey } from '../core/object-key.js';
 import type { PlanCall, PlanStep } from './plan-types.js';
 import { idPlaceholder, placeholderRef } from './plan-types.js';
 import type { LinkLike } from './batch.js';

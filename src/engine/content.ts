@@ -5,11 +5,11 @@
  * shows. Pure.
  */
 import { createTwoFilesPatch } from 'diff';
-import type { ObjectContent } from '../object-content.js';
+import type { ObjectContent } from '../core/object-content.js';
 import type { ContentChange } from './plan-types.js';
 
-export type { ObjectContent } from '../object-content.js';
-export { objectContent } from '../object-content.js';
+export type { ObjectContent } from '../core/object-content.js';
+export { objectContent } from '../core/object-content.js';
 
 /** Lines of a unified diff a plan carries at most; a longer diff is cut with a note. */
 export const CONTENT_DIFF_LINES = 200;

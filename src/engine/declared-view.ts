@@ -8,7 +8,7 @@
  */
 import { sameValue } from './drift-base.js';
 import { isPlainObject } from './diff.js';
-import { ownMember, setOwnMember } from '../own-member.js';
+import { ownMember, setOwnMember } from '../core/own-member.js';
 
 
 /** One side's value, or absent. */

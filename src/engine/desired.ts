@@ -4,11 +4,11 @@
  */
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
-import type { Diagnostic, ReconcileDiagnosticCode } from '../diagnostics.js';
-import { objectDiagnostic } from '../diagnostics.js';
+import type { Diagnostic, ReconcileDiagnosticCode } from '../core/diagnostics.js';
+import { objectDiagnostic } from '../core/diagnostics.js';
 import type { ManifestDocument, SourceLocation } from '../manifest/types.js';
-import type { ObjectKey } from '../object-key.js';
-import { objectKey } from '../object-key.js';
+import type { ObjectKey } from '../core/object-key.js';
+import { objectKey } from '../core/object-key.js';
 import type { DeclaredKey, DeclaredRelationship, Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { canonicalLink, declaredKey, emptyObjectMaps, linkDefinition, linkKey, recordLinkKeys, relationshipDefinition } from './model.js';
 import { DesiredStateError } from './errors.js';

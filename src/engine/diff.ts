@@ -22,7 +22,7 @@
  * when either end's relationship key is declared (or, for a to-one relationship, when the
  * desired state gives that key a target, since linking replaces it).
  */
-import { sha256 } from '../digest.js';
+import { sha256 } from '../core/digest.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import { describeKey, pemThumbprint } from '../jwks/keys.js';
@@ -33,7 +33,7 @@ import { sortedKeys, withItemDefaults } from './item-defaults.js';
 import type { AttributeChange } from './plan-types.js';
 import { SENSITIVE_MASK } from './plan-types.js';
 import { sortByCodePoint } from './code-point.js';
-import { copyOfFirst, setOwnMember, ownMember } from '../own-member.js';
+import { copyOfFirst, setOwnMember, ownMember } from '../core/own-member.js';
 
 /** A plain JSON object (not an array, not null). */
 export function isPlainObject(value: unknown): value is AttributeObject {

@@ -30,7 +30,7 @@ import { matchingEntry } from '../manifest/drift-ignore.js';
 import { redactAttributes } from './diff.js';
 import type { ObjectRef, State } from './model.js';
 import type { Plan } from './plan-types.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** Version of the drift report's JSON format; bumped on any incompatible change. */
 export const DRIFT_FORMAT_VERSION = '1.0';

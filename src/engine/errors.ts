@@ -1,15 +1,15 @@
 /**
  * The reconciler's errors (plan, apply, drift), in one module: what stops a run, each
- * with its exit code from `EXIT` (src/exit-codes.ts). Errors about located problems carry
+ * with its exit code from `EXIT` (src/core/exit-codes.ts). Errors about located problems carry
  * them as {@link Diagnostic}s (`diagnostics`), which the CLI prints with the one
- * diagnostics formatter (src/diagnostics.ts) before the error's one-line message.
- * Callers import them from here (src/errors.ts "Where the error classes live").
+ * diagnostics formatter (src/core/diagnostics.ts) before the error's one-line message.
+ * Callers import them from here (src/core/errors.ts "Where the error classes live").
  */
-import { DiagnosticsError, GwopsError, InputError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { DiagnosticsError, GwopsError, InputError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import type { ConfigurationEntry } from '../api/documents.js';
-import type { Diagnostic, DiagnosticLocation } from '../diagnostics.js';
-import { objectDiagnostic } from '../diagnostics.js';
+import type { Diagnostic, DiagnosticLocation } from '../core/diagnostics.js';
+import { objectDiagnostic } from '../core/diagnostics.js';
 import type { ExecutionReport, MassDeleteCount, Plan } from './plan-types.js';
 
 /** `2 errors`: the number of diagnostics of severity error. */

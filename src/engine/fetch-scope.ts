@@ -11,7 +11,7 @@ import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import { matchesFilter, parseFilters } from '../api/filter.js';
 import { desiredReferences } from './attribute-references.js';
 import type { State, StateObject } from './model.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /**
  * The attribute keys a plan reads of a kind's live objects: `true` keeps a whole value.

@@ -12,7 +12,7 @@ import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import type { ItemDefaultsRule } from '../schema/index.js';
 import { itemDefaultsRules } from '../schema/index.js';
-import { ownMember, setOwnMember } from '../own-member.js';
+import { ownMember, setOwnMember } from '../core/own-member.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

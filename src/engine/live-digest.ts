@@ -3,14 +3,14 @@
  * `apply --plan` recomputes to find out whether the gateway changed since the plan was made
  * (docs/architecture.md "Saved plans"). Pure.
  */
-import { hmacSha256, sha256 } from '../digest.js';
+import { hmacSha256, sha256 } from '../core/digest.js';
 import { KINDS } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { getAt, isPlainObject, isWriteOnlyPath, mapSecrets, maskValue } from './diff.js';
 import type { State } from './model.js';
 import { linkKeysOf } from './model.js';
 import { sortByCodePoint } from './code-point.js';
-import { setOwnMember, ownMember } from '../own-member.js';
+import { setOwnMember, ownMember } from '../core/own-member.js';
 
 /**
  * A stable hash of the part of a live state a plan was computed from: every live object's

@@ -6,8 +6,8 @@
 import { KINDS, isResourceType, kindOf } from '../kinds/index.js';
 import type { RelationshipDefinition, ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
-import type { ObjectKey } from '../object-key.js';
-import { objectKey } from '../object-key.js';
+import type { ObjectKey } from '../core/object-key.js';
+import { objectKey } from '../core/object-key.js';
 import type { Link, LinkKey, ObjectRef, State, StateObject } from './model.js';
 import { UNKNOWN_ID_PREFIX, canonicalLink, emptyObjectMaps, linkKey, recordLinkKeys, relationshipDefinition } from './model.js';
 import { mapReferences } from '../schema/references.js';

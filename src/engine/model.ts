@@ -6,9 +6,9 @@
 import { KINDS, kindOf, relationshipNamed } from '../kinds/index.js';
 import type { RelationshipDefinition, ResourceType } from '../kinds/index.js';
 import type { AttributeObject, SourceLocation } from '../manifest/types.js';
-import type { Key, ObjectKey } from '../object-key.js';
+import type { Key, ObjectKey } from '../core/object-key.js';
 import type { ObjectContent } from './content.js';
-import { joinKey, objectKey } from '../object-key.js';
+import { joinKey, objectKey } from '../core/object-key.js';
 
 /** Identifies an object across runs: kind plus name (ids exist only inside one run). */
 export interface ObjectRef {
@@ -127,7 +127,7 @@ export class ByObject<T> {
   }
 }
 
-/** The key of an object reference (src/object-key.ts). */
+/** The key of an object reference (src/core/object-key.ts). */
 export function refKey(ref: ObjectRef): ObjectKey<ResourceType> {
   return objectKey(ref.kind, ref.name);
 }

@@ -11,8 +11,8 @@
  * (docs/architecture.md "Habits": skipped, not failed).
  */
 import { KINDS, kindOf } from '../kinds/index.js';
-import type { Key } from '../object-key.js';
-import { joinKey, splitKey } from '../object-key.js';
+import type { Key } from '../core/object-key.js';
+import { joinKey, splitKey } from '../core/object-key.js';
 import type { PlanStep } from './plan-types.js';
 import { PLAN_ACTIONS } from './plan-types.js';
 import { codePoint } from './code-point.js';

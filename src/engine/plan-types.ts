@@ -10,7 +10,7 @@
 import type { ResourceType } from '../kinds/index.js';
 import { isResourceType } from '../kinds/index.js';
 import type { SourceLocation } from '../manifest/types.js';
-import type { ObjectKey } from '../object-key.js';
+import type { ObjectKey } from '../core/object-key.js';
 import type { ObjectRef } from './model.js';
 import type { KeptDifference } from './ignored-differences.js';
 
@@ -336,6 +336,6 @@ export interface ExecutionReport {
   readonly outcomes: readonly StepOutcome[];
   /** The error that stopped execution, if any. */
   readonly error?: unknown;
-  /** Ids of the objects involved (live and created), by `objectKey(kind, name)` (src/object-key.ts). */
+  /** Ids of the objects involved (live and created), by `objectKey(kind, name)` (src/core/object-key.ts). */
   readonly ids: ReadonlyMap<ObjectKey<ResourceType>, string>;
 }

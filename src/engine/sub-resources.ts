@@ -11,8 +11,8 @@
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType, SubResourceDefinition } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
-import type { Diagnostic } from '../diagnostics.js';
-import { objectDiagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { objectDiagnostic } from '../core/diagnostics.js';
 import { codePoint } from './code-point.js';
 import type { KeyNames } from './diff.js';
 import { diffAttributes } from './diff.js';
@@ -22,7 +22,7 @@ import type { ObjectRef, State, StateObject } from './model.js';
 import type { StepKey, StepNode } from './order.js';
 import { stepKey } from './order.js';
 import { idPlaceholder, placeholderRef } from './plan-types.js';
-import { ownMember } from '../own-member.js';
+import { ownMember } from '../core/own-member.js';
 
 const definitions = new Map<ResourceType, readonly (readonly [string, SubResourceDefinition])[]>();
 

@@ -4,7 +4,7 @@
  * version is"), and the check that a declared variant (`--variant`, a target's `variant`)
  * agrees with it.
  */
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import type { Variant } from '../kinds/index.js';
 
 /** A variant a run was told to use, and who said so (`--variant`, `variant of target 'prod'`). */

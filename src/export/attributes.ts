@@ -7,15 +7,15 @@
  */
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
-import type { Key } from '../object-key.js';
-import { joinKey } from '../object-key.js';
+import type { Key } from '../core/object-key.js';
+import { joinKey } from '../core/object-key.js';
 import type { JsonSchema } from '../schema/index.js';
 import type { EqualsValue } from './default-equals.js';
 import { compileEquals } from './default-equals.js';
 import { secretAttributes, wireSchema, writeOnlyAttributes } from '../schema/index.js';
 import { NoSecret, SecretSlot, isPlainObject, jsonEqual } from './values.js';
 import { defaultTree } from './default-tree.js';
-import { ownMember, setOwnMember } from '../own-member.js';
+import { ownMember, setOwnMember } from '../core/own-member.js';
 
 /** Receives the path of an attribute the schema does not know (see {@link AttributeOptions.unknown}). */
 type Unknown = (path: string) => void;

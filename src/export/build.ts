@@ -16,13 +16,13 @@ import type { ObjectRef, State } from '../engine/model.js';
 import { codePoint } from '../engine/code-point.js';
 import { subResourcesOf } from '../engine/sub-resources.js';
 import { linkDefinition, liveIdOf, objectOf, refKey } from '../engine/model.js';
-import type { ObjectKey } from '../object-key.js';
+import type { ObjectKey } from '../core/object-key.js';
 import { writeOnlyAttributes } from '../schema/index.js';
 import { attributeReferences } from '../schema/references.js';
 import { hasUrlCredentials, urlValues } from '../schema/urls.js';
 import { NoSecret, SecretSlot, isPlainObject } from './values.js';
 import { generatedName, secretEnvName } from './names.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** One manifest document: the gwops/v1 format (apiVersion and kind are added when written). */
 export interface ExportedDocument {

@@ -7,7 +7,7 @@ import type { ResourceType } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
 import { recordedDefaults } from '../kinds/server-defaults.js';
 import { isPlainObject, jsonEqual } from './values.js';
-import { ownMember, setOwnMember } from '../own-member.js';
+import { ownMember, setOwnMember } from '../core/own-member.js';
 
 /** `over` merged onto `under`: objects deeply, everything else (lists included) replaced. */
 function merge(under: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {

@@ -4,7 +4,7 @@
  * owner (src/export/names.ts `FileNames`; docs/architecture.md "Writing files").
  */
 import { dirname, join } from 'node:path';
-import { escapeInvisible } from '../display.js';
+import { escapeInvisible } from '../core/display.js';
 import { kindOf } from '../kinds/index.js';
 import type { ExportedDocument } from './build.js';
 import { FileNames, escapeFileName, renamedFileText } from './names.js';

@@ -4,9 +4,9 @@
  * objects that carry none on the gateway (a certificate's identity is its PEM).
  */
 import { createHash } from 'node:crypto';
-import { hasInvisible } from '../display.js';
-import { NAME_MAX_BYTES } from '../out-paths.js';
-import { trimEdges, trimTrailing } from '../linear-text.js';
+import { hasInvisible } from '../core/display.js';
+import { NAME_MAX_BYTES } from '../core/out-paths.js';
+import { trimEdges, trimTrailing } from '../core/linear-text.js';
 
 /** Characters never written as themselves in a file name: path separators, `:`, `%` (the escape), Windows' reserved ones, controls. */
 const UNSAFE = new RegExp(String.raw`[%/\\:<>"|?*${String.fromCharCode(0)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}]`, 'gu');
@@ -24,7 +24,7 @@ function percent(char: string): string {
  */
 export function escapeFileName(name: string): string {
   let out = name.replace(UNSAFE, percent);
-  // Invisible characters (zero-width, bidi, C1: src/display.ts) would hide in a file listing.
+  // Invisible characters (zero-width, bidi, C1: src/core/display.ts) would hide in a file listing.
   if (hasInvisible(out)) out = [...out].map((ch) => (hasInvisible(ch) ? percent(ch) : ch)).join('');
   if (out.startsWith('.')) out = `%2E${out.slice(1)}`;
   const kept = trimTrailing(out, '. ');

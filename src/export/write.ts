@@ -6,19 +6,19 @@
 import { appendFile, cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import type { ResourceType } from '../kinds/index.js';
-import { escapeInvisible } from '../display.js';
-import { ConfigError, WriteInterruptedError } from '../errors.js';
-import { errnoWords } from '../files.js';
+import { escapeInvisible } from '../core/display.js';
+import { ConfigError, WriteInterruptedError } from '../core/errors.js';
+import { errnoWords } from '../core/files.js';
 import { PROJECT_FILE } from '../manifest/project.js';
 import { escapeVariables } from '../manifest/variables.js';
-import { NAME_MAX_BYTES, PATH_MAX_BYTES, lengthProblem, writeProblem } from '../out-paths.js';
+import { NAME_MAX_BYTES, PATH_MAX_BYTES, lengthProblem, writeProblem } from '../core/out-paths.js';
 import type { ExportedDocument, SecretVariable } from './build.js';
 import type { ExportFiles } from './file-layout.js';
 import { contentFileName, exportFiles, manifestPath } from './file-layout.js';
 import { startFileWriter } from './file-writer.js';
 import { yamlText } from './yaml-text.js';
-import type { InterruptGuard } from '../staged-files.js';
-import { STAGING_PREFIX, commitStaging, discardStaging, guardInterrupts, recoverStaging, startStaging, writeFileAtomic } from '../staged-files.js';
+import type { InterruptGuard } from '../core/staged-files.js';
+import { STAGING_PREFIX, commitStaging, discardStaging, guardInterrupts, recoverStaging, startStaging, writeFileAtomic } from '../core/staged-files.js';
 
 export { contentFileName, contentSuffix, exportFiles, manifestPath } from './file-layout.js';
 export type { ExportFiles } from './file-layout.js';
@@ -154,7 +154,7 @@ export function renderProjectFile(input: ProjectFileInput): string {
   return `${out.join('\n')}\n`;
 }
 
-/** True when `dir` exists and holds anything (but a staging folder an interrupted export left, src/staged-files.ts). */
+/** True when `dir` exists and holds anything (but a staging folder an interrupted export left, src/core/staged-files.ts). */
 export async function isNonEmptyDirectory(dir: string): Promise<boolean> {
   const info = await stat(dir).catch(() => undefined);
   if (!info) return false;
@@ -237,7 +237,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  * Nothing in `dir` is changed until every new file is written: the files go into a staging
  * folder inside `dir` first, then the folders of the exported kinds (per object; the files
  * other than manifests and content files in the old ones are kept) or the per-kind files are
- * swapped in, one rename each (src/staged-files.ts); an existing project file is kept. So
+ * swapped in, one rename each (src/core/staged-files.ts); an existing project file is kept. So
  * the manifests of objects that are gone disappear, and an interrupted export (SIGINT,
  * SIGTERM, SIGHUP) leaves the old files as they were. Every path is checked first
  * ({@link writeProblem}): when one cannot be written, nothing is removed or written.

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { dump } from 'js-yaml';
-import { hasInvisible, mapInvisible } from '../display.js';
+import { hasInvisible, mapInvisible } from '../core/display.js';
 
 const YAML_OPTIONS = { lineWidth: -1, noRefs: true, quotingType: '"' } as const;
 

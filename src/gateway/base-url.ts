@@ -3,7 +3,7 @@
  * options). Pure: no request is made.
  */
 import { isIP } from 'node:net';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 /**
  * True when `host` (a URL hostname, IPv6 possibly in brackets) is a loopback address:

@@ -9,7 +9,7 @@
  */
 import type { ApiErrorInit, ObjectLabel } from './errors.js';
 import { ApiError, ConnectionError, OutdatedConfigurationError, SessionError, UnexpectedResponseError } from './errors.js';
-import { SecretRedactor, truncateEcho } from '../secrets.js';
+import { SecretRedactor, truncateEcho } from '../core/secrets.js';
 import { DocumentShapeError, firstError, parseJson } from '../api/documents.js';
 import { HttpTransport } from './http.js';
 import type { RawResponse, TransportOptions } from './http.js';

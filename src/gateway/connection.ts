@@ -5,12 +5,12 @@
  * the timeout from `--timeout`, `GWOPS_TIMEOUT` or the target's `timeout`.
  */
 import { resolve } from 'node:path';
-import { ConfigError, UsageError, FileReadError } from '../errors.js';
+import { ConfigError, UsageError, FileReadError } from '../core/errors.js';
 import { apiKeyExpiry, utcInstant } from './api-key.js';
-import { FILE_LIMITS, readTextBounded } from '../files.js';
+import { FILE_LIMITS, readTextBounded } from '../core/files.js';
 import { checkBaseUrl } from './base-url.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_RESPONSE_TIMEOUT_MS } from './http.js';
-import { trimTrailing } from '../linear-text.js';
+import { trimTrailing } from '../core/linear-text.js';
 
 /**
  * The connection part of a target of `gwops.yaml` (the manifest loader's `ConnectionTarget`
@@ -111,7 +111,7 @@ export function timeoutOption(text: string, option = '--timeout'): number {
   return seconds;
 }
 
-/** What the bounded reader said about a file (src/files.ts); any other error is rethrown. */
+/** What the bounded reader said about a file (src/core/files.ts); any other error is rethrown. */
 function problemOf(error: unknown): string {
   if (error instanceof FileReadError) return error.problem;
   throw error;

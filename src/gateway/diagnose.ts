@@ -11,7 +11,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
-import { delimitedSections } from '../linear-text.js';
+import { delimitedSections } from '../core/linear-text.js';
 
 /** What a TLS handshake without verification saw. */
 export interface TlsProbe {

@@ -5,7 +5,7 @@
  * values put back in place of the placeholders afterwards.
  */
 import { randomUUID } from 'node:crypto';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** A member of the previous element's `attributes`, at the same place: its bytes and whether it was kept. */
 export interface Remembered {

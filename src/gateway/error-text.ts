@@ -4,7 +4,7 @@
  * interruption means for the user. Messages never hold the API key, the `JSESSIONID`
  * cookie or a request body.
  */
-import type { InterruptSignal } from '../interrupts.js';
+import type { InterruptSignal } from '../core/interrupts.js';
 import type { InterruptOutcome, ObjectLabel, SessionFailure } from './errors.js';
 
 /** The call an error is about: `PATCH /configuration/mappings/12 (mapping 'shop-api')`. */

@@ -7,9 +7,9 @@
  * name the call (method and path), the status, the gateway's error code and detail, and
  * the object the call was about. The words they share are src/gateway/error-text.ts.
  */
-import { GwopsError } from '../errors.js';
-import { SIGNAL_EXIT } from '../exit-codes.js';
-import type { InterruptSignal } from '../interrupts.js';
+import { GwopsError } from '../core/errors.js';
+import { SIGNAL_EXIT } from '../core/exit-codes.js';
+import type { InterruptSignal } from '../core/interrupts.js';
 import { attemptsNote, bytesText, callLabel, hostOf, interruptionText, secondsText, sessionFailureText, timeoutCause } from './error-text.js';
 
 /** The object a call is about, for error messages: e.g. `{ kind: 'mapping', name: 'shop-api' }`. */

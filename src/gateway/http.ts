@@ -26,7 +26,7 @@ import { ConnectionError, ConnectionTimeoutError, InterruptedError, ResponseTooL
 import { checkBaseUrl, isLoopbackHost } from './base-url.js';
 import { secondsText } from './error-text.js';
 import type { ObjectLabel } from './errors.js';
-import { trimTrailing } from '../linear-text.js';
+import { trimTrailing } from '../core/linear-text.js';
 
 /** Cause code of a call whose whole exchange outlasted twice the response timeout (a trickling body). */
 export const BODY_TOO_SLOW = 'GWOPS_BODY_TOO_SLOW';

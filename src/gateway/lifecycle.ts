@@ -3,13 +3,13 @@
  * client must end its session when it is finished: docs/gateway-api.md "Sessions"): on
  * success, on error, and on SIGHUP, SIGINT and SIGTERM.
  */
-import { INTERRUPT_SIGNALS, signalSource } from '../interrupts.js';
-import type { InterruptSignal, SignalSource } from '../interrupts.js';
+import { INTERRUPT_SIGNALS, signalSource } from '../core/interrupts.js';
+import type { InterruptSignal, SignalSource } from '../core/interrupts.js';
 import { InterruptedError } from './errors.js';
 import { GatewaySession } from './session.js';
 import type { SessionOptions } from './channel.js';
 
-export type { SignalSource } from '../interrupts.js';
+export type { SignalSource } from '../core/interrupts.js';
 
 /** Options of {@link withSession}: the session's options (its `signal` is provided here) plus the signal source. */
 export interface WithSessionOptions extends Omit<SessionOptions, 'signal'> {

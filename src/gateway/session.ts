@@ -25,7 +25,7 @@ import { CreatedAnswers, shapeProblem } from './created-answer.js';
 import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, ValidatorMessage } from '../api/documents.js';
 import { SessionChannel, isConnectPhase } from './channel.js';
 import { retrying } from './retry.js';
-import { FILE_LIMITS } from '../files.js';
+import { FILE_LIMITS } from '../core/files.js';
 
 /** How {@link GatewaySession.createChecked} decides whether a failed create landed anyway. */
 export interface CreateCheck {

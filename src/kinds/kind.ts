@@ -153,13 +153,13 @@ export interface RuleDocument {
 
 /**
  * The diagnostic codes of the kinds: every code of a module's `diagnosticCodes` (read off
- * the registry, as {@link ResourceType} is). src/diagnostics.ts adds them to its
+ * the registry, as {@link ResourceType} is). src/core/diagnostics.ts adds them to its
  * `DiagnosticCode`, so the generic code lists none of them.
  */
 export type KindDiagnosticCode = (typeof KIND_MODULES)[number] extends infer K ? (K extends { readonly diagnosticCodes: infer C } ? keyof C & string : never) : never;
 
 /**
- * The generic codes of src/diagnostics.ts that a kind's rules report too (the kinds import
+ * The generic codes of src/core/diagnostics.ts that a kind's rules report too (the kinds import
  * nothing of gwops outside src/kinds): a regular expression that does not compile, a to-one
  * link declared from both sides to two objects.
  */
@@ -296,7 +296,7 @@ export interface KindDefinition<Type extends string = ResourceType> {
   readonly rules?: ManifestRules;
   /**
    * The diagnostic codes only this kind's {@link KindDefinition.rules} report, each with what
-   * it means: stable, as every code of src/diagnostics.ts (tests and CI scripts may rely on
+   * it means: stable, as every code of src/core/diagnostics.ts (tests and CI scripts may rely on
    * them). Unique across the kinds and the generic codes; none when absent.
    */
   readonly diagnosticCodes?: Readonly<Record<string, string>>;

@@ -9,7 +9,7 @@
  * a few ms; a test checks both read every recorded file to the same values.
  */
 // Reads only files of the gwops package itself, never a path a user gives; src/kinds imports
-// nothing outside src/kinds, so it does not use the bounded reader of src/files.ts.
+// nothing outside src/kinds, so it does not use the bounded reader of src/core/files.ts.
 // eslint-disable-next-line no-restricted-syntax
 import { readFileSync } from 'node:fs';
 import jsYaml from 'js-yaml';

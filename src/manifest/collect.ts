@@ -9,7 +9,7 @@ import mergePatch from 'json-merge-patch';
 import { SCHEMA_KINDS } from '../schema/index.js';
 import type { SchemaKind } from '../schema/index.js';
 import { API_VERSION } from '../schema/kind-schema.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { Entry, Origin } from './entries.js';
 import { identityOrigin, labelOf } from './entries.js';
 import type { ParsedDocument } from './positions.js';
@@ -18,7 +18,7 @@ import { attributePath, suggestion } from './schema-check.js';
 import { checkGuardedReferences } from './secret-variables.js';
 import type { VariableGuard } from './secret-variables.js';
 import { substituteVariables } from './variables.js';
-import { escapeInvisible, hasInvisible } from '../display.js';
+import { escapeInvisible, hasInvisible } from '../core/display.js';
 
 export { API_VERSION };
 
@@ -97,7 +97,7 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
 function checkName(parsed: ParsedDocument, kind: SchemaKind, value: Record<string, unknown>, out: Diagnostic[]): string | undefined {
   const name = value.name;
   if (typeof name === 'string' && hasInvisible(name)) {
-    // Such a name could look like another one, or break the lines that show it (src/display.ts).
+    // Such a name could look like another one, or break the lines that show it (src/core/display.ts).
     out.push(
       makeDiagnostic(parsed, {
         code: 'invalid-name',

@@ -9,11 +9,11 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
-import { FileReadError } from '../errors.js';
-import { FILE_LIMITS, errnoWords, readFileBounded } from '../files.js';
-import { objectContent } from '../object-content.js';
-import type { ObjectContent } from '../object-content.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { FileReadError } from '../core/errors.js';
+import { FILE_LIMITS, errnoWords, readFileBounded } from '../core/files.js';
+import { objectContent } from '../core/object-content.js';
+import type { ObjectContent } from '../core/object-content.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf, originOf } from './entries.js';
 import type { ParsedDocument } from './positions.js';

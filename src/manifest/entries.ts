@@ -4,10 +4,10 @@
  * locate any JSON pointer of the result in the YAML it came from.
  */
 import type { SchemaKind } from '../schema/index.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { DiagnosticSpec, ParsedDocument } from './positions.js';
 import { hasNode, makeDiagnostic, toPointer } from './positions.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** A document that contributed to an entry: the base, or an overlay. */
 export interface Origin {

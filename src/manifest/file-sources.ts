@@ -7,11 +7,11 @@
  * `projectRoot`), symbolic links resolved first, so that a manifest cannot read a file
  * from elsewhere on the machine. Trailing line breaks are removed, as for secrets.
  */
-import type { Diagnostic } from '../diagnostics.js';
-import { FileReadError } from '../errors.js';
-import { FILE_LIMITS, readFileBounded } from '../files.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { FileReadError } from '../core/errors.js';
+import { FILE_LIMITS, readFileBounded } from '../core/files.js';
 import { kindOfDocument } from '../kinds/index.js';
-import { withoutTrailingLineBreaks } from '../linear-text.js';
+import { withoutTrailingLineBreaks } from '../core/linear-text.js';
 import { fileAttributes } from '../schema/index.js';
 import { fileInsideProject } from './content.js';
 import type { Entry } from './entries.js';

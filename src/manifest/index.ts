@@ -5,16 +5,16 @@
  * problem is reported at once as a {@link Diagnostic}; nothing here contacts a gateway.
  */
 import path from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import { isResourceType, kindOf, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
-import type { ObjectKey } from '../object-key.js';
-import { objectKey } from '../object-key.js';
+import type { ObjectKey } from '../core/object-key.js';
+import { objectKey } from '../core/object-key.js';
 import { SCHEMA_KINDS, attributesSchema } from '../schema/index.js';
 import { applyOverlays, applyVariables, collectEntries } from './collect.js';
 import type { EntryIndex } from './collect.js';
-import type { Diagnostic } from '../diagnostics.js';
-import { sortDiagnostics } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, isWholeReference, labelOf, withName } from './entries.js';
 import { checkUrlCredentials } from './url-credentials.js';
@@ -23,13 +23,13 @@ import { documentStart, makeDiagnostic } from './positions.js';
 import { PROJECT_FILE, invalidProject, readProject } from './project.js';
 import { ignoreEntryWarnings } from './drift-ignore-check.js';
 import { ownershipDiagnostics } from './ownership-check.js';
-import { eventLoopTurns } from '../interrupts.js';
+import { eventLoopTurns } from '../core/interrupts.js';
 import type { ProjectConfig, TargetConfig } from './project.js';
 import type { JwksReference } from './jwks-refs.js';
 import { collectJwksReferences, locateJwksReferences } from './jwks-refs.js';
 import type { ParsedFile } from './content.js';
 import { contentFiles, manifestsOf, projectRoot, readDeclaredContent } from './content.js';
-import type { ObjectContent } from '../object-content.js';
+import type { ObjectContent } from '../core/object-content.js';
 import { mergeTemplates, resolveSecrets } from './resolve.js';
 import { resolveFiles } from './file-sources.js';
 import { variableGuard } from './secret-variables.js';
@@ -39,12 +39,12 @@ import { checkDocuments, checkNameAttribute, checkPatterns, checkVariant, undecl
 import { schemaDiagnostics, suggestion } from './schema-check.js';
 import { expandPaths, readSources } from './sources.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
-export type { Diagnostic, DiagnosticCode } from '../diagnostics.js';
-export type { DiagnosticFormat } from '../diagnostics-format.js';
-export { hasErrors, sortDiagnostics } from '../diagnostics.js';
-export { DIAGNOSTICS_FORMAT_VERSION, formatDiagnostics } from '../diagnostics-format.js';
+export type { Diagnostic, DiagnosticCode } from '../core/diagnostics.js';
+export type { DiagnosticFormat } from '../core/diagnostics-format.js';
+export { hasErrors, sortDiagnostics } from '../core/diagnostics.js';
+export { DIAGNOSTICS_FORMAT_VERSION, formatDiagnostics } from '../core/diagnostics-format.js';
 export type { ProjectConfig, TargetConfig } from './project.js';
 export { PROJECT_FILE, defaultProject, loadProject } from './project.js';
 export type { AttributeObject, ManifestDocument, SourceLocation } from './types.js';
@@ -98,7 +98,7 @@ export interface LoadResult {
   /**
    * Every secret value of the manifests (each resolved `fromEnv` / `fromFile` value, and
    * secrets written as strings), for redaction: register them in the run's SecretRedactor
-   * (src/secrets.ts). Never print them.
+   * (src/core/secrets.ts). Never print them.
    */
   secretValues: string[];
   /**

@@ -7,18 +7,18 @@
  * them (src/operations/steps/jwks-resolve.ts), `validate` never does.
  */
 import { KINDS, kindOfDocument } from '../kinds/index.js';
-import { urlCredentials, withoutCredentials } from '../secrets.js';
+import { urlCredentials, withoutCredentials } from '../core/secrets.js';
 import { keyTypeFor } from '../jwks/keys.js';
 import type { ManifestDocument } from './types.js';
 import { publicKeyAttributes } from '../schema/index.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf } from './entries.js';
 import type { ProjectConfig } from './project.js';
 import { forEachAt } from './resolve.js';
 import type { Resolved } from './rules.js';
 import { attributePath, suggestion } from './schema-check.js';
-import { ownMember } from '../own-member.js';
+import { ownMember } from '../core/own-member.js';
 
 /** A `{ fromJwks }` value as written (checked by the schema: `url` or `source`, and `kid` or `alg`). */
 export interface JwksRef {

@@ -12,7 +12,7 @@ import type { Filter } from '../api/filter.js';
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { attributesSchema } from '../schema/index.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { entryDiagnostic } from './entries.js';
 import type { ProjectConfig } from './project.js';
 import type { Resolved } from './rules.js';

@@ -7,7 +7,7 @@
  */
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit } from 'yaml';
 import type { Document, Node } from 'yaml';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { fastParse } from './fast-yaml.js';
 import type { DocumentAst, ParsedDocument, Position, TextHints } from './positions.js';
 import { astStart, positionAt, textHints, toPointer } from './positions.js';

@@ -6,7 +6,7 @@
  */
 import type { Document, LineCounter, Node } from 'yaml';
 import { isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
-import type { Diagnostic, DiagnosticCode } from '../diagnostics.js';
+import type { Diagnostic, DiagnosticCode } from '../core/diagnostics.js';
 import type { SourceFile } from './source-file.js';
 
 /** The `yaml` package's view of a document, for positions. */

@@ -6,19 +6,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { InputError, FileReadError } from '../errors.js';
-import { FILE_LIMITS, readFileBounded } from '../files.js';
+import { InputError, FileReadError } from '../core/errors.js';
+import { FILE_LIMITS, readFileBounded } from '../core/files.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { loadSchemaFile } from '../schema/schema-files.js';
 import type { DriftSettings } from './drift-ignore.js';
 import { parseDriftSettings } from './drift-ignore.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { parseFile } from './parse.js';
 import type { DiagnosticSpec } from './positions.js';
 import { makeDiagnostic } from './positions.js';
 import { decodeUtf8 } from './source-file.js';
-import { escapeInvisible, hasInvisible } from '../display.js';
-import { setOwnMember } from '../own-member.js';
+import { escapeInvisible, hasInvisible } from '../core/display.js';
+import { setOwnMember } from '../core/own-member.js';
 import { PACKAGE_SCHEMA_OPTIONS, newAjv, schemaDiagnosticsWith } from './schema-check.js';
 import { PROJECT_FILE_VALIDATOR, precompiledValidator, validatorDigest } from './precompiled.js';
 

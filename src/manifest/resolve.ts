@@ -4,19 +4,19 @@
  * attributes win).
  */
 import path from 'node:path';
-import { FILE_LIMITS, readFileBounded } from '../files.js';
+import { FILE_LIMITS, readFileBounded } from '../core/files.js';
 import { KINDS, kindOfDocument } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { secretAttributes } from '../schema/index.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { EntryIndex } from './collect.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, labelOf, originOf } from './entries.js';
 import { decodeUtf8 } from './source-file.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { AttributeObject } from './types.js';
-import { FileReadError } from '../errors.js';
-import { withoutTrailingLineBreaks } from '../linear-text.js';
+import { FileReadError } from '../core/errors.js';
+import { withoutTrailingLineBreaks } from '../core/linear-text.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -79,7 +79,7 @@ export interface LiteralSecret {
  * sources are left as they are (only literals are collected).
  *
  * Every secret value found (resolved from a source, or written as a string, literally or
- * through `${VAR}`) is appended to `values`, for redaction (src/secrets.ts). Every value
+ * through `${VAR}`) is appended to `values`, for redaction (src/core/secrets.ts). Every value
  * resolved from a source is recorded in `references` with the source it came from. The
  * `version` of each source that gives one is set in `versions` under its dotted attribute
  * path (docs/manifest-reference.md "Secrets that rotate").

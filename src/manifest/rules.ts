@@ -8,15 +8,15 @@ import { KINDS, isResourceType, isTemplateKind, kindOf, kindOfDocument } from '.
 import type { ManifestRuleContext, ResourceType, RuleDocument, Variant } from '../kinds/index.js';
 import { attributesSchema, deref, documentSchema, existsInVariant } from '../schema/index.js';
 import type { JsonSchema } from '../schema/index.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { EntryIndex } from './collect.js';
 import type { Entry } from './entries.js';
 import { entryDiagnostic, entryLocation, labelOf } from './entries.js';
 import { attributePath, suggestion } from './schema-check.js';
 import type { ManifestDocument, SourceLocation } from './types.js';
 import { attributeReferences } from '../schema/references.js';
-import { withoutDelimited } from '../linear-text.js';
-import { ownMember, setOwnMember } from '../own-member.js';
+import { withoutDelimited } from '../core/linear-text.js';
+import { ownMember, setOwnMember } from '../core/own-member.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

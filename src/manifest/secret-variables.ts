@@ -5,8 +5,8 @@
  * substituted by the empty string, so the value never enters a document, a message or a
  * request (another target's key sent to this one, a key shown in an error).
  */
-import { setOwnMember } from '../own-member.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { setOwnMember } from '../core/own-member.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { ParsedDocument } from './positions.js';
 import { makeDiagnostic } from './positions.js';
 import type { ProjectConfig } from './project.js';

@@ -4,12 +4,12 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, FileReadError } from '../errors.js';
-import { FILE_LIMITS, readFileBoundedAsync } from '../files.js';
+import { InputError, FileReadError } from '../core/errors.js';
+import { FILE_LIMITS, readFileBoundedAsync } from '../core/files.js';
 import { decodeUtf8 } from './source-file.js';
 import type { SourceFile } from './source-file.js';
 import { PROJECT_FILE, loadProject } from './project.js';
-import { STAGING_PREFIX, leftStagingIn } from '../staged-files.js';
+import { STAGING_PREFIX, leftStagingIn } from '../core/staged-files.js';
 
 /** One path to read, with the name it is shown under. */
 export interface InputPath {
@@ -47,7 +47,7 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 /**
- * Reads a manifest file through the bounded reader (src/files.ts): only a regular file (a
+ * Reads a manifest file through the bounded reader (src/core/files.ts): only a regular file (a
  * FIFO would block, a device such as /dev/zero never ends) of at most {@link MAX_MANIFEST_BYTES}.
  * @throws InputError naming the file and what is wrong
  */
@@ -71,7 +71,7 @@ function projectOverlays(dir: string): string[] {
 }
 
 /**
- * Refuses a folder that an export killed during its swap left half swapped (src/staged-files.ts):
+ * Refuses a folder that an export killed during its swap left half swapped (src/core/staged-files.ts):
  * it reads as neither the old export nor the new one.
  * @param names the entries of `dir`
  * @throws InputError naming the folder and the entries that may be missing or old

@@ -3,7 +3,7 @@
  * substituted, secrets read, templates merged, overlays applied) with their positions.
  */
 import type { ResourceType } from '../kinds/index.js';
-import type { ObjectContent } from '../object-content.js';
+import type { ObjectContent } from '../core/object-content.js';
 
 /** A position in a manifest file (1-based line and column). */
 export interface SourceLocation {

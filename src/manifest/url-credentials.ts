@@ -5,8 +5,8 @@
  * credentials"): plans, reports and exports would show them. The message shows the URL
  * without them; the values go to the run's redactor all the same.
  */
-import type { Diagnostic } from '../diagnostics.js';
-import { urlCredentials, withoutCredentials } from '../secrets.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { urlCredentials, withoutCredentials } from '../core/secrets.js';
 import { hasUrlCredentials, urlValues } from '../schema/urls.js';
 import { entryDiagnostic, labelOf } from './entries.js';
 import type { Resolved } from './rules.js';

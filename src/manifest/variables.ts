@@ -5,7 +5,7 @@
  * gives it the type the schema expects there ({@link typedReference}).
  */
 import { parse } from 'yaml';
-import { setOwnMember } from '../own-member.js';
+import { setOwnMember } from '../core/own-member.js';
 
 /** A variable reference that could not be resolved. */
 export interface UnsetVariable {

@@ -6,7 +6,7 @@
  */
 import { isAlias, isMap, isNode, isPair, isSeq } from 'yaml';
 import type { Alias, Document, Node } from 'yaml';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { ParsedDocument } from './positions.js';
 import { makeDiagnostic } from './positions.js';
 

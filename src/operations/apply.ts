@@ -5,8 +5,8 @@
  */
 import type { ConfigurationEntry, GatewaySession, SessionScope } from '../gateway/index.js';
 import { withSession } from '../gateway/index.js';
-import { Diagnostics, hasErrors } from '../diagnostics.js';
-import type { Diagnosed } from '../diagnostics.js';
+import { Diagnostics, hasErrors } from '../core/diagnostics.js';
+import type { Diagnosed } from '../core/diagnostics.js';
 import type { CommitInfo } from '../engine/commit-comment.js';
 import { activationComment, projectId, withProjectTrailer } from '../engine/commit-comment.js';
 import { ActivationMismatchError, ActivationUnknownError, PlanFileMismatchError, StalePlanError, ValidatorRejectedError } from '../engine/errors.js';
@@ -180,7 +180,7 @@ export async function runApply(input: ApplyInput, { prepared: loaded, saved, run
       const outside = await outsideChanges(session, prepared, planned, run);
       if (outside) input.onOutsideChanges(outside);
     }
-    // The heap's growth is bounded for the calls once the plan is shown (executeAndValidate, src/heap.ts).
+    // The heap's growth is bounded for the calls once the plan is shown (executeAndValidate, src/core/heap.ts).
     const backlog = consented ? undefined : input.onPlan?.(planned.plan, { desired: planned.desired ?? prepared.desired, live: planned.live });
     try {
       if (planned.plan.steps.length === 0) return { result: { ...planned, prepared, outcome: 'no-changes' }, diagnostics: Diagnostics.none };

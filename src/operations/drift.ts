@@ -11,14 +11,14 @@ import { entriesInForce } from '../manifest/drift-ignore.js';
 import type { DriftEntry, DriftReport } from '../engine/drift-report.js';
 import { buildDriftReport } from '../engine/drift-report.js';
 import { adoptableReport, findDriftBase } from '../engine/drift-base.js';
-import { trimTrailing } from '../linear-text.js';
+import { trimTrailing } from '../core/linear-text.js';
 import { projectId } from '../engine/commit-comment.js';
 import { projectDirectory, readGitBase } from './steps/git-base.js';
 import type { KeySourceReference } from '../engine/key-rotation.js';
 import { markKeyRotations } from '../engine/key-rotation.js';
 import { kindOfDocument } from '../kinds/index.js';
-import { withoutCredentials } from '../secrets.js';
-import type { Diagnosed } from '../diagnostics.js';
+import { withoutCredentials } from '../core/secrets.js';
+import type { Diagnosed } from '../core/diagnostics.js';
 import type { Planned, Prepared, RunInput } from './steps/pipeline.js';
 import { connectionFor, preparedForGateway, prepare, readAndPlan, reloadFor } from './steps/pipeline.js';
 

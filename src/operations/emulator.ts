@@ -8,8 +8,8 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConfigError, FileReadError } from '../errors.js';
-import { FILE_LIMITS, readTextBoundedAsync } from '../files.js';
+import { ConfigError, FileReadError } from '../core/errors.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '../core/files.js';
 import { readOrCreateKeyFile } from '../emulator/api-keys.js';
 import { startEmulator } from '../emulator/index.js';
 import type { RunningEmulator, ServeOptions } from '../emulator/index.js';

@@ -6,14 +6,14 @@
  * against the same gateway shows no change.
  */
 import { isAbsolute, relative, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../errors.js';
-import { writeProblem } from '../out-paths.js';
+import { ConfigError, UsageError } from '../core/errors.js';
+import { writeProblem } from '../core/out-paths.js';
 import type { ApiResource } from '../gateway/index.js';
 import { FilterSyntaxError, isBuiltInId, parseFilters, withSession } from '../gateway/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '../kinds/index.js';
 import { loadProject } from '../manifest/project.js';
-import { joinKey } from '../object-key.js';
+import { joinKey } from '../core/object-key.js';
 import { projectConnection } from './steps/connect.js';
 import { withSubResources } from './steps/export-sub-resources.js';
 import { subResourcesOf } from '../engine/sub-resources.js';

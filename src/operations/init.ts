@@ -11,14 +11,14 @@ import { appendFile, copyFile, lstat, mkdir, readdir, realpath, stat, writeFile 
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { ConfigError, FileReadError, WriteInterruptedError } from '../errors.js';
-import { errnoWords, FILE_LIMITS, readFileBoundedAsync } from '../files.js';
+import { ConfigError, FileReadError, WriteInterruptedError } from '../core/errors.js';
+import { errnoWords, FILE_LIMITS, readFileBoundedAsync } from '../core/files.js';
 import { gitignoreAddition } from '../init/gitignore.js';
 import type { ProjectPath } from '../init/workflow.js';
 import { WORKFLOW_PATH, workflowDirectoryProblem, workflowFor, workflowRunsIn } from '../init/workflow.js';
 import { PROJECT_FILE } from '../manifest/index.js';
-import { writeProblem } from '../out-paths.js';
-import { guardInterrupts } from '../staged-files.js';
+import { writeProblem } from '../core/out-paths.js';
+import { guardInterrupts } from '../core/staged-files.js';
 import type { ExportInput, ExportResult } from './export.js';
 import { runExport } from './export.js';
 import { gitTopLevel } from './steps/git-base.js';

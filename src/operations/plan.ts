@@ -5,8 +5,8 @@
  */
 import { withSession } from '../gateway/index.js';
 import { ApiError } from '../gateway/errors.js';
-import type { Diagnosed } from '../diagnostics.js';
-import { Diagnostics } from '../diagnostics.js';
+import type { Diagnosed } from '../core/diagnostics.js';
+import { Diagnostics } from '../core/diagnostics.js';
 import type { Plan } from '../engine/plan-types.js';
 import { ApplyFailedError, ServerCheckForbiddenError } from '../engine/errors.js';
 import type { Backlog } from './steps/execute.js';

@@ -3,7 +3,7 @@
  * (`project`), or the manifest schema that dispatches by `kind` (`manifest`, the one the
  * editor line `# yaml-language-server: $schema=...` names).
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { SCHEMA_KINDS } from '../schema/index.js';
 import { loadSchemaFile } from '../schema/schema-files.js';
 import { suggestion } from '../manifest/schema-check.js';

@@ -4,10 +4,10 @@
  * `caFile` say where secrets live, and a URL never carries credentials (they are removed
  * should one hold any).
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../core/errors.js';
 import type { Variant } from '../kinds/index.js';
 import { PROJECT_FILE, loadProject } from '../manifest/project.js';
-import { withoutCredentials } from '../secrets.js';
+import { withoutCredentials } from '../core/secrets.js';
 
 /** One target as `gwops targets` shows it. */
 export interface TargetSummary {

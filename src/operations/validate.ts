@@ -8,7 +8,7 @@ import { hasErrors, loadManifests } from '../manifest/index.js';
 import type { LoadOptions, LoadResult } from '../manifest/index.js';
 import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
 import { entriesInForce } from '../manifest/drift-ignore.js';
-import type { SecretRedactor } from '../secrets.js';
+import type { SecretRedactor } from '../core/secrets.js';
 
 /** What an offline use case (validate, graph) is given: the manifests and the project options. */
 export interface OfflineInput {

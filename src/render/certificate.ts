@@ -6,7 +6,7 @@
  * `--verbose`.
  */
 import { X509Certificate } from 'node:crypto';
-import { delimitedSections, withoutDelimited } from '../linear-text.js';
+import { delimitedSections, withoutDelimited } from '../core/linear-text.js';
 
 /** One PEM certificate block: `-----BEGIN CERTIFICATE-----` … `-----END CERTIFICATE-----`. */
 const PEM_BLOCK: readonly [string, string] = ['-----BEGIN CERTIFICATE-----', '-----END CERTIFICATE-----'];

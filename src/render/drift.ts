@@ -8,10 +8,10 @@ import { createColors } from 'picocolors';
 import type { DriftActivation, DriftAttribution } from '../engine/drift-attribution.js';
 import type { DriftDirection, DriftEntry, DriftReport, IgnoredDriftEntry } from '../engine/drift-report.js';
 import { DRIFT_DIRECTIONS, DRIFT_FORMAT_VERSION, driftedObjects, entriesByObject } from '../engine/drift-report.js';
-import { escapeInvisible } from '../display.js';
+import { escapeInvisible } from '../core/display.js';
 import type { DriftSide } from '../engine/drift-base.js';
 import { DRIFT_SIDES } from '../engine/drift-base.js';
-import { jsonDocument } from '../json-document.js';
+import { jsonDocument } from '../core/json-document.js';
 import { codeCell, codeSpan } from './markdown-text.js';
 import { fenced, pictureMarkdown } from './markdown.js';
 import { MERMAID_DRIFT_LEGEND } from './mermaid.js';
@@ -159,7 +159,7 @@ function where(entry: DriftEntry): string {
   return entry.source ? ` (${escapeInvisible(`${entry.source.file}:${entry.source.line}`)})` : '';
 }
 
-/** One activation on one line; the gateway's time, author, comment and id escaped (src/display.ts). */
+/** One activation on one line; the gateway's time, author, comment and id escaped (src/core/display.ts). */
 function activationLine(a: DriftActivation): string {
   const shown = (text: string): string => escapeInvisible(text);
   return `${shown(a.createdAt ?? '(time unknown)')}  ${shown(a.createdBy ?? '(author unknown)')}  ${a.comment === undefined ? '(no comment)' : shown(JSON.stringify(a.comment))}  [configuration ${shown(a.id)}]`;
@@ -243,7 +243,7 @@ function isDiff(entry: DriftEntry, options: ValueOptions): boolean {
  * (`+`), unchanged lines more than {@link DIFF_CONTEXT} away from a change cut to `…`.
  */
 function diffRows(entry: DriftEntry, options: ValueOptions): Row[] {
-  // A path can hold a key the gateway named (a sub-resource's): escaped, as every value line is (src/display.ts).
+  // A path can hold a key the gateway named (a sub-resource's): escaped, as every value line is (src/core/display.ts).
   const path = escapeInvisible(entry.path ?? '');
   const declared = shownSide(entry, 'declared', options);
   const live = shownSide(entry, 'live', options);
@@ -258,7 +258,7 @@ function diffRows(entry: DriftEntry, options: ValueOptions): Row[] {
   return out;
 }
 
-/** The lines under an object of the text report; names, paths and values escaped (src/display.ts). */
+/** The lines under an object of the text report; names, paths and values escaped (src/core/display.ts). */
 function entryLines(entry: DriftEntry, options: ValueOptions): string[] {
   return rawEntryLines(entry, options).map((line) => escapeInvisible(line));
 }
@@ -422,7 +422,7 @@ function ordered(value: unknown): unknown {
   return out;
 }
 
-/** The report as one JSON document (src/json-document.ts; keys in a stable order), with counts per direction in `summary`. */
+/** The report as one JSON document (src/core/json-document.ts; keys in a stable order), with counts per direction in `summary`. */
 export function renderDriftJson(report: DriftReport): string {
   const summary: Record<string, number> = {};
   for (const d of DRIFT_DIRECTIONS) summary[d] = report.entries.filter((e) => e.direction === d).length;
@@ -441,7 +441,7 @@ export function renderDriftJson(report: DriftReport): string {
  */
 export function renderOutsideChanges(changes: { readonly base: DriftReport['base']; readonly entries: readonly DriftEntry[]; readonly attribution: DriftAttribution }): string {
   const base = changes.base ? ` (commit ${changes.base.sha}, configuration ${changes.base.configuration})` : '';
-  // Names, paths and values are the gateway's or the manifests' text: every line escaped (src/display.ts).
+  // Names, paths and values are the gateway's or the manifests' text: every line escaped (src/core/display.ts).
   const lines = [`Changed outside gwops since this project's last apply${base}; this plan reverts:`];
   for (const e of changes.entries) {
     const conflict = e.side === 'both' ? ' [changed in Git too]' : '';

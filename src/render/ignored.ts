@@ -2,9 +2,9 @@
  * The lines that say which differences a plan kept because a `drift.ignore` entry in
  * force matches them (Plan `ignored`; src/engine/ignored-differences.ts), shared by the
  * text and markdown renderers. Pure. The entry's reason is the project file's text: it is
- * shown quoted, with invisible characters escaped (src/display.ts).
+ * shown quoted, with invisible characters escaped (src/core/display.ts).
  */
-import { escapeInvisible } from '../display.js';
+import { escapeInvisible } from '../core/display.js';
 import type { KeptDifference, KeptDirection } from '../engine/ignored-differences.js';
 import { objectTitle } from './values.js';
 

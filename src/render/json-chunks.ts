@@ -1,6 +1,6 @@
 /**
  * A JSON document written as a sequence of chunks instead of one string: the same bytes as
- * `jsonDocument` (src/json-document.ts), so a document of 100,000 plan steps never exists
+ * `jsonDocument` (src/core/json-document.ts), so a document of 100,000 plan steps never exists
  * whole in memory. A value holding up to {@link PIECE_NODES} values (a plan step, a call, a
  * desired object) is serialised whole with `JSON.stringify`; a larger one (the document, a
  * call batching thousands of links) is walked member by member and element by element. The

@@ -4,13 +4,13 @@
  * `--out plan.json` diffs). Secrets are already masked in the plan. The CLI's `--format
  * json` adds the run's diagnostics (`diagnostics`) after the plan's own members.
  */
-import type { Diagnostic } from '../diagnostics.js';
-import { diagnosticJson } from '../diagnostics-format.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { diagnosticJson } from '../core/diagnostics-format.js';
 import type { Plan } from '../engine/plan-types.js';
 import type { ServerCheckOutcome } from './run-report.js';
 import { PLAN_FORMAT_VERSION } from '../engine/plan-types.js';
-import { jsonDocument } from '../json-document.js';
-import { copyOfFirst, setOwnMember } from '../own-member.js';
+import { jsonDocument } from '../core/json-document.js';
+import { copyOfFirst, setOwnMember } from '../core/own-member.js';
 import { jsonDocumentChunks, MappedArray } from './json-chunks.js';
 
 /** Keys that come first, in this order, wherever they appear; other keys follow sorted. */
@@ -110,7 +110,7 @@ export interface JsonOptions {
   /**
    * The run's diagnostics (manifest warnings, the gateway validator's messages), added as
    * a last member `diagnostics`, each element in the shape of `gwops validate --format
-   * json` (`diagnosticJson`, src/diagnostics.ts). Absent: no such member (plan
+   * json` (`diagnosticJson`, src/core/diagnostics.ts). Absent: no such member (plan
    * files, `--out`).
    */
   readonly diagnostics?: readonly Diagnostic[];
@@ -158,7 +158,7 @@ export function renderJsonChunks(plan: Plan, options: JsonOptions = {}): Generat
 }
 
 /**
- * Renders a plan as JSON (src/json-document.ts): 2-space indentation, stable key order,
+ * Renders a plan as JSON (src/core/json-document.ts): 2-space indentation, stable key order,
  * trailing newline. Without `diagnostics`, `JSON.parse(renderJson(plan))` deep-equals `plan`.
  */
 export function renderJson(plan: Plan, options: JsonOptions = {}): string {

@@ -4,9 +4,9 @@
  * drift report that a recipe files as an issue. Such text is always a code span: inside
  * one, GitHub-flavoured markdown makes no link, no autolinked URL, no HTML and no
  * `@mention` (README.md "Output contract"). Control, zero-width and bidi characters are
- * shown as visible escapes first (src/display.ts), so the text also keeps to its line.
+ * shown as visible escapes first (src/core/display.ts), so the text also keeps to its line.
  */
-import { escapeInvisible } from '../display.js';
+import { escapeInvisible } from '../core/display.js';
 
 /** The longest run of backticks in `text` (0 without any). */
 function longestBacktickRun(text: string): number {

@@ -6,7 +6,7 @@
  * and the objects inside the ownership scope that no manifest declares.
  */
 import { keptHeading, keptLine } from './ignored.js';
-import type { Diagnostic, DiagnosticSeverity } from '../diagnostics.js';
+import type { Diagnostic, DiagnosticSeverity } from '../core/diagnostics.js';
 import type { Plan } from '../engine/plan-types.js';
 import { deleteCause, groupSteps, groupVerb } from './groups.js';
 import { MERMAID_LEGEND, renderMermaid } from './mermaid.js';

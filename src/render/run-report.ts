@@ -3,8 +3,8 @@
  * apply that failed (the drift report is drift.ts). Each is a function of data returning a string.
  */
 import { createColors } from 'picocolors';
-import type { Diagnostic } from '../diagnostics.js';
-import { formatDiagnostics } from '../diagnostics-format.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { formatDiagnostics } from '../core/diagnostics-format.js';
 import type { ExecutionReport } from '../engine/plan-types.js';
 import type { Plan } from '../engine/plan-types.js';
 

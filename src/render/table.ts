@@ -4,7 +4,7 @@
  * CJK or with emoji (two columns each on a terminal) line up as ASCII names do.
  */
 import stringWidth from 'string-width';
-import { escapeInvisible } from '../display.js';
+import { escapeInvisible } from '../core/display.js';
 
 /** Options of {@link renderTable}. */
 export interface TableOptions {
@@ -14,7 +14,7 @@ export interface TableOptions {
 
 /**
  * `rows` as aligned columns, two spaces apart, one line each, every line ending in a
- * newline. Each cell is shown with its invisible characters escaped (src/display.ts
+ * newline. Each cell is shown with its invisible characters escaped (src/core/display.ts
  * `escapeInvisible`, so a name cannot break its line), and padded to the widest cell of its
  * column in terminal columns (`string-width`: wide characters count two, combining marks
  * none). The last column is not padded and trailing spaces are dropped.

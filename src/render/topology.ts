@@ -6,8 +6,8 @@
  */
 import { KINDS, isResourceType } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
-import type { ObjectKey } from '../object-key.js';
-import { objectKey } from '../object-key.js';
+import type { ObjectKey } from '../core/object-key.js';
+import { objectKey } from '../core/object-key.js';
 import type { Link, LinkKey, ObjectRef, State } from '../engine/model.js';
 import { idOfUnknownRef, linkKey } from '../engine/model.js';
 import type { Plan } from '../engine/plan-types.js';

@@ -7,7 +7,7 @@
  * `SENSITIVE_MASK` where a secret was, and is printed unquoted as `(sensitive value)`.
  */
 import { diffLines } from 'diff';
-import { escapeInvisible } from '../display.js';
+import { escapeInvisible } from '../core/display.js';
 import type { ObjectRef } from '../engine/model.js';
 import type { AttributeChange, ContentChange, PlanSummary } from '../engine/plan-types.js';
 import { SENSITIVE_MASK } from '../engine/plan-types.js';
@@ -30,7 +30,7 @@ export const NO_CHANGES = 'No changes. The live gateway matches the manifests.';
 /** Longest single-line rendering of an object or array before it is spread over lines. */
 const INLINE_LIMIT = 72;
 
-/** `kind "name"`, the way objects are named in every renderer; invisible characters of the name escaped (src/display.ts). */
+/** `kind "name"`, the way objects are named in every renderer; invisible characters of the name escaped (src/core/display.ts). */
 export function objectTitle(ref: Pick<ObjectRef, 'name'> & { readonly kind: string }): string {
   return `${ref.kind} ${escapeInvisible(JSON.stringify(ref.name))}`;
 }

@@ -24,10 +24,10 @@ import { documentKinds, schemaFileName } from './index.js';
 import { schemaFileUrl } from './schema-files.js';
 import type { JsonSchema } from './index.js';
 import { SCHEMA_BASE, kindDocumentSchema, templateDocumentSchema } from './kind-schema.js';
-import { committedText, runGenerator } from '../generated-files.js';
-import type { GeneratedFile, GeneratedFolder } from '../generated-files.js';
+import { committedText, runGenerator } from '../core/generated-files.js';
+import type { GeneratedFile, GeneratedFolder } from '../core/generated-files.js';
 
-export type { GeneratedFile } from '../generated-files.js';
+export type { GeneratedFile } from '../core/generated-files.js';
 
 export const MANIFEST_SCHEMA_FILE = 'manifest.schema.json';
 export const PROJECT_SCHEMA_FILE = 'project.schema.json';

@@ -5,7 +5,7 @@
  * what reads the package's files uses this module; the engine never does.
  */
 import { fileURLToPath } from 'node:url';
-import { FILE_LIMITS, readTextBounded } from '../files.js';
+import { FILE_LIMITS, readTextBounded } from '../core/files.js';
 import type { JsonSchema } from './index.js';
 
 const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);

@@ -88,7 +88,7 @@ describe('import directions', () => {
     ['src/render/text.ts', "import { runPlan } from '../operations/plan.js';"],
     ['src/export/build.ts', "import { runExport } from '../operations/export.js';"],
     ['src/gateway/lifecycle.ts', 'process.exit(1);'],
-    ['src/generated-files.ts', 'process.exitCode = 1;'],
+    ['src/core/generated-files.ts', 'process.exitCode = 1;'],
     ['src/cli/main.ts', 'process.exit(0);'],
     ['src/cli/exit.ts', 'export const code = () => (process.exitCode = 2);'],
     ['src/engine/order.ts', 'export const end = () => process.exitCode;'],
@@ -118,7 +118,7 @@ describe('the tools (tools/) and the product (src/)', () => {
   const cases: [string, string][] = [
     ['src/engine/order.ts', "import { headingAnchors } from '../../tools/docs/markdown.js';"],
     ['src/cli/process.ts', "import { machineInfo } from '../../tools/bench/report-doc.js';"],
-    ['src/emulator/server.ts', "import { FILE_LIMITS } from '#src/files.js';"],
+    ['src/emulator/server.ts', "import { FILE_LIMITS } from '#src/core/files.js';"],
     ['tools/docs/generate.ts', "import { KINDS } from '../../src/kinds/index.js';"],
   ];
   it.each(cases)('%s may not: %s', async (file, line) => {
@@ -138,13 +138,13 @@ describe('the tools (tools/) and the product (src/)', () => {
  */
 const PURE_CRYPTO = new Set(['createHash', 'createHmac', 'createPublicKey', 'createPrivateKey', 'X509Certificate', 'KeyObject', 'JsonWebKey']);
 
-/** The gateway client (src/gateway/) and the bounded file reader (src/files.ts): I/O, by path. */
-const IO_MODULES = [path.join(ROOT, 'src', 'gateway') + path.sep, path.join(ROOT, 'src', 'files.ts')];
+/** The gateway client (src/gateway/) and the bounded file reader (src/core/files.ts): I/O, by path. */
+const IO_MODULES = [path.join(ROOT, 'src', 'gateway') + path.sep, path.join(ROOT, 'src', 'core', 'files.ts')];
 
 /**
  * Why a module reached from the engine breaks its purity, one line per import: a `node:*`
  * (or bare Node built-in) module other than the pure part of `node:crypto`, undici, the
- * gateway client, src/files.ts, or a dynamic import that cannot be followed.
+ * gateway client, src/core/files.ts, or a dynamic import that cannot be followed.
  */
 function impurities(modules: readonly ReachedModule[]): string[] {
   const builtins = new Set(builtinModules);
@@ -169,7 +169,7 @@ const fromDisk = (file: string): string => readFileSync(file, 'utf8');
 const planted = (file: string, line: string) => (read: string): string => (read === path.join(ROOT, file) ? `${line}\n${fromDisk(read)}` : fromDisk(read));
 
 describe('the engine is pure transitively', () => {
-  it('no module reachable from src/engine (any import form) does I/O: no node:* but pure crypto, no src/files.ts, no gateway client', () => {
+  it('no module reachable from src/engine (any import form) does I/O: no node:* but pure crypto, no src/core/files.ts, no gateway client', () => {
     const modules = reachableModules(ENGINE_FILES);
     expect(modules.map((m) => path.relative(ROOT, m.file))).toEqual(expect.arrayContaining(['src/schema/index.ts', 'src/kinds/index.ts']));
     expect(impurities(modules)).toEqual([]);
@@ -180,7 +180,7 @@ describe('the engine is pure transitively', () => {
     ['src/kinds/values.ts', "import type { Stats } from 'fs';", /src\/kinds\/values\.ts imports \(type\) 'fs'/],
     ['src/engine/order.ts', "export const load = () => import('../files.js');", /src\/files\.ts: an I\/O module/],
     ['src/schema/kind-schema.ts', "export { readTextBounded } from '../files.js';", /src\/files\.ts: an I\/O module/],
-    ['src/digest.ts', "import { randomBytes } from 'node:crypto';", /src\/digest\.ts imports 'node:crypto'/],
+    ['src/core/digest.ts', "import { randomBytes } from 'node:crypto';", /src\/digest\.ts imports 'node:crypto'/],
     ['src/kinds/identity.ts', "export type Client = import('../gateway/index.js').GatewaySession;", /src\/gateway\/index\.ts: an I\/O module/],
     ['src/engine/plan.ts', "export const any = (name: string) => import(name);", /a dynamic import the check cannot follow/],
     ['src/schema/urls.ts', "import { fetch } from 'undici';", /'undici': the HTTP client/],

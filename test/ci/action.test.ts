@@ -15,7 +15,7 @@ import { identityHandles, desiredState } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import { MARKDOWN_MARKER, renderMarkdown, renderText } from '../../src/render/index.js';
-import { doc, options } from '../reconcile/helpers.js';
+import { doc, options } from '../engine/helpers.js';
 import type { ActionFile, CompositeResult } from './action-runner.js';
 import { ROOT, loadAction, parseOutputFile, runComposite } from './action-runner.js';
 

@@ -1,12 +1,12 @@
 /**
  * Each command's --help (src/cli/help.ts): one or two examples of that very command, and
- * its exit codes, in ascending order, each one of the one table (src/exit-codes.ts) with
+ * its exit codes, in ascending order, each one of the one table (src/core/exit-codes.ts) with
  * what it means; no command shows the program's whole table. That the listed codes are
  * exactly the ones each command returns is test/e2e/exit-codes.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { programHelp } from '../../tools/docs/cli-reference.js';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT } from '../../src/core/exit-codes.js';
 import { helpCommands, listedExitCodes } from '../support/exit-codes.js';
 
 describe('the help of every command', () => {

@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT } from '../../src/core/exit-codes.js';
 
 async function gwops(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

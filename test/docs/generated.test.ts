@@ -19,7 +19,7 @@ import {
 import type { GeneratedDoc } from '../../tools/docs/generate.js';
 import { attributeEntries, manifestReference, typeText, valuesText } from '../../tools/docs/manifest-reference.js';
 import { headingAnchors } from '../../tools/docs/markdown.js';
-import { stalenessProblem } from '../../src/generated-files.js';
+import { stalenessProblem } from '../../src/core/generated-files.js';
 
 function expectCommitted(file: GeneratedDoc): void {
   const problem = stalenessProblem(DOCS_FOLDER, file, 'the generator or the schemas');

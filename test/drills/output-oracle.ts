@@ -24,7 +24,7 @@ export const HOSTILE: readonly { readonly label: string; readonly text: string }
 ];
 
 /* eslint-disable no-control-regex -- finding control characters is the point */
-/** gwops's own colour codes (src/display.ts: the palette of picocolors it uses). */
+/** gwops's own colour codes (src/core/display.ts: the palette of picocolors it uses). */
 const OWN_SGR = /\x1b\[(?:1|2|22|31|32|33|34|36|39)m/g;
 /** Control characters (C0 but line feed and tab, DEL, C1): never raw in any channel, files included. */
 const CONTROL = /[\x00-\x08\x0B-\x1F\x7F-\x9F]/g;

@@ -32,7 +32,7 @@ import { describeCertificates } from '../../src/render/certificate.js';
 import { pemSubjects } from '../../src/gateway/diagnose.js';
 import { escapeFileName, secretEnvName } from '../../src/export/names.js';
 import { globToRegExp } from '../../src/emulator/faults.js';
-import { trimEdges, trimTrailing, withoutDelimited, withoutTrailingLineBreaks } from '../../src/linear-text.js';
+import { trimEdges, trimTrailing, withoutDelimited, withoutTrailingLineBreaks } from '../../src/core/linear-text.js';
 import { REPO } from '../e2e/harness.js';
 import { startGwops } from '../e2e/spawn.js';
 import { drillMode, drillSeed, recordDrill } from './record.js';

@@ -17,9 +17,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, SIGNAL_EXIT } from '../../src/exit-codes.js';
-import type { InterruptSignal } from '../../src/interrupts.js';
-import { INTERRUPT_SIGNALS } from '../../src/interrupts.js';
+import { EXIT, SIGNAL_EXIT } from '../../src/core/exit-codes.js';
+import type { InterruptSignal } from '../../src/core/interrupts.js';
+import { INTERRUPT_SIGNALS } from '../../src/core/interrupts.js';
 import { untilStalled } from '../support/bounded-process.js';
 import { declaredExitCodes, helpCommands } from '../support/exit-codes.js';
 import { drillMode, drillSeed } from '../drills/record.js';
@@ -228,7 +228,7 @@ describe('every exit code a command declares is reachable, and only those', () =
     expect(got).toEqual(wanted);
 
     // The codes reached per command are exactly the declared ones. In npm test a command that
-    // waits stands for the signal codes as a class (each 128 + its number, src/interrupts.ts),
+    // waits stands for the signal codes as a class (each 128 + its number, src/core/interrupts.ts),
     // reached for the sampled ones: every one of them declares all three, the others none.
     const signalCodes: number[] = Object.values(SIGNAL_EXIT);
     for (const command of await helpCommands()) {

@@ -1,6 +1,6 @@
 /**
  * Ctrl-C during `export --force` keeps the previous export: the new files are written
- * beside the old ones and swapped in only when all are there (src/staged-files.ts). The
+ * beside the old ones and swapped in only when all are there (src/core/staged-files.ts). The
  * real process (bin/gwops.js over dist/) gets SIGINT as soon as it starts writing files
  * into the output folder; afterwards the folder holds exactly the old export, which still
  * validates, and the message says that nothing was written.
@@ -80,7 +80,7 @@ describe('export --force interrupted while writing', () => {
     const out = join(dir, 'out');
     expect((await t.h.cli(['export', '--out', out, '--kind', 'back-end-group', ...t.h.connection], { cwd: dir })).code).toBe(0);
     const complete = await snapshot(out);
-    // As a process killed between the two renames of its swap leaves it (src/staged-files.ts): the old folder moved
+    // As a process killed between the two renames of its swap leaves it (src/core/staged-files.ts): the old folder moved
     // into the staging folder, the new one not yet in place.
     const staging = join(out, '.gwops-staging-2147483646-dead');
     await mkdir(join(staging, '.old'), { recursive: true });

@@ -8,8 +8,8 @@ import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { errnoWords } from '../../src/files.js';
-import { writeProblem } from '../../src/out-paths.js';
+import { errnoWords } from '../../src/core/files.js';
+import { writeProblem } from '../../src/core/out-paths.js';
 import { useHarness, writeManifests } from './harness.js';
 import type { CliResult } from './harness.js';
 

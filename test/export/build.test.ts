@@ -5,7 +5,7 @@ import { buildDocuments } from '../../src/export/build.js';
 import { filtersByKind } from '../../src/operations/export.js';
 import { manifestFiles, renderProjectFile } from '../../src/export/write.js';
 import type { ApiResource } from '../../src/gateway/index.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const res = (type: string, id: string, attributes: Record<string, unknown>, relationships: ApiResource['relationships'] = {}): ApiResource => ({ type, id, attributes, relationships });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileWriteError, startFileWriter } from '../../src/export/file-writer.js';
-import { errnoWords } from '../../src/files.js';
+import { errnoWords } from '../../src/core/files.js';
 
 describe('startFileWriter', () => {
   let dir: string;

@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WriteInterruptedError } from '../../src/errors.js';
+import { WriteInterruptedError } from '../../src/core/errors.js';
 import type { ExportedDocument } from '../../src/export/build.js';
 import { writeExport } from '../../src/export/write.js';
 import type { ExportLayout } from '../../src/export/write.js';
-import type { InterruptSignal } from '../../src/interrupts.js';
-import { SignalHub, useSignalHub } from '../../src/interrupts.js';
+import type { InterruptSignal } from '../../src/core/interrupts.js';
+import { SignalHub, useSignalHub } from '../../src/core/interrupts.js';
 
 /** Every file under `dir` with its text, by path relative to `dir`. */
 async function snapshot(dir: string): Promise<Record<string, string>> {

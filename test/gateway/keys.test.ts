@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { resolveConnection } from '../../src/gateway/connection.js';
 import { SessionError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';

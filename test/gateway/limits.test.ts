@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GwopsError } from '../../src/errors.js';
+import { GwopsError } from '../../src/core/errors.js';
 import { ResponseTooLargeError, UnexpectedResponseError } from '../../src/gateway/errors.js';
 import { MAX_BODY_BYTES, MAX_STREAMED_BODY_BYTES } from '../../src/gateway/http.js';
 import { GatewaySession } from '../../src/gateway/session.js';

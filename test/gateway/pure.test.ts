@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { resolveConnection } from '../../src/gateway/connection.js';
 import { toValidatorMessage } from '../../src/api/documents.js';
 import { ApiError, ConnectionError, InterruptedError, OutdatedConfigurationError } from '../../src/gateway/errors.js';
 import { checkBaseUrl, isLoopbackHost } from '../../src/gateway/base-url.js';
 import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retrying } from '../../src/gateway/retry.js';
 import type { RetryClock, RetryPolicy } from '../../src/gateway/retry.js';
-import { redact } from '../../src/secrets.js';
+import { redact } from '../../src/core/secrets.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2026-11-22T03:00:00Z');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { ConfigError, InputError } from '../../src/errors.js';
+import { ConfigError, InputError } from '../../src/core/errors.js';
 import { resolveConnection } from '../../src/gateway/connection.js';
 import { ConnectionError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { TlsVerificationError } from '../../src/gateway/errors.js';
 import { withSession } from '../../src/gateway/lifecycle.js';
 import { GatewaySession } from '../../src/gateway/session.js';

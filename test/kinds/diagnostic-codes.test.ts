@@ -1,7 +1,7 @@
 /**
  * A kind contributes its diagnostic codes through its module (`diagnosticCodes`,
  * src/kinds/kind.ts): each code belongs to one kind, says what it means, and is reported by
- * that kind's rules (src/diagnostics.ts assembles `DiagnosticCode` from the kinds; that no
+ * that kind's rules (src/core/diagnostics.ts assembles `DiagnosticCode` from the kinds; that no
  * generic module spells one is checked by test/architecture/kind-names.test.ts).
  */
 import { readFileSync, readdirSync } from 'node:fs';

@@ -4,9 +4,9 @@ import type { DocumentKind, KindDefinition, ManifestRuleContext, ResourceType, R
 import { KINDS, isResourceType, isTemplateKind, kindOf, kindOfDocument, templateKinds } from '../../src/kinds/index.js';
 import { nameIdentity } from '../../src/kinds/identity.js';
 import { certificateFingerprint, certificateIdentity } from '../../src/kinds/ssl-certificate/identity.js';
-import { joinKey, objectKey, parseObjectKey, splitKey } from '../../src/object-key.js';
+import { joinKey, objectKey, parseObjectKey, splitKey } from '../../src/core/object-key.js';
 import { declaredKey, linkKey } from '../../src/engine/model.js';
-import { pem } from '../reconcile/helpers.js';
+import { pem } from '../engine/helpers.js';
 
 describe('the registry', () => {
   it('derives ResourceType and TemplateKind from the modules', () => {

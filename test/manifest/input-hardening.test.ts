@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 import { hasErrors, loadManifests, loadProject } from '../../src/manifest/index.js';
 import type { Diagnostic } from '../../src/manifest/index.js';
 import { decodeUtf8 } from '../../src/manifest/source-file.js';

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 import { hasErrors, loadManifests } from '../../src/manifest/index.js';
 import type { ManifestDocument } from '../../src/manifest/index.js';
 import { project } from './fixture.js';

@@ -1,6 +1,6 @@
 /**
  * Loading a large manifest set takes turns of the event loop, so that signal handlers
- * (SIGINT, SIGTERM: src/interrupts.ts) run within a second however long the checks are.
+ * (SIGINT, SIGTERM: src/core/interrupts.ts) run within a second however long the checks are.
  * Measured with a timer, which waits for the event loop as a signal handler does: the
  * longest gap between its ticks stays far below the time the load takes.
  */

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
-import { hasInvisible } from '../../src/display.js';
+import { InputError } from '../../src/core/errors.js';
+import { hasInvisible } from '../../src/core/display.js';
 import { loadManifests, loadProject } from '../../src/manifest/index.js';
 import { thrownBy } from '../support/thrown.js';
 import { project } from './fixture.js';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VARIANTS, kindOfDocument } from '../../src/kinds/index.js';
 import type { Variant } from '../../src/kinds/index.js';
-import type { Diagnostic } from '../../src/diagnostics.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { SCHEMA_KINDS, deref, documentSchema, existsInVariant } from '../../src/schema/index.js';
 import type { JsonSchema, SchemaKind } from '../../src/schema/index.js';
 import type { Entry } from '../../src/manifest/entries.js';

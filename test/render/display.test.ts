@@ -1,10 +1,10 @@
 /**
- * The one escaping of names and messages (src/display.ts): invisible characters become
+ * The one escaping of names and messages (src/core/display.ts): invisible characters become
  * visible escapes, so two names that differ only by one never look alike, and gwops's own
  * colours and progress sequences pass only to a terminal.
  */
 import { describe, expect, it } from 'vitest';
-import { escapeInvisible, hasInvisible, messageText, safeOutput } from '../../src/display.js';
+import { escapeInvisible, hasInvisible, messageText, safeOutput } from '../../src/core/display.js';
 import { objectTitle } from '../../src/render/values.js';
 
 describe('display escaping', () => {

@@ -18,7 +18,7 @@ import { KINDS } from '../../src/kinds/index.js';
 import type { ResourceType } from '../../src/kinds/index.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../src/render/drift.js';
 import { itemDefaultsRules, publicKeyAttributes, referenceAttributes, secretAttributes, urlAttributes } from '../../src/schema/index.js';
-import { doc, options, resource } from '../reconcile/helpers.js';
+import { doc, options, resource } from '../engine/helpers.js';
 
 type Json = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonDocument } from '../../src/json-document.js';
+import { jsonDocument } from '../../src/core/json-document.js';
 import { desiredDocuments } from '../../tools/bench/plan.js';
 import { desiredState } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
@@ -25,7 +25,7 @@ import {
   renderPlanFileChunks,
 } from '../../src/render/index.js';
 import { jsonDocumentChunks, MappedArray } from '../../src/render/json-chunks.js';
-import { objectDiagnostic } from '../../src/diagnostics.js';
+import { objectDiagnostic } from '../../src/core/diagnostics.js';
 
 /** Every member name gwops writes is a plain word; values are any JSON, with members JSON.stringify leaves out mixed in. */
 const member = fc.stringMatching(/^[a-z][A-Za-z]{0,8}$/);

@@ -1,10 +1,10 @@
 /**
- * The one serialiser of gwops's JSON documents (src/json-document.ts): `formatVersion`
+ * The one serialiser of gwops's JSON documents (src/core/json-document.ts): `formatVersion`
  * first, whatever the body holds, so every document names the version of its shape.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonDocument } from '../../src/json-document.js';
+import { jsonDocument } from '../../src/core/json-document.js';
 
 describe('jsonDocument', () => {
   it('puts formatVersion first and keeps the members of the body (named as gwops names members) in their order', () => {

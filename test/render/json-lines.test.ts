@@ -1,5 +1,5 @@
 /**
- * Reading a JSON document line by line (src/json-lines.ts), as `apply --plan` reads a plan
+ * Reading a JSON document line by line (src/core/json-lines.ts), as `apply --plan` reads a plan
  * file: for any document written in either layout of src/render/json-chunks.ts, the value
  * read is the value `JSON.parse` gives for the whole text; text the reader cannot follow
  * (cut short, another layout, not JSON) is never read as a value, so the caller parses it
@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonLinesReader } from '../../src/json-lines.js';
+import { JsonLinesReader } from '../../src/core/json-lines.js';
 import { jsonDocumentChunks } from '../../src/render/json-chunks.js';
 
 /** Member names of any text, `__proto__` and JSON escapes included. */

@@ -5,13 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/diagnostics.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { identityHandles, desiredState } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import type { Plan } from '../../src/engine/plan-types.js';
 import { planTopology, renderMarkdown } from '../../src/render/index.js';
-import { doc, options, resource } from '../reconcile/helpers.js';
+import { doc, options, resource } from '../engine/helpers.js';
 
 /** `creates` new mappings and `unmanaged` mappings on the gateway that no manifest declares. */
 function planOf(creates: number, unmanaged: number, nameLength = 8): { plan: Plan; topology: ReturnType<typeof planTopology> } {

@@ -15,7 +15,7 @@ import type { ApiResource } from '../../src/engine/live.js';
 import { MARKDOWN_MAX_BYTES, planTopology, renderMarkdown } from '../../src/render/index.js';
 import { objectTitle } from '../../src/render/values.js';
 import { codeSpan } from '../../src/render/markdown-text.js';
-import { doc, many, options, resource } from '../reconcile/helpers.js';
+import { doc, many, options, resource } from '../engine/helpers.js';
 
 /** The shape of a plan: new mappings, mappings updated, deleted (pruned), and back-end groups unlinked from a mapping. */
 interface Shape {

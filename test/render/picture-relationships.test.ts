@@ -15,7 +15,7 @@ import type { ManifestDocument } from '../../src/manifest/types.js';
 import { referenceAttributes } from '../../src/schema/index.js';
 import type { Topology } from '../../src/render/index.js';
 import { planTopology, stateTopology } from '../../src/render/index.js';
-import { doc, options, pem, resource } from '../reconcile/helpers.js';
+import { doc, options, pem, resource } from '../engine/helpers.js';
 
 /** `value` set at `segments` (`*`: an array of one item) below a new object. */
 function at(segments: readonly string[], value: unknown): unknown {

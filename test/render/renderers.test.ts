@@ -4,7 +4,7 @@ import { liveState } from '../../src/engine/live.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import type { Plan } from '../../src/engine/plan-types.js';
 import { CHUNK_SIZE, MARKDOWN_MARKER, NO_CHANGES, renderJson, renderMarkdown, renderText, renderTextChunks, summaryLine } from '../../src/render/index.js';
-import { doc, options, resource } from '../reconcile/helpers.js';
+import { doc, options, resource } from '../engine/helpers.js';
 
 function planFor(docs: Parameters<typeof desiredState>[0], lists: Parameters<typeof liveState>[0]): Plan {
   const desired = desiredState(docs);

@@ -10,7 +10,7 @@ import type { ApiResource } from '../../src/engine/live.js';
 import { buildPlan } from '../../src/engine/plan.js';
 import type { Plan } from '../../src/engine/plan-types.js';
 import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
-import { doc, options, pem, resource } from '../reconcile/helpers.js';
+import { doc, options, pem, resource } from '../engine/helpers.js';
 
 function outputs(plan: Plan): string[] {
   return [

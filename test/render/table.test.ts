@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { escapeInvisible } from '../../src/display.js';
+import { escapeInvisible } from '../../src/core/display.js';
 import { renderTable } from '../../src/render/table.js';
 
 /** Characters of every display width: wide (CJK, Hangul, fullwidth, emoji), narrow, combining, invisible. */

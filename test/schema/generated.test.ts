@@ -16,7 +16,7 @@ import {
   projectSchema,
 } from '../../src/schema/generate.js';
 import { SCHEMA_KINDS } from '../../src/schema/index.js';
-import { stalenessProblem } from '../../src/generated-files.js';
+import { stalenessProblem } from '../../src/core/generated-files.js';
 import type { JsonSchema } from '../../src/schema/index.js';
 
 const projectText = (): string => {

@@ -3,7 +3,7 @@
  * --write-docs` from the numbers of that run: the machine, the report the command prints
  * (tools/bench/emulator-report.ts) and its verdicts. Nothing in it is typed by hand.
  */
-import { writeFileAtomic } from '#src/staged-files.js';
+import { writeFileAtomic } from '#src/core/staged-files.js';
 import path from 'node:path';
 import type { BenchReport } from './emulator-report.js';
 import { formatReport } from './emulator-report.js';

@@ -35,7 +35,7 @@ import { validatorMessages } from '#src/emulator/validator.js';
 import { kindOf } from '#src/kinds/index.js';
 import type { BenchReport, ListTiming, MemoryFigures, ModelTiming, SizeResult } from './emulator-report.js';
 import { formatReport, median, slowestFilteredMs } from './emulator-report.js';
-import { EXIT } from '#src/exit-codes.js';
+import { EXIT } from '#src/core/exit-codes.js';
 import { runScaleBench } from './emulator-scale.js';
 import { writeEmulatorDoc } from './emulator-doc.js';
 import { machineInfo } from './report-doc.js';

@@ -7,7 +7,7 @@
  * high-water mark of this program's memory (`VmHWM` in /proc/self/status) starts at the
  * `exec`; it is read where /proc exists, `maxRSS` elsewhere.
  */
-import { readTextBounded } from '#src/files.js';
+import { readTextBounded } from '#src/core/files.js';
 
 /** The most of /proc/self/status read, in bytes (it holds about 1.5 KiB). */
 const STATUS_LIMIT = 64 * 1024;

@@ -24,7 +24,7 @@ import { liveState } from '#src/engine/live.js';
 import { buildPlan } from '#src/engine/plan.js';
 import { planFileOf } from '#src/operations/steps/saved-plan.js';
 import { PLAN_FORMAT_VERSION } from '#src/engine/plan-types.js';
-import { jsonDocument } from '#src/json-document.js';
+import { jsonDocument } from '#src/core/json-document.js';
 import { planJson, renderJson, renderJsonChunks, renderPlanFileChunks } from '#src/render/index.js';
 import { desiredDocuments } from './plan.js';
 import { peakResidentKib } from './peak-memory.js';

@@ -6,7 +6,7 @@
  * Nothing in these files is typed by hand (CONTRIBUTING.md "Figures in docs/ are generated").
  */
 import { cpus, totalmem, platform, release, arch } from 'node:os';
-import { writeFileAtomic } from '#src/staged-files.js';
+import { writeFileAtomic } from '#src/core/staged-files.js';
 import path from 'node:path';
 import type { ApplyBenchReport } from './apply.js';
 import { APPLY_RSS_TARGET_MB, FLOOR_FACTOR_TARGET } from './apply.js';

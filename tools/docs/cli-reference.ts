@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { main } from '#src/cli/main.js';
 import type { CliIO } from '#src/cli/io.js';
-import { EXIT } from '#src/exit-codes.js';
+import { EXIT } from '#src/core/exit-codes.js';
 import { DOCS_COMMAND } from './manifest-reference.js';
 import { cell, code, fence, headingAnchor, table } from './markdown.js';
 

@@ -13,7 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { writeFileAtomic } from '#src/staged-files.js';
+import { writeFileAtomic } from '#src/core/staged-files.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

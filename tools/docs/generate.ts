@@ -11,8 +11,8 @@
 import { pathToFileURL } from 'node:url';
 import { KINDS } from '#src/kinds/index.js';
 import { documentSchema } from '#src/schema/index.js';
-import { committedText, runGenerator } from '#src/generated-files.js';
-import type { GeneratedFile, GeneratedFolder } from '#src/generated-files.js';
+import { committedText, runGenerator } from '#src/core/generated-files.js';
+import type { GeneratedFile, GeneratedFolder } from '#src/core/generated-files.js';
 import { cliReference } from './cli-reference.js';
 import type { HelpReader } from './cli-reference.js';
 import { DOCS_COMMAND, manifestReference } from './manifest-reference.js';

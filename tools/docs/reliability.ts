@@ -7,7 +7,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FILE_LIMITS, readTextBoundedAsync } from '#src/files.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '#src/core/files.js';
 import { cell, code, headingAnchor, table } from './markdown.js';
 
 /** The command that writes docs/reliability.md, named in its header. */

@@ -8,11 +8,11 @@
  * the exit code of `npm test`; the section is written only when it passed.
  * Development tooling: it runs npm from the PATH.
  */
-import { writeFileAtomic } from '#src/staged-files.js';
+import { writeFileAtomic } from '#src/core/staged-files.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FILE_LIMITS, readTextBoundedAsync } from '#src/files.js';
+import { FILE_LIMITS, readTextBoundedAsync } from '#src/core/files.js';
 import { machineDescription, runInRepository } from './drills.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

@@ -6,8 +6,8 @@
  * release's section and leaves an empty Unreleased above it; the release workflow
  * (.github/workflows/release.yml) takes a release's notes from its section.
  */
-import { UsageError } from '#src/errors.js';
-import { trimEdges } from '#src/linear-text.js';
+import { UsageError } from '#src/core/errors.js';
+import { trimEdges } from '#src/core/linear-text.js';
 
 const UNRELEASED = /^## \[Unreleased\][ \t]*$/m;
 const SECTION = /^## /m;

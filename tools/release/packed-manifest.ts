@@ -14,8 +14,8 @@
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FILE_LIMITS, readTextBounded } from '#src/files.js';
-import { writeFileAtomicSync } from '#src/staged-files.js';
+import { FILE_LIMITS, readTextBounded } from '#src/core/files.js';
+import { writeFileAtomicSync } from '#src/core/staged-files.js';
 
 /** Where package.json is kept while packing, beside it: not in the package's `files`, and a leftover shows in `git status`. */
 export const KEPT = '.package.json.packing';

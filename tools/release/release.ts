@@ -20,9 +20,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UsageError } from '#src/errors.js';
-import { FILE_LIMITS, readTextBounded } from '#src/files.js';
-import { writeFileAtomicSync } from '#src/staged-files.js';
+import { UsageError } from '#src/core/errors.js';
+import { FILE_LIMITS, readTextBounded } from '#src/core/files.js';
+import { writeFileAtomicSync } from '#src/core/staged-files.js';
 import { RELEASE_VERSION, releaseChangelog, releaseNotes } from './changelog.js';
 import { namesReleases, rewriteVersionReferences } from './version-references.js';
 

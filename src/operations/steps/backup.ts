@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ConfigError } from '../../errors.js';
-import { errnoCode, errnoWords } from '../../files.js';
+import { ConfigError } from '../../core/errors.js';
+import { errnoCode, errnoWords } from '../../core/files.js';
 import type { ConfigurationEntry } from '../../gateway/index.js';
-import { writeProblem } from '../../out-paths.js';
+import { writeProblem } from '../../core/out-paths.js';
 
 /**
  * `--backup-dir`: creates the directory when missing and checks, before anything is sent

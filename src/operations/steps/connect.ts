@@ -3,15 +3,15 @@
  * project's only target, through resolveConnection (the key never from a command-line
  * value), with the API key registered for redaction.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../core/errors.js';
 import type { ConnectionInput, ResolvedConnection } from '../../gateway/index.js';
 import { resolveConnection } from '../../gateway/index.js';
 import type { Variant } from '../../kinds/index.js';
 import type { ProjectConfig, TargetConfig } from '../../manifest/project.js';
 import { loadProject } from '../../manifest/project.js';
-import type { SecretRedactor } from '../../secrets.js';
+import type { SecretRedactor } from '../../core/secrets.js';
 import type { DeclaredVariant } from '../../engine/variant.js';
-import { ownMember } from '../../own-member.js';
+import { ownMember } from '../../core/own-member.js';
 
 /** The connection options of every command that talks to a gateway (`--target`, `--url`, `--api-key-file`, ...). */
 export interface ConnectionOptions extends Pick<ConnectionInput, 'url' | 'apiKeyFile' | 'caFile' | 'insecure' | 'timeout' | 'env' | 'cwd'> {

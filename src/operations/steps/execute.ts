@@ -7,11 +7,11 @@
  */
 import { kindOf } from '../../kinds/index.js';
 import type { ResourceType } from '../../kinds/index.js';
-import { InputError } from '../../errors.js';
-import { contentDigest } from '../../digest.js';
+import { InputError } from '../../core/errors.js';
+import { contentDigest } from '../../core/digest.js';
 import type { CreateCheck, GatewaySession, NewResource } from '../../gateway/index.js';
-import type { ObjectKey } from '../../object-key.js';
-import { objectKey } from '../../object-key.js';
+import type { ObjectKey } from '../../core/object-key.js';
+import { objectKey } from '../../core/object-key.js';
 import { identifiersOf } from '../../engine/batch.js';
 import { checkCalls } from '../../engine/call-check.js';
 import { decodePointer, getAt } from '../../engine/diff.js';

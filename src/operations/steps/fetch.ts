@@ -8,7 +8,7 @@ import type { ResourceType } from '../../kinds/index.js';
 import { kindOf, relationshipNamed } from '../../kinds/index.js';
 import type { ApiResource } from '../../api/documents.js';
 import { isBuiltInId } from '../../api/documents.js';
-import { joinKey } from '../../object-key.js';
+import { joinKey } from '../../core/object-key.js';
 import { attributeReferences } from '../../schema/references.js';
 import type { State } from '../../engine/model.js';
 import type { OwnershipScope } from '../../engine/fetch-scope.js';

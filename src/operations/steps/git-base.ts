@@ -11,7 +11,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { GwopsError } from '../../errors.js';
+import { GwopsError } from '../../core/errors.js';
 import type { State } from '../../engine/model.js';
 import type { Variant } from '../../kinds/index.js';
 import type { Prepared, RunInput } from './pipeline.js';

@@ -5,7 +5,7 @@
  * an error: the key must come from the URL the project names).
  */
 import { Agent, request } from 'undici';
-import { withoutCredentials } from '../../secrets.js';
+import { withoutCredentials } from '../../core/secrets.js';
 import { isLoopbackHost } from '../../gateway/base-url.js';
 import { parseJwkSet } from '../../jwks/keys.js';
 import type { JwkSet } from '../../jwks/keys.js';

@@ -7,10 +7,10 @@
  * is reported at once, located at the reference, naming the URL; the caller stops before
  * any gateway is contacted.
  */
-import { withoutCredentials } from '../../secrets.js';
-import { InputError, FileReadError } from '../../errors.js';
-import { FILE_LIMITS, readTextBounded } from '../../files.js';
-import type { Diagnostic } from '../../diagnostics.js';
+import { withoutCredentials } from '../../core/secrets.js';
+import { InputError, FileReadError } from '../../core/errors.js';
+import { FILE_LIMITS, readTextBounded } from '../../core/files.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { JwksSourceConfig } from '../../manifest/project.js';
 import type { AttributeObject, ManifestDocument } from '../../manifest/types.js';
 import type { JwksRef, JwksReference } from '../../manifest/jwks-refs.js';

@@ -5,18 +5,18 @@
  * load-active → one GET per kind → live state; diff → plan; execute in the session →
  * validator messages → activate (apply) or throw the edits away (plan).
  */
-import { ConfigError, GwopsError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { ConfigError, GwopsError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../../gateway/index.js';
 import type { ResourceType, Variant } from '../../kinds/index.js';
 import { KINDS, isResourceType, kindExistsIn } from '../../kinds/index.js';
-import type { Diagnosed, Diagnostic, DiagnosticSeverity } from '../../diagnostics.js';
-import { Diagnostics, VALIDATOR_MESSAGE_CODE, objectDiagnostic } from '../../diagnostics.js';
+import type { Diagnosed, Diagnostic, DiagnosticSeverity } from '../../core/diagnostics.js';
+import { Diagnostics, VALIDATOR_MESSAGE_CODE, objectDiagnostic } from '../../core/diagnostics.js';
 import type { LoadResult } from '../../manifest/index.js';
 import { loadManifests } from '../../manifest/index.js';
-import type { ObjectKey } from '../../object-key.js';
-import { objectKey, parseObjectKey } from '../../object-key.js';
-import type { SecretRedactor } from '../../secrets.js';
+import type { ObjectKey } from '../../core/object-key.js';
+import { objectKey, parseObjectKey } from '../../core/object-key.js';
+import type { SecretRedactor } from '../../core/secrets.js';
 import { resolveJwksReferences } from './jwks-resolve.js';
 import type { OutsideChanges } from './outside-changes.js';
 import type { JwksFetcher } from './jwks-resolve.js';
@@ -26,7 +26,7 @@ import { ApplyFailedError, ManifestError } from '../../engine/errors.js';
 import type { Backlog, ProgressListener } from './execute.js';
 import type { ExecutionReport, Plan } from '../../engine/plan-types.js';
 import { executePlan } from './execute.js';
-import { settleHeapForPlanning, boundHeapForCalls } from '../../heap.js';
+import { settleHeapForPlanning, boundHeapForCalls } from '../../core/heap.js';
 import { fetchLinkEnds, fetchLiveLists } from './fetch.js';
 import { withLiveContent } from './fetch-content.js';
 import { readSubResources } from './sub-resources.js';
@@ -328,7 +328,7 @@ export async function executeAndValidate(
   backlog?: Backlog,
 ): Promise<{ report: ExecutionReport; messages: Diagnostic[] }> {
   progress?.phase('executing', planned.plan.steps.length);
-  // A long run of calls is spent waiting: its garbage is collected more often from here (src/heap.ts).
+  // A long run of calls is spent waiting: its garbage is collected more often from here (src/core/heap.ts).
   boundHeapForCalls(planned.plan.calls);
   let done = 0;
   const listener: ProgressListener = (event) => {

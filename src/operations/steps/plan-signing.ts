@@ -11,9 +11,9 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
-import { ConfigError } from '../../errors.js';
-import { FileReadError } from '../../errors.js';
-import { FILE_LIMITS, readTextBounded, readTextBoundedAsync } from '../../files.js';
+import { ConfigError } from '../../core/errors.js';
+import { FileReadError } from '../../core/errors.js';
+import { FILE_LIMITS, readTextBounded, readTextBoundedAsync } from '../../core/files.js';
 import { PlanSignatureError } from '../../engine/errors.js';
 
 /** The environment variable that holds the plan-signing key. */

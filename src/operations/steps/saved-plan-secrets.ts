@@ -9,17 +9,17 @@
  * write-only one is compared by its version, never by value, and holds a mask.
  */
 import path from 'node:path';
-import { InputError, FileReadError } from '../../errors.js';
-import { FILE_LIMITS, readTextBounded } from '../../files.js';
+import { InputError, FileReadError } from '../../core/errors.js';
+import { FILE_LIMITS, readTextBounded } from '../../core/files.js';
 import type { AttributeObject } from '../../manifest/types.js';
-import type { SecretRedactor } from '../../secrets.js';
+import type { SecretRedactor } from '../../core/secrets.js';
 import { decodePointer, getAt, isPlainObject as isRecord, isWriteOnlyPath, mapSecrets } from '../../engine/diff.js';
 import type { State, StateObject } from '../../engine/model.js';
 import { emptyObjectMaps } from '../../engine/model.js';
 import { SENSITIVE_MASK } from '../../engine/plan-types.js';
 import type { PlanFile, SavedObject } from '../../engine/plan-file.js';
 import { declaredRelationshipOfSaved, linkOfSaved } from '../../engine/plan-file.js';
-import { withoutTrailingLineBreaks } from '../../linear-text.js';
+import { withoutTrailingLineBreaks } from '../../core/linear-text.js';
 
 /** Where the secret sources of a plan file are read: the run's environment and working directory (`fromFile` is relative to it). */
 export interface SecretSources {

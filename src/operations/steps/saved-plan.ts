@@ -14,9 +14,9 @@
  */
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { InputError, FileReadError } from '../../errors.js';
-import { FILE_LIMITS, readChunksBoundedAsync, readTextBoundedAsync } from '../../files.js';
-import { JsonLinesReader } from '../../json-lines.js';
+import { InputError, FileReadError } from '../../core/errors.js';
+import { FILE_LIMITS, readChunksBoundedAsync, readTextBoundedAsync } from '../../core/files.js';
+import { JsonLinesReader } from '../../core/json-lines.js';
 import { isResourceType, kindOf } from '../../kinds/index.js';
 import type { LoadResult } from '../../manifest/index.js';
 import { loadProject } from '../../manifest/project.js';
@@ -38,8 +38,8 @@ import { PLAN_SIGNING_KEY_ENV, planSigner, signatureCheckOf, verifySignature } f
 import type { Prepared, RunInput } from './pipeline.js';
 import { ignoreInForce } from './pipeline.js';
 import { entriesInForce, untilEnd } from '../../manifest/drift-ignore.js';
-import { trimTrailing } from '../../linear-text.js';
-import { ownMember } from '../../own-member.js';
+import { trimTrailing } from '../../core/linear-text.js';
+import { ownMember } from '../../core/own-member.js';
 
 
 const NO_ORIGIN: PlanOrigin = { options: { prune: false, allowMassDelete: false, massDeleteShare: 0.5 }, commit: {} };

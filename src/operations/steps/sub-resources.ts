@@ -8,14 +8,14 @@
  */
 import type { ApiResource } from '../../api/documents.js';
 import { kindOf } from '../../kinds/index.js';
-import type { Diagnostic } from '../../diagnostics.js';
-import { objectDiagnostic } from '../../diagnostics.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import { objectDiagnostic } from '../../core/diagnostics.js';
 import { UnknownSubResourceError } from '../../engine/errors.js';
 import type { State, StateObject } from '../../engine/model.js';
 import { liveIdOf } from '../../engine/model.js';
 import { declaredEntries, objectsDeclaringSubResources, subResourcesOf } from '../../engine/sub-resources.js';
 import { suggestion } from '../../manifest/schema-check.js';
-import { setOwnMember } from '../../own-member.js';
+import { setOwnMember } from '../../core/own-member.js';
 
 /** The calls of the REST client that reading sub-resources needs (GatewaySession has them). */
 export interface SubResourceClient {

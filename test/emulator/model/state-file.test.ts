@@ -14,7 +14,7 @@ import { jsonText } from '../../../src/emulator/json-text.js';
 import { addLinks, relationshipOf } from '../../../src/emulator/links.js';
 import { cloneContent, emptyContent } from '../../../src/emulator/model.js';
 import type { ConfigContent, JsonObject, StoredObject } from '../../../src/emulator/model.js';
-import { ConfigError } from '../../../src/errors.js';
+import { ConfigError } from '../../../src/core/errors.js';
 import type { RelationshipDefinition } from '../../../src/kinds/index.js';
 
 let dir: string;

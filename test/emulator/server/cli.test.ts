@@ -6,7 +6,7 @@ import type { CliIO } from '../../../src/cli/io.js';
 import { runEmulatorCommand } from '../../../src/cli/commands/emulator/run.js';
 import type { EmulatorCommandOptions } from '../../../src/cli/commands/emulator/run.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { Client } from './helpers.js';
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import { SessionStore, sessionIdsFromCookies } from '../../../src/emulator/sessions.js';
-import { ConfigError } from '../../../src/errors.js';
+import { ConfigError } from '../../../src/core/errors.js';
 import { Client, data, errorCode, list } from './helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];

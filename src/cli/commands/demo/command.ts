@@ -1,4 +1,4 @@
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CommandHelp } from '../../help.js';
 import { INTERRUPTED, helpText } from '../../help.js';
 import type { CliIO, CommandModule } from '../../io.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { VARIANTS } from '../../../kinds/index.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CommandHelp } from '../../help.js';
 import { helpText } from '../../help.js';
 import type { CliIO, CommandModule } from '../../io.js';

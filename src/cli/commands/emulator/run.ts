@@ -3,7 +3,7 @@
  * until SIGINT/SIGTERM. Prints its base URL and where the API key files are, never a key.
  */
 import { resolve } from 'node:path';
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../core/errors.js';
 import { VARIANTS } from '../../../kinds/index.js';
 import type { Variant } from '../../../kinds/index.js';
 import { LOGIN_APP_ROTATE_PATH } from '../../../emulator/login-app.js';
@@ -11,9 +11,9 @@ import type { FaultRule, RunningEmulator } from '../../../emulator/index.js';
 import type { EmulatorInput } from '../../../operations/emulator.js';
 import { runEmulator } from '../../../operations/emulator.js';
 import { isLoopbackHost } from '../../../gateway/base-url.js';
-import { INTERRUPT_SIGNALS, signalSource } from '../../../interrupts.js';
-import type { InterruptSignal } from '../../../interrupts.js';
-import { EXIT } from '../../../exit-codes.js';
+import { INTERRUPT_SIGNALS, signalSource } from '../../../core/interrupts.js';
+import type { InterruptSignal } from '../../../core/interrupts.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CliIO } from '../../io.js';
 
 /** Options as commander parses them. */

@@ -7,7 +7,7 @@
  */
 import type { ExportLayout } from '../../../export/index.js';
 import { runExport } from '../../../operations/export.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { ConnectionFlags } from '../../connection-flags.js';
 import { gatewayInput } from '../../connection-flags.js';
 import type { CliIO } from '../../io.js';

@@ -5,12 +5,12 @@
  * never a value) go to stderr.
  */
 import { join } from 'node:path';
-import { jsonDocument } from '../../../json-document.js';
+import { jsonDocument } from '../../../core/json-document.js';
 import type { ExportResult } from '../../../operations/export.js';
 import { renderTable } from '../../../render/table.js';
 import type { CliIO } from '../../io.js';
 
-/** Version of the document of `export --format json` (src/json-document.ts). */
+/** Version of the document of `export --format json` (src/core/json-document.ts). */
 export const EXPORT_FORMAT_VERSION = '1.1';
 
 /** The view of `gwops export`. */

@@ -7,11 +7,11 @@
 import type { Variant } from '../../../kinds/index.js';
 import { runGraph } from '../../../operations/graph.js';
 import { stateTopology } from '../../../render/index.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import { offlineInput } from '../validate/run.js';
 import type { CliIO } from '../../io.js';
 import { graphView } from './view.js';
-import { isDiagnosticsError } from '../../../errors.js';
+import { isDiagnosticsError } from '../../../core/errors.js';
 
 /** Options as commander parses them. */
 export interface GraphCommandOptions {

@@ -3,8 +3,8 @@
  * flowchart (never collapsed) or as Graphviz DOT, on stdout; diagnostics that stop it go
  * to stderr in the text format.
  */
-import type { Diagnostic } from '../../../diagnostics.js';
-import { formatDiagnostics } from '../../../diagnostics-format.js';
+import type { Diagnostic } from '../../../core/diagnostics.js';
+import { formatDiagnostics } from '../../../core/diagnostics-format.js';
 import type { Topology } from '../../../render/index.js';
 import { renderDot, renderMermaid } from '../../../render/index.js';
 import type { CliIO } from '../../io.js';

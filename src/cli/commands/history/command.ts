@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CommandHelp } from '../../help.js';
 import { INTERRUPTED, helpText } from '../../help.js';
 import type { CliIO, CommandModule } from '../../io.js';

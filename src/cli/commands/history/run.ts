@@ -3,9 +3,9 @@
  * of the comments gwops wrote (src/engine/commit-comment.ts). Read-only: one session,
  * the configurations list (no load), terminate.
  */
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../core/errors.js';
 import { runHistory } from '../../../operations/history.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { ConnectionFlags } from '../../connection-flags.js';
 import { gatewayInput } from '../../connection-flags.js';
 import type { CliIO } from '../../io.js';

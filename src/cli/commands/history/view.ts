@@ -2,12 +2,12 @@
  * The view of `gwops history`, chosen once from `--format`: a table of the configurations
  * (text), or one JSON document (`configurations`, each as {@link historyJson}).
  */
-import { jsonDocument } from '../../../json-document.js';
+import { jsonDocument } from '../../../core/json-document.js';
 import type { HistoryEntry } from '../../../operations/history.js';
 import { renderTable } from '../../../render/table.js';
 import type { CliIO } from '../../io.js';
 
-/** Version of the document of `history --format json` (src/json-document.ts). */
+/** Version of the document of `history --format json` (src/core/json-document.ts). */
 export const HISTORY_FORMAT_VERSION = '1.0';
 
 /** The view of `gwops history`. */

@@ -8,12 +8,12 @@
  * replaced, and the run says what it did with each file.
  */
 import { relative, resolve } from 'node:path';
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../core/errors.js';
 import type { ExportLayout } from '../../../export/index.js';
 import { EXAMPLE, runInit } from '../../../operations/init.js';
 import type { ConnectionFlags } from '../../connection-flags.js';
 import { gatewayInput } from '../../connection-flags.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CliIO } from '../../io.js';
 import { givenKindOptions, subResourceKinds } from '../../kind-options.js';
 import { renderNotExported, renderOtherWarnings } from '../export/view.js';

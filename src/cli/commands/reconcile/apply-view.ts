@@ -3,9 +3,9 @@
  * when it is known and then the outcome; `json` prints one document at the end (the plan,
  * every diagnostic and the `outcome`), also when the run fails after planning.
  */
-import type { Diagnostic } from '../../../diagnostics.js';
+import type { Diagnostic } from '../../../core/diagnostics.js';
 import { ApplyFailedError } from '../../../engine/errors.js';
-import { isDiagnosticsError } from '../../../errors.js';
+import { isDiagnosticsError } from '../../../core/errors.js';
 import type { State } from '../../../engine/model.js';
 import type { Plan } from '../../../engine/plan-types.js';
 import type { ApplyResult } from '../../../operations/apply.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { UsageError } from '../../../errors.js';
-import { EXIT } from '../../../exit-codes.js';
+import { UsageError } from '../../../core/errors.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CommandHelp } from '../../help.js';
 import { INTERRUPTED, helpText } from '../../help.js';
 import type { CommandModule } from '../../io.js';

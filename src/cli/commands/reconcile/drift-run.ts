@@ -4,9 +4,9 @@
  * with the gateway (src/operations/drift.ts `adoptDriftRun`). Exit 2 when anything drifted (ignored differences do not
  * count), 0 otherwise.
  */
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../core/errors.js';
 import { adoptDriftRun, prepareDrift, runDriftReport } from '../../../operations/drift.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CliIO } from '../../io.js';
 import type { ProgressReporter } from '../../../engine/progress.js';
 import type { CommonFlags } from './run.js';

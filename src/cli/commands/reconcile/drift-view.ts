@@ -4,7 +4,7 @@
  * a failed run as plan's view shows it (plan-view.ts).
  */
 import type { AdoptResult } from '../../../adopt/index.js';
-import { escapeInvisible } from '../../../display.js';
+import { escapeInvisible } from '../../../core/display.js';
 import { expiredWarning } from '../../../manifest/drift-ignore.js';
 import type { DriftRun } from '../../../operations/drift.js';
 import { driftBaseLine, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../../render/drift.js';
@@ -45,7 +45,7 @@ function adoptionLines(result: AdoptResult): string {
   const lines: string[] = [];
   const n = result.edited.length + result.created.length + result.removed.length;
   lines.push(n === 0 ? 'Adopted nothing: no manifest file needed a change.' : `Adopted the gateway's state into ${n} manifest file${n === 1 ? '' : 's'}:`);
-  // File and object names escaped (src/display.ts): each stays on its line whatever the colour mode.
+  // File and object names escaped (src/core/display.ts): each stays on its line whatever the colour mode.
   for (const f of result.edited) lines.push(`  edited   ${escapeInvisible(f)}`);
   for (const f of result.created) lines.push(`  created  ${escapeInvisible(f)}`);
   for (const f of result.removed) lines.push(`  removed  ${escapeInvisible(f)}`);

@@ -4,10 +4,10 @@
  * apply and drift build on it (apply.ts, drift.ts). Data goes to stdout; the human text
  * of a failure (diagnostics, the execution report) goes to stderr.
  */
-import type { Diagnostic } from '../../../diagnostics.js';
-import { formatDiagnostics } from '../../../diagnostics-format.js';
+import type { Diagnostic } from '../../../core/diagnostics.js';
+import { formatDiagnostics } from '../../../core/diagnostics-format.js';
 import { ApplyFailedError, OutsideScopeError, ServerCheckForbiddenError, ValidatorRejectedError } from '../../../engine/errors.js';
-import { isDiagnosticsError } from '../../../errors.js';
+import { isDiagnosticsError } from '../../../core/errors.js';
 import type { State } from '../../../engine/model.js';
 import type { Plan } from '../../../engine/plan-types.js';
 import { planTopology, renderJsonChunks, renderMarkdown, renderTextChunks, renderTextLines } from '../../../render/index.js';
@@ -150,7 +150,7 @@ function serverCheckText(check: ServerCheck | undefined, messages: readonly Diag
 }
 
 /**
- * `diagnostics` as GitHub Actions annotations (src/diagnostics-format.ts, escaped by
+ * `diagnostics` as GitHub Actions annotations (src/core/diagnostics-format.ts, escaped by
  * GitHub's rules for workflow commands), each manifest path given from GITHUB_WORKSPACE as
  * `validate --format github` gives it (validate.ts `annotationPaths`).
  */

@@ -8,7 +8,7 @@
  */
 import { runRollback } from '../../../operations/rollback.js';
 import { consent } from '../../consent.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CliIO } from '../../io.js';
 import type { ConnectionFlags } from '../../connection-flags.js';
 import { gatewayInput } from '../../connection-flags.js';

@@ -12,11 +12,11 @@ import { jsonDocumentChunks } from '../../../render/json-chunks.js';
 import { renderValidatorMessages } from '../../../render/run-report.js';
 import { fenced } from '../../../render/markdown.js';
 import { colorEnabled } from '../../color.js';
-import { escapeInvisible } from '../../../display.js';
+import { escapeInvisible } from '../../../core/display.js';
 import type { CliIO, TextSink } from '../../io.js';
 import { historyJson } from '../history/view.js';
 
-/** Version of the document of `rollback --format json` (src/json-document.ts). */
+/** Version of the document of `rollback --format json` (src/core/json-document.ts). */
 export const ROLLBACK_FORMAT_VERSION = '1.0';
 
 /** The view of `gwops rollback`. */
@@ -75,7 +75,7 @@ export function afterRollback(result: Pick<RollbackResult, 'target' | 'revert'>)
       break;
     case 'range':
     case 'list': {
-      // Subjects come from the gateway's comments: escaped (src/display.ts).
+      // Subjects come from the gateway's comments: escaped (src/core/display.ts).
       const applied = advice.applied.map((c) => `${c.sha}${c.subject === undefined ? '' : ` ${escapeInvisible(JSON.stringify(c.subject))}`}`);
       lines.push(`The rollback undid what was applied after ${advice.target}, oldest first: ${applied.join(', ')}.`);
       lines.push(

@@ -3,7 +3,7 @@
  * gives, as pretty JSON.
  */
 import { schemaDocument } from '../../../operations/schema.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CliIO } from '../../io.js';
 
 /**

@@ -4,7 +4,7 @@
  * for a CI matrix (examples/ci/apply-to-targets.yml).
  */
 import { listTargets } from '../../../operations/targets.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CliIO } from '../../io.js';
 import { targetsView } from './view.js';
 

@@ -3,12 +3,12 @@
  * variant (text; nothing for no targets), or one JSON document `{ formatVersion, targets }`
  * for a CI matrix.
  */
-import { jsonDocument } from '../../../json-document.js';
+import { jsonDocument } from '../../../core/json-document.js';
 import { renderTable } from '../../../render/table.js';
 import type { CliIO } from '../../io.js';
 import type { TargetSummary } from '../../../operations/targets.js';
 
-/** Version of the document of `targets --format json` (src/json-document.ts). */
+/** Version of the document of `targets --format json` (src/core/json-document.ts). */
 export const TARGETS_FORMAT_VERSION = '1.0';
 
 /** The view of `gwops targets`. */

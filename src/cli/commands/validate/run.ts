@@ -8,7 +8,7 @@ import type { DiagnosticFormat } from '../../../manifest/index.js';
 import { expiredWarning } from '../../../manifest/drift-ignore.js';
 import type { OfflineInput } from '../../../operations/validate.js';
 import { runValidate } from '../../../operations/validate.js';
-import { EXIT } from '../../../exit-codes.js';
+import { EXIT } from '../../../core/exit-codes.js';
 import type { CliIO } from '../../io.js';
 import { validateView } from './view.js';
 

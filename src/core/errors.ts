@@ -1,6 +1,6 @@
 /**
  * Typed errors and exit codes. Each class carries the exit code it maps to, taken from
- * {@link EXIT} (src/exit-codes.ts, the one table of exit codes); the
+ * {@link EXIT} (src/core/exit-codes.ts, the one table of exit codes); the
  * mapping to process exit codes happens in one place (`src/cli/exit.ts`). Never branch on
  * message text.
  *
@@ -24,7 +24,7 @@ export class GwopsError extends Error {
 
 /**
  * The base of every error that carries located problems as diagnostics
- * (src/diagnostics.ts): the CLI prints `diagnostics` with the one diagnostics formatter
+ * (src/core/diagnostics.ts): the CLI prints `diagnostics` with the one diagnostics formatter
  * before the error's one-line message. `diagnostics` holds every diagnostic of the stage
  * that failed (warnings included), sorted as given.
  */
@@ -71,7 +71,7 @@ export class FileReadError extends GwopsError {
 }
 
 /**
- * A signal came while gwops wrote files (src/staged-files.ts). `discarded`: nothing was
+ * A signal came while gwops wrote files (src/core/staged-files.ts). `discarded`: nothing was
  * written or removed, the files are the old ones; `complete`: the signal came while the new
  * files were being put in place, which was finished first. Exit code 129, 130 or 143.
  */

@@ -1,5 +1,5 @@
 /**
- * The output formats of diagnostics (src/diagnostics.ts): the one formatter that prints
+ * The output formats of diagnostics (src/core/diagnostics.ts): the one formatter that prints
  * every problem gwops reports in text, JSON and GitHub annotations, for `gwops validate`,
  * `plan`, `apply` and `drift`. Like the diagnostics themselves, it sits at the bottom of
  * the dependency graph.
@@ -49,7 +49,7 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
 /**
  * Escapes a value for a GitHub Actions workflow command property or message (line breaks
  * as `%0A`, which GitHub shows inside the annotation; other invisible characters as their
- * visible escapes, src/display.ts).
+ * visible escapes, src/core/display.ts).
  */
 function githubEscape(text: string, property: boolean): string {
   let out = escapeInvisible(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
@@ -70,7 +70,7 @@ export function formatDiagnosticLine(d: Diagnostic, options: { color?: boolean }
   const c = pc.createColors(options.color === true);
   const severity = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.blue('info');
   const where = diagnosticPosition(d) ?? (d.object ? objectLabel(d.object) : undefined);
-  // Names and the gateway's text inside stay on this line (src/display.ts).
+  // Names and the gateway's text inside stay on this line (src/core/display.ts).
   return `${where !== undefined ? `${c.bold(escapeInvisible(where))}: ` : ''}${severity}: ${escapeInvisible(d.message)} ${c.dim(`[${escapeInvisible(d.code)}]`)}`;
 }
 

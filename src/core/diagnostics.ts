@@ -18,7 +18,7 @@
  * creates a diagnostic names attribute paths only (a validator message is the gateway's
  * text, and every output passes through the run's redactor, src/cli/io.ts).
  */
-import type { KindDiagnosticCode } from './kinds/index.js';
+import type { KindDiagnosticCode } from '../kinds/index.js';
 
 /**
  * Stable machine codes of manifest diagnostics. Tests and CI scripts may rely on them;
@@ -34,7 +34,7 @@ export type ManifestDiagnosticCode =
   | 'unknown-api-version'
   | 'missing-api-version'
   | 'missing-name'
-  /** A `name` with a control, zero-width or bidi character (src/display.ts). */
+  /** A `name` with a control, zero-width or bidi character (src/core/display.ts). */
   | 'invalid-name'
   | 'name-mismatch'
   | 'unknown-key'
@@ -241,7 +241,7 @@ export function countDiagnostics(diagnostics: readonly Diagnostic[]): Readonly<R
 /**
  * The diagnostics of one stage or run, as one value (Terraform's `tfdiags.Diagnostics`):
  * immutable, `append` returns a new value. Errors among them become one typed error through {@link Diagnostics.toError} / {@link Diagnostics.throwIfErrors}
- * (the error classes that carry diagnostics extend `DiagnosticsError`, src/errors.ts).
+ * (the error classes that carry diagnostics extend `DiagnosticsError`, src/core/errors.ts).
  */
 export class Diagnostics implements Iterable<Diagnostic> {
   /** No diagnostics. */

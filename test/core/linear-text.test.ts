@@ -1,11 +1,11 @@
 /**
- * The linear scans of src/linear-text.ts (and the reference scanner of src/manifest/variables.ts)
+ * The linear scans of src/core/linear-text.ts (and the reference scanner of src/manifest/variables.ts)
  * answer exactly what the backtracking regular expressions they replace answered, on random
  * text made of the characters those expressions look at.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { delimitedSections, trimEdges, trimTrailing, withoutDelimited, withoutTrailingLineBreaks } from '../../src/linear-text.js';
+import { delimitedSections, trimEdges, trimTrailing, withoutDelimited, withoutTrailingLineBreaks } from '../../src/core/linear-text.js';
 import { substituteVariables } from '../../src/manifest/variables.js';
 import { withoutVersionTrailer } from '../../src/engine/secret-versions.js';
 import { certificateFingerprint } from '../../src/kinds/ssl-certificate/identity.js';

@@ -17,7 +17,7 @@ import { ApiError } from '../../src/gateway/errors.js';
 import { GatewaySession } from '../../src/gateway/session.js';
 import { loadManifests } from '../../src/manifest/index.js';
 import { connectionFor, prepare } from '../../src/operations/steps/pipeline.js';
-import { MAX_ECHO_LENGTH, REDACTED, SecretRedactor } from '../../src/secrets.js';
+import { MAX_ECHO_LENGTH, REDACTED, SecretRedactor } from '../../src/core/secrets.js';
 
 const CERT = 'apiVersion: gwops/v1\nkind: ssl-certificate\nname: c\nattributes:\n  certType: SERVER_CERT\n  certificate: not-checked-here\n';
 

@@ -1,6 +1,6 @@
 /**
  * The reconciler's errors (src/engine/errors.ts) and the one table of exit codes
- * (src/exit-codes.ts), and the gateway validator's messages as diagnostics
+ * (src/core/exit-codes.ts), and the gateway validator's messages as diagnostics
  * (`locateMessages`, src/operations/steps/pipeline.ts).
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { constants } from 'node:os';
 import { EXIT_CODES_HELP } from '../../src/cli/exit.js';
-import { DiagnosticsError, GwopsError, isDiagnosticsError } from '../../src/errors.js';
-import { EXIT, SIGNAL_EXIT } from '../../src/exit-codes.js';
+import { DiagnosticsError, GwopsError, isDiagnosticsError } from '../../src/core/errors.js';
+import { EXIT, SIGNAL_EXIT } from '../../src/core/exit-codes.js';
 import type { ValidatorMessage } from '../../src/gateway/index.js';
-import { INTERRUPT_SIGNALS } from '../../src/interrupts.js';
-import type { Diagnostic } from '../../src/diagnostics.js';
-import { objectKey } from '../../src/object-key.js';
+import { INTERRUPT_SIGNALS } from '../../src/core/interrupts.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { objectKey } from '../../src/core/object-key.js';
 import * as errors from '../../src/engine/errors.js';
 import { locateMessages } from '../../src/operations/steps/pipeline.js';
 import { InterruptedError } from '../../src/gateway/errors.js';
@@ -47,7 +47,7 @@ describe('exit codes', () => {
     const src = fileURLToPath(new URL('../../src/', import.meta.url));
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     // Dev scripts (schema generation; the benchmarks and other tools live in tools/) are not gwops and keep their own usage codes.
-    const checked = files.filter((f) => f !== 'exit-codes.ts' && f !== join('schema', 'generate.ts'));
+    const checked = files.filter((f) => f !== join('core', 'exit-codes.ts') && f !== join('schema', 'generate.ts'));
     const literal = /\bexitCode\s*(?::\s*number\s*)?=\s*\d|\bexit\(\s*\d|\b(?:SIGHUP|SIGINT|SIGTERM)\s*:\s*1\d\d\b|\bexitCode\s*[!=]==?\s*\d/;
     // Command actions answer exit codes: never `return 0;` or `done(1)` there.
     const answered = /\breturn\s+\d+\s*;|\bdone\(\s*\d/;
@@ -75,7 +75,7 @@ describe('the reconciler errors', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('live in one module per layer: every class extending GwopsError is defined in src/errors.ts, src/engine/errors.ts or src/gateway/errors.ts', () => {
+  it('live in one module per layer: every class extending GwopsError is defined in src/core/errors.ts, src/engine/errors.ts or src/gateway/errors.ts', () => {
     const src = fileURLToPath(new URL('../../src/', import.meta.url));
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     const classes = files.flatMap((f) =>
@@ -86,7 +86,7 @@ describe('the reconciler errors', () => {
       grown = false;
       for (const c of classes) if (gwops.has(c.base) && !gwops.has(c.name)) grown = gwops.add(c.name).size > 0;
     }
-    const homes = new Set(['errors.ts', join('engine', 'errors.ts'), join('gateway', 'errors.ts')]);
+    const homes = new Set([join('core', 'errors.ts'), join('engine', 'errors.ts'), join('gateway', 'errors.ts')]);
     expect(classes.filter((c) => gwops.has(c.name) && !homes.has(c.file)).map((c) => `${c.file}: ${c.name}`)).toEqual([]);
     expect(classes.filter((c) => gwops.has(c.name)).length).toBeGreaterThan(20);
   });

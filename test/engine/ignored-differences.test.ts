@@ -14,7 +14,7 @@ import type { PlanOptions } from '../../src/engine/plan.js';
 import type { Plan } from '../../src/engine/plan-types.js';
 import type { DriftIgnoreEntry } from '../../src/manifest/drift-ignore.js';
 import { doc, many, options, resource } from './helpers.js';
-import { objectContent } from '../../src/object-content.js';
+import { objectContent } from '../../src/core/object-content.js';
 
 function plan(docs: ManifestDocument[], lists: Partial<Record<ResourceType, ApiResource[]>>, opts: Partial<PlanOptions> = {}): Plan {
   const desired = desiredState(docs);

@@ -51,7 +51,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array | 
   }
 }
 
-/** {@link writeFileAtomic} for the generators' synchronous scripts (src/generated-files.ts). */
+/** {@link writeFileAtomic} for the generators' synchronous scripts (src/core/generated-files.ts). */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
   const temp = tempBeside(file);
   try {
@@ -76,7 +76,7 @@ export interface InterruptGuard {
 }
 
 /**
- * Catches SIGINT, SIGTERM and SIGHUP (through the CLI's signal hub, src/interrupts.ts) until
+ * Catches SIGINT, SIGTERM and SIGHUP (through the CLI's signal hub, src/core/interrupts.ts) until
  * `release`: the first one is recorded and aborts `aborted`, and the process goes on, so that
  * the writer can discard or finish its files and then end with the signal's exit code
  * ({@link WriteInterruptedError}).

@@ -9,7 +9,7 @@ import { liveStateDigest } from '../../src/engine/live-digest.js';
 import type { PlanOptions } from '../../src/engine/plan.js';
 import { SENSITIVE_MASK } from '../../src/engine/plan-types.js';
 import type { CreateStep, Plan, PlanCall, PlanStep, UpdateStep } from '../../src/engine/plan-types.js';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT } from '../../src/core/exit-codes.js';
 import { thrownBy } from '../support/thrown.js';
 import { doc, many, one, options, pem, resource } from './helpers.js';
 import { MassDeleteError, OutsideScopeError, UnresolvedReferenceError } from '../../src/engine/errors.js';

@@ -6,7 +6,7 @@
  * The CLI installs the hub before it loads anything else, so a signal at any moment gets
  * a message and the conventional exit code (128 + the signal's number): 129 for SIGHUP
  * (a closed terminal), 130 for SIGINT (Ctrl+C), 143 for SIGTERM (`SIGNAL_EXIT` of
- * src/exit-codes.ts, which the CLI's entry reads). This module imports nothing,
+ * src/core/exit-codes.ts, which the CLI's entry reads). This module imports nothing,
  * so installing it costs nothing at start-up.
  */
 

@@ -1,14 +1,14 @@
 /**
- * The `Diagnostics` value (src/diagnostics.ts): the one route diagnostics travel, in the
- * shape of Terraform's tfdiags, and the one error base (`DiagnosticsError`, src/errors.ts)
+ * The `Diagnostics` value (src/core/diagnostics.ts): the one route diagnostics travel, in the
+ * shape of Terraform's tfdiags, and the one error base (`DiagnosticsError`, src/core/errors.ts)
  * every error that carries diagnostics extends.
  */
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/diagnostics.js';
-import { Diagnostics } from '../../src/diagnostics.js';
-import { DiagnosticsError, isDiagnosticsError } from '../../src/errors.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { DiagnosticsError, isDiagnosticsError } from '../../src/core/errors.js';
 import { ManifestError, ValidatorRejectedError } from '../../src/engine/errors.js';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT } from '../../src/core/exit-codes.js';
 
 const error: Diagnostic = { severity: 'error', code: 'unknown-attribute', message: 'e' };
 const warning: Diagnostic = { severity: 'warning', code: 'unset-variable', message: 'w' };

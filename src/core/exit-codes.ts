@@ -2,7 +2,7 @@
  * The process exit codes of gwops, in one table that every layer may import (errors carry
  * them, `src/cli/exit.ts` returns them, the signal hub exits with them). Nothing else in
  * src/ writes an exit code as a number. This module imports nothing, so the signal hub
- * (src/interrupts.ts), which is installed before anything else is loaded, can use it at
+ * (src/core/interrupts.ts), which is installed before anything else is loaded, can use it at
  * no cost. Documented in `gwops --help` (`EXIT_CODES_HELP`) and README.md; each command's
  * help lists the ones it can return (src/cli/help.ts).
  */
@@ -26,5 +26,5 @@ export const EXIT = {
 /** One of the exit codes of {@link EXIT}. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** The exit code after each signal gwops handles (src/interrupts.ts). */
+/** The exit code after each signal gwops handles (src/core/interrupts.ts). */
 export const SIGNAL_EXIT = { SIGHUP: EXIT.sighup, SIGINT: EXIT.sigint, SIGTERM: EXIT.sigterm } as const;

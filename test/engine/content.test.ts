@@ -16,7 +16,7 @@ import type { Plan } from '../../src/engine/plan-types.js';
 import { CONTENT_DIFF_LINES } from '../../src/engine/content.js';
 import type { ResourceType } from '../../src/kinds/index.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';
-import { objectContent } from '../../src/object-content.js';
+import { objectContent } from '../../src/core/object-content.js';
 import { doc, options, resource } from './helpers.js';
 
 const SPEC = 'openapi: 3.0.3\ninfo:\n  title: Orders\n  version: 1.0.0\n';

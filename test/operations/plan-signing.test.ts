@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { PlanSignatureError } from '../../src/engine/errors.js';
 import { PLAN_SIGNING_KEY_ENV, planSigner, planSigningKey, signatureCheckOf, signedChunks, verifySignature } from '../../src/operations/steps/plan-signing.js';
 import { thrownBy } from '../support/thrown.js';
@@ -16,7 +16,7 @@ import { desiredState, identityHandles } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import { liveStateDigest } from '../../src/engine/live-digest.js';
 import type { State } from '../../src/engine/model.js';
-import { doc, resource } from './helpers.js';
+import { doc, resource } from '../engine/helpers.js';
 
 describe('plan signing', () => {
   let dir = '';

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/errors.js';
 import { PlanGatewayMismatchError } from '../../src/engine/errors.js';
 import { emptyObjectMaps } from '../../src/engine/model.js';
 import type { State, StateObject } from '../../src/engine/model.js';
@@ -14,7 +14,7 @@ import { PLAN_FORMAT_VERSION } from '../../src/engine/plan-types.js';
 import { checkPlanGateway, planFileOf, readPlanFile } from '../../src/operations/steps/saved-plan.js';
 import { desiredOfPlanFile } from '../../src/operations/steps/saved-plan-secrets.js';
 import { renderPlanFile } from '../../src/render/index.js';
-import { EMPTY_PLAN } from './helpers.js';
+import { EMPTY_PLAN } from '../engine/helpers.js';
 import type { PlanFile } from '../../src/engine/plan-file.js';
 import { secretAttributes } from '../../src/schema/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * The heap's growth in a gwops process (src/heap.ts), checked in a node process of its own
+ * The heap's growth in a gwops process (src/core/heap.ts), checked in a node process of its own
  * (it changes V8 flags): a plan below each bound changes nothing; a plan of many new objects
  * collects the garbage at once before planning, so what is kept is what is live, and only
  * once; a long run of calls bounds the growth once, without a collection of its own.
@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { REPO } from './e2e/harness.js';
+import { REPO } from '../e2e/harness.js';
 
 interface Outcome {
   readonly first: boolean;
@@ -21,7 +21,7 @@ interface Outcome {
 
 /** Makes 200 MB of garbage, then asks `boundHeapForCalls` (a plan of `size` calls) or `settleHeapForPlanning` (`size` new objects), twice. */
 const run = (phase: 'calls' | 'plan', size: number): Outcome => {
-  const module = pathToFileURL(join(REPO, 'dist', 'heap.js')).href;
+  const module = pathToFileURL(join(REPO, 'dist', 'core', 'heap.js')).href;
   const script = `
     const v8 = (await import('node:v8')).default;
     const flags = [];
@@ -53,14 +53,14 @@ const PHASES = [
 
 describe.each(PHASES)('$name', ({ phase, bound, before, collects }) => {
   it('leaves a plan below the bound alone', async () => {
-    const heap = await import('../src/heap.js');
+    const heap = await import('../../src/core/heap.js');
     const below = run(phase, heap[bound] - 1);
     expect(below.first).toBe(false);
     expect(below.flags).toEqual([]);
   });
 
   it(`acts once before ${before}: ${collects ? 'collects the garbage made so far' : 'leaves the collection to V8 (no pause of its own)'}`, async () => {
-    const heap = await import('../src/heap.js');
+    const heap = await import('../../src/core/heap.js');
     const { first, again, beforeMb, afterMb } = run(phase, heap[bound]);
     expect(first).toBe(true);
     expect(again).toBe(false);
@@ -72,7 +72,7 @@ describe.each(PHASES)('$name', ({ phase, bound, before, collects }) => {
 
 describe('boundHeapForCalls', () => {
   it('bounds the growth and collects the young generation on the main thread alone from then on', async () => {
-    const heap = await import('../src/heap.js');
+    const heap = await import('../../src/core/heap.js');
     const { flags } = run('calls', heap.BOUND_AT_CALLS);
     expect(flags).toEqual([`--heap-growing-percent=${heap.CALLS_GROWING_PERCENT}`, heap.CALLS_SCAVENGE_FLAG]);
     expect(heap.CALLS_SCAVENGE_FLAG).toBe('--no-parallel-scavenge');
@@ -85,7 +85,7 @@ describe('boundHeapForCalls', () => {
  * `configureHeap`, or left as it is (the control).
  */
 const majorCollections = (configured: boolean, calls = false): number => {
-  const module = pathToFileURL(join(REPO, 'dist', 'heap.js')).href;
+  const module = pathToFileURL(join(REPO, 'dist', 'core', 'heap.js')).href;
   const script = `
     import { PerformanceObserver, constants } from 'node:perf_hooks';
     const { configureHeap, boundHeapForCalls, BOUND_AT_CALLS } = await import(${JSON.stringify(module)});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { certificateFingerprint } from '../../src/kinds/ssl-certificate/identity.js';
-import { objectKey } from '../../src/object-key.js';
+import { objectKey } from '../../src/core/object-key.js';
 import { desiredState, identityHandles } from '../../src/engine/desired.js';
 import { liveState } from '../../src/engine/live.js';
 import { createHash } from 'node:crypto';

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MAX_ECHO_LENGTH, MIN_SECRET_LENGTH, REDACTED, REDACTED_PRIVATE_KEY, SecretRedactor, redact, redactPrivateKeys, truncateEcho } from '../../src/secrets.js';
+import { MAX_ECHO_LENGTH, MIN_SECRET_LENGTH, REDACTED, REDACTED_PRIVATE_KEY, SecretRedactor, redact, redactPrivateKeys, truncateEcho } from '../../src/core/secrets.js';
 import { redactingIO, redactText } from '../../src/cli/io.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { Readable } from 'node:stream';

@@ -14,7 +14,7 @@ import type { DeclaredRelationship, Link, State } from '../../src/engine/model.j
 import { planFileOf, readPlanFile } from '../../src/operations/steps/saved-plan.js';
 import { desiredOfPlanFile } from '../../src/operations/steps/saved-plan-secrets.js';
 import { renderPlanFile } from '../../src/render/index.js';
-import { EMPTY_PLAN } from './helpers.js';
+import { EMPTY_PLAN } from '../engine/helpers.js';
 
 const plan = EMPTY_PLAN;
 const gateway = { url: 'https://gw.example:8443/airlock/rest', variant: 'latest' } as const;
