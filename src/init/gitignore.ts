@@ -4,10 +4,14 @@
  * file's own line ending, so that nothing already there changes. Pure: the caller reads
  * the file and appends the text.
  */
+import { trimTrailing } from '../core/linear-text.js';
 
 /** A pattern line of a `.gitignore` as Git reads it: the line without its CR and without unescaped trailing spaces. */
 function patternOf(line: string): string {
-  return line.replace(/\r$/, '').replace(/(?<!\\) +$/, '');
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  const trimmed = trimTrailing(text, ' ');
+  // A space after a backslash is escaped: it stays, the unescaped ones after it go.
+  return trimmed.endsWith('\\') && trimmed.length < text.length ? `${trimmed} ` : trimmed;
 }
 
 /**

@@ -5,6 +5,7 @@
  * subdirectory the workflow goes there and runs gwops in the project's directory. Pure.
  */
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { trimTrailing } from '../core/linear-text.js';
 
 /** Where the workflow of `gwops init` is written, relative to the repository's root. */
 export const WORKFLOW_PATH = '.github/workflows/gwops.yml';
@@ -42,7 +43,7 @@ export function workflowRunsIn(text: string, dir: string): boolean {
       if (!isMap(step) || !isGwopsStep(step.get('uses'))) continue;
       const inputs = step.get('with');
       const at = isMap(inputs) ? inputs.get('working-directory') : undefined;
-      const normal = (typeof at === 'string' ? at : '.').replace(/^\.\/(?=.)/, '').replace(/\/+$/, '') || '.';
+      const normal = trimTrailing((typeof at === 'string' ? at : '.').replace(/^\.\/(?=.)/, ''), '/') || '.';
       if (normal === want) return true;
     }
   }

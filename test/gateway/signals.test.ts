@@ -40,11 +40,12 @@ beforeAll(async () => {
   const cache = join(root, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   outDir = mkdtempSync(join(cache, 'gwops-signals-'));
-  // Transpile (no type check: tsc does that) the client and what it imports (the API grammar, the one-file modules).
+  // Transpile (no type check: tsc does that) the client and what it imports (the API grammar, the shared modules of src/core).
   const ts_ = (dir: string): string[] => readdirSync(join(root, 'src', dir)).filter((f) => f.endsWith('.ts'));
-  const files = [...ts_('gateway').map((f) => `gateway/${f}`), ...ts_('api').map((f) => `api/${f}`), ...ts_('.')];
+  const files = [...ts_('gateway').map((f) => `gateway/${f}`), ...ts_('api').map((f) => `api/${f}`), ...ts_('core').map((f) => `core/${f}`)];
   mkdirSync(join(outDir, 'gateway'));
   mkdirSync(join(outDir, 'api'));
+  mkdirSync(join(outDir, 'core'));
   for (const file of files) {
     const source = readFileSync(join(root, 'src', file), 'utf8');
     const { outputText } = ts.transpileModule(source, {

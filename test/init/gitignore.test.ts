@@ -46,3 +46,20 @@ describe('gitignoreAddition', () => {
     expect(gitignoreAddition('node_modules\n.env\n', TEMPLATE).added).not.toContain('node_modules/');
   });
 });
+
+describe('ignorePatterns', () => {
+  it("reads a line as Git does: without its CR and its unescaped trailing spaces, an escaped one kept (in linear time)", () => {
+    const lines = fc.array(fc.constantFrom('a', ' ', '\\', '#', '\r'), { maxLength: 12 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(lines, (raw) => {
+        const line = raw.replace(/\r(?!$)/g, '');
+        // Git's rule, spelt as the regular expression it replaces (quadratic on long runs of spaces, fine on 12 characters).
+        const expected = line.replace(/\r$/, '').replace(/(?<!\\) +$/, '');
+        const patterns = ignorePatterns(`${line}\n`);
+        expect(patterns).toEqual(expected.trim() === '' || expected.startsWith('#') ? [] : [expected]);
+      }),
+      { numRuns: 2000, seed: 5 },
+    );
+    expect(ignorePatterns('a\\   \n')).toEqual(['a\\ ']);
+  });
+});

@@ -37,7 +37,7 @@ const escape = (version: string): string => version.replace(/\./g, '\\.');
 export function releaseChangelog(text: string, version: string, date: string): string {
   const unreleased = sectionBody(text, UNRELEASED);
   if (!unreleased) throw new UsageError('CHANGELOG.md has no "## [Unreleased]" section');
-  if (!/^\s*[-*] /m.test(unreleased.body)) throw new UsageError('CHANGELOG.md: the "## [Unreleased]" section lists no change; say what this release changes first');
+  if (!unreleased.body.split('\n').some((line) => /^[-*] /.test(line.trimStart()))) throw new UsageError('CHANGELOG.md: the "## [Unreleased]" section lists no change; say what this release changes first');
   if (new RegExp(`^## \\[${escape(version)}\\]`, 'm').test(text)) throw new UsageError(`CHANGELOG.md has a section for ${version} already`);
   const body = trimEdges(unreleased.body, '\n');
   return `${text.slice(0, unreleased.start)}\n\n## [${version}] - ${date}\n\n${body}\n\n${text.slice(unreleased.end)}`;
