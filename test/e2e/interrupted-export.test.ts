@@ -5,26 +5,13 @@
  * into the output folder; afterwards the folder holds exactly the old export, which still
  * validates, and the message says that nothing was written.
  */
-import { cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { cp, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileTree } from '../support/file-tree.js';
 import { useHarness, writeManifests } from './harness.js';
 import { groupName, manyBackEndGroups } from './many-objects.js';
 import { startGwops } from './spawn.js';
-
-/** Every file under `dir` (hidden ones included) with its text, by path relative to `dir`. */
-export async function snapshot(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (folder: string): Promise<void> => {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
-      const full = join(folder, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else out[relative(dir, full)] = await readFile(full, 'utf8');
-    }
-  };
-  await walk(dir);
-  return out;
-}
 
 /**
  * Resolves once the output folder `out` starts changing: a staging folder appears in it, or
@@ -51,7 +38,7 @@ describe('export --force interrupted while writing', () => {
     expect((await t.h.cli(['apply', '--yes', 'groups.yaml', ...t.h.connection], { cwd: dir })).code).toBe(0);
     const out = join(dir, 'out');
     expect((await t.h.cli(['export', '--out', out, '--kind', 'back-end-group', ...t.h.connection], { cwd: dir })).code).toBe(0);
-    const before = await snapshot(out);
+    const before = await fileTree(out);
     const listing = (await readdir(join(out, 'back-end-group'))).sort();
     expect(listing).toHaveLength(3);
 
@@ -68,7 +55,7 @@ describe('export --force interrupted while writing', () => {
     const code = await proc.exited;
     expect(proc.stderr).toContain(`interrupted by SIGINT while writing the export into ${out}: nothing was written or removed`);
     expect(code).toBe(130);
-    expect(await snapshot(out)).toEqual(before);
+    expect(await fileTree(out)).toEqual(before);
     expect(await readdir(out)).not.toContainEqual(expect.stringMatching(/^\.gwops-staging-/));
     const validate = await t.h.cli(['validate'], { cwd: out });
     expect(validate.code).toBe(0);
@@ -79,7 +66,7 @@ describe('export --force interrupted while writing', () => {
     expect((await t.h.cli(['apply', '--yes', 'groups.yaml', ...t.h.connection], { cwd: dir })).code).toBe(0);
     const out = join(dir, 'out');
     expect((await t.h.cli(['export', '--out', out, '--kind', 'back-end-group', ...t.h.connection], { cwd: dir })).code).toBe(0);
-    const complete = await snapshot(out);
+    const complete = await fileTree(out);
     // As a process killed between the two renames of its swap leaves it (src/core/staged-files.ts): the old folder moved
     // into the staging folder, the new one not yet in place.
     const staging = join(out, '.gwops-staging-2147483646-dead');
@@ -96,7 +83,7 @@ describe('export --force interrupted while writing', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('an earlier export that was killed while swapping in its files left back-end-group half replaced: the swap was completed');
     expect(await readdir(out)).not.toContainEqual(expect.stringMatching(/^\.gwops-staging-/));
-    expect(await snapshot(out)).toEqual(complete);
+    expect(await fileTree(out)).toEqual(complete);
     expect((await t.h.cli(['validate'], { cwd: out })).code).toBe(0);
   });
 });

@@ -7,31 +7,18 @@
  * the staging folder made, files written by the threads, content files in flight, the swap.
  */
 import { EventEmitter } from 'node:events';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fileTree } from '../support/file-tree.js';
 import { WriteInterruptedError } from '../../src/core/errors.js';
 import type { ExportedDocument } from '../../src/export/build.js';
 import { writeExport } from '../../src/export/write.js';
 import type { ExportLayout } from '../../src/export/write.js';
 import type { InterruptSignal } from '../../src/core/interrupts.js';
 import { SignalHub, useSignalHub } from '../../src/core/interrupts.js';
-
-/** Every file under `dir` with its text, by path relative to `dir`. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (folder: string): Promise<void> => {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
-      const full = join(folder, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else out[relative(dir, full)] = await readFile(full, 'utf8');
-    }
-  };
-  await walk(dir);
-  return out;
-}
 
 /** Objects in the new export: enough that writing them takes many turns of the event loop. */
 const NEW = 1500;
@@ -70,7 +57,7 @@ describe('an export interrupted at any moment', () => {
           async (layout, delay, signal) => {
             const dir = join(base, `run-${run++}`);
             await writeExport(dir, groups('old', 5), layout, [], 'project: old\n', []);
-            const before = await snapshot(dir);
+            const before = await fileTree(dir);
             const fallback: InterruptSignal[] = [];
             const hub = new SignalHub(new EventEmitter(), (s) => fallback.push(s));
             useSignalHub(hub);
@@ -84,7 +71,7 @@ describe('an export interrupted at any moment', () => {
             hub.dispatch(signal);
             const error = await outcome;
             useSignalHub(undefined);
-            const after = await snapshot(dir);
+            const after = await fileTree(dir);
             expect(Object.keys(after).filter((path) => path.includes('.gwops-'))).toEqual([]);
             const text = Object.values(after).join('\n');
             const whollyNew = (): void => {
