@@ -134,7 +134,7 @@ export class FakeGateway {
     const substitute = (text: string): string => {
       let out = text;
       for (const [placeholder, id] of ids) out = out.split(placeholder).join(id);
-      if (/\{[a-z-]+:[^}]*\}/.test(out)) throw new SimulationError(`unresolved placeholder in ${out}`);
+      if (/\{[a-z0-9-]+:[^}]*\}/.test(out)) throw new SimulationError(`unresolved placeholder in ${out}`);
       return out;
     };
     for (const [i, step] of plan.steps.entries()) if (step.index !== i + 1) throw new SimulationError(`step ${i + 1} has index ${step.index}`);
