@@ -305,7 +305,7 @@ export function idPlaceholder(ref: ObjectRef): string {
 
 /** The object an {@link idPlaceholder} names, or undefined when `id` is a literal id. */
 export function placeholderRef(id: string): ObjectRef | undefined {
-  const match = /^\{([a-z-]+):(.*)\}$/s.exec(id);
+  const match = /^\{([a-z0-9-]+):(.*)\}$/s.exec(id);
   const kind = match?.[1];
   const name = match?.[2];
   return kind !== undefined && name !== undefined && isResourceType(kind) ? { kind, name } : undefined;

@@ -1,4 +1,5 @@
 import { acmeService } from './acme-service/index.js';
+import { allowedNetworkEndpoint } from './allowed-network-endpoint/index.js';
 import { apiPolicyService } from './api-policy-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
 import { icapEnvironment } from './icap-environment/index.js';
@@ -7,11 +8,16 @@ import { customDenyRuleGroup } from './custom-deny-rule-group/index.js';
 import { ipAddressList } from './ip-address-list/index.js';
 import type { KindDefinition, ResourceType, TemplateKind, Variant } from './kind.js';
 import { graphqlDocument } from './graphql-document/index.js';
+import { host } from './host/index.js';
 import { kerberosEnvironment } from './kerberos-environment/index.js';
 import { localJsonWebKeySet } from './local-json-web-key-set/index.js';
 import { mapping } from './mapping/index.js';
 import { openapiDocument } from './openapi-document/index.js';
 import { remoteJsonWebKeySet } from './remote-json-web-key-set/index.js';
+import { routeIpv4Destination } from './route-ipv4-destination/index.js';
+import { routeIpv4Source } from './route-ipv4-source/index.js';
+import { routeIpv6Destination } from './route-ipv6-destination/index.js';
+import { routeIpv6Source } from './route-ipv6-source/index.js';
 import { sslCertificate } from './ssl-certificate/index.js';
 import { virtualHost } from './virtual-host/index.js';
 
@@ -51,6 +57,12 @@ export const KIND_MODULES = [
   ipAddressList,
   apiPolicyService,
   icapEnvironment,
+  host,
+  allowedNetworkEndpoint,
+  routeIpv4Source,
+  routeIpv4Destination,
+  routeIpv6Source,
+  routeIpv6Destination,
   customDenyRule,
   customDenyRuleGroup,
   localJsonWebKeySet,

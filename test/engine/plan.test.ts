@@ -7,7 +7,8 @@ import type { ResourceType } from '../../src/kinds/index.js';
 import { buildPlan, planOutcome } from '../../src/engine/plan.js';
 import { liveStateDigest } from '../../src/engine/live-digest.js';
 import type { PlanOptions } from '../../src/engine/plan.js';
-import { SENSITIVE_MASK } from '../../src/engine/plan-types.js';
+import { idPlaceholder, placeholderRef, SENSITIVE_MASK } from '../../src/engine/plan-types.js';
+import { KINDS } from '../../src/kinds/index.js';
 import type { CreateStep, Plan, PlanCall, PlanStep, UpdateStep } from '../../src/engine/plan-types.js';
 import { EXIT } from '../../src/core/exit-codes.js';
 import { thrownBy } from '../support/thrown.js';
@@ -299,5 +300,12 @@ describe('buildPlan: edges', () => {
       expect(fine.diagnostics.length).toBe(0);
       expect(fine.plan.summary.delete).toBe(1);
     });
+  });
+});
+
+describe('id placeholders', () => {
+  it('name the object they stand for, for every registered kind (types with digits such as route-ipv4-source too)', () => {
+    for (const kind of KINDS) expect(placeholderRef(idPlaceholder({ kind: kind.type, name: 'a:b}c' }))).toEqual({ kind: kind.type, name: 'a:b}c' });
+    expect(placeholderRef('12')).toBeUndefined();
   });
 });

@@ -134,7 +134,7 @@ export class FakeGateway {
     const substitute = (text: string): string => {
       let out = text;
       for (const [placeholder, id] of ids) out = out.split(placeholder).join(id);
-      if (/\{[a-z-]+:[^}]*\}/.test(out)) throw new SimulationError(`unresolved placeholder in ${out}`);
+      if (/\{[a-z0-9-]+:[^}]*\}/.test(out)) throw new SimulationError(`unresolved placeholder in ${out}`);
       return out;
     };
     for (const [i, step] of plan.steps.entries()) if (step.index !== i + 1) throw new SimulationError(`step ${i + 1} has index ${step.index}`);
@@ -157,8 +157,9 @@ export class FakeGateway {
     for (const [i, call] of plan.calls.entries()) {
       if (call.index !== i + 1) throw new SimulationError(`call ${i + 1} has index ${call.index}`);
       const split = substitute(call.path).split('/').filter(Boolean);
-      // A collection may have two segments (`json-web-key-sets/remotes`).
-      const parts = kindByCollection(`${split[1] ?? ''}/${split[2] ?? ''}`) ? [split[0] ?? '', `${split[1] ?? ''}/${split[2] ?? ''}`, ...split.slice(3)] : split;
+      // A collection may have several segments (`json-web-key-sets/remotes`, `routes/ipv4/source`): the longest that names one.
+      const width = [3, 2, 1].find((n) => kindByCollection(split.slice(1, 1 + n).join('/'))) ?? 1;
+      const parts = [split[0] ?? '', split.slice(1, 1 + width).join('/'), ...split.slice(1 + width)];
       const kind = kindByCollection(parts[1] ?? '');
       if (parts[0] !== 'configuration' || !kind) throw new SimulationError(`bad path ${call.path}`);
       if (call.endpoint === 'relationship') {

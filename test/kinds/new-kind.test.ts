@@ -46,7 +46,7 @@ describe('what a new kind needs', () => {
   it('2. one line in the registry, importing the kind\'s folder', () => {
     const registry = readFileSync(new URL('index.ts', KINDS_DIR), 'utf8');
     for (const kind of KINDS) expect(registry).toContain(`from './${kind.type}/index.js'`);
-    expect(registry.match(/from '\.\/[a-z-]+\/index\.js'/g)).toHaveLength(KINDS.length);
+    expect(registry.match(/from '\.\/[a-z0-9-]+\/index\.js'/g)).toHaveLength(KINDS.length);
   });
 
   it('1. one example per registered kind, in its folder', () => {
