@@ -72,7 +72,7 @@ const TOOLS_IMPORT_SRC = {
   message: "tools/ imports the product as '#src/<module>.js' (package.json \"imports\"), never by a relative path out of tools/.",
 };
 
-const NO_NODE = { regex: '^node:', message: 'src/engine is pure: no node:* module (digests come from src/core/digest.ts).' };
+const NO_NODE = { regex: '^node:', message: 'src/engine is pure: no node:* module (digests come from src/crypto/digest.ts).' };
 
 /**
  * The import directions (docs/architecture.md "Where things live"), bottom first:

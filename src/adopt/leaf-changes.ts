@@ -7,6 +7,7 @@
  * out of an object are never added (docs/architecture.md "Decisions": only what is
  * declared is managed). Pure.
  */
+import type { PublicKeyTools } from '../crypto/port.js';
 import type { ResourceType } from '../kinds/index.js';
 import { itemDefaultsRules } from '../schema/index.js';
 import { isPlainObject, isWriteOnlyPath, matchesDeclared } from '../engine/diff.js';
@@ -28,19 +29,20 @@ function itemDefaults(type: ResourceType, segments: readonly string[]): Readonly
 }
 
 /** A live list item without the members that hold the gateway's default. */
-function withoutDefaults(type: ResourceType, item: unknown, defaults: Readonly<Record<string, unknown>> | undefined): unknown {
+function withoutDefaults(type: ResourceType, item: unknown, defaults: Readonly<Record<string, unknown>> | undefined, keys: PublicKeyTools): unknown {
   if (!defaults || !isPlainObject(item)) return item;
-  return Object.fromEntries(Object.entries(item).filter(([key, value]) => !Object.hasOwn(defaults, key) || !matchesDeclared(type, defaults[key], value)));
+  return Object.fromEntries(Object.entries(item).filter(([key, value]) => !Object.hasOwn(defaults, key) || !matchesDeclared(type, defaults[key], value, keys)));
 }
 
 /**
  * The changes from `declared` to `live` at attribute path `segments` of a `type` object, in
  * the order to apply them (list items appended in index order, removed from the last).
+ * Public keys compare by the RFC 7638 thumbprint `keys` reads (src/engine/diff.ts `matchesDeclared`).
  */
-export function leafChanges(type: ResourceType, segments: readonly string[], declared: unknown, live: unknown): LeafChange[] {
+export function leafChanges(type: ResourceType, segments: readonly string[], declared: unknown, live: unknown, keys: PublicKeyTools): LeafChange[] {
   const out: LeafChange[] = [];
   const walk = (d: unknown, l: unknown, at: readonly string[], defaults: Readonly<Record<string, unknown>> | undefined): void => {
-    if (matchesDeclared(type, d, l, at) && !defaults) return;
+    if (matchesDeclared(type, d, l, keys, at) && !defaults) return;
     if (l === undefined) {
       out.push({ op: 'delete', path: at });
     } else if (isPlainObject(d) && isPlainObject(l)) {
@@ -50,15 +52,15 @@ export function leafChanges(type: ResourceType, segments: readonly string[], dec
       }
       // A member the gateway fills with its default is drift when the live value is another.
       for (const key of Object.keys(defaults ?? {})) {
-        if (!Object.hasOwn(d, key) && Object.hasOwn(l, key) && !matchesDeclared(type, defaults?.[key], l[key])) out.push({ op: 'set', path: [...at, key], value: l[key] });
+        if (!Object.hasOwn(d, key) && Object.hasOwn(l, key) && !matchesDeclared(type, defaults?.[key], l[key], keys)) out.push({ op: 'set', path: [...at, key], value: l[key] });
       }
     } else if (Array.isArray(d) && Array.isArray(l)) {
       const rule = itemDefaults(type, at);
       const common = Math.min(d.length, l.length);
       for (let i = 0; i < common; i++) walk(d[i], l[i], [...at, String(i)], rule);
-      for (let i = d.length; i < l.length; i++) out.push({ op: 'set', path: [...at, String(i)], value: withoutDefaults(type, l[i], rule) });
+      for (let i = d.length; i < l.length; i++) out.push({ op: 'set', path: [...at, String(i)], value: withoutDefaults(type, l[i], rule, keys) });
       for (let i = d.length - 1; i >= l.length; i--) out.push({ op: 'delete', path: [...at, String(i)] });
-    } else if (!matchesDeclared(type, d, l, at)) {
+    } else if (!matchesDeclared(type, d, l, keys, at)) {
       out.push({ op: 'set', path: at, value: l });
     }
   };

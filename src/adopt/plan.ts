@@ -15,7 +15,8 @@ import { hasUrlCredentials, isUrlPath } from '../schema/urls.js';
 import type { ResourceType } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
 import type { ObjectOrigins } from '../manifest/index.js';
-import { isPlainObject, isSecretPath } from '../engine/diff.js';
+import { NO_PUBLIC_KEYS, isPlainObject, isSecretPath } from '../engine/diff.js';
+import type { PublicKeyTools } from '../crypto/port.js';
 import type { DriftEntry, DriftReport } from '../engine/drift-report.js';
 import type { ObjectRef, State } from '../engine/model.js';
 import { declaredRelationshipsOf } from '../engine/model.js';
@@ -35,6 +36,8 @@ export interface AdoptInput extends TargetContext {
   readonly origins: (kind: ResourceType, name: string) => ObjectOrigins | undefined;
   /** Remove the documents of objects deleted on the gateway. */
   readonly adoptDeletions: boolean;
+  /** Reads public keys, which compare by RFC 7638 thumbprint (src/jwks/node-keys.ts); absent, none is read. */
+  readonly publicKeys?: PublicKeyTools | undefined;
 }
 
 /** One edit of one document of a file. */
@@ -171,7 +174,7 @@ export function planAdoption(input: AdoptInput): AdoptionPlan {
     const declared = input.desired.objects.get(ref.kind)?.get(ref.name)?.attributes ?? {};
     const changes: LeafChange[] = entries.flatMap((e) => {
       const segments = (e.path ?? '').split('.');
-      return leafChanges(ref.kind, segments, valueAt(declared, segments), e.live);
+      return leafChanges(ref.kind, segments, valueAt(declared, segments), e.live, input.publicKeys ?? NO_PUBLIC_KEYS);
     });
     const after = applyLeafChanges(declared, changes);
     for (const change of changes) {

@@ -3,7 +3,7 @@
  * docs/manifest-reference.md "Document content"): its bytes and their SHA-256 digest, as
  * the manifest loader reads them from a file and the live state reads them from the gateway.
  */
-import { contentDigest } from './digest.js';
+import { contentDigest } from '../crypto/digest.js';
 
 /** The content of one object: its bytes (base64) and their digest. */
 export interface ObjectContent {

@@ -23,7 +23,7 @@
  * ` (<sha7> <subject>)` when the configuration rolled back to was applied by gwops
  * ({@link rollbackComment}, {@link parseRollbackComment}).
  */
-import { sha256 } from '../core/digest.js';
+import { sha256 } from '../crypto/digest.js';
 import { withoutVersionTrailer } from './secret-versions.js';
 
 /** What the comment is made of; every field optional. */

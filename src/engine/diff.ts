@@ -22,10 +22,11 @@
  * when either end's relationship key is declared (or, for a to-one relationship, when the
  * desired state gives that key a target, since linking replaces it).
  */
-import { sha256 } from '../core/digest.js';
+import { sha256 } from '../crypto/digest.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
-import { describeKey, pemThumbprint } from '../jwks/keys.js';
+import { describeKey } from '../jwks/keys.js';
+import type { PublicKeyTools } from '../crypto/port.js';
 import { publicKeyAttributes, secretAttributes, writeOnlyAttributes } from '../schema/index.js';
 import type { DeclaredKey, Link, LinkKey, State } from './model.js';
 import { declaredKey, declaredRelationshipsOf, linkDefinition, linkKeyLookup, linkKeysOf } from './model.js';
@@ -218,24 +219,33 @@ export function redactAttributes(
  * values compare strictly. Write-only paths are skipped. With `wholeItems`, the objects
  * inside a list's items must also hold no member the declared item lacks: a PATCH replaces
  * a list whole (docs/gateway-api.md "Attributes and server defaults", list items), so such
- * a member would be dropped (give `declared` with its item defaults filled in).
+ * a member would be dropped (give `declared` with its item defaults filled in). Public keys
+ * compare by the RFC 7638 thumbprint `keys` reads of them.
  */
-export function matchesDeclared(type: ResourceType, declared: unknown, live: unknown, segments: readonly string[] = [], wholeItems = false, inItem = false): boolean {
+export function matchesDeclared(
+  type: ResourceType,
+  declared: unknown,
+  live: unknown,
+  keys: PublicKeyTools,
+  segments: readonly string[] = [],
+  wholeItems = false,
+  inItem = false,
+): boolean {
   if (isPlainObject(declared)) {
     if (!isPlainObject(live)) return false;
     if (inItem && Object.keys(live).some((key) => !Object.hasOwn(declared, key) && live[key] !== undefined && live[key] !== null && !isWriteOnlyPath(type, [...segments, key]))) return false;
     return Object.entries(declared).every(([key, child]) => {
       const childSegments = [...segments, key];
-      return isWriteOnlyPath(type, childSegments) || matchesDeclared(type, child, ownMember(live, key), childSegments, wholeItems, inItem);
+      return isWriteOnlyPath(type, childSegments) || matchesDeclared(type, child, ownMember(live, key), keys, childSegments, wholeItems, inItem);
     });
   }
   if (Array.isArray(declared)) {
     if (!Array.isArray(live) || live.length !== declared.length) return false;
-    return declared.every((item: unknown, i) => matchesDeclared(type, item, live[i], [...segments, String(i)], wholeItems, wholeItems));
+    return declared.every((item: unknown, i) => matchesDeclared(type, item, live[i], keys, [...segments, String(i)], wholeItems, wholeItems));
   }
   if (typeof declared === 'string' && typeof live === 'string' && declared !== live && isPublicKeyPath(type, segments)) {
-    const thumbprint = pemThumbprint(declared);
-    return thumbprint !== undefined && thumbprint === pemThumbprint(live);
+    const thumbprint = keys.pemThumbprint(declared);
+    return thumbprint !== undefined && thumbprint === keys.pemThumbprint(live);
   }
   if (typeof declared === 'string' && typeof live === 'string' && declared !== live && isSecretPath(type, segments)) {
     const digest = pemTextDigest(declared);
@@ -272,23 +282,33 @@ export interface AttributeDiff {
  * A public key's value as a change shows it: `(public key kid K (thumbprint T))`, or the
  * mask for anything that is not a PEM public key (an HMAC passphrase).
  */
-function publicKeyValue(value: unknown, keyNames: ReadonlyMap<string, string>): { value: unknown; masked: boolean } {
+function publicKeyValue(value: unknown, keys: PublicKeys): { value: unknown; masked: boolean } {
   if (typeof value !== 'string') return { value, masked: value !== undefined };
-  const thumbprint = pemThumbprint(value);
-  return { value: thumbprint === undefined ? SENSITIVE_MASK : `(public key ${describeKey(thumbprint, keyNames)})`, masked: true };
+  const thumbprint = keys.pemThumbprint(value);
+  return { value: thumbprint === undefined ? SENSITIVE_MASK : `(public key ${describeKey(thumbprint, keys.kids)})`, masked: true };
 }
 
 /** Names of keys for plans: RFC 7638 thumbprint → kid (from the JWK Sets of the run). */
 export type KeyNames = ReadonlyMap<string, string>;
 
-const NO_KEY_NAMES: KeyNames = new Map();
+/**
+ * How the comparison reads public keys: their RFC 7638 thumbprint (on `node:crypto`, handed
+ * in by the operations: src/jwks/node-keys.ts) and, for plans, the kid of each thumbprint
+ * of the run's JWK Sets.
+ */
+export interface PublicKeys extends PublicKeyTools {
+  readonly kids: KeyNames;
+}
 
-function change(type: ResourceType, segments: readonly string[], before: unknown, after: unknown, keyNames: KeyNames = NO_KEY_NAMES): AttributeChange {
+/** Reads no public key: public keys then compare by their text, and a change shows them masked. */
+export const NO_PUBLIC_KEYS: PublicKeys = { pemThumbprint: () => undefined, kids: new Map() };
+
+function change(type: ResourceType, segments: readonly string[], before: unknown, after: unknown, keys: PublicKeys): AttributeChange {
   const publicKey = isPublicKeyPath(type, segments);
   // Neither a key nor a secret at or below: both sides are shown as they are.
   if (!publicKey && !secretAtOrBelow(type, segments)) return changeOf(segments.join('.'), before, after, false);
-  const b = publicKey ? publicKeyValue(before, keyNames) : maskValue(type, segments, before);
-  const a = publicKey ? publicKeyValue(after, keyNames) : maskValue(type, segments, after);
+  const b = publicKey ? publicKeyValue(before, keys) : maskValue(type, segments, before);
+  const a = publicKey ? publicKeyValue(after, keys) : maskValue(type, segments, after);
   return changeOf(segments.join('.'), b.value, a.value, b.masked || a.masked);
 }
 
@@ -307,8 +327,8 @@ export function diffAttributes(
   type: ResourceType,
   declared: AttributeObject,
   live: AttributeObject,
-  ignore: readonly string[] = [],
-  keyNames: KeyNames = NO_KEY_NAMES,
+  ignore: readonly string[],
+  keys: PublicKeys,
 ): AttributeDiff {
   const changes: AttributeChange[] = [];
   const changedTopLevel = new Set<string>();
@@ -325,15 +345,15 @@ export function diffAttributes(
       } else if (Array.isArray(value)) {
         // A list compares and renders as the gateway will hold it: item defaults filled in, keys sorted.
         const filled = withItemDefaults(type, childSegments, value, liveValue);
-        if (matchesDeclared(type, filled, liveValue, childSegments, true)) unchanged += 1;
+        if (matchesDeclared(type, filled, liveValue, keys, childSegments, true)) unchanged += 1;
         else {
-          changes.push(change(type, childSegments, sortedKeys(liveValue), sortedKeys(filled)));
+          changes.push(change(type, childSegments, sortedKeys(liveValue), sortedKeys(filled), keys));
           changedTopLevel.add(childSegments[0] ?? key);
         }
-      } else if (matchesDeclared(type, value, liveValue, childSegments)) {
+      } else if (matchesDeclared(type, value, liveValue, keys, childSegments)) {
         unchanged += 1;
       } else {
-        changes.push(change(type, childSegments, liveValue, value, keyNames));
+        changes.push(change(type, childSegments, liveValue, value, keys));
         changedTopLevel.add(childSegments[0] ?? key);
       }
     }
@@ -343,7 +363,7 @@ export function diffAttributes(
 }
 
 /** Every declared leaf of a new object as a change from nothing (objects flattened, arrays whole), masked. */
-export function creationChanges(type: ResourceType, declared: AttributeObject, keyNames: KeyNames = NO_KEY_NAMES): AttributeChange[] {
+export function creationChanges(type: ResourceType, declared: AttributeObject, keys: PublicKeys): AttributeChange[] {
   const changes: AttributeChange[] = [];
   // One path, pushed and popped as the walk goes: nothing below keeps it.
   const segments: string[] = [];
@@ -352,7 +372,7 @@ export function creationChanges(type: ResourceType, declared: AttributeObject, k
       const value = d[key];
       segments.push(key);
       if (isPlainObject(value) && Object.keys(value).length > 0 && !isSecretPath(type, segments)) walk(value);
-      else changes.push(change(type, segments, undefined, value, keyNames));
+      else changes.push(change(type, segments, undefined, value, keys));
       segments.pop();
     }
   };

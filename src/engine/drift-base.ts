@@ -22,7 +22,8 @@ import { kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { AttributeObject } from '../manifest/types.js';
 import { commentProject, parseActivationComment, parseRollbackComment } from './commit-comment.js';
-import { diffAttributes, isPlainObject } from './diff.js';
+import { NO_PUBLIC_KEYS, diffAttributes, isPlainObject } from './diff.js';
+import type { PublicKeyTools } from '../crypto/port.js';
 import type { DriftEntry, DriftReport } from './drift-report.js';
 import type { State, StateObject } from './model.js';
 import { canonicalLink, linkKey, relationshipDefinition } from './model.js';
@@ -133,8 +134,8 @@ function hasLink(links: () => ReadonlySet<string>, entry: DriftEntry, related: u
 }
 
 /** Attribute paths of `object` whose live value is not what `base` declared (the plan's comparison rules). */
-function changedSinceBase(base: StateObject, live: StateObject): ReadonlySet<string> {
-  const diff = diffAttributes(base.kind, withoutSubResources(base.kind, base.attributes), live.attributes, kindOf(base.kind).identity.ignoredInDiff);
+function changedSinceBase(base: StateObject, live: StateObject, keys: PublicKeyTools): ReadonlySet<string> {
+  const diff = diffAttributes(base.kind, withoutSubResources(base.kind, base.attributes), live.attributes, kindOf(base.kind).identity.ignoredInDiff, { ...NO_PUBLIC_KEYS, pemThumbprint: keys.pemThumbprint });
   return new Set(diff.changes.map((c) => c.path));
 }
 
@@ -149,12 +150,13 @@ function sideOf(gitChanged: boolean, gatewayChanged: boolean): DriftSide {
  * @param base the desired state of the base commit, for the same target and variant
  * @param desired the desired state now (Git now)
  * @param live the live state (the gateway now)
+ * @param keys reads public keys, which compare by RFC 7638 thumbprint (diff.ts `PublicKeys`)
  */
-export function classifyDrift(entries: readonly DriftEntry[], base: State, desired: State, live: State): DriftEntry[] {
+export function classifyDrift(entries: readonly DriftEntry[], base: State, desired: State, live: State, keys: PublicKeyTools): DriftEntry[] {
   const changedCache = new Map<StateObject, ReadonlySet<string>>();
   const changed = (b: StateObject, l: StateObject): ReadonlySet<string> => {
     let found = changedCache.get(b);
-    if (!found) changedCache.set(b, (found = changedSinceBase(b, l)));
+    if (!found) changedCache.set(b, (found = changedSinceBase(b, l, keys)));
     return found;
   };
   let baseLinks: ReadonlySet<string> | undefined;

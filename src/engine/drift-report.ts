@@ -19,6 +19,8 @@
  * every entry also says which side changed it since (`side`: `gateway`, `git` or `both`);
  * without one, `baseUnavailable` says why and entries carry no side.
  */
+import type { PublicKeyTools } from '../crypto/port.js';
+import { NO_PUBLIC_KEYS } from './diff.js';
 import type { ResourceType } from '../kinds/index.js';
 import type { SourceLocation } from '../manifest/types.js';
 import type { DriftAttribution } from './drift-attribution.js';
@@ -112,6 +114,8 @@ export interface DriftReportInput {
   readonly expiredIgnores: readonly DriftIgnoreEntry[];
   /** The base to classify against: the activation, and the desired state of its commit; or why there is none. */
   readonly base?: { readonly ref: DriftBaseRef; readonly desired: State } | { readonly unavailable: string } | undefined;
+  /** Reads public keys for the classification against the base (plan.ts `PlanOptions.publicKeys`); absent, none is read. */
+  readonly publicKeys?: PublicKeyTools | undefined;
 }
 
 function relatedValue(ref: ObjectRef): { kind: ResourceType; name: string } {
@@ -209,7 +213,7 @@ export function buildDriftReport(input: DriftReportInput): DriftReport {
   const ignored: IgnoredDriftEntry[] = [];
   const base = input.base !== undefined && 'ref' in input.base ? input.base : undefined;
   const found = driftEntries(input.plan, input.live);
-  const classified = (base ? classifyDrift(found, base.desired, input.desired, input.live) : found).map((entry) => withShown(entry, input.desired));
+  const classified = (base ? classifyDrift(found, base.desired, input.desired, input.live, input.publicKeys ?? NO_PUBLIC_KEYS) : found).map((entry) => withShown(entry, input.desired));
   for (const entry of classified) {
     const by = matchingEntry(input.ignore, entry.kind, entry.name, entry.path);
     if (by) ignored.push({ ...entry, ignoredBy: { object: by.object, attribute: by.attribute, reason: by.reason, until: by.until } });

@@ -7,7 +7,7 @@
  * the gateway, `--fail-on gateway` does not count them and `drift --adopt` does not write them.
  */
 import type { ResourceType } from '../kinds/index.js';
-import { pemThumbprint } from '../jwks/keys.js';
+import type { PublicKeyTools } from '../crypto/port.js';
 import type { DriftReport } from './drift-report.js';
 import { gatewayDrifted } from './drift-report.js';
 import type { State } from './model.js';
@@ -37,8 +37,9 @@ function valueAt(attributes: unknown, path: string): unknown {
  * sources of the run still publish, marked as a rotation there (side `key-source`, and the
  * source); `gatewayDrifted` counted again. Unchanged when there is none.
  * @param published RFC 7638 thumbprint → kid over every key of every JWK Set fetched in the run
+ * @param keys reads the thumbprint of the live PEM key (src/jwks/node-keys.ts)
  */
-export function markKeyRotations(report: DriftReport, references: readonly KeySourceReference[], live: State, published: ReadonlyMap<string, string>): DriftReport {
+export function markKeyRotations(report: DriftReport, references: readonly KeySourceReference[], live: State, published: ReadonlyMap<string, string>, keys: PublicKeyTools): DriftReport {
   if (references.length === 0) return report;
   const sources = new Map(references.map((r) => [`${r.kind}\u0000${r.name}\u0000${r.path}`, r.source]));
   let marked = false;
@@ -47,7 +48,7 @@ export function markKeyRotations(report: DriftReport, references: readonly KeySo
     const source = sources.get(`${entry.kind}\u0000${entry.name}\u0000${entry.path}`);
     if (source === undefined) return entry;
     const value = valueAt(live.objects.get(entry.kind)?.get(entry.name)?.attributes, entry.path);
-    const thumbprint = typeof value === 'string' ? pemThumbprint(value) : undefined;
+    const thumbprint = typeof value === 'string' ? keys.pemThumbprint(value) : undefined;
     if (thumbprint === undefined || !published.has(thumbprint)) return entry;
     marked = true;
     return { ...entry, side: 'key-source' as const, keySource: source };

@@ -5,7 +5,7 @@
  */
 import { kindOf } from '../kinds/index.js';
 import type { ResourceType } from '../kinds/index.js';
-import type { KeyNames } from './diff.js';
+import type { PublicKeys } from './diff.js';
 import { creationChanges, diffAttributes, isWriteOnlyPath, redactAttributes } from './diff.js';
 import { declaredWithItemDefaults } from './item-defaults.js';
 import { collectionPathOf } from './live.js';
@@ -35,7 +35,7 @@ function objectPath(kind: ResourceType, id?: string): string {
 }
 
 /** The create step of a desired object that the gateway does not have (its secrets redacted from the body). */
-export function createNode(object: StateObject, keyNames: KeyNames | undefined): StepNode {
+export function createNode(object: StateObject, keys: PublicKeys): StepNode {
   // Sub-resources are changed by steps of their own, after the create (sub-resources.ts).
   const own = withoutSubResources(object.kind, object.attributes);
   const { attributes, secretPaths } = redactAttributes(object.kind, own, '/data/attributes');
@@ -50,7 +50,7 @@ export function createNode(object: StateObject, keyNames: KeyNames | undefined):
       path: objectPath(object.kind),
       body: { data: { type: object.kind, attributes } },
       secretPaths,
-      changes: creationChanges(object.kind, own, keyNames),
+      changes: creationChanges(object.kind, own, keys),
       ...(object.content ? { content: contentChange(object.content, undefined) } : {}),
       reason: REASONS.create,
       ...(object.source ? { source: object.source } : {}),
@@ -86,10 +86,10 @@ export function updateNode(
   object: StateObject,
   liveObject: StateObject,
   id: string,
-  keyNames: KeyNames | undefined,
+  keys: PublicKeys,
   appliedVersions: Readonly<Record<string, number>>,
 ): StepNode | undefined {
-  const compared = diffAttributes(object.kind, withoutSubResources(object.kind, object.attributes), liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keyNames);
+  const compared = diffAttributes(object.kind, withoutSubResources(object.kind, object.attributes), liveObject.attributes, kindOf(object.kind).identity.ignoredInDiff, keys);
   const rotated = versionChanges(object, appliedVersions);
   // Most objects of a large plan are unchanged: nothing more to build for them.
   if (compared.changes.length === 0 && rotated.length === 0 && !object.content) return undefined;

@@ -25,11 +25,12 @@
  *   on the gateway, so no unlink is planned for links nobody manages.
  */
 import { KINDS } from '../kinds/index.js';
-import type { KeyNames } from './diff.js';
+import type { KeyNames, PublicKeys } from './diff.js';
+import type { PublicKeyTools } from '../crypto/port.js';
 import type { SecretVersions } from './secret-versions.js';
 import { versionsOf } from './secret-versions.js';
 import type { MassDeleteCount, Plan, PlanStep, PlanSummary } from './plan-types.js';
-import { diffLinks } from './diff.js';
+import { NO_PUBLIC_KEYS, diffLinks } from './diff.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { Diagnostics, objectDiagnostic } from '../core/diagnostics.js';
 import type { ObjectKey } from '../core/object-key.js';
@@ -51,6 +52,7 @@ import { objectsDeclaringSubResources, subResourceNodes } from './sub-resources.
 
 export type { Plan, PlanStep } from './plan-types.js';
 import { liveStateDigest } from './live-digest.js';
+import type { Digests } from '../crypto/digest.js';
 import type { DriftIgnoreEntry } from '../manifest/drift-ignore.js';
 import type { KeptIgnored } from './ignored-differences.js';
 import { keepIgnored } from './ignored-differences.js';
@@ -74,6 +76,12 @@ export interface PlanOptions {
   /** RFC 7638 thumbprint → kid of the keys of the run's JWK Sets: changes name public keys by them. */
   readonly keyNames?: KeyNames | undefined;
   /**
+   * Reads the RFC 7638 thumbprint of a PEM public key (src/jwks/node-keys.ts, on
+   * `node:crypto`): public keys compare by it, and changes name them by it. Absent, none is
+   * read: public keys compare by their text and show masked.
+   */
+  readonly publicKeys?: PublicKeyTools | undefined;
+  /**
    * Versions of write-only secrets (secret-versions.ts): `applied`, as recorded on the
    * gateway; an object whose declared version of a write-only attribute differs gets an
    * update of that attribute.
@@ -84,6 +92,8 @@ export interface PlanOptions {
    * with it the digest covers readable secret values too. Never stored.
    */
   readonly digestKey?: string | undefined;
+  /** What computes the live digest (see {@link liveStateDigest}); the pure one when absent. */
+  readonly digests?: Digests | undefined;
   /**
    * Ownership scope seen from a declared object (ownership.ts `outsideScopeTest`): for a
    * live object of a kind that has a scope and that the scope does not match, the scope
@@ -170,6 +180,7 @@ export function planOutcome(desired: State, live: State, options: PlanOptions): 
 /** {@link planOutcome} once, keeping what `keep` says (undefined: nothing). */
 function planWith(desired: State, live: State, options: PlanOptions, keep: KeptIgnored | undefined): PlanOutcome {
   refuseBuiltIns(desired, live);
+  const keys: PublicKeys = { pemThumbprint: options.publicKeys?.pemThumbprint ?? NO_PUBLIC_KEYS.pemThumbprint, kids: options.keyNames ?? NO_PUBLIC_KEYS.kids };
   const nodes: StepNode[] = [];
   // The placeholder of each object the plan creates, by kind and name: made once, and no key built per look-up.
   const created = new ByObject<string>();
@@ -185,10 +196,10 @@ function planWith(desired: State, live: State, options: PlanOptions, keep: KeptI
       const outside = liveObject?.id === undefined ? undefined : options.outsideScope?.(liveObject);
       if (outside) foreign.push(objectDiagnostic({ code: 'outside-ownership-scope', object, source: object.source, message: outsideScopeMessage(object, outside) }));
       if (liveObject?.id === undefined) {
-        nodes.push(createNode(object, options.keyNames));
+        nodes.push(createNode(object, keys));
         created.set({ kind: kind.type, name }, idPlaceholder(object));
       } else {
-        const node = updateNode(object, liveObject, liveObject.id, options.keyNames, versionsOf(options.appliedVersions, object.kind, object.name));
+        const node = updateNode(object, liveObject, liveObject.id, keys, versionsOf(options.appliedVersions, object.kind, object.name));
         if (node) nodes.push(node);
       }
     }
@@ -200,7 +211,7 @@ function planWith(desired: State, live: State, options: PlanOptions, keep: KeptI
   const { add, remove } = diffLinks(desired, live);
   const unresolved: Diagnostic[] = [];
   for (const object of objectsDeclaringSubResources(desired)) {
-    const found = subResourceNodes(object, live.objects.get(object.kind)?.get(object.name), idOf, options.keyNames);
+    const found = subResourceNodes(object, live.objects.get(object.kind)?.get(object.name), idOf, keys);
     nodes.push(...found.nodes);
     unresolved.push(...found.unresolved);
   }
@@ -284,7 +295,7 @@ function planWith(desired: State, live: State, options: PlanOptions, keep: KeptI
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     get liveDigest(): string {
-      return (liveDigest ??= liveStateDigest(live, desired, options.digestKey));
+      return (liveDigest ??= liveStateDigest(live, desired, options.digestKey, options.digests));
     },
     summary: summarise(steps),
     steps,

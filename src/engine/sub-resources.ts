@@ -14,7 +14,7 @@ import type { AttributeObject } from '../manifest/types.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { objectDiagnostic } from '../core/diagnostics.js';
 import { codePoint } from './code-point.js';
-import type { KeyNames } from './diff.js';
+import type { PublicKeys } from './diff.js';
 import { diffAttributes } from './diff.js';
 import { declaredWithItemDefaults } from './item-defaults.js';
 import { collectionPathOf } from './live.js';
@@ -96,7 +96,7 @@ export type IdOf = (ref: ObjectRef) => string | undefined;
  * `unresolved-link` diagnostic of every key that names an object neither the manifests nor
  * the gateway have, located where the key is written (`referenceSources`).
  */
-export function subResourceNodes(object: StateObject, liveObject: StateObject | undefined, idOf: IdOf, keyNames: KeyNames | undefined): { nodes: StepNode[]; unresolved: Diagnostic[] } {
+export function subResourceNodes(object: StateObject, liveObject: StateObject | undefined, idOf: IdOf, keys: PublicKeys): { nodes: StepNode[]; unresolved: Diagnostic[] } {
   const nodes: StepNode[] = [];
   const unresolved: Diagnostic[] = [];
   const objectId = idOf(object) ?? idPlaceholder(object);
@@ -126,7 +126,7 @@ export function subResourceNodes(object: StateObject, liveObject: StateObject | 
       const liveEntry = (typeof liveMap === 'object' && liveMap !== null ? ownMember(liveMap as Record<string, unknown>, key) : undefined) ?? def.defaults;
       const declaredTree = { [name]: { [key]: declared } };
       const liveTree = { [name]: { [key]: liveEntry } } as AttributeObject;
-      const diff = diffAttributes(object.kind, declaredTree, liveTree, [], keyNames);
+      const diff = diffAttributes(object.kind, declaredTree, liveTree, [], keys);
       if (diff.changes.length === 0) continue;
       const filled = declaredWithItemDefaults(object.kind, name, declaredTree, liveTree) as Record<string, Record<string, unknown>>;
       const attributes = filled[key] ?? declared;

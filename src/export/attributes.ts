@@ -5,6 +5,7 @@
  * `name` (the identity; the document's name when written), without attributes gwops does not know, and with every
  * secret that holds one replaced by a {@link SecretSlot} (filled with `{ fromEnv }` later).
  */
+import { NODE_CERTIFICATES } from '../crypto/node.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
 import { kindOf } from '../kinds/index.js';
 import type { Key } from '../core/object-key.js';
@@ -282,7 +283,7 @@ export function exportAttributes(type: ResourceType, live: Readonly<Record<strin
     if (!secret.writeOnly || !kind.takesWriteOnly) continue;
     const takes = kind.takesWriteOnly;
     forEachPath(live, secret.segments, (path) => {
-      if (!takes(path, live)) none.push(path);
+      if (!takes(path, live, NODE_CERTIFICATES)) none.push(path);
     });
   }
   // A secret slot is set into what is kept below: that must not be a kept value shared with other objects.

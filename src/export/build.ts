@@ -7,6 +7,7 @@
  * write-only one the object takes no value for (a certificate's passphrase when its key is
  * not encrypted) is not written.
  */
+import { NODE_CERTIFICATES } from '../crypto/node.js';
 import type { ApiResource } from '../gateway/index.js';
 import { isBuiltInId } from '../gateway/index.js';
 import type { ResourceType } from '../kinds/index.js';
@@ -138,7 +139,7 @@ export function buildDocuments(input: BuildInput): BuildResult {
   const exported = new Set(input.exported);
   const exportable = (kind: ResourceType, id: string): boolean => exported.has(kind) && !isBuiltInId(id) && !input.nameOnly?.has(idKey(kind, id));
   const { state, naming } = liveStateNamed(input.lists, (kind, key, resource) =>
-    exportable(kind, resource.id) ? generatedName(kind, key, kindOf(kind).identity.exportName?.(resource.attributes)) : undefined,
+    exportable(kind, resource.id) ? generatedName(kind, key, kindOf(kind).identity.exportName?.(resource.attributes, NODE_CERTIFICATES)) : undefined,
   );
   const warnings: string[] = [];
   const documents = new Map<ObjectKey<ResourceType>, Draft>();

@@ -1,12 +1,12 @@
 /**
  * JSON Web Keys as gwops uses them (docs/manifest-reference.md "Token keys from a JWKS"):
  * a JWK Set read and checked (RFC 7517), one key selected by `kid` or by algorithm, its
- * type checked against the gateway's `jwsAlgorithm`, converted to the PEM
- * SubjectPublicKeyInfo form the gateway takes (node's `crypto`), and named by its RFC 7638
- * thumbprint. Pure: no I/O.
+ * type checked against the gateway's `jwsAlgorithm`, and named by its RFC 7638 thumbprint.
+ * Pure, without `node:*`: the engine reaches it. Converting a key to and from PEM needs
+ * `node:crypto`: src/jwks/node-keys.ts.
  */
-import { createHash, createPublicKey } from 'node:crypto';
-import type { JsonWebKey } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 
 /** One key of a JWK Set, as published (only the members gwops reads are typed). */
 export interface Jwk {
@@ -93,20 +93,6 @@ export function checkKeyType(key: Jwk, gatewayAlgorithm: string): void {
   }
 }
 
-/**
- * The PEM SubjectPublicKeyInfo (`-----BEGIN PUBLIC KEY-----`) of a public JWK, through
- * node's `crypto` (no hand-written ASN.1).
- * @throws JwkProblem when node cannot read the key (or it holds private members)
- */
-export function jwkToPem(key: Jwk): string {
-  if ('d' in key) throw new JwkProblem(`key '${key.kid ?? ''}' holds private key material ("d"); a JWK Set publishes public keys only`);
-  try {
-    return createPublicKey({ key: key as JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
-  } catch (error) {
-    throw new JwkProblem(`key '${key.kid ?? ''}' is not a usable public key (${error instanceof Error ? error.message : String(error)})`);
-  }
-}
-
 /** The members RFC 7638 section 3.2 hashes, per key type, in lexicographic order. */
 const THUMBPRINT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   RSA: ['e', 'kty', 'n'],
@@ -129,20 +115,7 @@ export function jwkThumbprint(key: Readonly<Record<string, unknown>>): string {
     if (typeof value !== 'string') throw new JwkProblem(`the key has no "${m}"`);
     canonical[m] = value;
   }
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url');
-}
-
-/**
- * The RFC 7638 thumbprint of a PEM public key (the gateway's live `jwsKey`), or undefined
- * when `pem` is not a public key node can read (for example an HMAC passphrase).
- */
-export function pemThumbprint(pem: string): string | undefined {
-  if (!pem.includes('-----BEGIN')) return undefined;
-  try {
-    return jwkThumbprint(createPublicKey(pem).export({ format: 'jwk' }));
-  } catch {
-    return undefined;
-  }
+  return Buffer.from(sha256(utf8ToBytes(JSON.stringify(canonical)))).toString('base64url');
 }
 
 /**

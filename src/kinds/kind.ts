@@ -8,6 +8,7 @@
  * API's own (docs/gateway-api.md "Resource types", "Relationships").
  */
 
+import type { CertificateTools } from '../crypto/port.js';
 import type { EmulatorHooks } from './emulator-hooks.js';
 import type { KIND_MODULES } from './index.js';
 
@@ -136,9 +137,10 @@ export interface IdentityHooks {
    * The readable part of the name `export` generates for a live object of a kind whose
    * identity is not its name (a certificate's subject common name, e.g. `shop.example.com`);
    * undefined when the attributes give none: the name then starts with the kind's type.
-   * None when absent.
+   * None when absent. `certificates` reads X.509 certificates (the export hands in the
+   * one on `node:crypto`: kind modules import no `node:*`).
    */
-  readonly exportName?: (attributes: KindAttributes) => string | undefined;
+  readonly exportName?: (attributes: KindAttributes, certificates: CertificateTools) => string | undefined;
 }
 
 /** A resolved manifest document as a kind's rules see it (a ManifestDocument). */
@@ -189,6 +191,8 @@ export interface ManifestRuleContext {
   where(document: RuleDocument, pointer: readonly string[]): string;
   /** How messages name a document's object: `mapping 'shop-api'`. */
   label(document: RuleDocument): string;
+  /** Reads X.509 certificates and PEM private keys (on `node:crypto`: kind modules import no `node:*`). */
+  readonly certificates: CertificateTools;
   /** Why `pattern` is no valid regular expression of the gateway's dialect, or undefined when it is one. */
   regexProblem(pattern: string): string | undefined;
 }
@@ -277,9 +281,10 @@ export interface KindDefinition<Type extends string = ResourceType> {
    * False when the write-only secret at `path` (segments under `attributes`) takes no value
    * for an object with these live attributes, so `export` writes no `{ fromEnv }` source
    * for it (a certificate's `passphrase` when its `privateKey` is not encrypted). Every
-   * write-only secret takes one when absent, or when this answers true.
+   * write-only secret takes one when absent, or when this answers true. `certificates`
+   * reads private keys (handed in by the export).
    */
-  readonly takesWriteOnly?: (path: readonly string[], live: KindAttributes) => boolean;
+  readonly takesWriteOnly?: (path: readonly string[], live: KindAttributes, certificates: CertificateTools) => boolean;
   /**
    * True when objects of the kind have a binary content sub-resource `/{id}/content`
    * (docs/gateway-api.md "OpenAPI and GraphQL documents"): `GET` with `Accept:

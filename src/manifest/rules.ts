@@ -4,6 +4,7 @@
  * kind (KindDefinition `rules`, in the kind's module). Each rule pushes diagnostics; none
  * throws.
  */
+import { NODE_CERTIFICATES } from '../crypto/node.js';
 import { KINDS, isResourceType, isTemplateKind, kindOf, kindOfDocument } from '../kinds/index.js';
 import type { ManifestRuleContext, ResourceType, RuleDocument, Variant } from '../kinds/index.js';
 import { attributesSchema, deref, documentSchema, existsInVariant } from '../schema/index.js';
@@ -253,6 +254,7 @@ export function checkDocuments(
       return `${at.file}:${at.line}:${at.column}`;
     },
     label: (document) => labelOf(document.kind, document.name),
+    certificates: NODE_CERTIFICATES,
     regexProblem,
   };
   for (const kind of KINDS) kind.rules?.(byKind.get(kind.type) ?? [], context);

@@ -3,6 +3,7 @@
  * executed), the configurations list for who and when, and the drift report built from
  * them with the project's `drift.ignore` entries (README.md "Drift").
  */
+import { NODE_PUBLIC_KEYS } from '../jwks/node-keys.js';
 import type { AddedDocument, AdoptResult } from '../adopt/index.js';
 import { addedObjectDocuments, adoptDrift } from '../adopt/index.js';
 import { withSession } from '../gateway/index.js';
@@ -70,8 +71,8 @@ export async function runDriftReport(input: RunInput, loaded: Prepared, now: Dat
     const fromGit = 'found' in lookup ? await readGitBase(input, lookup.found.sha, prepared.variant, projectDirectory(prepared, input)) : lookup;
     const base = 'desired' in fromGit && 'found' in lookup ? { ref: lookup.found, desired: fromGit.desired } : { unavailable: 'unavailable' in fromGit ? fromGit.unavailable : '' };
     // A key the gateway holds that its key source still publishes, while the source selects another: a rotation there (key-rotation.ts).
-    const built = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired, base });
-    const report = markKeyRotations(built, keySourceReferences(prepared), planned.live, prepared.keyNames);
+    const built = buildDriftReport({ ...planned, desired: prepared.desired, attribution, ignore: active, expiredIgnores: expired, base, publicKeys: NODE_PUBLIC_KEYS });
+    const report = markKeyRotations(built, keySourceReferences(prepared), planned.live, prepared.keyNames, NODE_PUBLIC_KEYS);
     const added = report.entries.filter((e) => e.direction === 'added');
     if (!options.adoptAdded || added.length === 0) return { ...planned, prepared, report };
     return { ...planned, prepared, report, added: await addedObjectDocuments(session, added, planned.live, prepared.variant) };
@@ -128,6 +129,7 @@ export async function adoptDriftRun(run: DriftRun, input: DriftAdoptInput): Prom
       live: run.live,
       cwd: input.cwd,
       adoptDeletions: input.adoptDeletions,
+      publicKeys: NODE_PUBLIC_KEYS,
       origins: (kind, name) => loaded.origins(kind, name),
       targets: loaded.project.targets,
       current: currentTarget(loaded.project.targets, input),

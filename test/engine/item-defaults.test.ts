@@ -4,19 +4,19 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffAttributes } from '../../src/engine/diff.js';
+import { NO_PUBLIC_KEYS, diffAttributes } from '../../src/engine/diff.js';
 import { sortedKeys, withItemDefaults } from '../../src/engine/item-defaults.js';
 
 const LIVE_ITEM = { protocol: 'HTTP', hostName: 'a.internal', port: 8080, mode: 'ENABLED', spare: false, weight: 100 };
 
 describe('list items with the gateway\'s item defaults', () => {
   it('a declared item without the defaults equals the live item that has them', () => {
-    const diff = diffAttributes('back-end-group', { backendHosts: [{ hostName: 'a.internal', port: 8080 }] }, { backendHosts: [LIVE_ITEM] });
+    const diff = diffAttributes('back-end-group', { backendHosts: [{ hostName: 'a.internal', port: 8080 }] }, { backendHosts: [LIVE_ITEM] }, [], NO_PUBLIC_KEYS);
     expect(diff.changes).toEqual([]);
   });
 
   it('a live member that differs from its default is a change (the list is replaced whole)', () => {
-    const diff = diffAttributes('back-end-group', { backendHosts: [{ hostName: 'a.internal', port: 8080 }] }, { backendHosts: [{ ...LIVE_ITEM, mode: 'DISABLED' }] });
+    const diff = diffAttributes('back-end-group', { backendHosts: [{ hostName: 'a.internal', port: 8080 }] }, { backendHosts: [{ ...LIVE_ITEM, mode: 'DISABLED' }] }, [], NO_PUBLIC_KEYS);
     expect(diff.changes).toHaveLength(1);
   });
 
@@ -30,7 +30,7 @@ describe('list items with the gateway\'s item defaults', () => {
       fc.property(fc.integer({ min: 1, max: 65535 }), fc.integer({ min: 1, max: 65535 }), fc.shuffledSubarray(Object.keys(LIVE_ITEM), { minLength: 6 }), (before, after, order) => {
         fc.pre(before !== after);
         const live = Object.fromEntries(order.map((k) => [k, k === 'port' ? before : LIVE_ITEM[k as keyof typeof LIVE_ITEM]]));
-        const diff = diffAttributes('back-end-group', { backendHosts: [{ port: after, hostName: 'a.internal' }] }, { backendHosts: [live] });
+        const diff = diffAttributes('back-end-group', { backendHosts: [{ port: after, hostName: 'a.internal' }] }, { backendHosts: [live] }, [], NO_PUBLIC_KEYS);
         expect(diff.changes).toHaveLength(1);
         const [change] = diff.changes;
         const [b] = change?.before as Record<string, unknown>[];
@@ -61,12 +61,12 @@ describe('members of declared list items that the manifest leaves out', () => {
   };
 
   it('an item that holds its defaults equals the declared item', () => {
-    expect(diffAttributes('mapping', { allowRules: [RULE] }, { allowRules: [HELD] }).changes).toEqual([]);
+    expect(diffAttributes('mapping', { allowRules: [RULE] }, { allowRules: [HELD] }, [], NO_PUBLIC_KEYS).changes).toEqual([]);
   });
 
   it('a member of a nested object the item leaves out is compared with its default', () => {
     const live = { allowRules: [{ ...HELD, httpMethodPattern: { ...HELD.httpMethodPattern, inverted: true } }] };
-    const diff = diffAttributes('mapping', { allowRules: [RULE] }, live);
+    const diff = diffAttributes('mapping', { allowRules: [RULE] }, live, [], NO_PUBLIC_KEYS);
     expect(diff.changes.map((c) => c.path)).toEqual(['allowRules']);
     expect(diff.changedTopLevel).toEqual(['allowRules']);
   });
@@ -75,10 +75,10 @@ describe('members of declared list items that the manifest leaves out', () => {
     const declared = { allowRules: [{ ...RULE, allowRuleParameters: [{ parameterNamePattern: { pattern: 'q' } }] }] };
     const parameter = { mandatory: false, parameterNamePattern: { pattern: 'q', caseIgnored: false, inverted: false }, parameterValuePattern: { pattern: '', caseIgnored: false, inverted: true } };
     const live = { allowRules: [{ ...HELD, allowRuleParameters: [parameter] }] };
-    expect(diffAttributes('mapping', declared, live).changes.map((c) => c.path)).toEqual(['allowRules']);
+    expect(diffAttributes('mapping', declared, live, [], NO_PUBLIC_KEYS).changes.map((c) => c.path)).toEqual(['allowRules']);
     const restriction = { authorizedRoles: ['r'] };
     const heldRestriction = { enabled: false, authorizedRoles: ['r'], authorizedPlans: [], entryPathPattern: { pattern: '', caseIgnored: false, inverted: false } };
-    expect(diffAttributes('mapping', { access: { restrictions: [restriction] } }, { access: { restrictions: [heldRestriction] } }).changes.map((c) => c.path)).toEqual([
+    expect(diffAttributes('mapping', { access: { restrictions: [restriction] } }, { access: { restrictions: [heldRestriction] } }, [], NO_PUBLIC_KEYS).changes.map((c) => c.path)).toEqual([
       'access.restrictions',
     ]);
   });
@@ -88,7 +88,7 @@ describe('members of declared list items that the manifest leaves out', () => {
     fc.assert(
       fc.property(fc.constantFrom<(typeof nested)[number] | undefined>(undefined, ...nested), fc.constantFrom('multipleSingleLineRegex', 'extra'), fc.oneof(fc.boolean(), fc.string()), (where, member, value) => {
         const item: Record<string, unknown> = where === undefined ? { ...HELD, [member]: value } : { ...HELD, [where]: { ...HELD[where], [member]: value } };
-        const diff = diffAttributes('mapping', { allowRules: [RULE] }, { allowRules: [item] });
+        const diff = diffAttributes('mapping', { allowRules: [RULE] }, { allowRules: [item] }, [], NO_PUBLIC_KEYS);
         expect(diff.changes.map((c) => c.path)).toEqual(['allowRules']);
       }),
     );
@@ -96,8 +96,8 @@ describe('members of declared list items that the manifest leaves out', () => {
     const rewrite = { contentPattern: { pattern: 'a' }, replaceWith: 'b' };
     const held = { enabled: true, contentType: { pattern: '', caseIgnored: false, inverted: false }, contentPattern: { pattern: 'a', caseIgnored: false, inverted: false }, replaceWith: 'b' };
     const body = (item: unknown) => ({ application: { response: { body: { rewrites: [item] } } } });
-    expect(diffAttributes('mapping', body(rewrite), body(held)).changes).toEqual([]);
-    expect(diffAttributes('mapping', body(rewrite), body({ ...held, contentPattern: { ...held.contentPattern, name: 'by-hand' } })).changes.map((c) => c.path)).toEqual([
+    expect(diffAttributes('mapping', body(rewrite), body(held), [], NO_PUBLIC_KEYS).changes).toEqual([]);
+    expect(diffAttributes('mapping', body(rewrite), body({ ...held, contentPattern: { ...held.contentPattern, name: 'by-hand' } }), [], NO_PUBLIC_KEYS).changes.map((c) => c.path)).toEqual([
       'application.response.body.rewrites',
     ]);
   });

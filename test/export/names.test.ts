@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { NODE_CERTIFICATES } from '../../src/crypto/node.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { certificateIdentity } from '../../src/kinds/ssl-certificate/identity.js';
@@ -61,13 +62,13 @@ describe('secret variable names', () => {
 
 describe('generated names', () => {
   it('falls back to the kind when the value is no certificate', () => {
-    expect(generatedName('ssl-certificate', 'abcdef0123456789', certificateIdentity.exportName?.({ certificate: 'not a pem' }))).toBe('ssl-certificate-abcdef012345');
+    expect(generatedName('ssl-certificate', 'abcdef0123456789', certificateIdentity.exportName?.({ certificate: 'not a pem' }, NODE_CERTIFICATES))).toBe('ssl-certificate-abcdef012345');
   });
 
   it('uses the subject CN of a certificate (a wildcard reads wildcard)', async () => {
     const text = await readFile(new URL('../../examples/manifests/certificates.yaml', import.meta.url), 'utf8');
     const pems = [...text.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)].map((m) => m[0].replace(/^ +/gm, ''));
-    expect(pems.map((pem) => generatedName('ssl-certificate', 'ff'.repeat(32), certificateIdentity.exportName?.({ certificate: pem })))).toEqual(
+    expect(pems.map((pem) => generatedName('ssl-certificate', 'ff'.repeat(32), certificateIdentity.exportName?.({ certificate: pem }, NODE_CERTIFICATES)))).toEqual(
       expect.arrayContaining(['shop.example.com-ffffffffffff', 'wildcard.example.com-ffffffffffff']),
     );
   });

@@ -10,6 +10,7 @@ import { resourcesOf } from '../../src/api/documents.js';
 import { matchesFilter, parseFilters } from '../../src/api/filter.js';
 import type { ApiResource } from '../../src/gateway/index.js';
 import { parseJwkSet } from '../../src/jwks/keys.js';
+import { NODE_PUBLIC_KEYS } from '../../src/jwks/node-keys.js';
 import { resolveJwksReferences } from '../../src/operations/steps/jwks-resolve.js';
 import { KINDS, kindByCollection, kindExistsIn } from '../../src/kinds/index.js';
 import type { Diagnostic, LoadResult } from '../../src/manifest/index.js';
@@ -154,6 +155,7 @@ export async function loadCase(name: string): Promise<GoldenCase> {
     allowMassDelete: options.allowMassDelete === true,
     massDeleteShare: loaded.project.massDeleteShare,
     keyNames: jwks.kids,
+    publicKeys: NODE_PUBLIC_KEYS,
   });
   return { name, dir, options, loaded, desired, live, plan };
 }

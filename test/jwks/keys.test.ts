@@ -4,7 +4,8 @@
  */
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { JwkProblem, checkKeyType, jwkThumbprint, jwkToPem, parseJwkSet, pemThumbprint, selectKey } from '../../src/jwks/keys.js';
+import { JwkProblem, checkKeyType, jwkThumbprint, parseJwkSet, selectKey } from '../../src/jwks/keys.js';
+import { jwkToPem, pemThumbprint } from '../../src/jwks/node-keys.js';
 
 /** RFC 7638 section 3.1: the example RSA key and its thumbprint. */
 const RFC_KEY = {

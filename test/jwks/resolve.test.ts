@@ -6,7 +6,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { JwkSet } from '../../src/jwks/keys.js';
-import { jwkThumbprint, pemThumbprint } from '../../src/jwks/keys.js';
+import { jwkThumbprint } from '../../src/jwks/keys.js';
+import { pemThumbprint } from '../../src/jwks/node-keys.js';
 import type { JwksReference } from '../../src/manifest/jwks-refs.js';
 import { resolveJwksReferences } from '../../src/operations/steps/jwks-resolve.js';
 import type { ManifestDocument } from '../../src/manifest/types.js';

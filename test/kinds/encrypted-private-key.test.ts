@@ -5,6 +5,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import { NODE_CERTIFICATES } from '../../src/crypto/node.js';
 import { describe, expect, it } from 'vitest';
 import { isEncryptedPrivateKey, takesWriteOnly } from '../../src/kinds/ssl-certificate/rules.js';
 
@@ -20,17 +21,17 @@ describe('an encrypted private key', () => {
       it(`${label} ${type}: encrypted only when written with a cipher`, () => {
         const plain = key.export({ type, format: 'pem' }).toString();
         const encrypted = key.export({ type, format: 'pem', cipher: 'aes-256-cbc', passphrase: 'p4ss-word' }).toString();
-        expect(isEncryptedPrivateKey(plain)).toBe(false);
-        expect(isEncryptedPrivateKey(encrypted)).toBe(true);
-        expect(takesWriteOnly(['passphrase'], { privateKey: plain })).toBe(false);
-        expect(takesWriteOnly(['passphrase'], { privateKey: encrypted })).toBe(true);
+        expect(isEncryptedPrivateKey(plain, NODE_CERTIFICATES)).toBe(false);
+        expect(isEncryptedPrivateKey(encrypted, NODE_CERTIFICATES)).toBe(true);
+        expect(takesWriteOnly(['passphrase'], { privateKey: plain }, NODE_CERTIFICATES)).toBe(false);
+        expect(takesWriteOnly(['passphrase'], { privateKey: encrypted }, NODE_CERTIFICATES)).toBe(true);
       });
     }
   }
 
   it('no key, an empty one or a text that is no key: no passphrase', () => {
     for (const privateKey of [undefined, '', 'not a key', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n']) {
-      expect(takesWriteOnly(['passphrase'], privateKey === undefined ? {} : { privateKey })).toBe(false);
+      expect(takesWriteOnly(['passphrase'], privateKey === undefined ? {} : { privateKey }, NODE_CERTIFICATES)).toBe(false);
     }
   });
 });

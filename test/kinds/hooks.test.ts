@@ -1,4 +1,5 @@
 /** The registry and the hooks of the kind modules, called the way generic code calls them. */
+import { NODE_CERTIFICATES } from '../../src/crypto/node.js';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { DocumentKind, KindDefinition, ManifestRuleContext, ResourceType, RuleDocument, RuleProblem, TemplateKind } from '../../src/kinds/index.js';
 import { KINDS, isResourceType, isTemplateKind, kindOf, kindOfDocument, templateKinds } from '../../src/kinds/index.js';
@@ -98,6 +99,7 @@ describe('manifest rules hooks', () => {
       report: (doc: RuleDocument, problem: RuleProblem) => reported.push(`${doc.name} ${problem.code} /${problem.pointer.join('/')}: ${problem.message}`),
       where: (doc, pointer) => `m.yaml:${position(doc)}:/${pointer.join('/')}`,
       label: (doc) => `${doc.kind} '${doc.name}'`,
+      certificates: NODE_CERTIFICATES,
       regexProblem: (pattern) => (pattern === '(' ? 'missing )' : undefined),
     };
     for (const kind of KINDS) kind.rules?.(context.documents(kind.type), context);

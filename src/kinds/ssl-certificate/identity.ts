@@ -4,7 +4,8 @@
  * manifest names it with a local handle; a live certificate that no manifest declares is
  * shown as `sha256:<first 16 hex digits>`.
  */
-import { X509Certificate, createHash } from 'node:crypto';
+import type { CertificateTools } from '../../crypto/port.js';
+import { sha256, sha256Hex } from '../../crypto/digest.js';
 import type { IdentityHooks } from '../kind.js';
 
 /** Prefix of the name of a live certificate that no desired certificate matches. */
@@ -51,18 +52,13 @@ export function certificateFingerprint(pem: string): string | undefined {
   const body = firstPemBody(pem);
   if (body === undefined) return undefined;
   const der = Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
-  return createHash('sha256').update(der).digest('hex');
+  return sha256Hex(der);
 }
 
-/** The common name of a PEM certificate's subject, or undefined when it is no certificate or has none. */
-export function subjectCommonName(pem: string): string | undefined {
-  try {
-    const subject = new X509Certificate(pem).subject;
-    const cn = subject.split('\n').find((line) => line.startsWith('CN='));
-    return cn?.slice(3);
-  } catch {
-    return undefined;
-  }
+/** The common name of a PEM certificate's subject, read by `certificates`, or undefined when it is no certificate or has none. */
+export function subjectCommonName(pem: string, certificates: CertificateTools): string | undefined {
+  const cn = certificates.subject(pem)?.split('\n').find((line) => line.startsWith('CN='));
+  return cn?.slice(3);
 }
 
 export const certificateIdentity: IdentityHooks = {
@@ -79,7 +75,7 @@ export const certificateIdentity: IdentityHooks = {
     const pem = attributes.certificate;
     if (typeof pem !== 'string') return { name: undefined };
     // Whatever the gateway holds gets a stable key, PEM or not.
-    const key = certificateFingerprint(pem) ?? createHash('sha256').update(pem, 'utf8').digest('hex');
+    const key = certificateFingerprint(pem) ?? sha256().update(pem).hex();
     return { name: handleOf(key) ?? `${CERTIFICATE_NAME_PREFIX}${key.slice(0, 16)}`, key };
   },
   lookup: (_name, attributes) => {
@@ -88,5 +84,5 @@ export const certificateIdentity: IdentityHooks = {
   },
   deleteWhenOrphaned: true,
   // An exported certificate is named after its subject: `shop.example.com-3f9a0c1d2e4b`.
-  exportName: (attributes) => (typeof attributes.certificate === 'string' ? subjectCommonName(attributes.certificate) : undefined),
+  exportName: (attributes, certificates) => (typeof attributes.certificate === 'string' ? subjectCommonName(attributes.certificate, certificates) : undefined),
 };

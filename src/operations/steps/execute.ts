@@ -8,7 +8,7 @@
 import { kindOf } from '../../kinds/index.js';
 import type { ResourceType } from '../../kinds/index.js';
 import { InputError } from '../../core/errors.js';
-import { contentDigest } from '../../core/digest.js';
+import { contentDigest } from '../../crypto/digest.js';
 import type { CreateCheck, GatewaySession, NewResource } from '../../gateway/index.js';
 import type { ObjectKey } from '../../core/object-key.js';
 import { objectKey } from '../../core/object-key.js';

@@ -15,7 +15,8 @@ import type { JwksSourceConfig } from '../../manifest/project.js';
 import type { AttributeObject, ManifestDocument } from '../../manifest/types.js';
 import type { JwksRef, JwksReference } from '../../manifest/jwks-refs.js';
 import type { JwkSet, KeySelector } from '../../jwks/keys.js';
-import { JwkProblem, checkKeyType, jwkThumbprint, jwkToPem, selectKey } from '../../jwks/keys.js';
+import { JwkProblem, checkKeyType, jwkThumbprint, selectKey } from '../../jwks/keys.js';
+import { jwkToPem } from '../../jwks/node-keys.js';
 import type { JwksFetchOptions } from './jwks-fetch.js';
 import { JwksFetchProblem, fetchJwks } from './jwks-fetch.js';
 

@@ -4,6 +4,7 @@
  * README.md "Drift", "Three sides"): the plan's differences classified against the base
  * (drift-base.ts, read from Git by git-base.ts), keeping the gateway's and the conflicts.
  */
+import { NODE_PUBLIC_KEYS } from '../../jwks/node-keys.js';
 import type { GatewaySession } from '../../gateway/index.js';
 import { projectId } from '../../engine/commit-comment.js';
 import type { DriftAttribution } from '../../engine/drift-attribution.js';
@@ -39,6 +40,6 @@ export async function outsideChanges(session: Pick<GatewaySession, 'configuratio
   const base = await readGitBase(input, lookup.found.sha, prepared.variant, projectDir);
   if (!('desired' in base)) return undefined;
   const desired = planned.desired ?? prepared.desired;
-  const entries = classifyDrift(driftEntries(planned.plan, planned.live), base.desired, desired, planned.live).filter((e) => e.side === 'gateway' || e.side === 'both');
+  const entries = classifyDrift(driftEntries(planned.plan, planned.live), base.desired, desired, planned.live, NODE_PUBLIC_KEYS).filter((e) => e.side === 'gateway' || e.side === 'both');
   return entries.length === 0 ? undefined : { base: lookup.found, entries, attribution: attributeDrift(list) };
 }

@@ -5,6 +5,8 @@
  * load-active → one GET per kind → live state; diff → plan; execute in the session →
  * validator messages → activate (apply) or throw the edits away (plan).
  */
+import { NODE_PUBLIC_KEYS } from '../../jwks/node-keys.js';
+import { NODE_DIGESTS } from '../../crypto/node.js';
 import { ConfigError, GwopsError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { ConnectionInput, GatewaySession, ResolvedConnection, ValidatorMessage, ValidatorSeverity } from '../../gateway/index.js';
@@ -252,6 +254,8 @@ export async function readAndPlan(session: GatewaySession, prepared: Prepared, i
     keyNames: prepared.keyNames,
     appliedVersions,
     digestKey,
+    digests: NODE_DIGESTS,
+    publicKeys: NODE_PUBLIC_KEYS,
     ignore,
   });
   // An errored plan (mass-delete guard, ownership scope) stops the run; the error carries what the CLI shows of it.
