@@ -39,6 +39,8 @@ if (!ALTERED) throw new Error('no kind in the registry has two scalar attributes
 const [[REMOVED], [RETYPED, RETYPED_FROM]] = scalarAttributes(ALTERED) as [[string, string], [string, string]];
 const RETYPED_TO = RETYPED_FROM === 'boolean' ? 'string' : 'boolean';
 const ADDED = 'doctorOnlyOnTheGateway';
+/** An attribute name of the gateway's that tries to drive the terminal and to break out of markdown: inert in every format. */
+const HOSTILE = 'x\u001b[8mhidden\u202e`|<b>';
 
 /** The served description with the altered kind's attributes changed in every body that carries them. */
 function altered(served: OpenApiDocument): unknown {
@@ -51,6 +53,7 @@ function altered(served: OpenApiDocument): unknown {
       delete attributes[REMOVED];
       attributes[RETYPED] = { type: RETYPED_TO };
       attributes[ADDED] = { type: 'string' };
+      attributes[HOSTILE] = { type: 'boolean' };
     }
   }
   return doc;
@@ -107,6 +110,7 @@ describe(`gwops doctor against a description that differs (${ALTERED.type}: '${A
     expect(check?.differences).toEqual(
       [
         { kind: 'unmanaged', path: ADDED, gateway: ['string'], gwops: [] },
+        { kind: 'unmanaged', path: HOSTILE, gateway: ['boolean'], gwops: [] },
         { kind: 'unknown', path: REMOVED, gateway: [], gwops: [scalarAttributes(ALTERED).find(([n]) => n === REMOVED)?.[1]] },
         { kind: 'type', path: RETYPED, gateway: [RETYPED_TO], gwops: [RETYPED_FROM] },
       ].sort((a, b) => (a.path < b.path ? -1 : 1)),
@@ -119,6 +123,11 @@ describe(`gwops doctor against a description that differs (${ALTERED.type}: '${A
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(new RegExp(`^${ALTERED.type} +unmanaged +${ADDED} +string +the gateway has it, gwops does not manage it: it stays unmanaged$`, 'm'));
     expect(text.stdout).toContain('2 problems:');
+    expect(text.stdout).toContain('x\\u001b[8mhidden\\u202e`|<b>');
+    const markdown = await t.h.cli(['doctor', '--format', 'markdown', ...t.h.connection]);
+    expect(markdown.code).toBe(1);
+    expect(markdown.stdout).toContain('| ``x\\u001b[8mhidden\\u202e`\\|<b>`` |');
+    for (const out of [run.stdout, text.stdout, markdown.stdout]) for (const raw of ['\u001b', '\u202e']) expect(out).not.toContain(raw);
   });
 });
 
