@@ -1,5 +1,5 @@
 /**
- * `gwops doctor` with the real CLI against the emulator over HTTPS: a gateway that fits
+ * `gwops doctor` with the real CLI against the emulator over HTTPS: a gateway of each variant that fits
  * (every collection of the registry's kinds answers, its own description matches the
  * schemas: exit 0, in text, markdown and JSON), a read-only key (reported, still exit 0),
  * a description that differs from gwops's schemas (an attribute added, one removed, one
@@ -10,7 +10,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../src/emulator/api-docs.js';
-import { KINDS, kindExistsIn } from '../../src/kinds/index.js';
+import { VARIANT_VERSIONS } from '../../src/emulator/server.js';
+import { KINDS, VARIANTS, kindExistsIn } from '../../src/kinds/index.js';
 import type { KindDefinition } from '../../src/kinds/index.js';
 import { wireSchema } from '../../src/schema/index.js';
 import { useHarness } from './harness.js';
@@ -59,8 +60,9 @@ function altered(served: OpenApiDocument): unknown {
   return doc;
 }
 
-describe('gwops doctor against a gateway that fits', () => {
-  const t = useHarness();
+describe.each(VARIANTS)('gwops doctor against a gateway that fits (the %s variant)', (variant) => {
+  const t = useHarness({ variant });
+  const kinds = KINDS.filter((k) => kindExistsIn(k, variant));
 
   it('reports the version, the variant, write access, every kind of the registry answering and matching: exit 0, nothing changed', async () => {
     const before = JSON.stringify(t.h.emulator.activeSnapshot());
@@ -68,11 +70,15 @@ describe('gwops doctor against a gateway that fits', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as DoctorJson;
-    expect(report).toMatchObject({ formatVersion: '1.0', version: '8.6', variant: 'latest', write: { allowed: true }, description: { served: true, evidence: null }, problems: [] });
-    expect(report.kinds.map((k) => k.kind)).toEqual(LATEST_KINDS.map((k) => k.type));
+    expect(report).toMatchObject({ formatVersion: '1.0', version: VARIANT_VERSIONS[variant], variant, write: { allowed: true }, description: { served: true, evidence: null }, problems: [] });
+    expect(report.kinds.map((k) => k.kind)).toEqual(kinds.map((k) => k.type));
     for (const check of report.kinds) expect(check, check.kind).toMatchObject({ answers: true, described: true, differences: [] });
     expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
   });
+});
+
+describe('gwops doctor in text and markdown, and with a read-only key', () => {
+  const t = useHarness();
 
   it('shows the same report as text and as markdown', async () => {
     const text = await t.h.cli(['doctor', ...t.h.connection]);
