@@ -13,6 +13,7 @@ import { registerReconcile } from './commands/reconcile/command.js';
 import { demoCommand } from './commands/demo/command.js';
 import { registerTargets } from './commands/targets/command.js';
 import { registerHistory } from './commands/history/command.js';
+import { registerDoctor } from './commands/doctor/command.js';
 import { registerRollback } from './commands/rollback/command.js';
 import { registerExport } from './commands/export/command.js';
 import { registerGraph } from './commands/graph/command.js';
@@ -61,6 +62,7 @@ const COMMANDS: readonly CommandModule[] = [
   registerRollback,
   registerExport,
   registerTargets,
+  registerDoctor,
   registerEmulator,
   demoCommand(main),
 ];

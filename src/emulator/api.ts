@@ -45,6 +45,7 @@
  * (`JsonObject`, `ConfigContent`, `ValidatorMessage`, `ModelContext` come from `src/emulator/model.ts`; `ResourceType`, `Variant` from `src/kinds/index.ts`.)
  */
 import type { LoginAppControl } from './login-app.js';
+import type { OpenApiDocument } from './api-docs.js';
 
 export interface FaultRule {
   method?: string;              // exact HTTP method; any when absent
@@ -72,6 +73,7 @@ export interface EmulatorOptions {
   faultSeed?: number;
   loginApp?: boolean;           // default false: also serve a login application's signing keys (JWKS) under /auth/rest, with a rotation control (src/emulator/login-app.ts)
   builtIns?: boolean;           // default true: a fresh emulator (no state file with content yet) lists the kinds' built-in entities (negative ids, read-only); false: it starts empty
+  apiDocs?: (served: OpenApiDocument) => unknown;  // replaces the description served at GET /v3/api-docs (and .yaml) by what it returns (undefined: 404), for tests of clients that read it against a gateway whose description differs
 }
 export interface RunningEmulator {
   readonly url: string;                 // base URL including the base path, e.g. 'https://127.0.0.1:51234/airlock/rest'

@@ -113,6 +113,7 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
     loginApp,
     faults,
     latencyMs: options.latencyMs ?? 0,
+    apiDocs: options.apiDocs,
     ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
     secure: tls !== undefined,
     log: (entry) => {

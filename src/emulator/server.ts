@@ -9,6 +9,7 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 import { stringify as stringifyYaml } from 'yaml';
 import type { RequestLogEntry } from './api.js';
 import { apiDocs } from './api-docs.js';
+import type { OpenApiDocument } from './api-docs.js';
 import type { FaultInjector } from './faults.js';
 import type { Json } from './model.js';
 import { jsonText } from './json-text.js';
@@ -46,6 +47,8 @@ export interface ServerDeps {
   readonly loginApp?: LoginApp | undefined;
   /** Receives errors that became a 500 (an emulator bug), for diagnostics. */
   readonly onInternalError?: (error: unknown) => void;
+  /** Replaces the API's own description it serves (EmulatorOptions `apiDocs`); undefined from it: 404. */
+  readonly apiDocs?: ((served: OpenApiDocument) => unknown) | undefined;
 }
 
 /**
@@ -300,7 +303,9 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
 
   // The API's own description is served without a session, as API documentation usually is.
   if ((route === 'v3/api-docs' || route === 'v3/api-docs.yaml') && method === 'GET') {
-    const doc = apiDocs(deps.routes, core.variant, VARIANT_VERSIONS[core.variant]);
+    const served = apiDocs(deps.routes, core.variant, VARIANT_VERSIONS[core.variant]);
+    const doc = deps.apiDocs ? deps.apiDocs(served) : served;
+    if (doc === undefined) throw noEndpoint(rel);
     if (route === 'v3/api-docs') return { status: 200, json: JSON.stringify(doc) };
     return { status: 200, binary: { contentType: 'application/yaml', data: Buffer.from(stringifyYaml(doc, { aliasDuplicateObjects: false }), 'utf8') } };
   }

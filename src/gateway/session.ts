@@ -336,6 +336,18 @@ export class GatewaySession extends SessionChannel {
   }
 
   /**
+   * `GET {path}` below the base path, e.g. `/v3/api-docs` or `/configuration/mappings`:
+   * the answer's JSON document as it is (undefined for an empty body), for callers that
+   * check what a gateway serves (`gwops doctor`). Retried like every GET.
+   * @throws ApiError (404 when nothing is served there), ConnectionError,
+   *   UnexpectedResponseError (a body that is not JSON)
+   */
+  async readDocument(path: string): Promise<unknown> {
+    const res = await this.call({ method: 'GET', path, retry: 'transient' });
+    return this.parse('GET', path, res, (document) => document);
+  }
+
+  /**
    * `GET /configuration/configurations`: every configuration entry, newest first; works
    * before a load (docs/gateway-api.md "Configurations and activation").
    * @throws ApiError, ConnectionError, UnexpectedResponseError

@@ -26,6 +26,7 @@ describe('views per command', () => {
     const outsideAView = Object.entries(uses).flatMap(([file, lines]) => lines.filter((l) => !/\b[a-z]+View\((?:flags|options)\.format, io\b/.test(l)).map((l) => `${file}: ${l}`));
     expect(outsideAView).toEqual([]);
     expect(Object.keys(uses).sort()).toEqual([
+      'doctor/run.ts',
       'export/run.ts',
       'graph/run.ts',
       'history/run.ts',

@@ -159,6 +159,10 @@ describe('every exit code a command declares is reachable, and only those', () =
       usage('history'),
       ...signalled('history', (url) => ['history', ...connection(url)], 'gateway'),
 
+      { command: 'doctor', code: EXIT.ok, what: 'a gateway that fits', run: () => cli(['doctor', ...t.h.connection]) },
+      usage('doctor'),
+      ...signalled('doctor', (url) => ['doctor', ...connection(url)], 'gateway'),
+
       {
         command: 'rollback',
         code: EXIT.ok,
@@ -202,7 +206,7 @@ describe('every exit code a command declares is reachable, and only those', () =
     const full = drillMode() === 'full';
     // npm test: three waiting commands (drawn with the seed), each sent one signal; the full run sends every signal to every one.
     const random = prng(drillSeed(43_011));
-    const waiting = ['init', 'validate', 'plan', 'apply', 'drift', 'graph', 'history', 'rollback', 'export', 'demo'];
+    const waiting = ['init', 'validate', 'plan', 'apply', 'drift', 'graph', 'history', 'doctor', 'rollback', 'export', 'demo'];
     const sampled = new Map(sample(waiting, 3, random).map((command, i) => [command, INTERRUPT_SIGNALS[i] ?? 'SIGINT']));
     const signals = (command: string): readonly InterruptSignal[] => {
       if (full) return INTERRUPT_SIGNALS;
