@@ -1,9 +1,10 @@
 /**
  * The gateway's own objects outside a configuration's resource collections
  * (docs/gateway-api.md "License and nodes"): the license (`GET`/`PATCH`/`DELETE
- * /configuration/license`) and the cluster nodes (`GET /configuration/nodes`, `GET`/`PATCH
+ * /configuration/license`) and the node answering the call (`GET`/`PATCH
  * /configuration/nodes/current`). Their state lives in the emulator's `system` state, not in
- * a configuration: a node renamed before an import is what the import then checks.
+ * a configuration: a node renamed before an import is what the import then checks. The
+ * cluster's nodes (`/configuration/nodes`) are a configuration's objects like any kind's.
  */
 import type { Json } from './model.js';
 import type { Reply } from './responses.js';
@@ -42,10 +43,6 @@ export function emulatorLicense(): LicenseState {
 
 function nodeObject(node: NodeState): unknown {
   return { type: 'node', id: NODE_ID, attributes: { hostName: node.hostName } };
-}
-
-function listNodes(call: Call): Reply {
-  return dataReply([nodeObject(call.core.system.node)]);
 }
 
 function readNode(call: Call): Reply {
@@ -101,9 +98,8 @@ function deleteLicense(call: Call): Reply {
 const NODES = ['configuration', 'nodes'] as const;
 const LICENSE = ['configuration', 'license'] as const;
 
-/** License and node routes (placed before the generic resource routes). */
+/** License and current-node routes (placed before the generic resource routes, so `current` is no node id). */
 export const systemRoutes: readonly Route[] = [
-  { method: 'GET', pattern: NODES, modifying: false, needsLoad: false, handle: listNodes },
   { method: 'GET', pattern: [...NODES, 'current'], modifying: false, needsLoad: false, handle: readNode },
   { method: 'PATCH', pattern: [...NODES, 'current'], modifying: true, needsLoad: false, handle: patchNode },
   { method: 'GET', pattern: LICENSE, modifying: false, needsLoad: false, handle: readLicense },

@@ -1,4 +1,8 @@
 import { acmeService } from './acme-service/index.js';
+import { anomalyShieldApplication } from './anomaly-shield-application/index.js';
+import { anomalyShieldRule } from './anomaly-shield-rule/index.js';
+import { anomalyShieldTrafficMatcher } from './anomaly-shield-traffic-matcher/index.js';
+import { anomalyShieldTrigger } from './anomaly-shield-trigger/index.js';
 import { apiPolicyService } from './api-policy-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
 import { icapEnvironment } from './icap-environment/index.js';
@@ -10,6 +14,7 @@ import { graphqlDocument } from './graphql-document/index.js';
 import { kerberosEnvironment } from './kerberos-environment/index.js';
 import { localJsonWebKeySet } from './local-json-web-key-set/index.js';
 import { mapping } from './mapping/index.js';
+import { node } from './node/index.js';
 import { openapiDocument } from './openapi-document/index.js';
 import { remoteJsonWebKeySet } from './remote-json-web-key-set/index.js';
 import { sslCertificate } from './ssl-certificate/index.js';
@@ -53,6 +58,11 @@ export const KIND_MODULES = [
   icapEnvironment,
   customDenyRule,
   customDenyRuleGroup,
+  anomalyShieldTrigger,
+  anomalyShieldTrafficMatcher,
+  anomalyShieldRule,
+  anomalyShieldApplication,
+  node,
   localJsonWebKeySet,
   remoteJsonWebKeySet,
   mapping,

@@ -1,0 +1,33 @@
+/**
+ * The identity of a cluster node: it has no `name` attribute, so it is matched by its
+ * `hostName` (docs/gateway-api.md "Nodes"). A manifest names it with a local handle; a live
+ * node that no manifest declares is named by its host name.
+ */
+import type { IdentityHooks } from '../kind.js';
+
+/** The host name of a node's attributes, or undefined when they hold none. */
+function hostNameOf(attributes: Readonly<Record<string, unknown>>): string | undefined {
+  const hostName = attributes.hostName;
+  return typeof hostName === 'string' && hostName !== '' ? hostName : undefined;
+}
+
+export const nodeIdentity: IdentityHooks = {
+  byName: false,
+  attributes: ['hostName'],
+  // A matched node is equal by definition: another host name is another node.
+  ignoredInDiff: ['hostName'],
+  declared: (attributes) => {
+    const key = hostNameOf(attributes);
+    return key === undefined ? { problem: 'attributes.hostName must name the node (it is the identity on the gateway)' } : { key };
+  },
+  live: (attributes, handleOf) => {
+    const key = hostNameOf(attributes);
+    return key === undefined ? { name: undefined } : { name: handleOf(key) ?? key, key };
+  },
+  lookup: (_name, attributes) => {
+    const hostName = hostNameOf(attributes);
+    return { matches: (listed) => hostName !== undefined && listed.hostName === hostName };
+  },
+  deleteWhenOrphaned: false,
+  exportName: hostNameOf,
+};
