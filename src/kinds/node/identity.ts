@@ -3,7 +3,16 @@
  * `hostName` (docs/gateway-api.md "Nodes"). A manifest names it with a local handle; a live
  * node that no manifest declares is named by its host name.
  */
+import { createHash } from 'node:crypto';
 import type { IdentityHooks } from '../kind.js';
+
+/**
+ * The identity key of a host name: its SHA-256 (lowercase hex), so that an exported node is
+ * named `<host name>-<first hex digits>` like an exported certificate.
+ */
+function keyOf(hostName: string): string {
+  return createHash('sha256').update(hostName, 'utf8').digest('hex');
+}
 
 /** The host name of a node's attributes, or undefined when they hold none. */
 function hostNameOf(attributes: Readonly<Record<string, unknown>>): string | undefined {
@@ -17,12 +26,14 @@ export const nodeIdentity: IdentityHooks = {
   // A matched node is equal by definition: another host name is another node.
   ignoredInDiff: ['hostName'],
   declared: (attributes) => {
-    const key = hostNameOf(attributes);
-    return key === undefined ? { problem: 'attributes.hostName must name the node (it is the identity on the gateway)' } : { key };
+    const hostName = hostNameOf(attributes);
+    return hostName === undefined ? { problem: 'attributes.hostName must name the node (it is the identity on the gateway)' } : { key: keyOf(hostName) };
   },
   live: (attributes, handleOf) => {
-    const key = hostNameOf(attributes);
-    return key === undefined ? { name: undefined } : { name: handleOf(key) ?? key, key };
+    const hostName = hostNameOf(attributes);
+    if (hostName === undefined) return { name: undefined };
+    const key = keyOf(hostName);
+    return { name: handleOf(key) ?? hostName, key };
   },
   lookup: (_name, attributes) => {
     const hostName = hostNameOf(attributes);
