@@ -79,7 +79,7 @@ export const KINDS: readonly KindDefinition[] = withInverses(KIND_MODULES);
 /**
  * `modules` with the inverse of every relationship that names an `inverseCardinality` added
  * to its target, unless the target's module declares it (see
- * RelationshipDefinition.inverseCardinality). Kinds that gain nothing are returned as they are.
+ * RelationshipDefinition.inverseCardinality, inverseDocumented). Kinds that gain nothing are returned as they are.
  */
 function withInverses(modules: readonly KindDefinition[]): KindDefinition[] {
   const added = new Map<string, Record<string, KindDefinition['relationships'][string]>>();
@@ -87,7 +87,7 @@ function withInverses(modules: readonly KindDefinition[]): KindDefinition[] {
     for (const rel of Object.values(kind.relationships)) {
       const target = modules.find((k) => k.type === rel.target);
       if (rel.inverseCardinality === undefined || !target || Object.hasOwn(target.relationships, rel.inverse)) continue;
-      const inverse = { name: rel.inverse, target: kind.type, cardinality: rel.inverseCardinality, inverse: rel.name, canonical: !rel.canonical, ...(rel.variants ? { variants: rel.variants } : {}) };
+      const inverse = { name: rel.inverse, target: kind.type, cardinality: rel.inverseCardinality, inverse: rel.name, canonical: !rel.canonical, ...(rel.variants ? { variants: rel.variants } : {}), ...(rel.inverseDocumented === false ? { documented: false } : {}) };
       added.set(target.type, { ...added.get(target.type), [rel.inverse]: inverse });
     }
   }

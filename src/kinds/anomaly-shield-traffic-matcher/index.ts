@@ -23,6 +23,8 @@ export const anomalyShieldTrafficMatcher = {
       cardinality: 'many',
       inverse: 'anomaly-shield-traffic-matchers',
       inverseCardinality: 'many',
+      // No source shows the link from the list's side.
+      inverseDocumented: false,
       canonical: true,
       description: 'Names of the IP address lists whose addresses this matcher matches',
     },
