@@ -5,14 +5,15 @@
  * its declaring side) and the export plans no change; a misspelt attribute is a local error
  * at file:line with a did-you-mean; objects added in Git are applied and plan empty; a change
  * by hand to each kind is drift that apply heals; `drift --adopt` writes each change into the
- * document that declares it.
+ * document that declares it. On the earliest and middle variants, a project of every kind
+ * with its links applies and then plans no change.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../../src/emulator/index.js';
 import type { ApiResource, GatewaySession } from '../../src/gateway/index.js';
-import { createdId, useHarness } from './harness.js';
+import { createdId, useHarness, writeManifests } from './harness.js';
 
 const ids: Record<string, string> = {};
 const id = (key: string): string => ids[key] ?? '';
@@ -204,5 +205,34 @@ describe('nodes and the anomaly shield through every command', () => {
     for (const key of ['node', 'matcher', 'rule', 'app', 'mapping'] as const) expect(after[key], key).not.toBe(before[key]);
     expect((await t.h.cli(['validate', '--config', join(dir(), 'gwops.yaml')])).code).toBe(0);
     await plansNoChange();
+  });
+});
+
+describe.each(['earliest', 'middle'] as const)('nodes and the anomaly shield on the %s variant', (variant) => {
+  const t = useHarness({ variant });
+
+  it('applies every kind with its links, and then plans no change', async () => {
+    const { cert } = await selfSignedCertificate(`${variant}.cluster.internal`);
+    const folder = await writeManifests(t.h, 'project', {
+      'gwops.yaml': 'manifests: [all.yaml]\n',
+      'all.yaml': [
+        doc('ssl-certificate', 'mgmt', `attributes:\n  certificate: |\n${cert.trim().split('\n').map((line) => `    ${line}`).join('\n')}\n`),
+        doc('node', 'gw', `attributes:\n  hostName: gw.${variant}.internal\nrelationships:\n  ssl-certificate: mgmt\n`),
+        doc('ip-address-list', 'scanners', 'attributes:\n  ips: [203.0.113.0/24]\n'),
+        doc('anomaly-shield-traffic-matcher', 'scanners', 'relationships:\n  ip-address-lists: [scanners]\n'),
+        doc('anomaly-shield-trigger', 'burst', ''),
+        doc('anomaly-shield-rule', 'block-burst', 'relationships:\n  anomaly-shield-triggers: [burst]\n'),
+        doc('anomaly-shield-application', 'shop', 'relationships:\n  anomaly-shield-rules: [block-burst]\n  response-rule-exceptions: [scanners]\n'),
+      ].join('---\n'),
+    });
+    const config = ['--config', join(folder, 'gwops.yaml'), ...t.h.connection];
+    const apply = await t.h.cli(['apply', ...config, '--yes', '--comment', `anomaly shield on ${variant}`]);
+    expect(apply.stderr).not.toMatch(/^Error/m);
+    expect(apply.code).toBe(0);
+    const plan = await t.h.cli(['plan', ...config, '--detailed-exitcode']);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
+    const node = await t.h.raw(async (s) => (await s.list('nodes', [])).find((n) => n.attributes.hostName === `gw.${variant}.internal`));
+    expect(node?.relationships['ssl-certificate']?.data).toMatchObject({ type: 'ssl-certificate' });
   });
 });
