@@ -36,7 +36,7 @@ function liveOf(type: ResourceType): fc.Arbitrary<Record<string, Json>> {
   const paths = [...memberPaths(base), ...secretAttributes(type).map((s) => s.segments.filter((seg) => seg !== '*'))];
   const edit = fc.record({
     path: paths.length > 0 ? fc.oneof(fc.constantFrom(...paths), fc.constantFrom(...paths).map((p) => [...p.slice(0, -1), 'zz-unknown'])) : fc.constant(['zz-unknown']),
-    value: fc.option(fc.oneof(fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>, fc.constant('SECRET-VALUE'), fc.constant(''), fc.constant({})), { nil: undefined }),
+    value: fc.option(fc.oneof(fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>, fc.constant('SECRET-VALUE'), fc.constant(''), fc.constant(null).map((): Json => ({}))), { nil: undefined }),
   });
   return fc.array(edit, { maxLength: 8 }).map((edits) => {
     const live = structuredClone(base);
