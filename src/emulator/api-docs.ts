@@ -32,7 +32,7 @@ export interface Operation {
 const FIXED_ROUTES: readonly { method: Route['method']; pattern: readonly string[] }[] = [
   { method: 'POST', pattern: ['session', 'create'] },
   { method: 'POST', pattern: ['session', 'terminate'] },
-  { method: 'GET', pattern: ['system', 'status', 'node'] },
+  { method: 'GET', pattern: 'system/status/node'.split('/') },
   { method: 'GET', pattern: ['v3', 'api-docs'] },
   { method: 'GET', pattern: ['v3', 'api-docs.yaml'] },
 ];

@@ -1,10 +1,12 @@
 /**
  * The gateway's own objects outside a configuration's resource collections
  * (docs/gateway-api.md "License and nodes"): the license (`GET`/`PATCH`/`DELETE
- * /configuration/license`) and the cluster nodes (`GET /configuration/nodes`, `GET`/`PATCH
+ * /configuration/license`) and the node answering the call (`GET`/`PATCH
  * /configuration/nodes/current`). Their state lives in the emulator's `system` state, not in
- * a configuration: a node renamed before an import is what the import then checks.
+ * a configuration: a node renamed before an import is what the import then checks. The
+ * cluster's nodes (`/configuration/nodes`) are a configuration's objects like any kind's.
  */
+import { KINDS } from '../kinds/index.js';
 import type { Json } from './model.js';
 import type { Reply } from './responses.js';
 import { dataReply, emptyReply, errors } from './responses.js';
@@ -35,17 +37,16 @@ export interface SystemState {
 /** The id of the emulator's one node. */
 const NODE_ID = '1';
 
+/** The kind of the node answering the call (its hooks' `servesCurrent`), if the registry has one. */
+const NODE_KIND = KINDS.find((kind) => kind.emulator.servesCurrent === true);
+
 /** The license an emulator starts with. */
 export function emulatorLicense(): LicenseState {
   return { owner: 'gwops emulator', environment: 'Test', backendHosts: 'unlimited', rawLicense: '' };
 }
 
 function nodeObject(node: NodeState): unknown {
-  return { type: 'node', id: NODE_ID, attributes: { hostName: node.hostName } };
-}
-
-function listNodes(call: Call): Reply {
-  return dataReply([nodeObject(call.core.system.node)]);
+  return { type: NODE_KIND?.type, id: NODE_ID, attributes: { hostName: node.hostName } };
 }
 
 function readNode(call: Call): Reply {
@@ -58,7 +59,8 @@ function readNode(call: Call): Reply {
  */
 function patchNode(call: Call): Reply {
   const data = requestData(call.json());
-  if (!isJsonObject(data) || (data.type !== undefined && data.type !== 'node')) throw errors.invalidValue("'data.type' must be 'node'");
+  const type = NODE_KIND?.type;
+  if (!isJsonObject(data) || (data.type !== undefined && data.type !== type)) throw errors.invalidValue(`'data.type' must be '${String(type)}'`);
   if (data.id !== undefined && data.id !== null && data.id !== NODE_ID && data.id !== Number(NODE_ID)) {
     throw errors.invalidValue(`'data.id' (${show(data.id)}) is not the current node (${NODE_ID})`);
   }
@@ -98,14 +100,16 @@ function deleteLicense(call: Call): Reply {
   return emptyReply();
 }
 
-const NODES = ['configuration', 'nodes'] as const;
 const LICENSE = ['configuration', 'license'] as const;
 
-/** License and node routes (placed before the generic resource routes). */
+/** License and current-node routes (placed before the generic resource routes, so `current` is no node id). */
 export const systemRoutes: readonly Route[] = [
-  { method: 'GET', pattern: NODES, modifying: false, needsLoad: false, handle: listNodes },
-  { method: 'GET', pattern: [...NODES, 'current'], modifying: false, needsLoad: false, handle: readNode },
-  { method: 'PATCH', pattern: [...NODES, 'current'], modifying: true, needsLoad: false, handle: patchNode },
+  ...(NODE_KIND === undefined
+    ? []
+    : [
+        { method: 'GET', pattern: ['configuration', NODE_KIND.collection, 'current'], modifying: false, needsLoad: false, handle: readNode } as const,
+        { method: 'PATCH', pattern: ['configuration', NODE_KIND.collection, 'current'], modifying: true, needsLoad: false, handle: patchNode } as const,
+      ]),
   { method: 'GET', pattern: LICENSE, modifying: false, needsLoad: false, handle: readLicense },
   { method: 'PATCH', pattern: LICENSE, modifying: true, needsLoad: false, handle: patchLicense },
   { method: 'DELETE', pattern: LICENSE, modifying: true, needsLoad: false, handle: deleteLicense },

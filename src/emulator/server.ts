@@ -319,7 +319,8 @@ function dispatch(deps: ServerDeps, req: IncomingMessage, method: string, rel: s
   if (route === 'system/status/node' && method === 'GET') {
     return dataReply({
       type: 'node-status',
-      id: 'node',
+      // The status's id is the last segment of its path.
+      id: route.slice(route.lastIndexOf('/') + 1),
       attributes: { version: VARIANT_VERSIONS[core.variant], hostName: core.system.node.hostName, failoverState: 'standalone' },
     });
   }

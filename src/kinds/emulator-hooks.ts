@@ -255,6 +255,12 @@ export interface EmulatorHooks {
    * with the attribute `logOnly` (docs/gateway-api.md "Deny rules"); none when absent.
    */
   readonly mappingUsage?: { readonly type: string };
+  /**
+   * True for the kind of the node answering the call: `GET`/`PATCH
+   * /configuration/{collection}/current` serve it from the emulator's own state, outside any
+   * configuration, with its `hostName` (docs/gateway-api.md "License and nodes"). None when absent.
+   */
+  readonly servesCurrent?: boolean;
   /** The objects of this kind the gateway ships with (negative ids, read-only). */
   readonly builtIns?: readonly BuiltInObject[];
   /** Built-in templates and source objects; only with `KindDefinition.template`. */

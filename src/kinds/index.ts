@@ -1,5 +1,9 @@
 import { acmeService } from './acme-service/index.js';
 import { allowedNetworkEndpoint } from './allowed-network-endpoint/index.js';
+import { anomalyShieldApplication } from './anomaly-shield-application/index.js';
+import { anomalyShieldRule } from './anomaly-shield-rule/index.js';
+import { anomalyShieldTrafficMatcher } from './anomaly-shield-traffic-matcher/index.js';
+import { anomalyShieldTrigger } from './anomaly-shield-trigger/index.js';
 import { apiPolicyService } from './api-policy-service/index.js';
 import { backEndGroup } from './back-end-group/index.js';
 import { icapEnvironment } from './icap-environment/index.js';
@@ -12,6 +16,7 @@ import { host } from './host/index.js';
 import { kerberosEnvironment } from './kerberos-environment/index.js';
 import { localJsonWebKeySet } from './local-json-web-key-set/index.js';
 import { mapping } from './mapping/index.js';
+import { node } from './node/index.js';
 import { openapiDocument } from './openapi-document/index.js';
 import { remoteJsonWebKeySet } from './remote-json-web-key-set/index.js';
 import { routeIpv4Destination } from './route-ipv4-destination/index.js';
@@ -65,6 +70,11 @@ export const KIND_MODULES = [
   routeIpv6Destination,
   customDenyRule,
   customDenyRuleGroup,
+  anomalyShieldTrigger,
+  anomalyShieldTrafficMatcher,
+  anomalyShieldRule,
+  anomalyShieldApplication,
+  node,
   localJsonWebKeySet,
   remoteJsonWebKeySet,
   mapping,
@@ -81,7 +91,7 @@ export const KINDS: readonly KindDefinition[] = withInverses(KIND_MODULES);
 /**
  * `modules` with the inverse of every relationship that names an `inverseCardinality` added
  * to its target, unless the target's module declares it (see
- * RelationshipDefinition.inverseCardinality). Kinds that gain nothing are returned as they are.
+ * RelationshipDefinition.inverseCardinality, inverseDocumented). Kinds that gain nothing are returned as they are.
  */
 function withInverses(modules: readonly KindDefinition[]): KindDefinition[] {
   const added = new Map<string, Record<string, KindDefinition['relationships'][string]>>();
@@ -89,7 +99,7 @@ function withInverses(modules: readonly KindDefinition[]): KindDefinition[] {
     for (const rel of Object.values(kind.relationships)) {
       const target = modules.find((k) => k.type === rel.target);
       if (rel.inverseCardinality === undefined || !target || Object.hasOwn(target.relationships, rel.inverse)) continue;
-      const inverse = { name: rel.inverse, target: kind.type, cardinality: rel.inverseCardinality, inverse: rel.name, canonical: !rel.canonical, ...(rel.variants ? { variants: rel.variants } : {}) };
+      const inverse = { name: rel.inverse, target: kind.type, cardinality: rel.inverseCardinality, inverse: rel.name, canonical: !rel.canonical, ...(rel.variants ? { variants: rel.variants } : {}), ...(rel.inverseDocumented === false ? { documented: false } : {}) };
       added.set(target.type, { ...added.get(target.type), [rel.inverse]: inverse });
     }
   }

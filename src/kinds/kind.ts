@@ -46,6 +46,13 @@ export interface RelationshipDefinition<Target extends string = ResourceType> {
    * existing ones is its own folder; a target that declares the inverse itself wins.
    */
   readonly inverseCardinality?: 'one' | 'many';
+  /**
+   * False when real gateways do not document the {@link inverse} that the registry adds for
+   * {@link inverseCardinality}: it is added with `documented: false`, so gwops never calls it
+   * (an anomaly-shield traffic matcher's IP address lists, which no source shows from the
+   * list's side). Documented when absent.
+   */
+  readonly inverseDocumented?: boolean;
   /** Variants in which this relationship exists; all when absent. */
   readonly variants?: readonly Variant[];
   /**

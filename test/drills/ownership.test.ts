@@ -71,13 +71,27 @@ interface Case {
   readonly prune: boolean;
 }
 
+/** True for a kind identified by the fingerprint of a PEM attribute (a certificate). */
+function byPem(kind: KindDefinition): boolean {
+  return !kind.identity.byName && kind.identity.attributes.includes('certificate');
+}
+
 /** The owner attribute a kind's filters test besides its name: a certificate's `certType`, else `tenant`. */
 function ownerAttribute(kind: KindDefinition): string {
-  return kind.identity.byName ? 'tenant' : 'certType';
+  return byPem(kind) ? 'certType' : 'tenant';
 }
 
 function ownerValues(kind: KindDefinition): readonly string[] {
-  return kind.identity.byName ? TEAMS : CERT_TYPES;
+  return byPem(kind) ? CERT_TYPES : TEAMS;
+}
+
+/**
+ * The identity of an object of `kind`: its name; a certificate's PEM (the `pem`-th); for
+ * another kind not identified by name (a node's `hostName`), a value made from the index.
+ */
+function identityValue(kind: KindDefinition, spec: LiveSpec | DeclaredSpec, pems: readonly string[]): string {
+  if (kind.identity.byName) return spec.name;
+  return byPem(kind) ? (pems[spec.pem] ?? '') : `own-${String(spec.pem)}.example.com`;
 }
 
 /** One filter condition of the API's syntax over what the kind has: name, the owner attribute, its filter properties. */
@@ -150,7 +164,7 @@ interface Figures {
 const figures = new Map<ResourceType, Figures>(KINDS.map((k) => [k.type, { sets: 0, collisions: 0, refused: 0, unnamed: 0, falseRefusals: 0, foreignChanges: 0 }]));
 
 function attributesOf(kind: KindDefinition, spec: LiveSpec | DeclaredSpec, pems: readonly string[]): Record<string, unknown> {
-  const attributes: Record<string, unknown> = kind.identity.byName ? { name: spec.name } : { certificate: pems[spec.pem] };
+  const attributes: Record<string, unknown> = { [kind.identity.byName ? 'name' : (kind.identity.attributes[0] ?? '')]: identityValue(kind, spec, pems) };
   attributes[ownerAttribute(kind)] = spec.owner;
   for (const reads of Object.values(kind.filterProperties ?? {})) attributes[reads.join('.')] = [...spec.labels];
   return attributes;
@@ -158,7 +172,7 @@ function attributesOf(kind: KindDefinition, spec: LiveSpec | DeclaredSpec, pems:
 
 /** The handle of a declared certificate (its name in manifests), or the declared name. */
 function declaredName(kind: KindDefinition, spec: DeclaredSpec): string {
-  return kind.identity.byName ? spec.name : `certificate-${spec.pem}`;
+  return kind.identity.byName ? spec.name : `${byPem(kind) ? 'certificate' : kind.type}-${String(spec.pem)}`;
 }
 
 /** Runs one set; returns a violation message, or undefined. */
@@ -181,14 +195,14 @@ async function trial(c: Case, pems: readonly string[]): Promise<string | undefin
       list.push(resource);
       if (!matchesFilter(parsed, resource, kind.filterProperties)) {
         foreignIds.add(`${k.kind} ${resource.id}`);
-        outside.set(kind.identity.byName ? spec.name : String(pems[spec.pem]), resource.id);
+        outside.set(identityValue(kind, spec, pems), resource.id);
       }
     }
     resources.set(kind.collection, list);
     for (const spec of k.declared) {
       const name = declaredName(kind, spec);
       documents.push({ kind: k.kind, name, attributes: attributesOf(kind, spec, pems), relationships: {}, source: { file: `${k.kind}.yaml`, line: documents.length + 1, column: 1 } });
-      if (outside.has(kind.identity.byName ? spec.name : String(pems[spec.pem]))) expected.add(`${k.kind} ${name}`);
+      if (outside.has(identityValue(kind, spec, pems))) expected.add(`${k.kind} ${name}`);
     }
   }
   const ownership = scope;

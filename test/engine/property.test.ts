@@ -88,11 +88,15 @@ const world: fc.Arbitrary<World> = fc
       'ssl-certificate',
       shape.desiredCerts.map((seed, i) => ({ name: `cert-${seed}`, attributes: { certificate: pem(seed), ...certAttrs[i] }, relationships: {} })),
     );
-    // targets a desired link may name: desired objects and live named objects
+    // targets a desired link may name: desired objects and live named objects (none of a kind
+    // identified by another attribute than its name or PEM, such as a node's hostName: this
+    // property generates no objects of it)
     const targetsOf = (kind: ResourceType): string[] =>
       kind === 'ssl-certificate'
         ? shape.desiredCerts.map((s) => `cert-${s}`)
-        : [...new Set([...shape.desiredNames[kind], ...shape.liveNames[kind]])].sort();
+        : NAMED_KINDS.includes(kind)
+          ? [...new Set([...shape.desiredNames[kind], ...shape.liveNames[kind]])].sort()
+          : [];
     const allDocs = KINDS.flatMap((k) => (docsByKind.get(k.type) ?? []).map((d) => ({ kind: k.type, d })));
     const toOne = new Map<string, string>(); // `${vhost}\0${rel}` → target, to keep to-one declarations consistent
     const ordered = [...declarations].sort((x, y) => kindOrder(allDocs[x[0] % Math.max(1, allDocs.length)]?.kind) - kindOrder(allDocs[y[0] % Math.max(1, allDocs.length)]?.kind));

@@ -62,7 +62,8 @@ function subjectOf(kind: ResourceType): { subject: ManifestDocument; others: Man
     others.push(target(relationship.target, name));
     relationships[relationship.name] = [name];
   }
-  return { subject: doc(kind, 'subject', attributes, relationships), others };
+  // Its identity as `target` gives one (a kind identified by another attribute than its name).
+  return { subject: doc(kind, 'subject', merge(target(kind, 'subject').attributes, attributes), relationships), others };
 }
 
 /** The edges of a topology as `from -relationship-> to` lines. */

@@ -4,7 +4,7 @@
  * kind without one fails the import here, so every such test fails until it has one.
  */
 import type { ResourceType } from '../../src/kinds/index.js';
-import { KINDS } from '../../src/kinds/index.js';
+import { KINDS, kindOf } from '../../src/kinds/index.js';
 import type { ExampleHook } from '../../src/kinds/example.js';
 import { attributesSchema } from '../../src/schema/index.js';
 
@@ -16,9 +16,11 @@ export const KIND_EXAMPLES: Readonly<Record<ResourceType, ExampleHook>> = Object
 ) as Record<ResourceType, ExampleHook>;
 
 /**
- * True when objects of `type` have a top-level attribute besides `name` (their identity),
- * so that the example names an update; false for a kind whose only attribute is its name.
+ * True when objects of `type` have a top-level attribute besides their identity (`name`, or
+ * the attributes the kind's identity never compares, such as a node's `hostName`), so that
+ * the example names an update; false for a kind whose only attribute is its identity.
  */
 export function hasUpdatableAttributes(type: ResourceType): boolean {
-  return Object.keys(attributesSchema(type).properties ?? {}).some((key) => key !== 'name');
+  const identity = kindOf(type).identity.ignoredInDiff;
+  return Object.keys(attributesSchema(type).properties ?? {}).some((key) => key !== 'name' && !identity.includes(key));
 }

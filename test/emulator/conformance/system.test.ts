@@ -63,13 +63,16 @@ describe('nodes', () => {
     c = client;
   });
 
-  it('GET /nodes lists the current node; GET /nodes/current answers its id and hostName', async () => {
-    const nodes = many(await c.call('GET', '/configuration/nodes'));
+  it('GET /nodes/current answers its id and hostName, and is no id of the nodes collection, which lists the configuration\'s nodes', async () => {
     const current = await c.call('GET', '/configuration/nodes/current');
     expect(current.status).toBe(200);
     expect(one(current).type).toBe('node');
-    expect(nodes.map((n) => n.id)).toContain(one(current).id);
     expect(typeof one(current).attributes.hostName).toBe('string');
+    const created = await c.call('POST', '/configuration/nodes', { json: { data: { type: 'node', attributes: { hostName: 'gw-peer.cluster.internal' } } } });
+    expect(created.status).toBe(201);
+    const nodes = many(await c.call('GET', '/configuration/nodes'));
+    expect(nodes.map((n) => n.attributes.hostName)).toContain('gw-peer.cluster.internal');
+    expect((await c.call('DELETE', `/configuration/nodes/${one(created).id}`)).status).toBe(204);
   });
 
   it('PATCH /nodes/current with the whole GET document renames the node (200), and status/node follows', async () => {

@@ -1,0 +1,4 @@
+import type { ExampleHook } from '../example.js';
+
+/** An anomaly shield rule (valid on its own, unlinked); its name is its only attribute. */
+export const example: ExampleHook = () => ({ attributes: {}, update: {} });
