@@ -3,7 +3,7 @@
  * `hostName` (docs/gateway-api.md "Nodes"). A manifest names it with a local handle; a live
  * node that no manifest declares is named by its host name.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../crypto/digest.js';
 import type { IdentityHooks } from '../kind.js';
 
 /**
@@ -11,7 +11,7 @@ import type { IdentityHooks } from '../kind.js';
  * named `<host name>-<first hex digits>` like an exported certificate.
  */
 function keyOf(hostName: string): string {
-  return createHash('sha256').update(hostName, 'utf8').digest('hex');
+  return sha256().update(hostName).hex();
 }
 
 /** The host name of a node's attributes, or undefined when they hold none. */
