@@ -29,7 +29,7 @@ import { FileNames, escapeFileName } from '../export/names.js';
 import { contentFileName, renderDocument } from '../export/write.js';
 import { guardInterrupts, writeFileAtomic } from '../core/staged-files.js';
 import type { ResourceType, Variant } from '../kinds/index.js';
-import { KINDS, kindExistsIn, kindOf } from '../kinds/index.js';
+import { KINDS, contentResourceOf, kindExistsIn, kindOf } from '../kinds/index.js';
 import type { ObjectRef, State } from '../engine/model.js';
 import { editManifestText, escapeStrings } from './edit.js';
 import type { AdoptInput, OverlayDocument } from './plan.js';
@@ -103,7 +103,12 @@ export async function addedObjectDocuments(
   const contents = new Map<string, Uint8Array>();
   for (const [kind, ids] of wanted) {
     if (kindOf(kind).content !== true) continue;
-    for (const id of ids) contents.set(contentKey(kind, id), await session.readContent(kindOf(kind).collection, id, { kind, name: nameOf(live, kind, id) }));
+    const resource = contentResourceOf(kindOf(kind));
+    for (const id of ids) {
+      const bytes = await session.readContent(kindOf(kind).collection, id, { kind, name: nameOf(live, kind, id) }, resource);
+      // An optional content an object does not have (a virtual host without a revocation list) is no file.
+      if (resource.optional !== true || bytes.length > 0) contents.set(contentKey(kind, id), bytes);
+    }
   }
   const built = buildDocuments({ exported: [...wanted.keys()], lists, nameOnly, contents });
   return {

@@ -199,7 +199,8 @@ function create(call: Call): Reply {
   requireUniqueName(content, kind, attributes);
   const links = requestedLinks(content, kind, variant, data.relationships);
   const id = String(content.nextId++);
-  const obj: StoredObject = { type: kind.type, id, attributes: newObjectAttributes(kind.type, variant, attributes), relationships: {} };
+  const filled = newObjectAttributes(kind.type, variant, attributes);
+  const obj: StoredObject = { type: kind.type, id, attributes: kind.emulator.completeWrite?.(filled, attributes, id) ?? filled, relationships: {} };
   content.objects[kind.type].set(id, obj);
   applyLinks(content, kind.type, id, variant, links);
   return dataReply(resourceObject(content.objects[kind.type].get(id) ?? obj, variant), 201);
@@ -227,7 +228,7 @@ function patch(call: Call): Reply {
   requireUniqueName(content, kind, attributes, id);
   const links = requestedLinks(content, kind, variant, data.relationships);
   const merged = fillItemDefaults(kind.type, mergeAttributes(obj.attributes, attributes));
-  content.objects[kind.type].set(id, { ...obj, attributes: merged });
+  content.objects[kind.type].set(id, { ...obj, attributes: kind.emulator.completeWrite?.(merged, attributes, id) ?? merged });
   applyLinks(content, kind.type, id, variant, links);
   return dataReply(resourceObject(content.objects[kind.type].get(id) ?? obj, variant));
 }

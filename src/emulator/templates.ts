@@ -117,7 +117,9 @@ function routesOf(t: TemplateKind): Route[] {
     const found = templates(t, call.core.variant).find((x) => x.id === String(templateId));
     if (!found) throw errors.notFound(`${t.type} ${String(templateId)}`);
     const id = String(content.nextId++);
-    const obj: StoredObject = { type: kind.type, id, attributes: { ...found.attributes, name: unusedName(content, found.name) }, relationships: {} };
+    // The template is the new object's source, so a pull from it works at once (docs/gateway-api.md "Mapping templates").
+    const attributes = { ...found.attributes, name: unusedName(content, found.name), [hooks.sourceAttribute]: found.name };
+    const obj: StoredObject = { type: kind.type, id, attributes, relationships: {} };
     content.objects[kind.type].set(id, obj);
     return dataReply(resourceObject(obj, call.core.variant), 201);
   }

@@ -52,6 +52,8 @@ export interface CallSpec {
   readonly body?: unknown;
   /** Bytes sent as `application/octet-stream` instead of a JSON `body` (a content upload). */
   readonly octets?: Buffer | undefined;
+  /** The media type of {@link octets}; `application/octet-stream` when absent. */
+  readonly octetsType?: string | undefined;
   readonly object?: ObjectLabel | undefined;
   /**
    * When a failed send may be repeated: `transient` after any transient fault (idempotent
@@ -198,7 +200,7 @@ export class SessionChannel {
     if (!spec.bearer && !this.isOpen && spec.path !== '/session/terminate') {
       throw new SessionError('not-open', spec.method, spec.path);
     }
-    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', 'content-type': spec.octets ? 'application/octet-stream' : 'application/json' };
+    const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', 'content-type': spec.octets ? (spec.octetsType ?? 'application/octet-stream') : 'application/json' };
     if (spec.bearer) headers.authorization = `Bearer ${this.apiKey}`;
     else if (this.cookie) headers.cookie = `JSESSIONID=${this.cookie}`;
     this.counts.set(spec.method, (this.counts.get(spec.method) ?? 0) + 1);

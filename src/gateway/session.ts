@@ -9,7 +9,7 @@
  * activation never.
  */
 import type { ObjectLabel } from './errors.js';
-import { UnexpectedResponseError } from './errors.js';
+import { ApiError, UnexpectedResponseError } from './errors.js';
 import {
   DocumentShapeError,
   activationAnswerProblem,
@@ -26,6 +26,17 @@ import type { ApiResource, ConfigurationEntry, NewResource, ResourceIdentifier, 
 import { SessionChannel, isConnectPhase } from './channel.js';
 import { retrying } from './retry.js';
 import { FILE_LIMITS } from '../core/files.js';
+
+/** A content sub-resource below an object: its path segment and the media type of its bytes. */
+export interface ContentResource {
+  readonly segment: string;
+  readonly mediaType: string;
+  /** True when an object may have none: a 404 then reads as empty. */
+  readonly optional?: boolean;
+}
+
+/** The documents' content sub-resource, `/{id}/content` as `application/octet-stream`. */
+const DOCUMENT_CONTENT: ContentResource = { segment: 'content', mediaType: 'application/octet-stream' };
 
 /** How {@link GatewaySession.createChecked} decides whether a failed create landed anyway. */
 export interface CreateCheck {
@@ -114,14 +125,15 @@ export class GatewaySession extends SessionChannel {
   }
 
   /**
-   * `GET /configuration/{collection}/{id}/content`: the bytes of a document's content
-   * sub-resource (docs/gateway-api.md "OpenAPI and GraphQL documents"). Retried like every GET.
-   * @returns the bytes (empty before the first upload)
+   * `GET /configuration/{collection}/{id}/content` (or the kind's own `resource`, e.g.
+   * `/crl`): the bytes of an object's content sub-resource (docs/gateway-api.md "OpenAPI and
+   * GraphQL documents", "Virtual hosts"). Retried like every GET.
+   * @returns the bytes (empty before the first upload, and for a 404 of an optional `resource`)
    * @throws ApiError (404 when there is no such object)
    */
-  async readContent(collection: string, id: string, object?: ObjectLabel): Promise<Buffer> {
-    const path = configurationPath(collection, id, 'content');
-    return retrying(
+  async readContent(collection: string, id: string, object?: ObjectLabel, resource: ContentResource = DOCUMENT_CONTENT): Promise<Buffer> {
+    const path = configurationPath(collection, id, resource.segment);
+    const read = retrying(
       async () => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -130,20 +142,28 @@ export class GatewaySession extends SessionChannel {
           if (size > FILE_LIMITS.content) throw new UnexpectedResponseError('GET', path, 200, `the content holds more than ${FILE_LIMITS.content / 1024 / 1024} MiB, the most gwops manages`);
           chunks.push(chunk);
         };
-        await this.send({ method: 'GET', path, retry: 'transient', object, accept: 'application/octet-stream', sink });
+        await this.send({ method: 'GET', path, retry: 'transient', object, accept: resource.mediaType, sink });
         return Buffer.concat(chunks);
       },
       { policy: this.policy, clock: this.clock, signal: this.signal },
     );
+    if (resource.optional !== true) return read;
+    try {
+      return await read;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return Buffer.alloc(0);
+      throw error;
+    }
   }
 
   /**
    * `PUT /configuration/{collection}/{id}/content` with `data` as `application/octet-stream`
-   * (docs/gateway-api.md "OpenAPI and GraphQL documents"). Idempotent, so retried.
+   * (or the kind's own `resource`: `/crl` as `application/pkix-crl`; docs/gateway-api.md
+   * "OpenAPI and GraphQL documents", "Virtual hosts"). Idempotent, so retried.
    * @throws ApiError
    */
-  async writeContent(collection: string, id: string, data: Buffer, object?: ObjectLabel): Promise<void> {
-    await this.call({ method: 'PUT', path: configurationPath(collection, id, 'content'), retry: 'transient', object, octets: data });
+  async writeContent(collection: string, id: string, data: Buffer, object?: ObjectLabel, resource: ContentResource = DOCUMENT_CONTENT): Promise<void> {
+    await this.call({ method: 'PUT', path: configurationPath(collection, id, resource.segment), retry: 'transient', object, octets: data, octetsType: resource.mediaType });
   }
 
   /**

@@ -261,6 +261,13 @@ export interface EmulatorHooks {
    * configuration, with its `hostName` (docs/gateway-api.md "License and nodes"). None when absent.
    */
   readonly servesCurrent?: boolean;
+  /**
+   * The attributes a create or PATCH stores, completed as the gateway completes them:
+   * `stored` is the object's attributes after the write, `given` the write's own attributes,
+   * `id` the object's id (a custom deny rule's pattern written with an empty `name` gets a
+   * generated one, docs/gateway-api.md "Deny rules"). Stored as they are when absent.
+   */
+  readonly completeWrite?: (stored: Readonly<JsonObject>, given: Readonly<JsonObject>, id: string) => JsonObject;
   /** The objects of this kind the gateway ships with (negative ids, read-only). */
   readonly builtIns?: readonly BuiltInObject[];
   /** Built-in templates and source objects; only with `KindDefinition.template`. */

@@ -28,6 +28,7 @@ import { virtualHost } from './virtual-host/index.js';
 
 export type {
   AttributeSchema,
+  ContentResource,
   DocumentKind,
   ExportOption,
   IdentityHooks,
@@ -46,7 +47,7 @@ export type {
   TemplateKind,
   Variant,
 } from './kind.js';
-export { VARIANTS } from './kind.js';
+export { VARIANTS, DOCUMENT_CONTENT, contentResourceOf } from './kind.js';
 
 /**
  * The registry with each module's own literal type, from which `ResourceType` and

@@ -300,6 +300,13 @@ export interface KindDefinition<Type extends string = ResourceType> {
    */
   readonly content?: boolean;
   /**
+   * Where and as what the {@link content} sub-resource is served when not at `/{id}/content`
+   * as `application/octet-stream`: a virtual host's certificate revocation list is
+   * `/{id}/crl`, `application/pkix-crl` (docs/gateway-api.md "Virtual hosts"). The
+   * document content's when absent ({@link contentResourceOf}).
+   */
+  readonly contentResource?: ContentResource;
+  /**
    * The file extension (without the dot) that export gives the content `data` of an object
    * of the kind (docs/manifest-reference.md "Document content"); `bin` when absent.
    */
@@ -365,6 +372,27 @@ export interface SubResourceDefinition<Target extends string = ResourceType> {
   readonly defaults: Readonly<Record<string, unknown>>;
   /** How plans and messages name one entry, e.g. `deny rule group`. */
   readonly label: string;
+}
+
+/** A content sub-resource: the path segment below the object and the media type of its bytes. */
+export interface ContentResource {
+  /** E.g. `content`, `crl`. */
+  readonly segment: string;
+  /** E.g. `application/octet-stream`, `application/pkix-crl`. */
+  readonly mediaType: string;
+  /**
+   * True when an object may have none (a virtual host without a revocation list): a GET
+   * answered 404 reads as empty, and export writes no content file for an empty one.
+   */
+  readonly optional?: boolean;
+}
+
+/** The content sub-resource of the documents (docs/gateway-api.md "OpenAPI and GraphQL documents"). */
+export const DOCUMENT_CONTENT: ContentResource = { segment: 'content', mediaType: 'application/octet-stream' };
+
+/** Where `kind` serves its content: its `contentResource`, else {@link DOCUMENT_CONTENT}. */
+export function contentResourceOf(kind: { readonly contentResource?: ContentResource }): ContentResource {
+  return kind.contentResource ?? DOCUMENT_CONTENT;
 }
 
 /** The loose shape a kind module declares itself with (see {@link KindDefinition}). */

@@ -11,7 +11,7 @@ import { writeProblem } from '../core/out-paths.js';
 import type { ApiResource } from '../gateway/index.js';
 import { FilterSyntaxError, isBuiltInId, parseFilters, withSession } from '../gateway/index.js';
 import type { ResourceType } from '../kinds/index.js';
-import { KINDS, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '../kinds/index.js';
+import { KINDS, contentResourceOf, isResourceType, kindExistsIn, kindOf, relationshipNamed } from '../kinds/index.js';
 import { loadProject } from '../manifest/project.js';
 import { joinKey } from '../core/object-key.js';
 import { projectConnection } from './steps/connect.js';
@@ -182,7 +182,10 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     for (const kind of exported.filter((k) => kindOf(k).content === true)) {
       for (const resource of fetched[kind] ?? []) {
         if (isBuiltInId(resource.id)) continue;
-        contents.set(contentKey(kind, resource.id), await session.readContent(kindOf(kind).collection, resource.id, { kind, name: typeof resource.attributes.name === 'string' ? resource.attributes.name : resource.id }));
+        const where = contentResourceOf(kindOf(kind));
+        const bytes = await session.readContent(kindOf(kind).collection, resource.id, { kind, name: typeof resource.attributes.name === 'string' ? resource.attributes.name : resource.id }, where);
+        // An optional content an object does not have (a virtual host without a revocation list) is no file.
+        if (where.optional !== true || bytes.length > 0) contents.set(contentKey(kind, resource.id), bytes);
       }
     }
     // The sub-resources of every exported object, when asked for (docs/manifest-reference.md "Deny rule use").

@@ -190,7 +190,9 @@ export function kindDocumentSchema(kind: KindDefinition, attributes: JsonSchema)
         fromFile: { type: 'string', minLength: 1, description: 'Path of the file that holds the bytes, relative to this manifest and inside the project' },
       },
       description:
-        "The document's content sub-resource (the specification itself), uploaded as bytes and compared by SHA-256 digest; absent: the content is not managed (docs/manifest-reference.md \"Document content\")",
+        kind.contentResource === undefined
+          ? "The document's content sub-resource (the specification itself), uploaded as bytes and compared by SHA-256 digest; absent: the content is not managed (docs/manifest-reference.md \"Document content\")"
+          : `The ${kind.type}'s ${kind.contentResource.segment} sub-resource (${kind.contentResource.mediaType}), uploaded as bytes and compared by SHA-256 digest; absent: it is not managed (docs/manifest-reference.md "Document content")`,
     };
   }
   properties.relationships = {

@@ -6,8 +6,7 @@ import { emulator } from './emulator.js';
 /**
  * `icap-environment`: an ICAP server setup that mappings can send requests and responses
  * to for inspection (docs/gateway-api.md "Kerberos and ICAP environments"). Its links to
- * mappings (the four ICAP views) are not settled in any source, so gwops manages the
- * environment's attributes only and leaves those links as they are.
+ * mappings, the four ICAP views, are declared on the mapping, which adds their inverses here.
  */
 export const icapEnvironment = {
   type: 'icap-environment',

@@ -33,8 +33,9 @@ export interface BuiltInDenyRuleGroup {
   readonly rules: readonly BuiltInDenyRule[];
 }
 
-function group(shortName: string, name: string, xmlId: number, rules: readonly [string, string][]): BuiltInDenyRuleGroup {
-  return { shortName, name, xmlId, rules: rules.map(([short, title], i) => ({ shortName: short, title, xmlId: xmlId * 100 - i - 1 })) };
+/** A group; a rule's archive id is given (`[short, title, id]`) or derived from the group's. */
+function group(shortName: string, name: string, xmlId: number, rules: readonly (readonly [string, string] | readonly [string, string, number])[]): BuiltInDenyRuleGroup {
+  return { shortName, name, xmlId, rules: rules.map(([short, title, id], i) => ({ shortName: short, title, xmlId: id ?? xmlId * 100 - i - 1 })) };
 }
 
 /** The built-in groups, in the order the API lists them. */
@@ -49,6 +50,12 @@ export const DENY_RULE_GROUPS: readonly BuiltInDenyRuleGroup[] = [
     ['XSS_001b', 'Event handler attributes in parameter values'],
   ]),
   group('PATH_TRAVERSAL', 'Path traversal (path)', -304, [['PT_001a', 'Directory traversal sequences in the path']]),
+  // The archive ids real clients' scripts name (docs/gateway-api.md "Export and import": a
+  // rule is found in alec_table.xml by its `DenyRuleId`, e.g. -2170 for TI_001a).
+  group('TI_PARAM_VALUE', 'Technology-independent attacks (parameter values)', -30028, [
+    ['TI_001a', 'Generic injection patterns in parameter values', -2170],
+    ['TI_001d', 'JSON injection patterns in parameter values', -2202],
+  ]),
 ];
 
 /** Every built-in rule with its group. */

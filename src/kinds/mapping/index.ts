@@ -1,8 +1,22 @@
 import attributes from './attributes.schema.json' with { type: 'json' };
 import { nameIdentity } from '../identity.js';
-import type { KindModule } from '../kind.js';
+import type { KindModule, RelationshipDefinition } from '../kind.js';
 import { emulator } from './emulator.js';
 import { holdsSecret, rules } from './rules.js';
+
+/** One of the mapping's ICAP views: a to-many link to the icap-environments that inspect `what`. */
+function icapView<Name extends string>(name: Name, what: string) {
+  return {
+    name,
+    target: 'icap-environment',
+    cardinality: 'many',
+    inverse: name,
+    inverseCardinality: 'many',
+    canonical: true,
+    aliases: [name.replace(/s$/, '')],
+    description: `Names of the icap-environments that inspect ${what}.`,
+  } as const satisfies RelationshipDefinition<string>;
+}
 
 /** `mapping`: docs/gateway-api.md "Resource types"; relationships in "Relationships". */
 export const mapping = {
@@ -128,5 +142,12 @@ export const mapping = {
     },
     'openapi-document': { name: 'openapi-document', target: 'openapi-document', cardinality: 'one', inverse: 'mappings', canonical: true },
     'graphql-document': { name: 'graphql-document', target: 'graphql-document', cardinality: 'one', inverse: 'mappings', canonical: true },
+    // docs/gateway-api.md "Kerberos and ICAP environments": the four ICAP views, under the
+    // same names on both sides; gwops links through the plural paths (as most clients read
+    // them), the emulator also serves the singular ones one client writes through.
+    'icap-request-client-views': icapView('icap-request-client-views', 'requests on their way in from the client'),
+    'icap-request-backend-views': icapView('icap-request-backend-views', 'requests on their way out to the back end'),
+    'icap-response-backend-views': icapView('icap-response-backend-views', 'responses as they come from the back end'),
+    'icap-response-client-views': icapView('icap-response-client-views', 'responses on their way out to the client'),
   },
 } as const satisfies KindModule;

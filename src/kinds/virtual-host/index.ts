@@ -16,6 +16,10 @@ export const virtualHost = {
   identity: nameIdentity,
   variants: ['earliest', 'middle', 'latest'],
   relationships,
+  // docs/gateway-api.md "Virtual hosts": the certificate revocation list, from a file.
+  content: true,
+  contentResource: { segment: 'crl', mediaType: 'application/pkix-crl', optional: true },
+  contentExtension: () => 'crl',
   // docs/gateway-api.md "Relationships": POST /configuration/virtual-hosts accepts these.
   createRelationships: ['mappings', 'ssl-certificate', 'acme-service'],
   // docs/gateway-api.md "Documents and ids": the default virtual host.

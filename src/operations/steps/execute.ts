@@ -5,7 +5,7 @@
  * POST responses and substituted into later paths and bodies; secret values masked in the
  * plan are refilled from the desired state just before sending.
  */
-import { kindOf } from '../../kinds/index.js';
+import { contentResourceOf, kindOf } from '../../kinds/index.js';
 import type { ResourceType } from '../../kinds/index.js';
 import { InputError } from '../../core/errors.js';
 import { contentDigest } from '../../crypto/digest.js';
@@ -200,7 +200,7 @@ async function sendCall(
     return;
   }
   if (call.endpoint === 'content') {
-    await client.writeContent(kind.collection, resolve(call.id), Buffer.from(call.data, 'base64'), object);
+    await client.writeContent(kind.collection, resolve(call.id), Buffer.from(call.data, 'base64'), object, contentResourceOf(kind));
     return;
   }
   const step = stepByIndex.get(call.steps[0] ?? 0);

@@ -4,7 +4,7 @@
  * `content`, none for the others, so content no manifest manages is never read; for a
  * rollback preview, of every document of the loaded configuration.
  */
-import { kindOf } from '../../kinds/index.js';
+import { contentResourceOf, kindOf } from '../../kinds/index.js';
 import type { ResourceType } from '../../kinds/index.js';
 import type { GatewaySession } from '../../gateway/index.js';
 import { objectContent } from '../../engine/content.js';
@@ -39,7 +39,7 @@ async function withContentOf(client: ContentClient, live: State, wanted: (kind: 
     let copy: Map<string, StateObject> | undefined;
     for (const liveObject of byName.values()) {
       if (liveObject.id === undefined || !wanted(kind, liveObject.name)) continue;
-      const bytes = await client.readContent(kindOf(kind).collection, liveObject.id, { kind, name: liveObject.name });
+      const bytes = await client.readContent(kindOf(kind).collection, liveObject.id, { kind, name: liveObject.name }, contentResourceOf(kindOf(kind)));
       copy ??= new Map(byName);
       copy.set(liveObject.name, { ...liveObject, content: objectContent(bytes) });
     }

@@ -111,6 +111,19 @@ describe('export and import archives', () => {
     }
   });
 
+  it("the vendor's log-only script finds its rule id (-2170, TI_001a) among the DenyRuleUsage of a mapping that uses the defaults, and its edit lands", async () => {
+    const mapping = await c.create('mapping', VALID.mapping(uniqueName('logonly')));
+    const table = tableOf((await c.call('GET', `/configuration/mappings/${mapping}/export`)).raw);
+    const usages = every(table).filter((el) => el.name === 'DenyRuleUsage');
+    // A real mapping carries the use of every built-in rule, default or not.
+    expect(usages.length).toBe(many(await c.call('GET', '/configuration/deny-rules')).length);
+    const found = usages.find((u) => childNamed(u, 'DenyRuleId')?.text === '-2170');
+    expect([childNamed(found ?? table, 'Enabled')?.text, childNamed(found ?? table, 'LogOnly')?.text]).toEqual(['true', 'false']);
+    const edited = withFlags(table, { 'R:-2170': 'true/true' });
+    expect(await put(c, '/configuration/mappings/import', writeZip([{ name: 'alec_table.xml', data: Buffer.from(writeXml(edited)) }]))).toBe(200);
+    expect(one(await c.call('GET', `/configuration/mappings/${mapping}/deny-rules/TI_001a`)).attributes).toEqual({ logOnly: true });
+  });
+
   it('any deny rule use written into alec_table.xml is the mapping\'s after PUT import, and survives a configuration export and import', async () => {
     const mapping = await c.create('mapping', VALID.mapping(uniqueName('flags')));
     const table = tableOf((await c.call('GET', `/configuration/mappings/${mapping}/export`)).raw);

@@ -193,6 +193,20 @@ describe('configurations', () => {
     expect((await d.call('POST', `/configuration/configurations/${id}/load`)).status).toBe(404);
   });
 
+  it("a community client's configuration delete (DELETE through its object, then the same DELETE again) sees 204, then 404: the entry is gone", async () => {
+    const c = await h.client().open(h.emulator.apiKey);
+    const id = one(await c.call('POST', '/configuration/configurations/save', { json: { comment: 'deleted twice' } })).id;
+    // The client connects with load-empty-config and deletes from that session.
+    const d = h.client();
+    await d.createSession(h.emulator.apiKey);
+    expect((await d.call('POST', '/configuration/configurations/load-empty-config', { json: {} })).status).toBe(204);
+    expect((await d.call('DELETE', `/configuration/configurations/${id}`)).status).toBe(204);
+    const again = await d.call('DELETE', `/configuration/configurations/${id}`);
+    expect([again.status, again.doc?.errors?.[0]?.code]).toEqual([404, 'ENTITY_NOT_FOUND']);
+    expect((await d.call('GET', `/configuration/configurations/${id}`)).status).toBe(404);
+    expect((await configurations(h)).map((e) => e.id)).not.toContain(id);
+  });
+
   it('GET /configuration/configurations/export answers 200 with a zip', async () => {
     const c = await h.client().open(h.emulator.apiKey);
     const reply = await c.call('GET', '/configuration/configurations/export');

@@ -3,7 +3,7 @@
  * identified by their short names, as the clients that look groups up by name read them.
  */
 import { describe, expect, it } from 'vitest';
-import { errorCode, many, one, useAdminSession } from './client.js';
+import { errorCode, many, one, uniqueName, useAdminSession } from './client.js';
 import type { Client } from './client.js';
 
 describe('deny rule groups and rules', () => {
@@ -56,5 +56,18 @@ describe('deny rule groups and rules', () => {
     const del = await c.call('DELETE', '/configuration/deny-rules/SQL_001a');
     expect(del.status).toBeGreaterThanOrEqual(400);
     expect(many(await c.call('GET', '/configuration/deny-rule-groups'))).toEqual(before);
+  });
+  it('a custom deny rule pattern written without a name or with an empty one gets a generated name, on create and on PATCH; a given name is kept', async () => {
+    const name = (rule: { attributes: Record<string, unknown> }, key: string): unknown => (rule.attributes.restrictions as Record<string, { name?: unknown }>)[key]?.name;
+    const id = await c.create('custom-deny-rule', {
+      name: uniqueName('named'),
+      restrictions: { pathPattern: { enabled: true, pattern: '^/admin' }, httpMethodPattern: { enabled: true, name: '', pattern: '^POST$' }, parameterNamePattern: { enabled: true, name: 'mine', pattern: 'x' } },
+    });
+    const created = await c.read('custom-deny-rule', id);
+    expect([typeof name(created, 'pathPattern'), typeof name(created, 'httpMethodPattern'), name(created, 'parameterNamePattern')]).toEqual(['string', 'string', 'mine']);
+    expect([name(created, 'pathPattern'), name(created, 'httpMethodPattern')]).not.toContain('');
+    const patched = await c.call('PATCH', `/configuration/custom-deny-rules/${id}`, { json: { data: { type: 'custom-deny-rule', id, attributes: { restrictions: { pathPattern: { name: '' } } } } } });
+    expect(patched.status).toBe(200);
+    expect(name(one(patched), 'pathPattern')).not.toBe('');
   });
 });

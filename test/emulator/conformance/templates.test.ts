@@ -100,6 +100,17 @@ describe('source mappings (docs/gateway-api.md "Mapping templates")', () => {
     expect((read.attributes.entryPath as { value?: unknown }).value).toBe('/derived/');
   });
 
+  it('a mapping created from a template has it as its source: pull-from-source-mapping answers 200 with the template\'s settings', async () => {
+    const templates = many(await c.call('GET', '/configuration/templates/mappings'));
+    expect(templates.length).toBeGreaterThan(0);
+    for (const template of templates) {
+      const created = one(await c.call('POST', '/configuration/mappings/create-from-template', { json: { data: { type: 'create-mapping-from-template', attributes: { id: template.id } } } }));
+      expect(created.attributes.mappingTemplateName).toBe(template.attributes.name);
+      const reply = await c.call('POST', `/configuration/mappings/${created.id}/pull-from-source-mapping`);
+      expect([reply.status, one(reply).attributes.backendPath]).toEqual([200, template.attributes.backendPath]);
+    }
+  });
+
   it('POST /mappings/{id}/pull-from-source-mapping of an unknown mapping answers 404', async () => {
     const reply = await c.call('POST', '/configuration/mappings/424242/pull-from-source-mapping');
     expect([reply.status, errorCode(reply)]).toEqual([404, 'ENTITY_NOT_FOUND']);
