@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KINDS } from '../../../src/kinds/index.js';
+import { KINDS, contentResourceOf } from '../../../src/kinds/index.js';
 import { childNamed, parseXml, writeXml } from '../../../src/emulator/xml.js';
 import type { XmlElement } from '../../../src/emulator/xml.js';
 import { readZip, writeZip } from '../../../src/emulator/zip.js';
@@ -93,20 +93,21 @@ describe('export and import archives', () => {
   });
 
   it('a configuration export imported in another session gives back the content of every kind that has one, byte for byte', async () => {
-    const octets = { 'content-type': 'application/octet-stream', accept: 'application/octet-stream' };
-    const stored = new Map<string, Buffer>();
+    const stored = new Map<string, { bytes: Buffer; mediaType: string }>();
     for (const kind of KINDS.filter((k) => k.content === true)) {
+      const { segment, mediaType } = contentResourceOf(kind);
+      const octets = { 'content-type': mediaType, accept: mediaType };
       const id = await c.create(kind.type, { name: uniqueName('content') });
       const bytes = Buffer.from(`${kind.type}\r\n\u00ff\u0000 spec`, 'latin1');
-      expect((await c.call('PUT', `/configuration/${kind.collection}/${id}/content`, { raw: bytes, headers: octets })).status).toBe(204);
-      stored.set(`/configuration/${kind.collection}/${id}/content`, bytes);
+      expect((await c.call('PUT', `/configuration/${kind.collection}/${id}/${segment}`, { raw: bytes, headers: octets })).status).toBe(204);
+      stored.set(`/configuration/${kind.collection}/${id}/${segment}`, { bytes, mediaType });
     }
     expect(stored.size).toBeGreaterThan(0);
     const other = h.client();
     await other.open(h.emulator.apiKey);
     expect(await put(other, '/configuration/configurations/import', (await c.call('GET', '/configuration/configurations/export')).raw)).toBe(200);
-    for (const [path, bytes] of stored) {
-      const read = await other.call('GET', path, { headers: { accept: 'application/octet-stream' } });
+    for (const [path, { bytes, mediaType }] of stored) {
+      const read = await other.call('GET', path, { headers: { accept: mediaType } });
       expect([read.status, read.raw.toString('latin1')]).toEqual([200, bytes.toString('latin1')]);
     }
   });

@@ -6,9 +6,16 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KINDS } from '../../../src/kinds/index.js';
+import { KINDS, contentResourceOf } from '../../../src/kinds/index.js';
 import { at, many, one, startHarness, VALID } from './client.js';
 import type { Harness } from './client.js';
+import { KIND_EXAMPLES } from '../../support/kind-examples.js';
+import type { ExampleFixtures } from '../../support/kind-examples.js';
+
+/** The kinds with content need no certificate for their examples. */
+const NO_FIXTURES: ExampleFixtures = {
+  certificate: () => Promise.reject(new Error('no certificate in this test')),
+};
 
 describe('persistence with stateFile', () => {
   let dir: string;
@@ -67,13 +74,17 @@ describe('persistence with stateFile', () => {
   it('the content of every kind that has one survives a restart, byte for byte', async () => {
     h = await startHarness({ stateFile });
     const c = await h.client().open(h.emulator.apiKey);
-    const octets = { 'content-type': 'application/octet-stream', accept: 'application/octet-stream' };
-    const stored = new Map<string, string>();
+    const stored = new Map<string, { bytes: string; mediaType: string }>();
     for (const kind of KINDS.filter((k) => k.content === true)) {
-      const id = await c.create(kind.type, { name: `kept-${kind.type}` });
+      const { segment, mediaType } = contentResourceOf(kind);
+      const octets = { 'content-type': mediaType, accept: mediaType };
+      // A valid object (the activation validates): the kind's own example, which needs no link for the kinds with content.
+      const example = await KIND_EXAMPLES[kind.type](`kept-${kind.type}`, NO_FIXTURES);
+      expect(example.requires ?? []).toEqual([]);
+      const id = await c.create(kind.type, { ...example.attributes, name: `kept-${kind.type}` });
       const bytes = Buffer.from(`${kind.type}\r\n\u00ff\u0000 spec`, 'latin1');
-      expect((await c.call('PUT', `/configuration/${kind.collection}/${id}/content`, { raw: bytes, headers: octets })).status).toBe(204);
-      stored.set(`/configuration/${kind.collection}/${id}/content`, bytes.toString('latin1'));
+      expect((await c.call('PUT', `/configuration/${kind.collection}/${id}/${segment}`, { raw: bytes, headers: octets })).status).toBe(204);
+      stored.set(`/configuration/${kind.collection}/${id}/${segment}`, { bytes: bytes.toString('latin1'), mediaType });
     }
     expect(stored.size).toBeGreaterThan(0);
     expect((await c.activate('with content')).status).toBe(200);
@@ -84,8 +95,8 @@ describe('persistence with stateFile', () => {
     const after = h.client();
     await after.createSession(h.emulator.apiKey);
     expect((await after.call('POST', '/configuration/configurations/load-active')).status).toBe(204);
-    for (const [path, bytes] of stored) {
-      const read = await after.call('GET', path, { headers: { accept: 'application/octet-stream' } });
+    for (const [path, { bytes, mediaType }] of stored) {
+      const read = await after.call('GET', path, { headers: { accept: mediaType } });
       expect([read.status, read.raw.toString('latin1')]).toEqual([200, bytes]);
     }
   });
