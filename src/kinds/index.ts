@@ -14,6 +14,9 @@ import { openapiDocument } from './openapi-document/index.js';
 import { remoteJsonWebKeySet } from './remote-json-web-key-set/index.js';
 import { sslCertificate } from './ssl-certificate/index.js';
 import { virtualHost } from './virtual-host/index.js';
+import { routeDefault } from './route-default/index.js';
+import { log } from './log/index.js';
+import { anomalyShield } from './anomaly-shield/index.js';
 
 export type {
   AttributeSchema,
@@ -31,6 +34,7 @@ export type {
   ResourceType,
   RuleDocument,
   RuleProblem,
+  SingletonDefinition,
   SubResourceDefinition,
   TemplateKind,
   Variant,
@@ -57,6 +61,9 @@ export const KIND_MODULES = [
   remoteJsonWebKeySet,
   mapping,
   virtualHost,
+  routeDefault,
+  log,
+  anomalyShield,
 ] as const;
 
 /**

@@ -199,6 +199,8 @@ async function trial(c: Case, pems: readonly string[]): Promise<string | undefin
       const all = resources.get(collection) ?? [];
       return Promise.resolve(all.filter((r) => matchesFilter(parsed, r, kind?.filterProperties)).map(options.project));
     },
+    // The drill declares no singleton, so none is read (src/engine/fetch-scope.ts kindsToFetch).
+    readSingleton: (path) => Promise.reject(new Error(`singleton ${path} read although no manifest declares it`)),
   };
   const desired = desiredState(documents);
   const kinds = kindsToFetch(desired, ownership, KINDS.map((k) => k.type));
