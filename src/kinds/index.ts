@@ -46,6 +46,10 @@ export { VARIANTS } from './kind.js';
  * `TemplateKind` are read (kind.ts). Use {@link KINDS}.
  */
 export const KIND_MODULES = [
+  // The singletons first: level 0, no links (src/kinds/kind.ts `singleton`).
+  routeDefault,
+  log,
+  anomalyShield,
   sslCertificate,
   acmeService,
   kerberosEnvironment,
@@ -61,9 +65,6 @@ export const KIND_MODULES = [
   remoteJsonWebKeySet,
   mapping,
   virtualHost,
-  routeDefault,
-  log,
-  anomalyShield,
 ] as const;
 
 /**
