@@ -17,6 +17,12 @@ import { virtualHost } from './virtual-host/index.js';
 import { routeDefault } from './route-default/index.js';
 import { log } from './log/index.js';
 import { anomalyShield } from './anomaly-shield/index.js';
+import { session } from './session/index.js';
+import { networkServices } from './network-services/index.js';
+import { reporting } from './reporting/index.js';
+import { dynamicIpAddressBlacklist } from './dynamic-ip-address-blacklist/index.js';
+import { expertSettings } from './expert-settings/index.js';
+import { errorPages } from './error-pages/index.js';
 
 export type {
   AttributeSchema,
@@ -50,6 +56,12 @@ export const KIND_MODULES = [
   routeDefault,
   log,
   anomalyShield,
+  session,
+  networkServices,
+  reporting,
+  dynamicIpAddressBlacklist,
+  expertSettings,
+  errorPages,
   sslCertificate,
   acmeService,
   kerberosEnvironment,

@@ -70,12 +70,23 @@ function tsFiles(dir: string, deep = true): string[] {
 }
 
 /**
- * True for an element of the argument list of a Git command (`git(dir, ['log', ...])`,
+ * True for a route `pattern` outside `/configuration` (`['session', 'create']`: the REST
+ * session, not the singleton `session`).
+ */
+function isOutsideConfiguration(list: ts.ArrayLiteralExpression): boolean {
+  const holder = list.parent;
+  const [first] = list.elements;
+  return ts.isPropertyAssignment(holder) && holder.name.getText() === 'pattern' && first !== undefined && ts.isStringLiteral(first) && first.text !== 'configuration';
+}
+
+/**
+ * True for an element of the argument list of a Git command (or of a route pattern outside `/configuration`) (`git(dir, ['log', ...])`,
  * `execFileSync('git', ['log', ...])`): `log` is a singleton kind and a Git subcommand.
  */
 function isGitArgument(node: ts.Node): boolean {
   const list = node.parent;
   const call = list?.parent;
+  if (list && ts.isArrayLiteralExpression(list) && isOutsideConfiguration(list)) return true;
   if (!list || !ts.isArrayLiteralExpression(list) || !call || !ts.isCallExpression(call)) return false;
   const callee = call.expression.getText();
   const first = call.arguments[0];

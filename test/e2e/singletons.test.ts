@@ -16,7 +16,11 @@ import { KIND_EXAMPLES } from '../support/kind-examples.js';
 import type { KindExample } from '../support/kind-examples.js';
 import { useHarness, writeManifests } from './harness.js';
 
-const SINGLETONS: readonly KindDefinition[] = KINDS.filter((k) => k.singleton !== undefined);
+/** The singletons with attribute names to declare (the others: 'singletons without known attributes' below). */
+const SINGLETONS: readonly KindDefinition[] = KINDS.filter((k) => k.singleton !== undefined && Object.keys(k.attributes.properties ?? {}).length > 0);
+
+/** The singletons whose schema holds no attribute yet (no source shows their names). */
+const BARE: readonly KindDefinition[] = KINDS.filter((k) => k.singleton !== undefined && Object.keys(k.attributes.properties ?? {}).length === 0);
 
 const fixtures = { certificate: (): never => { throw new Error('no singleton needs a certificate'); } };
 
@@ -99,5 +103,25 @@ describe.each(SINGLETONS.map((k) => [k.type, k] as const))('singleton %s', (type
     const replan = await t.h.cli(['plan', '--config', join(out, 'gwops.yaml'), ...t.h.connection, '--detailed-exitcode']);
     expect(replan.stderr).toBe('');
     expect(replan.code).toBe(0);
+  });
+});
+
+describe('singletons without known attributes', () => {
+  const t = useHarness();
+
+  it.each(BARE.map((k) => [k.type, k] as const))('%s: served at its path, declared by kind alone with no change, any attribute refused with file:line, exported without name', async (type, kind) => {
+    expect((await t.h.raw(async (s) => s.readSingleton(kind.singleton?.path ?? ''))).type).toBe(type);
+    const folder = await writeManifests(t.h, `bare-${type}`, project(kind, {}));
+    const config = ['--config', join(folder, 'gwops.yaml'), ...t.h.connection];
+    expect((await t.h.cli(['apply', ...config, '--yes', '--prune', '--comment', `bare ${type}`])).code).toBe(0);
+    expect((await t.h.cli(['plan', ...config, '--prune', '--detailed-exitcode'])).code).toBe(0);
+    const bad = await writeManifests(t.h, `bare-${type}-typo`, project(kind, { level: 'x' }));
+    const invalid = await t.h.cli(['validate', '--config', join(bad, 'gwops.yaml')]);
+    expect(invalid.code).not.toBe(0);
+    expect(invalid.stdout + invalid.stderr).toMatch(/settings\.yaml:\d+:\d+/);
+    const out = join(t.h.dir, `bare-${type}-export`);
+    expect((await t.h.cli(['export', ...t.h.connection, '--out', out, '--kind', type])).code).toBe(0);
+    const exported = await readFile(join(out, type, `${type}.yaml`), 'utf8');
+    expect(exported).not.toMatch(/^name:/m);
   });
 });

@@ -332,6 +332,11 @@ describe('the walkthrough of every registered kind', () => {
 
     it('create: the example object and the companions it requires', async () => {
       walk = new Walk(t, await exampleObject(kind, `walk-${type}`));
+      if (kind.singleton && Object.keys(walk.subject.example.attributes).length === 0) {
+        // A singleton whose attribute names nobody knows: its document declares the kind only, which changes nothing.
+        await walk.planNothing('create');
+        return;
+      }
       const objects = await walk.apply('create');
       const live = Walk.get(objects, walk.subject);
       expect(contains(live.attributes, walk.expected()), JSON.stringify(live.attributes)).toBe(true);
@@ -380,10 +385,10 @@ describe('the walkthrough of every registered kind', () => {
 
     it.runIf(kind.singleton !== undefined)('delete: never; a singleton no manifest declares is left as it is, --prune too', async () => {
       const w = current();
-      const before = Walk.get(activeObjects(t.h).objects, w.subject);
+      const before = Walk.find(activeObjects(t.h).objects, w.subject);
       w.remove();
       await w.planNothing('delete', ['--prune', '--allow-mass-delete', '--allow-empty']);
-      expect(Walk.get(activeObjects(t.h).objects, w.subject)).toEqual(before);
+      expect(Walk.find(activeObjects(t.h).objects, w.subject)).toEqual(before);
     });
 
     it.runIf(kind.singleton === undefined)('delete: pruned once no manifest declares it', async () => {

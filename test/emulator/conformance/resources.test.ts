@@ -19,7 +19,12 @@ function readable(type: Type, attributes: Record<string, unknown>): Record<strin
 const kinds = KINDS.filter((k) => kindExistsIn(k, 'latest') && !k.singleton).map((kind) => ({ type: kind.type }));
 
 /** Every singleton kind that exists in the latest variant (src/emulator/routes-singletons.ts). */
-const singletons = KINDS.filter((k) => kindExistsIn(k, 'latest') && k.singleton).map((kind) => ({ type: kind.type, path: `/configuration/${kind.singleton?.path ?? ''}` }));
+const singletons = KINDS.filter((k) => kindExistsIn(k, 'latest') && k.singleton).map((kind) => ({
+  type: kind.type,
+  path: `/configuration/${kind.singleton?.path ?? ''}`,
+  // False when no attribute name is known (nothing to PATCH with).
+  known: Object.keys(kind.attributes.properties ?? {}).length > 0,
+}));
 
 describe('resource collections (latest variant)', () => {
   let c: Client;
@@ -121,7 +126,7 @@ describe('singletons (docs/gateway-api.md "Singletons", latest variant)', () => 
     c = client;
   });
 
-  describe.each(singletons)('$type', ({ type, path }) => {
+  describe.each(singletons)('$type', ({ type, path, known }) => {
     it('GET answers 200 with the one object: its type and attributes, no id', async () => {
       const reply = await c.call('GET', path);
       expect(reply.status).toBe(200);
@@ -129,7 +134,7 @@ describe('singletons (docs/gateway-api.md "Singletons", latest variant)', () => 
       expect(reply.doc?.data).not.toHaveProperty('id');
     });
 
-    it('PATCH answers 200 with the merged object, and GET shows the change', async () => {
+    it.runIf(known)('PATCH answers 200 with the merged object, and GET shows the change', async () => {
       const { attributes: attrs } = await exampleObject(type);
       const reply = await c.call('PATCH', path, { json: { data: { type, attributes: attrs } } });
       expect(reply.status).toBe(200);
