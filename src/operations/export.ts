@@ -149,7 +149,8 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
             unknown: (path) => unknown.set(`${kind} attribute ${path}`, (unknown.get(`${kind} attribute ${path}`) ?? 0) + 1),
           }),
         }),
-      }))];
+      }))].filter((resource) => !kindOf(kind).singleton || Object.keys(resource.attributes).length > 0);
+      // A singleton as the gateway ships it (nothing but defaults) is not written: there is nothing to manage.
     }
     // The other end of every link, and every object an attribute names, needs a name: read the kinds whose linked objects are not
     // among the lists yet (whole, only their identity kept).
