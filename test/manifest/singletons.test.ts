@@ -3,6 +3,7 @@
  * the registry: a document has no name; a `name` on one, or a second document of the kind,
  * is an error at file:line that says what would be right.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifest/index.js';
@@ -37,5 +38,32 @@ describe.each(SINGLETONS)('singleton %s in manifests', (kind) => {
     expect(found[0]).toMatchObject({ severity: 'error', file: 'b.yaml', line: 4 });
     expect(found[0]?.message).toContain('first at a.yaml:1:1');
     expect(found[0]?.message).toContain('singleton');
+  });
+});
+
+describe('singleton manifest errors, generated', () => {
+  it('a name, or a second document, of any singleton kind is reported at its own file and line, whatever comes before it', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...SINGLETONS),
+        fc.constantFrom('name', 'duplicate'),
+        fc.constantFrom('settings.yaml', 'system/log settings.yml', 'a-b.yaml'),
+        fc.nat({ max: 4 }),
+        async (kind, mode, file, comments) => {
+          const lead = '# a comment\n'.repeat(comments);
+          const text = mode === 'name' ? `${lead}${doc(kind, 'name: x\n')}` : `${doc(kind)}---\n${lead}${doc(kind)}`;
+          const dir = project({ 'gwops.yaml': `manifests: ['${file}']\n`, [file]: text });
+          const result = await loadManifests({ paths: [], cwd: dir, env: {} });
+          const [only, ...more] = result.diagnostics;
+          expect(more).toEqual([]);
+          expect(only).toMatchObject(
+            mode === 'name'
+              ? { code: 'singleton-name', file, line: comments + 3, column: 1 }
+              : { code: 'duplicate-object', file, line: comments + 5 },
+          );
+        },
+      ),
+      { seed: 45, numRuns: 30 },
+    );
   });
 });
