@@ -3,14 +3,14 @@
  * gateway and kind (KindDefinition `singleton`), `GET` and `PATCH` on the path itself, no id.
  * It starts with the kind's server defaults; a PATCH merges into it (docs/gateway-api.md
  * "Rules for PATCH"). It can be neither created nor deleted: `POST`, `DELETE` and any path
- * below it with an id answer 405.
+ * below it with an id answer 405 (routing.ts `kindAt`).
  */
 import { KINDS, kindExistsIn } from '../kinds/index.js';
 import type { KindDefinition } from '../kinds/index.js';
 import type { ConfigContent, JsonObject, StoredObject } from './model.js';
 import { checkAttributes, fillItemDefaults, mergeAttributes, newObjectAttributes, readableAttributes } from './pure.js';
 import type { Reply } from './responses.js';
-import { EmulatorApiError, dataReply, errors } from './responses.js';
+import { dataReply, errors } from './responses.js';
 import type { Call, Route } from './routing.js';
 import { isJsonObject, noEndpoint, requestData, show, workingCopy } from './routing.js';
 
@@ -54,24 +54,13 @@ function patch(kind: KindDefinition): (call: Call) => Reply {
   };
 }
 
-function notAllowed(kind: KindDefinition, method: string): (call: Call) => Reply {
-  return (call) => {
-    present(call, kind);
-    throw new EmulatorApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on the singleton ${kind.type}: it is read with GET and changed with PATCH`);
-  };
-}
-
-/** GET/PATCH on every singleton's path; POST/DELETE there, and every method below it, answer 405. */
+/** GET and PATCH on every singleton's path; any other call there is refused with 405 by the generic routes (routing.ts `kindAt`). */
 export const singletonRoutes: readonly Route[] = KINDS.flatMap((kind): Route[] => {
   if (!kind.singleton) return [];
   // The path is one segment for routing: server.ts folds a collection of several segments into one.
   const path = ['configuration', kind.collection];
-  const item = [...path, ':id'];
   return [
     { method: 'GET', pattern: path, modifying: false, needsLoad: true, handle: read(kind) },
     { method: 'PATCH', pattern: path, modifying: true, needsLoad: true, handle: patch(kind) },
-    { method: 'POST', pattern: path, modifying: false, needsLoad: false, handle: notAllowed(kind, 'POST') },
-    { method: 'DELETE', pattern: path, modifying: false, needsLoad: false, handle: notAllowed(kind, 'DELETE') },
-    ...(['GET', 'PATCH', 'DELETE'] as const).map((method): Route => ({ method, pattern: item, modifying: false, needsLoad: false, handle: notAllowed(kind, method) })),
   ];
 });
