@@ -217,6 +217,7 @@ export const VALUE_REFERENCES: readonly string[] = [
   'attribute a project leaves out stays as the gateway has it. `export` writes one document',
   'per singleton kind whose attributes differ from the defaults (a singleton as the gateway',
   'ships it has nothing to manage), `<kind>/<kind>.yaml`, without name; `drift --adopt` edits it.',
+  '`rollback` leaves singletons as they are.',
   '',
   '**Teams sharing a gateway.** Since a project manages exactly the attributes it declares,',
   'several projects can split the system settings between them: say the platform team\'s',
