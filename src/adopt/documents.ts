@@ -6,6 +6,17 @@
  */
 import { CST, Parser } from 'yaml';
 import type { DocumentRef } from './edit.js';
+import { isResourceType, kindOf } from '../kinds/index.js';
+
+/**
+ * The name under which a document is addressed: its `name`, or for a singleton's document,
+ * which has none, the kind itself (as the state model names the one object: src/kinds/identity.ts
+ * `singletonIdentity`).
+ */
+export function addressedName(kind: unknown, name: unknown): string | undefined {
+  if (typeof name === 'string') return name;
+  return name === undefined && isResourceType(kind) && kindOf(kind).singleton ? kind : undefined;
+}
 
 /** One document of a file: its text is `text.slice(start, end)`; `kind` and `name` as its top-level keys give them. */
 export interface DocumentSpan {
@@ -28,7 +39,7 @@ export function documentSpans(text: string): DocumentSpan[] | undefined {
   for (const [i, { start, token }] of starts.entries()) {
     const keys = topScalars(token.value);
     if (keys === undefined) return undefined;
-    spans.push({ start, end: starts[i + 1]?.start ?? text.length, kind: keys.get('kind'), name: keys.get('name') });
+    spans.push({ start, end: starts[i + 1]?.start ?? text.length, kind: keys.get('kind'), name: addressedName(keys.get('kind'), keys.get('name')) });
   }
   return spans;
 }

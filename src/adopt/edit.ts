@@ -8,6 +8,7 @@
  * block style. Strings are written with `${` escaped as `$${` (src/manifest/variables.ts),
  * so that they read back as the value written. Pure: text in, text out.
  */
+import { addressedName } from './documents.js';
 import type { Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { isMap, isNode, isPair, isScalar, isSeq, parseAllDocuments, Scalar, stringify } from 'yaml';
 import { escapeVariables } from '../manifest/variables.js';
@@ -56,7 +57,7 @@ type AnyDocument = Document.Parsed;
 type Collection = YAMLMap | YAMLSeq;
 
 function documentFor(docs: readonly AnyDocument[], ref: DocumentRef): AnyDocument | undefined {
-  return docs.find((d) => d.get('kind') === ref.kind && d.get('name') === ref.name);
+  return docs.find((d) => d.get('kind') === ref.kind && addressedName(d.get('kind'), d.get('name')) === ref.name);
 }
 
 /** Every string inside `value` with `${` escaped as `$${` (src/manifest/variables.ts), so that it reads back as itself. */

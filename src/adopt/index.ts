@@ -91,12 +91,13 @@ export async function addedObjectDocuments(
   for (const kind of KINDS.filter((k) => kindExistsIn(k, variant))) {
     const ids = wanted.get(kind.type);
     const identity = kind.identity.attributes;
-    lists[kind.type] = await session.list(kind.collection, [], {
-      project: (resource) =>
-        ids?.has(resource.id)
-          ? { ...resource, attributes: exportAttributes(kind.type, resource.attributes, { variant, keepDefaults: false, unknown: () => undefined }) }
-          : { ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) },
-    });
+    // No link names a singleton: its one object is read only when it is adopted.
+    if (kind.singleton && !ids) continue;
+    const project = (resource: ApiResource): ApiResource =>
+      ids?.has(resource.id)
+        ? { ...resource, attributes: exportAttributes(kind.type, resource.attributes, { variant, keepDefaults: false, unknown: () => undefined }) }
+        : { ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) };
+    lists[kind.type] = kind.singleton ? [project(await session.readSingleton(kind.singleton.path))] : await session.list(kind.collection, [], { project });
     for (const r of lists[kind.type] ?? []) if (!ids?.has(r.id)) nameOnly.add(`${kind.type}\u0000${r.id}`);
   }
   // The content of each added document, written beside its manifest (docs/manifest-reference.md "Document content").

@@ -36,6 +36,8 @@ export type ManifestDiagnosticCode =
   | 'missing-name'
   /** A `name` with a control, zero-width or bidi character (src/core/display.ts). */
   | 'invalid-name'
+  /** A `name` on a singleton's document (src/kinds/kind.ts `singleton`): it has none. */
+  | 'singleton-name'
   | 'name-mismatch'
   | 'unknown-key'
   | 'unknown-attribute'

@@ -92,7 +92,8 @@ function expand(pattern: readonly string[], variant: Variant): Expansion[] {
     return [{ segments: pattern, ...(kind ? { kind } : {}) }];
   }
   const out: Expansion[] = [];
-  for (const kind of KINDS.filter((k) => kindExistsIn(k, variant))) {
+  // A singleton is served at its own path only (routes-singletons.ts), never through `:collection`.
+  for (const kind of KINDS.filter((k) => kindExistsIn(k, variant) && !k.singleton)) {
     const withKind = pattern.map((s) => (s === ':collection' ? kind.collection : s));
     if (!pattern.includes(':relationship')) {
       out.push({ segments: withKind, kind });

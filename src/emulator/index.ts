@@ -20,6 +20,7 @@ import { contentRoutes } from './routes-content.js';
 import { relationshipRoutes } from './routes-relationships.js';
 import { resourceObject, resourceRoutes } from './routes-resources.js';
 import { transferRoutes } from './routes-transfer.js';
+import { singletonRoutes } from './routes-singletons.js';
 import { kindRoutes } from './routes-kinds.js';
 import { emulatorLicense, systemRoutes } from './routes-system.js';
 import type { EmulatorCore, Route } from './routing.js';
@@ -31,7 +32,7 @@ import { trimTrailing } from '../core/linear-text.js';
 export type { EmulatorOptions, FaultRule, RequestLogEntry, RunningEmulator } from './api.js';
 
 /** Every route (server.ts orders them by specificity). */
-export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...kindRoutes, ...templateRoutes, ...relationshipRoutes, ...contentRoutes, ...resourceRoutes];
+export const ROUTES: readonly Route[] = [...systemRoutes, ...configurationRoutes, ...transferRoutes, ...kindRoutes, ...templateRoutes, ...relationshipRoutes, ...contentRoutes, ...singletonRoutes, ...resourceRoutes];
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 

@@ -75,6 +75,8 @@ export function kindAt(call: Call, collection: string): KindDefinition {
   if (!kind || !kindExistsIn(kind, call.core.variant)) {
     throw noEndpoint(`/configuration/${collection}`);
   }
+  // A singleton is served by GET and PATCH on its path alone (routes-singletons.ts): no list, create, id or delete.
+  if (kind.singleton) throw new EmulatorApiError(405, 'METHOD_NOT_ALLOWED', `${call.method} is not allowed here: ${kind.type} is a singleton, read with GET and changed with PATCH on /configuration/${kind.singleton.path}`);
   return kind;
 }
 

@@ -123,6 +123,8 @@ export function kindsToFetch(desired: State, scope: OwnershipScope, available: r
       if ('target' in def.key && declaredEntries(object.attributes, name).length > 0) wanted.add(def.key.target);
     }
   }
+  // A singleton is read only when a manifest declares it: a project that declares none never changes one.
+  for (const kind of KINDS) if (kind.singleton && !(desired.objects.get(kind.type)?.size ?? 0)) wanted.delete(kind.type);
   return KINDS.map((k) => k.type).filter((t) => wanted.has(t) && available.includes(t));
 }
 

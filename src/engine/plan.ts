@@ -196,6 +196,8 @@ function planWith(desired: State, live: State, options: PlanOptions, keep: KeptI
       const outside = liveObject?.id === undefined ? undefined : options.outsideScope?.(liveObject);
       if (outside) foreign.push(objectDiagnostic({ code: 'outside-ownership-scope', object, source: object.source, message: outsideScopeMessage(object, outside) }));
       if (liveObject?.id === undefined) {
+        // A singleton is never created: a gateway without it has nothing to patch (the fetch said so).
+        if (kind.singleton) continue;
         nodes.push(createNode(object, keys));
         created.set({ kind: kind.type, name }, idPlaceholder(object));
       } else {
@@ -244,7 +246,8 @@ function planWith(desired: State, live: State, options: PlanOptions, keep: KeptI
   const pruneCounts: MassDeleteCount[] = [];
   for (const kind of KINDS) {
     const liveObjects = live.objects.get(kind.type);
-    if (!liveObjects) continue;
+    // A singleton is never deleted nor reported as unmanaged: it exists on every gateway.
+    if (!liveObjects || kind.singleton) continue;
     let owned = 0;
     let pruned = 0;
     for (const name of sortByCodePoint([...liveObjects.keys()])) {

@@ -6,6 +6,7 @@
 import { appendFile, cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import type { ResourceType } from '../kinds/index.js';
+import { kindOf } from '../kinds/index.js';
 import { escapeInvisible } from '../core/display.js';
 import { ConfigError, WriteInterruptedError } from '../core/errors.js';
 import { errnoWords } from '../core/files.js';
@@ -59,7 +60,8 @@ function escapeStrings(value: unknown): unknown {
  *   (default {@link contentFileName}; {@link exportFiles} gives another when that one is taken)
  */
 export function renderDocument(document: ExportedDocument, contentFile?: string): string {
-  const value: Record<string, unknown> = { apiVersion: 'gwops/v1', kind: document.kind, name: document.name };
+  // A singleton's document has no name (one per gateway: docs/manifest-reference.md "Singletons").
+  const value: Record<string, unknown> = { apiVersion: 'gwops/v1', kind: document.kind, ...(kindOf(document.kind).singleton ? {} : { name: document.name }) };
   if (Object.keys(document.attributes).length > 0) value.attributes = document.attributes;
   if (Object.keys(document.relationships).length > 0) value.relationships = document.relationships;
   const content = contentFile ?? contentFileName(document);

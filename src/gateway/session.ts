@@ -80,6 +80,14 @@ function configurationPath(collection: string, ...rest: string[]): string {
   return ['/configuration', collection, ...rest.map(encodeURIComponent)].join('/');
 }
 
+/** `document` with `id` added to its `data` object when that has none (a singleton's answer). */
+function withIdIfNone(document: unknown, id: string): unknown {
+  if (typeof document !== 'object' || document === null || !('data' in document)) return document;
+  const data: unknown = document.data;
+  if (typeof data !== 'object' || data === null || 'id' in data) return document;
+  return { ...document, data: { ...data, id } };
+}
+
 function filterQuery(filters: readonly string[]): string {
   return filters.length === 0 ? '' : '?' + filters.map((f) => `filter=${encodeURIComponent(f)}`).join('&');
 }
@@ -293,6 +301,28 @@ export class GatewaySession extends SessionChannel {
     const body = { data: { type: resource.type, ...(options.withId === false ? {} : { id }), attributes: resource.attributes } };
     const res = await this.call({ method: 'PATCH', path, retry: 'transient', object, body });
     return res.text.trim() === '' ? undefined : this.parse('PATCH', path, res, resourceOf);
+  }
+
+  /**
+   * `GET /configuration/{path}` of a singleton (docs/gateway-api.md "Singletons"): its one
+   * resource. The answer's `data` may carry no `id` (the path is the identity): it then gets
+   * `path` as its id, which {@link updateSingleton} never sends.
+   * @param path e.g. `log`, `routes/default`
+   * @throws ApiError, UnexpectedResponseError when `data` is no resource object
+   */
+  async readSingleton(path: string): Promise<ApiResource> {
+    const full = configurationPath(path);
+    const res = await this.call({ method: 'GET', path: full, retry: 'transient' });
+    return this.parse('GET', full, res, (document) => resourceOf(withIdIfNone(document, path)));
+  }
+
+  /**
+   * `PATCH /configuration/{path}` of a singleton with `{data:{type,attributes}}` (no id;
+   * docs/gateway-api.md "Singletons", "Rules for PATCH": attributes merge). Idempotent, so
+   * retried.
+   */
+  async updateSingleton(path: string, resource: NewResource, object?: ObjectLabel): Promise<void> {
+    await this.call({ method: 'PATCH', path: configurationPath(path), retry: 'transient', object, body: { data: { type: resource.type, attributes: resource.attributes } } });
   }
 
   /** `DELETE /configuration/{collection}/{id}` (204). */

@@ -16,3 +16,20 @@ export const nameIdentity: IdentityHooks = {
   lookup: (name) => ({ name }),
   deleteWhenOrphaned: false,
 };
+
+/**
+ * The identity of a singleton kind (KindDefinition `singleton`): the one object of the kind
+ * on a gateway, named by the kind's type in the state model (a manifest document of it has
+ * no name). Never looked up by name, never deleted.
+ */
+export function singletonIdentity(type: string): IdentityHooks {
+  return {
+    byName: false,
+    attributes: [],
+    ignoredInDiff: [],
+    declared: () => undefined,
+    live: () => ({ name: type }),
+    lookup: () => ({ matches: () => true }),
+    deleteWhenOrphaned: false,
+  };
+}

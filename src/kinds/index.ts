@@ -25,6 +25,15 @@ import { routeIpv6Destination } from './route-ipv6-destination/index.js';
 import { routeIpv6Source } from './route-ipv6-source/index.js';
 import { sslCertificate } from './ssl-certificate/index.js';
 import { virtualHost } from './virtual-host/index.js';
+import { routeDefault } from './route-default/index.js';
+import { log } from './log/index.js';
+import { anomalyShield } from './anomaly-shield/index.js';
+import { session } from './session/index.js';
+import { networkServices } from './network-services/index.js';
+import { reporting } from './reporting/index.js';
+import { dynamicIpAddressBlacklist } from './dynamic-ip-address-blacklist/index.js';
+import { expertSettings } from './expert-settings/index.js';
+import { errorPages } from './error-pages/index.js';
 
 export type {
   AttributeSchema,
@@ -43,6 +52,7 @@ export type {
   ResourceType,
   RuleDocument,
   RuleProblem,
+  SingletonDefinition,
   SubResourceDefinition,
   TemplateKind,
   Variant,
@@ -54,6 +64,16 @@ export { VARIANTS, DOCUMENT_CONTENT, contentResourceOf } from './kind.js';
  * `TemplateKind` are read (kind.ts). Use {@link KINDS}.
  */
 export const KIND_MODULES = [
+  // The singletons first: level 0, no links (src/kinds/kind.ts `singleton`).
+  routeDefault,
+  log,
+  anomalyShield,
+  session,
+  networkServices,
+  reporting,
+  dynamicIpAddressBlacklist,
+  expertSettings,
+  errorPages,
   sslCertificate,
   acmeService,
   kerberosEnvironment,

@@ -327,6 +327,14 @@ export interface KindDefinition<Type extends string = ResourceType> {
    */
   readonly subResources?: Readonly<Record<string, SubResourceDefinition<Type>>>;
   /**
+   * Set when the kind is a singleton (docs/gateway-api.md "Singletons"): one object per
+   * gateway, read with `GET /configuration/{path}` and changed with `PATCH` on the same
+   * path, never created nor deleted. A manifest document of the kind has no `name` (one per
+   * target); plans only ever update it, `--prune` never touches it, and a project that
+   * declares none never reads nor changes it. None when absent.
+   */
+  readonly singleton?: SingletonDefinition;
+  /**
    * The command-line switch with which `gwops export` and `gwops init --from-gateway` read
    * or skip this kind's {@link KindDefinition.subResources} (a mapping's `--deny-rule-use`);
    * registered by the commands for every kind that has one. None when absent.
@@ -393,6 +401,12 @@ export const DOCUMENT_CONTENT: ContentResource = { segment: 'content', mediaType
 /** Where `kind` serves its content: its `contentResource`, else {@link DOCUMENT_CONTENT}. */
 export function contentResourceOf(kind: { readonly contentResource?: ContentResource }): ContentResource {
   return kind.contentResource ?? DOCUMENT_CONTENT;
+}
+
+/** Where a singleton kind's one object is served (KindDefinition `singleton`). */
+export interface SingletonDefinition {
+  /** The path under `/configuration`, e.g. `log`, `routes/default` (no id). */
+  readonly path: string;
 }
 
 /** The loose shape a kind module declares itself with (see {@link KindDefinition}). */

@@ -7,6 +7,7 @@ import fjp from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { SCHEMA_KINDS } from '../schema/index.js';
+import { isResourceType, kindOf } from '../kinds/index.js';
 import type { SchemaKind } from '../schema/index.js';
 import { API_VERSION } from '../schema/kind-schema.js';
 import type { Diagnostic } from '../core/diagnostics.js';
@@ -94,8 +95,30 @@ function checkKind(parsed: ParsedDocument, value: Record<string, unknown>, out: 
   return known;
 }
 
+/**
+ * The handle under which the document of a singleton kind is indexed (the kind's type, as
+ * the live object is named: src/kinds/identity.ts `singletonIdentity`), or undefined for
+ * other kinds.
+ */
+function singletonHandle(kind: SchemaKind): string | undefined {
+  return isResourceType(kind) && kindOf(kind).singleton ? kind : undefined;
+}
+
 function checkName(parsed: ParsedDocument, kind: SchemaKind, value: Record<string, unknown>, out: Diagnostic[]): string | undefined {
   const name = value.name;
+  const handle = singletonHandle(kind);
+  if (handle !== undefined) {
+    if (name === undefined) return handle;
+    out.push(
+      makeDiagnostic(parsed, {
+        code: 'singleton-name',
+        pointer: ['name'],
+        at: 'key',
+        message: `a ${kind} document has no name: ${kind} is a singleton, one object per gateway; remove 'name:' and keep 'kind: ${kind}' with its attributes`,
+      }),
+    );
+    return undefined;
+  }
   if (typeof name === 'string' && hasInvisible(name)) {
     // Such a name could look like another one, or break the lines that show it (src/core/display.ts).
     out.push(
@@ -177,8 +200,11 @@ export function collectEntries(
       out.push(
         makeDiagnostic(parsed, {
           code: 'duplicate-object',
-          pointer: ['name'],
-          message: `${labelOf(kind, name)} is declared twice (first at ${first.base.source.file}:${at.line}:${at.column}): names must be unique per kind`,
+          pointer: singletonHandle(kind) === undefined ? ['name'] : ['kind'],
+          message:
+            singletonHandle(kind) === undefined
+              ? `${labelOf(kind, name)} is declared twice (first at ${first.base.source.file}:${at.line}:${at.column}): names must be unique per kind`
+              : `${kind} is declared twice (first at ${first.base.source.file}:${at.line}:${at.column}): ${kind} is a singleton, one document per target; merge the attributes into the first document`,
         }),
       );
       continue;

@@ -5,6 +5,7 @@
  * and never writes to the gateway. The round trip holds: `gwops plan` of the result
  * against the same gateway shows no change.
  */
+import { listKind } from './steps/kind-list.js';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { writeProblem } from '../core/out-paths.js';
@@ -139,7 +140,7 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     const fetched: Partial<Record<ResourceType, ApiResource[]>> = {};
     for (const kind of exported) {
       input.progress?.(`Reading ${kindOf(kind).collection}${filters[kind] ? ` (${filters[kind].join(' and ')})` : ''}`);
-      fetched[kind] = await session.list(kindOf(kind).collection, filters[kind] ?? [], {
+      fetched[kind] = [...(await listKind(session, kindOf(kind), filters[kind] ?? [], {
         project: (resource) => ({
           ...resource,
           attributes: exportAttributes(kind, resource.attributes, {
@@ -148,7 +149,8 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
             unknown: (path) => unknown.set(`${kind} attribute ${path}`, (unknown.get(`${kind} attribute ${path}`) ?? 0) + 1),
           }),
         }),
-      });
+      }))].filter((resource) => !kindOf(kind).singleton || Object.keys(resource.attributes).length > 0);
+      // A singleton as the gateway ships it (nothing but defaults) is not written: there is nothing to manage.
     }
     // The other end of every link, and every object an attribute names, needs a name: read the kinds whose linked objects are not
     // among the lists yet (whole, only their identity kept).
@@ -199,7 +201,7 @@ export async function runExport(input: ExportInput): Promise<ExportResult> {
     const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = { ...fetched };
     for (const kind of available.filter((k) => missing.has(k))) {
       const identity = kindOf(kind).identity.attributes;
-      const whole = await session.list(kindOf(kind).collection, [], {
+      const whole = await listKind(session, kindOf(kind), [], {
         project: (resource) => ({ ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) }),
       });
       // Objects of an exported kind that the filters left out only name link ends.

@@ -117,7 +117,8 @@ async function readAll(session: GatewaySession, variant: Variant): Promise<Parti
   const lists: Partial<Record<ResourceType, readonly ApiResource[]>> = {};
   const whole = (resource: ApiResource): ApiResource => resource;
   for (const kind of KINDS) {
-    if (kindExistsIn(kind, variant)) lists[kind.type] = await session.list(kind.collection, [], { project: whole });
+    // A singleton is no part of a rollback: gwops never changes one it was not asked to.
+    if (kindExistsIn(kind, variant) && !kind.singleton) lists[kind.type] = await session.list(kind.collection, [], { project: whole });
   }
   return lists;
 }

@@ -200,8 +200,11 @@ export function kindDocumentSchema(kind: KindDefinition, attributes: JsonSchema)
     additionalProperties: false,
     properties: Object.fromEntries(Object.entries(kind.relationships).map(([name, r]) => [name, relationshipSchema(r)])),
   };
+  // A singleton's document has no name: there is one object of the kind per gateway.
+  if (kind.singleton) delete properties.name;
   const schema: JsonSchema = {
     ...envelope(kind.type, kind.description),
+    ...(kind.singleton ? { required: ['apiVersion', 'kind'] } : {}),
     properties,
     $defs: { attributes, ...sharedDefsFor(kind.type, attributes) },
   };

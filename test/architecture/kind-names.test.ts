@@ -70,6 +70,30 @@ function tsFiles(dir: string, deep = true): string[] {
 }
 
 /**
+ * True for a route `pattern` outside `/configuration` (`['session', 'create']`: the REST
+ * session, not the singleton `session`).
+ */
+function isOutsideConfiguration(list: ts.ArrayLiteralExpression): boolean {
+  const holder = list.parent;
+  const [first] = list.elements;
+  return ts.isPropertyAssignment(holder) && holder.name.getText() === 'pattern' && first !== undefined && ts.isStringLiteral(first) && first.text !== 'configuration';
+}
+
+/**
+ * True for an element of the argument list of a Git command (or of a route pattern outside `/configuration`) (`git(dir, ['log', ...])`,
+ * `execFileSync('git', ['log', ...])`): `log` is a singleton kind and a Git subcommand.
+ */
+function isGitArgument(node: ts.Node): boolean {
+  const list = node.parent;
+  const call = list?.parent;
+  if (list && ts.isArrayLiteralExpression(list) && isOutsideConfiguration(list)) return true;
+  if (!list || !ts.isArrayLiteralExpression(list) || !call || !ts.isCallExpression(call)) return false;
+  const callee = call.expression.getText();
+  const first = call.arguments[0];
+  return callee === 'git' || callee.endsWith('.git') || (first !== undefined && ts.isStringLiteral(first) && first.text === 'git');
+}
+
+/**
  * `file:line:column 'kind'` for every string literal in `text` whose value is a kind name or
  * a name a kind contributes; module specifiers of imports are checked by {@link kindImports}.
  */
@@ -77,7 +101,7 @@ function kindLiterals(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && KIND_SPECIFIC.has(node.text)) {
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && KIND_SPECIFIC.has(node.text) && !isGitArgument(node)) {
       const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
       found.push(`${file}:${line + 1}:${character + 1} '${node.text}'`);
     }

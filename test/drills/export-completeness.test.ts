@@ -75,7 +75,7 @@ function changedUse(defaults: Readonly<Record<string, unknown>>, random: () => n
 /** Builds a gateway by hand at random (see the module comment) and activates it. */
 async function build(emulator: RunningEmulator, random: () => number, certificates: ExampleCertificate[]): Promise<Built> {
   const built: Built = { objects: 0, subResources: 0, secrets: 0, urlCredentials: 0 };
-  const kinds = KINDS.filter((k) => kindExistsIn(k, VARIANT));
+  const kinds = KINDS.filter((k) => kindExistsIn(k, VARIANT) && !k.singleton);
   await withSession({ url: emulator.url, apiKey: emulator.apiKey }, async (s: GatewaySession) => {
     await s.loadActive();
     const made: Made[] = [];
@@ -163,7 +163,7 @@ function canonical(value: unknown): string {
 async function surface(emulator: RunningEmulator): Promise<Map<string, { name: string; value: string }>> {
   return withSession({ url: emulator.url, apiKey: emulator.apiKey }, async (s) => {
     await s.loadActive();
-    const kinds = KINDS.filter((k) => kindExistsIn(k, VARIANT));
+    const kinds = KINDS.filter((k) => kindExistsIn(k, VARIANT) && !k.singleton);
     const lists = new Map<ResourceType, ApiResource[]>();
     const byId = new Map<string, string>();
     for (const kind of kinds) {

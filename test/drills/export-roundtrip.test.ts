@@ -93,7 +93,7 @@ function setPath(attributes: Record<string, unknown>, path: readonly string[], v
  * are left out. Returns what was made.
  */
 async function populate(emulator: RunningEmulator, variant: Variant, random: () => number, certificates: readonly ExampleCertificate[]): Promise<Population> {
-  const kinds = KINDS.filter((k) => kindExistsIn(k, variant));
+  const kinds = KINDS.filter((k) => kindExistsIn(k, variant) && !k.singleton);
   const objects: Made[] = [];
   const updateFilters = new Map<ResourceType, string[]>();
   let refusedLinks = 0;

@@ -120,6 +120,10 @@ function caseGateway(lists: ReadonlyMap<string, readonly ApiResource[]>): ListCl
       const matching = (lists.get(collection) ?? []).filter((r) => matchesFilter(filter, r, properties));
       return Promise.resolve(matching.map(project));
     },
+    readSingleton(path) {
+      const [one] = lists.get(path) ?? [];
+      return one ? Promise.resolve(one) : Promise.reject(new Error(`live.json has no ${path}`));
+    },
   };
 }
 

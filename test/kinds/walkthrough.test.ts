@@ -73,7 +73,8 @@ async function exampleObject(kind: KindDefinition, name: string): Promise<Exampl
     }
     needs.set(rel, await exampleObject(kindOf(rel.target), `${name}-needs-${rel.name}`));
   }
-  return { kind, name, example, needs };
+  // A singleton is named by its kind (its documents have no name: src/kinds/identity.ts singletonIdentity).
+  return { kind, name: kind.singleton ? kind.type : name, example, needs };
 }
 
 /** The object and its companions, theirs included (names are unique: each appears once). */
@@ -245,7 +246,7 @@ class Walk {
     return {
       apiVersion: 'gwops/v1',
       kind: object.kind.type,
-      name: object.name,
+      ...(object.kind.singleton ? {} : { name: object.name }),
       attributes: this.declare(object, attributes),
       ...(Object.keys(relationships).length > 0 ? { relationships } : {}),
     };
@@ -278,6 +279,18 @@ class Walk {
     const drift = await h.cli(['drift', ...config, folder]);
     expect(drift.code, `${step} drift: ${drift.stdout}${drift.stderr}`).toBe(0);
     return snapshot.objects;
+  }
+
+  /**
+   * Plans the current manifests with `flags` and checks that the plan is empty (a singleton
+   * that no manifest declares any more: neither deleted nor changed).
+   */
+  async planNothing(step: string, flags: readonly string[] = []): Promise<void> {
+    const h = this.t.h;
+    const label = `walk-${this.kind.type}-${++this.steps}-${step}`;
+    const folder = await writeManifests(h, label, { 'walk.yaml': this.manifests() });
+    const plan = await h.cli(['plan', '--detailed-exitcode', '--config', join(await writeManifests(h, `${label}-project`, { 'gwops.yaml': '{}\n' }), 'gwops.yaml'), ...h.connection, ...flags, folder]);
+    expect(plan.code, `${step}: ${plan.stdout}${plan.stderr}`).toBe(0);
   }
 
   /** The live object of `object` (matched by the kind's identity), or undefined. */
@@ -319,11 +332,17 @@ describe('the walkthrough of every registered kind', () => {
 
     it('create: the example object and the companions it requires', async () => {
       walk = new Walk(t, await exampleObject(kind, `walk-${type}`));
+      if (kind.singleton && Object.keys(walk.subject.example.attributes).length === 0) {
+        // A singleton whose attribute names nobody knows: its document declares the kind only, which changes nothing.
+        await walk.planNothing('create');
+        return;
+      }
       const objects = await walk.apply('create');
       const live = Walk.get(objects, walk.subject);
       expect(contains(live.attributes, walk.expected()), JSON.stringify(live.attributes)).toBe(true);
       for (const [rel, companion] of walk.subject.needs) expect(linkedIds(live, rel.name)).toContain(Walk.get(objects, companion).id);
-      walk.own(live.id);
+      // A singleton is owned by whoever declares it (its one object is never pruned).
+      if (!kind.singleton) walk.own(live.id);
     });
 
     it.skipIf(hasUpdatableAttributes(type))('update: none, the only attribute is the name (the identity)', () => {
@@ -364,7 +383,15 @@ describe('the walkthrough of every registered kind', () => {
       });
     }
 
-    it('delete: pruned once no manifest declares it', async () => {
+    it.runIf(kind.singleton !== undefined)('delete: never; a singleton no manifest declares is left as it is, --prune too', async () => {
+      const w = current();
+      const before = Walk.find(activeObjects(t.h).objects, w.subject);
+      w.remove();
+      await w.planNothing('delete', ['--prune', '--allow-mass-delete', '--allow-empty']);
+      expect(Walk.find(activeObjects(t.h).objects, w.subject)).toEqual(before);
+    });
+
+    it.runIf(kind.singleton === undefined)('delete: pruned once no manifest declares it', async () => {
       const w = current();
       w.remove();
       const objects = await w.apply('delete', ['--prune', '--allow-mass-delete', '--allow-empty']);

@@ -11,7 +11,7 @@ import { documentSchema } from '../../src/schema/index.js';
 import type { JsonSchema } from '../../src/schema/index.js';
 import { SHARED_DEFS, kindDocumentSchema, templateDocumentSchema } from '../../src/schema/kind-schema.js';
 
-const base = KINDS.find((k) => !k.identity.byName);
+const base = KINDS.find((k) => !k.identity.byName && !k.singleton);
 const named = KINDS.find((k) => k.identity.byName);
 if (!base || !named) throw new Error('the registry has no kind identified by name or none identified otherwise');
 
@@ -70,6 +70,17 @@ describe('the document schema of a kind', () => {
   it('names the document by the name attribute, or as a local handle when the kind is not identified by name', () => {
     expect(kindDocumentSchema(named, named.attributes as JsonSchema).properties?.name?.description).toMatch(/`name` attribute/);
     expect(kindDocumentSchema(base, base.attributes as JsonSchema).properties?.name?.description).toMatch(/local handle/i);
+  });
+
+  it('makes a singleton kind\'s document schema without name: a document with one is refused', () => {
+    const singleton = { ...extra, singleton: { path: 'made-up-settings' } };
+    const schema = kindDocumentSchema(singleton, attributes);
+    expect(schema.properties?.name).toBeUndefined();
+    expect(schema.required).toEqual(['apiVersion', 'kind']);
+    const validate = new Ajv2020.default({ strict: false, allErrors: true }).compile(schema);
+    const doc = { apiVersion: 'gwops/v1', kind: 'made-up-environment', attributes: { ips: [{ pattern: '^10\\.' }] } };
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...doc, name: 'a' })).toBe(false);
   });
 
   it('makes a template kind\'s schema that takes the attributes of its kind', () => {

@@ -220,12 +220,18 @@ function kindSection(documentKind: string, kinds: readonly KindDefinition[], sch
   if (typeof schema.description === 'string') parts.push(`${schema.description}.`.replace(/\.\.$/, '.'), '');
   const facts: string[] = [`Schema: ${code(`schemas/${schemaFileName(documentKind)}`)}.`];
   if (resource) {
-    facts.push(`API collection: ${code(`/configuration/${resource.collection}`)}.`);
+    facts.push(
+      resource.singleton
+        ? `A singleton at ${code(`/configuration/${resource.singleton.path}`)}: one object per gateway, read and patched, never created nor deleted (see "Singletons" above).`
+        : `API collection: ${code(`/configuration/${resource.collection}`)}.`,
+    );
     facts.push(`Exists in the variants ${resource.variants.join(', ')}.`);
     facts.push(
-      resource.identity.byName
+      resource.singleton
+        ? 'Identity: the kind itself; the document has no `name`, and one target declares it at most once.'
+        : resource.identity.byName
         ? "Identity: the document's `name` is the object's `name` attribute."
-        : "Identity: the object has no usable `name`; the document's `name` is a local handle that relationships use.",
+          : "Identity: the object has no usable `name`; the document's `name` is a local handle that relationships use.",
     );
     facts.push(`Dependency level ${resource.level} (lower levels are created first and deleted last).`);
     if (resource.template !== undefined) facts.push(`Its documents may \`extends\` a ${link(code(resource.template), heading.kind(resource.template))} document.`);

@@ -26,7 +26,7 @@ import type { ExecutionReport, StepOutcome } from '../../engine/plan-types.js';
  * The calls of the REST client that execution needs (GatewaySession has them). Creates go
  * through `createChecked`, so a retried POST never duplicates an object.
  */
-export type ExecutionClient = Pick<GatewaySession, 'createChecked' | 'update' | 'remove' | 'link' | 'unlink' | 'list' | 'writeContent'>;
+export type ExecutionClient = Pick<GatewaySession, 'createChecked' | 'update' | 'remove' | 'link' | 'unlink' | 'list' | 'writeContent' | 'updateSingleton'>;
 
 /** Raised inside execution when the run was interrupted (SIGINT/SIGTERM). */
 export class ExecutionAborted extends Error {}
@@ -241,10 +241,16 @@ async function sendCall(
         await client.update(collection, resolve(sub.id), { type: def.type, attributes: step.body.data.attributes }, object, { withId: def.bodyId });
         return;
       }
+      if (kind.singleton) {
+        // A singleton's path has no id (docs/gateway-api.md "Singletons").
+        await client.updateSingleton(kind.singleton.path, { type: step.kind, attributes: sentAttributes(step, desired, idOf) }, object);
+        return;
+      }
       await client.update(kind.collection, step.id, { type: step.kind, attributes: sentAttributes(step, desired, idOf) }, object);
       return;
     }
     case 'delete':
+      if (kind.singleton) throw new Error(`call ${call.index} deletes the singleton ${step.kind}`);
       await client.remove(kind.collection, step.id, object);
       return;
     case 'link':

@@ -6,6 +6,8 @@
  */
 import type { ResourceType } from '../../kinds/index.js';
 import { kindOf, relationshipNamed } from '../../kinds/index.js';
+import type { KindListClient } from './kind-list.js';
+import { listKind } from './kind-list.js';
 import type { ApiResource } from '../../api/documents.js';
 import { isBuiltInId } from '../../api/documents.js';
 import { joinKey } from '../../core/object-key.js';
@@ -14,11 +16,8 @@ import type { State } from '../../engine/model.js';
 import type { OwnershipScope } from '../../engine/fetch-scope.js';
 import { fetchFilters, projectAttributes, projectionShape } from '../../engine/fetch-scope.js';
 
-/** The one call of the REST client that fetching needs (GatewaySession has it). */
-export interface ListClient {
-  /** GET `/configuration/{collection}` with `filter` parameters (AND), each resource shrunk by `project` as it arrives. */
-  list(collection: string, filters: readonly string[], options: { project: (resource: ApiResource) => ApiResource; fields?: Iterable<string> }): Promise<readonly ApiResource[]>;
-}
+/** The calls of the REST client that fetching needs (GatewaySession has them): see KindListClient. */
+export type ListClient = KindListClient;
 
 /**
  * Fetches the lists, one GET per kind, sequentially (clients are sequential inside one
@@ -37,7 +36,7 @@ export async function fetchLiveLists(
     const shape = projectionShape(kind, desired, scope);
     const project = (resource: ApiResource): ApiResource => ({ ...resource, attributes: projectAttributes(shape, resource.attributes) });
     // The shape's top-level names are the sparse fieldset: the other attributes are cut out unparsed.
-    lists[kind] = await client.list(kindOf(kind).collection, fetchFilters(kind, desired, scope), { project, fields: Object.keys(shape) });
+    lists[kind] = await listKind(client, kindOf(kind), fetchFilters(kind, desired, scope), { project, fields: Object.keys(shape) });
     onList?.((done += 1));
   }
   return lists;
@@ -73,7 +72,7 @@ export async function fetchLinkEnds(client: ListClient, lists: Partial<Record<Re
   for (const [kind, ids] of wanted) {
     const identity = kindOf(kind).identity.attributes;
     const project = (resource: ApiResource): ApiResource => ({ ...resource, attributes: Object.fromEntries(identity.filter((a) => a in resource.attributes).map((a) => [a, resource.attributes[a]])) });
-    out[kind] = (await client.list(kindOf(kind).collection, [], { project, fields: identity })).filter((r) => ids.has(r.id));
+    out[kind] = (await listKind(client, kindOf(kind), [], { project, fields: identity })).filter((r) => ids.has(r.id));
   }
   return out;
 }

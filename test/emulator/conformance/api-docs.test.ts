@@ -19,7 +19,8 @@ interface Described {
 
 /** The concrete paths a route pattern serves in `variant`, by an expansion of the test's own. */
 function concretePaths(pattern: readonly string[], variant: (typeof VARIANTS)[number]): string[] {
-  const kinds = KINDS.filter((k) => kindExistsIn(k, variant));
+  // A singleton answers only GET and PATCH on its own path (its own routes), never through `:collection`.
+  const kinds = KINDS.filter((k) => kindExistsIn(k, variant) && !k.singleton);
   let paths: string[][] = [[...pattern]];
   if (pattern.includes(':collection')) {
     paths = kinds.flatMap((k) => {

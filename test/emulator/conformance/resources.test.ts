@@ -16,7 +16,15 @@ function readable(type: Type, attributes: Record<string, unknown>): Record<strin
 }
 
 /** Every registered kind that exists in the latest variant (the harness's). */
-const kinds = KINDS.filter((k) => kindExistsIn(k, 'latest')).map((kind) => ({ type: kind.type }));
+const kinds = KINDS.filter((k) => kindExistsIn(k, 'latest') && !k.singleton).map((kind) => ({ type: kind.type }));
+
+/** Every singleton kind that exists in the latest variant (src/emulator/routes-singletons.ts). */
+const singletons = KINDS.filter((k) => kindExistsIn(k, 'latest') && k.singleton).map((kind) => ({
+  type: kind.type,
+  path: `/configuration/${kind.singleton?.path ?? ''}`,
+  // False when no attribute name is known (nothing to PATCH with).
+  known: Object.keys(kind.attributes.properties ?? {}).length > 0,
+}));
 
 describe('resource collections (latest variant)', () => {
   let c: Client;
@@ -108,6 +116,46 @@ describe('resource collections (latest variant)', () => {
       const reply = await c.call('DELETE', `${path}/999999`);
       expect(reply.status).toBe(404);
       expect(errorCode(reply)).toBe('ENTITY_NOT_FOUND');
+    });
+  });
+});
+
+describe('singletons (docs/gateway-api.md "Singletons", latest variant)', () => {
+  let c: Client;
+  useAdminSession((_harness, client) => {
+    c = client;
+  });
+
+  describe.each(singletons)('$type', ({ type, path, known }) => {
+    it('GET answers 200 with the one object: its type and attributes, no id', async () => {
+      const reply = await c.call('GET', path);
+      expect(reply.status).toBe(200);
+      expect(reply.doc?.data).toMatchObject({ type, attributes: {} });
+      expect(reply.doc?.data).not.toHaveProperty('id');
+    });
+
+    it.runIf(known)('PATCH answers 200 with the merged object, and GET shows the change', async () => {
+      const { attributes: attrs } = await exampleObject(type);
+      const reply = await c.call('PATCH', path, { json: { data: { type, attributes: attrs } } });
+      expect(reply.status).toBe(200);
+      expect(reply.doc?.data).toMatchObject({ type, attributes: attrs });
+      expect((await c.call('GET', path)).doc?.data).toMatchObject({ attributes: attrs });
+    });
+
+    it('PATCH with an unknown attribute answers 400 and changes nothing', async () => {
+      const before = (await c.call('GET', path)).doc?.data;
+      const reply = await c.call('PATCH', path, { json: { data: { type, attributes: { notAnAttribute: 1 } } } });
+      expect(reply.status).toBe(400);
+      expect((await c.call('GET', path)).doc?.data).toEqual(before);
+    });
+
+    it('is never created nor deleted: POST and DELETE on the path, and any id below it, answer 405', async () => {
+      const { attributes: attrs } = await exampleObject(type);
+      expect((await c.call('POST', path, { json: { data: { type, attributes: attrs } } })).status).toBe(405);
+      expect((await c.call('DELETE', path)).status).toBe(405);
+      expect((await c.call('GET', `${path}/1`)).status).toBe(405);
+      expect((await c.call('DELETE', `${path}/1`)).status).toBe(405);
+      expect((await c.call('GET', path)).status).toBe(200);
     });
   });
 });

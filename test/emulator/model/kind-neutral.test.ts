@@ -5,13 +5,25 @@ import { KINDS } from '../../../src/kinds/index.js';
 
 const DIR = new URL('../../../src/emulator/', import.meta.url);
 
+/**
+ * True for an element of a route `pattern` outside `/configuration` (`['session', 'create']`:
+ * the REST session, not the singleton kind `session`).
+ */
+function outsideConfiguration(node: ts.Node): boolean {
+  const list = node.parent;
+  if (!list || !ts.isArrayLiteralExpression(list)) return false;
+  const holder = list.parent;
+  const [first] = list.elements;
+  return ts.isPropertyAssignment(holder) && holder.name.getText() === 'pattern' && first !== undefined && ts.isStringLiteral(first) && first.text !== 'configuration';
+}
+
 /** Every string literal of a source file that is exactly one of `words`, with its line. */
 function literals(file: string, words: ReadonlySet<string>): string[] {
   const text = readFileSync(new URL(file, DIR), 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && words.has(node.text)) {
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && words.has(node.text) && !outsideConfiguration(node)) {
       found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} '${node.text}'`);
     }
     ts.forEachChild(node, visit);

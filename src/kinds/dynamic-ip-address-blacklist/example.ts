@@ -1,0 +1,7 @@
+import type { ExampleHook } from '../example.js';
+
+/** The singleton `dynamic-ip-address-blacklist`: no attribute name is known, so there is nothing to declare or update. */
+export const example: ExampleHook = () => ({
+  attributes: {},
+  update: {},
+});
