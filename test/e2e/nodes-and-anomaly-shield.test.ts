@@ -166,14 +166,16 @@ describe('nodes and the anomaly shield through every command', () => {
   });
 
   it('drift --adopt writes each change by hand into the document that declares it, and the plan is empty after', async () => {
-    const before = {
+    // The documents the changes by hand are adopted into, read whole.
+    const documents = async () => ({
       node: await read(join('node', (await readdir(join(dir(), 'node'))).find((f) => f !== 'git.yaml') ?? '')),
       matcher: await read('anomaly-shield-traffic-matcher/as-scanners.yaml'),
       rule: await read('anomaly-shield-rule/as-block-burst.yaml'),
       app: await read('anomaly-shield-application/as-shop.yaml'),
       mapping: await read('mapping/as-mapping.yaml'),
       git: await read('node/git.yaml'),
-    };
+    });
+    const before = await documents();
     await t.h.raw(async (s) => {
       await s.unlink('nodes', id('node'), 'ssl-certificate', ref('ssl-certificate', 'cert'));
       await s.unlink('anomaly-shield-traffic-matchers', id('matcher'), 'ip-address-lists', [ref('ip-address-list', 'list')]);
@@ -186,14 +188,7 @@ describe('nodes and the anomaly shield through every command', () => {
     expect(adopt.stderr).not.toMatch(/^Error/m);
     // Exit code 2: drift was found (and adopted).
     expect(adopt.code).toBe(2);
-    const after = {
-      node: await read(join('node', (await readdir(join(dir(), 'node'))).find((f) => f !== 'git.yaml') ?? '')),
-      matcher: await read('anomaly-shield-traffic-matcher/as-scanners.yaml'),
-      rule: await read('anomaly-shield-rule/as-block-burst.yaml'),
-      app: await read('anomaly-shield-application/as-shop.yaml'),
-      mapping: await read('mapping/as-mapping.yaml'),
-      git: await read('node/git.yaml'),
-    };
+    const after = await documents();
     expect(after.node).not.toMatch(/ssl-certificate: \S/);
     expect(after.matcher).not.toMatch(/- as-scanners/);
     expect(after.rule).not.toMatch(/- as-burst/);
