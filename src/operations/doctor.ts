@@ -143,7 +143,8 @@ export async function runDoctor(input: GatewayInput): Promise<DoctorReport> {
     const version = await session.nodeVersion();
     const variant = variantOfVersion(version) ?? declaredVariant?.variant ?? 'latest';
     const kinds = KINDS.filter((k) => kindExistsIn(k, variant));
-    const [first] = kinds;
+    // A collection of objects to ask with: a singleton's path has no objects below it to address.
+    const first = kinds.find((k) => k.singleton === undefined);
     const write = first ? await writeAccess(session, first.collection) : { allowed: undefined, evidence: 'no kind to ask with' };
     const description = await readDescription(session);
     await session.loadActive();
