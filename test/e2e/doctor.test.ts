@@ -72,6 +72,9 @@ describe.each(VARIANTS)('gwops doctor against a gateway that fits (the %s varian
     const report = JSON.parse(run.stdout) as DoctorJson;
     expect(report).toMatchObject({ formatVersion: '1.0', version: VARIANT_VERSIONS[variant], variant, write: { allowed: true }, description: { served: true, evidence: null }, problems: [] });
     expect(report.kinds.map((k) => k.kind)).toEqual(kinds.map((k) => k.type));
+    // Asked with a collection of objects: no object lives below a singleton's path.
+    const collections = new Set(kinds.filter((k) => k.singleton === undefined).map((k) => k.collection));
+    expect(collections.has(/^DELETE \/configuration\/(\S+)\/0 /.exec(report.write.evidence)?.[1] ?? '')).toBe(true);
     for (const check of report.kinds) expect(check, check.kind).toMatchObject({ answers: true, described: true, differences: [] });
     expect(JSON.stringify(t.h.emulator.activeSnapshot())).toBe(before);
   });
